@@ -1,0 +1,156 @@
+/**
+ * One typed function per endpoint. Requests are checked against the spec's bounds before anything
+ * is sent; responses of reads are decoded leniently; mutation bodies are never parsed (the live
+ * service answers `OK`, an empty body or `{}`).
+ */
+import type { z } from 'zod';
+import { ExitCode, MqError, UsageError } from '../errors.js';
+import type { CallSpec, HttpClient, RequestDescription } from './http.js';
+import * as s from './schemas.js';
+
+export type SubmitRequest = z.infer<typeof s.submitRequest>;
+export type PrRequest = z.infer<typeof s.prRequest>;
+export type QueueTargetRequest = z.infer<typeof s.queueTargetRequest>;
+export type ImpactedTargetsRequest = z.infer<typeof s.impactedTargetsRequest>;
+export type TestingDetailsRequest = z.infer<typeof s.testingDetailsRequest>;
+export type CreateQueueRequest = z.infer<typeof s.createQueueRequest>;
+export type UpdateQueueRequest = z.infer<typeof s.updateQueueRequest>;
+export type ListPullRequestsRequest = z.infer<typeof s.listPullRequestsRequest>;
+
+export interface ClientOptions {
+  /** When set, mutations are described to this function instead of being sent. Reads still go. */
+  dryRun?: (request: RequestDescription) => void;
+}
+
+function checked<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const path = issue?.path.join('.') || 'request';
+  throw new UsageError(`${what}: ${path}: ${issue?.message ?? 'invalid'}`);
+}
+
+/** A read's JSON body, decoded; anything else is the server's fault (exit 1). */
+function decode<T>(schema: z.ZodType<T>, body: string, what: string): T {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    const start = body.trim().slice(0, 60).replace(/\s+/g, ' ');
+    throw new MqError(ExitCode.unexpected, what, `the service sent something unexpected: not JSON${start ? ` (starts with ${JSON.stringify(start)})` : ' (empty body)'}`, {
+      hints: ['check that the API URL points at the merge queue service; rerun with --debug to see the response'],
+    });
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new MqError(ExitCode.unexpected, what, 'the service sent something unexpected: a JSON value that is not an object');
+  }
+  const result = schema.safeParse(parsed);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new MqError(ExitCode.unexpected, what, `the service sent something unexpected: ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`);
+  }
+  return result.data;
+}
+
+const prLabel = (r: { pr: { number: number } }) => `PR #${r.pr.number}`;
+
+export class MergeQueueClient {
+  constructor(
+    readonly http: HttpClient,
+    private readonly options: ClientOptions = {},
+  ) {}
+
+  get dryRun(): boolean {
+    return this.options.dryRun !== undefined;
+  }
+
+  private async mutate(spec: CallSpec): Promise<void> {
+    if (this.options.dryRun) {
+      this.options.dryRun(this.http.describe(spec));
+      return;
+    }
+    await this.http.call(spec);
+  }
+
+  private post(endpoint: string, body: unknown, what: string, idempotent: boolean): CallSpec {
+    return { endpoint, method: 'POST', body: JSON.stringify(body), idempotent, what };
+  }
+
+  // Resubmitting a queued PR updates it in v1, so submit is safe to repeat.
+  submitPullRequest(req: SubmitRequest): Promise<void> {
+    const what = `submit ${prLabel(req)}`;
+    return this.mutate(this.post('submitPullRequest', checked(s.submitRequest, req, what), what, true));
+  }
+
+  cancelPullRequest(req: PrRequest): Promise<void> {
+    const what = `cancel ${prLabel(req)}`;
+    return this.mutate(this.post('cancelPullRequest', checked(s.prRequest, req, what), what, false));
+  }
+
+  restartTestsOnPullRequest(req: PrRequest): Promise<void> {
+    const what = `restart ${prLabel(req)}`;
+    return this.mutate(this.post('restartTestsOnPullRequest', checked(s.prRequest, req, what), what, false));
+  }
+
+  async getSubmittedPullRequest(req: PrRequest): Promise<s.SubmittedPullRequest> {
+    const what = `get ${prLabel(req)}`;
+    const res = await this.http.call(this.post('getSubmittedPullRequest', checked(s.prRequest, req, what), what, true));
+    return decode(s.submittedPullRequestSchema, res.body, what);
+  }
+
+  /** The last upload for a sha wins, so repeating it is harmless. */
+  setImpactedTargets(req: ImpactedTargetsRequest, body?: string): Promise<void> {
+    const what = `set impacted targets of ${prLabel(req)}`;
+    // Large target lists are validated by the command while reading them; skip a second pass here.
+    const payload = body ?? JSON.stringify(checked(s.impactedTargetsRequest, req, what));
+    return this.mutate({ endpoint: 'setImpactedTargets', method: 'POST', body: payload, idempotent: true, what });
+  }
+
+  async getMergeQueueTestingDetails(req: TestingDetailsRequest): Promise<s.TestingDetails> {
+    const what = `get testing details of ${req.testRunId}`;
+    const res = await this.http.call(this.post('getMergeQueueTestingDetails', checked(s.testingDetailsRequest, req, what), what, true));
+    return decode(s.testingDetailsSchema, res.body, what);
+  }
+
+  createQueue(req: CreateQueueRequest): Promise<void> {
+    const what = `create the queue for ${req.targetBranch}`;
+    return this.mutate(this.post('createQueue', checked(s.createQueueRequest, req, what), what, false));
+  }
+
+  deleteQueue(req: QueueTargetRequest): Promise<void> {
+    const what = `delete the queue for ${req.targetBranch}`;
+    return this.mutate(this.post('deleteQueue', checked(s.queueTargetRequest, req, what), what, false));
+  }
+
+  async getQueue(req: QueueTargetRequest): Promise<s.Queue> {
+    const what = `get the queue for ${req.targetBranch}`;
+    const res = await this.http.call(this.post('getQueue', checked(s.queueTargetRequest, req, what), what, true));
+    return decode(s.queueSchema, res.body, what);
+  }
+
+  /** Returns the updated queue, or undefined in a dry run. Setting values is idempotent. */
+  async updateQueue(req: UpdateQueueRequest): Promise<s.Queue | undefined> {
+    const what = `update the queue for ${req.targetBranch}`;
+    const spec = this.post('updateQueue', checked(s.updateQueueRequest, req, what), what, true);
+    if (this.options.dryRun) {
+      this.options.dryRun(this.http.describe(spec));
+      return undefined;
+    }
+    const res = await this.http.call(spec);
+    return decode(s.queueSchema, res.body, what);
+  }
+
+  async getMergeQueueMetrics(req: { repo?: string; repoHost?: string }): Promise<{ contentType: string; body: string }> {
+    const query: Record<string, string> = {};
+    if (req.repo !== undefined) query.repo = req.repo;
+    if (req.repoHost !== undefined) query.repoHost = req.repoHost;
+    const res = await this.http.call({ endpoint: 'getMergeQueueMetrics', method: 'GET', query, idempotent: true, what: 'get metrics' });
+    return { contentType: res.contentType, body: res.body };
+  }
+
+  async listPullRequests(req: ListPullRequestsRequest): Promise<s.PullRequestPage> {
+    const what = `list pull requests of ${req.targetBranch}`;
+    const res = await this.http.call(this.post('listPullRequests', checked(s.listPullRequestsRequest, req, what), what, true));
+    return decode(s.pullRequestPageSchema, res.body, what);
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * Wire schemas. Requests are strict (the spec's bounds, lowercase enums); responses are lenient,
+ * as the live service is: unknown fields are kept, enums are read case-insensitively, absent or
+ * null fields are tolerated, and older field names are accepted where renaming was cheap.
+ */
+import { z } from 'zod';
+
+import {
+  DIRECT_MERGE_MODES,
+  MAX_U32,
+  MERGE_METHODS,
+  OPTIMIZATION_MODES,
+  PR_STATES,
+  PRIORITY_NAMES,
+  QUEUE_MODES,
+  REQUESTABLE_QUEUE_STATES,
+} from './constants.js';
+
+// ---- requests ----------------------------------------------------------------------------------
+
+export const repoRef = z.object({ host: z.string().min(1), owner: z.string().min(1), name: z.string().min(1) });
+export type RepoRef = z.infer<typeof repoRef>;
+
+const prNumber = z.int().min(0).max(MAX_U32);
+const positiveU32 = z.int().min(1).max(MAX_U32);
+const queueTarget = { repo: repoRef, targetBranch: z.string().min(1) };
+const prTarget = { ...queueTarget, pr: z.object({ number: prNumber }) };
+
+export const queueTargetRequest = z.object(queueTarget);
+export const prRequest = z.object(prTarget);
+export const submitRequest = z.object({
+  ...prTarget,
+  priority: z.union([z.int().min(0).max(255), z.enum(PRIORITY_NAMES)]).optional(),
+  noBatch: z.boolean().optional(),
+});
+export const impactedTargetsRequest = z.object({
+  ...queueTarget,
+  pr: z.object({ number: prNumber, sha: z.string().min(1) }),
+  impactedTargets: z.union([z.literal('ALL'), z.array(z.string())]),
+});
+export const testingDetailsRequest = z.object({ ...queueTarget, testRunId: z.string().min(1) });
+export const createQueueRequest = z.object({ ...queueTarget, mode: z.enum(QUEUE_MODES).optional(), concurrency: positiveU32.optional() });
+
+export const updateQueueFields = {
+  state: z.enum(REQUESTABLE_QUEUE_STATES).optional(),
+  concurrency: positiveU32.optional(),
+  bisectionConcurrency: positiveU32.optional(),
+  testingTimeoutMinutes: positiveU32.optional(),
+  pendingFailureDepth: positiveU32.optional(),
+  canOptimisticallyMerge: z.boolean().optional(),
+  batch: z.boolean().optional(),
+  batchingMaxWaitTimeMinutes: positiveU32.optional(),
+  batchingMinSize: positiveU32.optional(),
+  mode: z.enum(QUEUE_MODES).optional(),
+  commentsEnabled: z.boolean().optional(),
+  commandsEnabled: z.boolean().optional(),
+  createPrsForTestingBranches: z.boolean().optional(),
+  directMergeMode: z.enum(DIRECT_MERGE_MODES).optional(),
+  optimizationMode: z.enum(OPTIMIZATION_MODES).optional(),
+  mergeMethod: z.enum(MERGE_METHODS).optional(),
+  statusCheckEnabled: z.boolean().optional(),
+  requiredStatuses: z.array(z.string().min(1)).optional(),
+  deleteRequiredStatuses: z.boolean().optional(),
+};
+export const updateQueueRequest = z.object({ ...queueTarget, ...updateQueueFields });
+export type UpdateQueueSettings = Omit<z.infer<typeof updateQueueRequest>, 'repo' | 'targetBranch'>;
+
+export const listPullRequestsRequest = z.object({
+  ...queueTarget,
+  state: z.enum(PR_STATES).optional(),
+  since: z.string().optional(),
+  cursor: z.string().optional(),
+  take: z.int().min(1).max(100).optional(),
+});
+
+// ---- responses ---------------------------------------------------------------------------------
+
+const lower = z.string().transform((s) => s.toLowerCase());
+const str = z.string().nullish();
+const num = z.number().nullish();
+const bool = z.boolean().nullish();
+
+export const readinessSchema = z.looseObject({
+  hasImpactedTargets: bool,
+  requiresImpactedTargets: bool,
+  doesBaseBranchMatch: bool,
+  gitHubMergeability: lower.nullish(),
+});
+
+const prCommon = {
+  id: str,
+  state: lower.nullish(),
+  stateChangedAt: str,
+  priorityValue: num,
+  priorityName: lower.nullish(),
+  usedDefaultPriorityName: lower.nullish(),
+  skipTheLine: bool,
+  noBatch: bool,
+  prNumber: num,
+  prTitle: str,
+  prSha: str,
+  prBaseBranch: str,
+  prAuthor: str,
+};
+
+export const submittedPullRequestSchema = z.looseObject({
+  ...prCommon,
+  forceEnqueued: bool,
+  isCurrentlySubmittedToQueue: bool,
+  readiness: readinessSchema.nullish(),
+  verifiedByTestRun: str,
+});
+export type SubmittedPullRequest = z.infer<typeof submittedPullRequestSchema>;
+
+export const queueEntrySchema = z.looseObject(prCommon);
+export type QueueEntry = z.infer<typeof queueEntrySchema>;
+
+/** Older deployments used other names for three settings; map them onto today's. */
+function renameLegacyQueueFields(input: unknown): unknown {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) return input;
+  const q = { ...(input as Record<string, unknown>) };
+  if (q.testingTimeoutMinutes === undefined && q.testingTimeoutMins !== undefined) q.testingTimeoutMinutes = q.testingTimeoutMins;
+  if (q.batchingMaxWaitTimeMinutes === undefined && q.batchingMaxWaitTimeMins !== undefined) q.batchingMaxWaitTimeMinutes = q.batchingMaxWaitTimeMins;
+  if (q.batch === undefined && typeof q.batchingMode === 'string') q.batch = q.batchingMode.toUpperCase() !== 'NONE';
+  return q;
+}
+
+export const queueSchema = z.preprocess(
+  renameLegacyQueueFields,
+  z.looseObject({
+    state: lower.nullish(),
+    branch: str,
+    concurrency: num,
+    testingTimeoutMinutes: num,
+    mode: lower.nullish(),
+    canOptimisticallyMerge: bool,
+    pendingFailureDepth: num,
+    batch: bool,
+    batchingMaxWaitTimeMinutes: num,
+    batchingMinSize: num,
+    createPrsForTestingBranches: bool,
+    commentsEnabled: bool,
+    commandsEnabled: bool,
+    statusCheckEnabled: bool,
+    bisectionConcurrency: num,
+    requiredStatuses: z.array(z.string()).nullish(),
+    directMergeMode: lower.nullish(),
+    optimizationMode: lower.nullish(),
+    mergeMethod: lower.nullish(),
+    enqueuedPullRequests: z.array(queueEntrySchema).nullish(),
+  }),
+);
+export type Queue = z.infer<typeof queueSchema>;
+
+export const testingDetailsSchema = z.looseObject({
+  requiredStatuses: z.array(z.string()).nullish(),
+  requiredStatusesSource: lower.nullish(),
+  testBranch: str,
+  testBranchSha: str,
+  createdAt: str,
+  status: lower.nullish(),
+  checkSuites: z
+    .array(z.looseObject({ checkRuns: z.array(z.looseObject({ name: str, url: str, status: str, conclusion: str })).nullish() }))
+    .nullish(),
+  statusChecks: z.array(z.looseObject({ context: str, url: str, state: str })).nullish(),
+  testedPullRequests: z.array(z.looseObject({ prNumber: num, prUrl: str, title: str })).nullish(),
+  impactedTargets: z.array(z.string()).nullish(),
+  impactedTargetsForTestedPrs: z.array(z.string()).nullish(),
+  dependentPrs: z.array(z.number()).nullish(),
+});
+export type TestingDetails = z.infer<typeof testingDetailsSchema>;
+
+export const pullRequestPageSchema = z.looseObject({
+  pullRequests: z.array(queueEntrySchema).nullish(),
+  nextCursor: str,
+});
+export type PullRequestPage = z.infer<typeof pullRequestPageSchema>;

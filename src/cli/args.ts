@@ -1,0 +1,76 @@
+/**
+ * Argument parsers shared by commands. Each throws a UsageError naming the flag and the rule, so a
+ * bad value is refused before anything is sent.
+ */
+import { MAX_U32, PRIORITY_NAMES, PRIORITY_VALUES } from '../api/constants.js';
+import { UsageError } from '../errors.js';
+
+/** A PR number: an integer 0..4294967295, optionally written `#42`. */
+export function parsePrNumber(text: string, label = 'PR number'): number {
+  const t = text.trim().replace(/^#/, '');
+  if (!/^\d+$/.test(t) || Number(t) > MAX_U32) {
+    throw new UsageError(`${label}: ${JSON.stringify(text)} is not a PR number; expected an integer from 0 to ${MAX_U32}`, {
+      hints: ['for example: mq status 42'],
+    });
+  }
+  return Number(t);
+}
+
+/** Several PR numbers, all checked before any is used. `-` stands for the numbers read from stdin. */
+export function parsePrList(items: string[], stdinText?: string): number[] {
+  const tokens: string[] = [];
+  for (const item of items) {
+    if (item === '-') {
+      if (stdinText === undefined) throw new UsageError('PR list: `-` given but standard input was not read');
+      tokens.push(...stdinText.split(/[\s,]+/).filter((s) => s !== ''));
+    } else tokens.push(item);
+  }
+  if (tokens.length === 0) throw new UsageError('PR list: no PR numbers given', { hints: ['pass numbers as arguments, or `-` to read them from stdin'] });
+  const numbers = tokens.map((t) => parsePrNumber(t));
+  return [...new Set(numbers)];
+}
+
+export type Priority = number | (typeof PRIORITY_NAMES)[number];
+
+/** `urgent|high|medium|low` or an integer 0..255 (0 is the most urgent). */
+export function parsePriority(text: string): Priority {
+  const t = text.trim().toLowerCase();
+  if ((PRIORITY_NAMES as readonly string[]).includes(t)) return t as Priority;
+  if (/^\d+$/.test(t) && Number(t) <= 255) return Number(t);
+  throw new UsageError(`--priority: ${JSON.stringify(text)} is not a priority; expected ${PRIORITY_NAMES.join(', ')} or an integer from 0 to 255`);
+}
+
+export function priorityValue(p: Priority): number {
+  return typeof p === 'number' ? p : PRIORITY_VALUES[p];
+}
+
+/** An integer in [min, max] for `flag`. */
+export function parseIntIn(text: string, flag: string, min: number, max: number): number {
+  const t = text.trim();
+  if (!/^-?\d+$/.test(t) || Number(t) < min || Number(t) > max) {
+    throw new UsageError(`${flag}: ${JSON.stringify(text)} must be an integer from ${min} to ${max}`);
+  }
+  return Number(t);
+}
+
+/** One of `values`, case-insensitive, returned as spelled in `values`. */
+export function parseChoice<T extends string>(text: string, flag: string, values: readonly T[]): T {
+  const t = text.trim().toLowerCase();
+  const hit = values.find((v) => v.toLowerCase() === t);
+  if (!hit) throw new UsageError(`${flag}: ${JSON.stringify(text)} is not one of ${values.join(', ')}`);
+  return hit;
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight; results keep the input order. */
+export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i] as T, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,168 @@
+import { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { checkApiUrl, DEFAULT_API_URL, parseRepo, resolveProfileName, resolveToken, resolveApiUrl, type Sourced } from '../../config/resolve.js';
+import { ConfigError, ExitCode, MqError, UsageError } from '../../errors.js';
+import { renderFields, type Field } from '../../output/render.js';
+import { emit, withExamples } from '../shared.js';
+
+interface LoginOptions {
+  withToken?: boolean;
+  apiUrl?: string;
+  repo?: string;
+  branch?: string;
+}
+
+export async function runLogin(ctx: Context, opts: LoginOptions): Promise<number> {
+  const store = ctx.store();
+  const config = store.read();
+  const name = resolveProfileName(ctx.options, ctx.env, config).value;
+  // Global --api-url/--repo/--branch double as the values to save.
+  const apiUrl = ctx.options.apiUrl ?? opts.apiUrl;
+  if (apiUrl) checkApiUrl(apiUrl, '--api-url', ctx.options.insecureHttp === true);
+  const repo = ctx.options.repo ?? opts.repo;
+  if (repo) parseRepo(repo, '--repo');
+  let token: string;
+  if (opts.withToken) {
+    token = (await ctx.io.readStdin()).trim();
+    if (!token) throw new UsageError('--with-token: standard input was empty', { hints: ['e.g. mq auth login --with-token < token.txt'] });
+  } else {
+    if (!ctx.io.stdinIsTTY || ctx.env.CI) {
+      throw new MqError(ExitCode.confirm, 'auth login', 'no terminal to ask for the token', {
+        hints: ['pipe it in: mq auth login --with-token < token.txt', 'or set MQ_TOKEN in the environment'],
+      });
+    }
+    token = (await ctx.io.prompt('API token (input hidden): ', { hidden: true })).trim();
+    if (!token) throw new UsageError('no token entered');
+  }
+  if (/\s/.test(token)) throw new UsageError('the token must not contain white space');
+  ctx.io.addSecret(token);
+  await store.update((data) => {
+    const existing = data.profiles[name] ?? {};
+    data.profiles[name] = {
+      ...existing,
+      token,
+      ...(apiUrl ? { apiUrl: apiUrl.replace(/\/+$/, '') } : {}),
+      ...(repo ? { repo } : {}),
+      ...(ctx.options.branch ?? opts.branch ? { branch: ctx.options.branch ?? opts.branch } : {}),
+    };
+    data.activeProfile ??= name;
+  });
+  ctx.io.err(`${ctx.styleErr.green('✓')} saved the token in profile "${name}" (${store.path})\n`);
+  await emit(ctx, { ok: true, profile: name, configFile: store.path }, () => '');
+  return 0;
+}
+
+export async function runLogout(ctx: Context): Promise<number> {
+  const store = ctx.store();
+  const name = resolveProfileName(ctx.options, ctx.env, store.read()).value;
+  const removed = await store.update((data) => {
+    const p = data.profiles[name];
+    if (!p?.token) return false;
+    delete p.token;
+    return true;
+  });
+  ctx.io.err(removed ? `✓ removed the token from profile "${name}"\n` : `profile "${name}" had no token\n`);
+  await emit(ctx, { ok: true, profile: name, changed: removed }, () => '');
+  return 0;
+}
+
+function sourced(key: string, label: string, v: Sourced<string> | undefined, shown?: string): Field {
+  return { key, label, value: v ? `${shown ?? v.value} (${v.source})` : '(not set)' };
+}
+
+export async function runAuthStatus(ctx: Context): Promise<number> {
+  const store = ctx.store();
+  const config = ctx.config();
+  const profileName = resolveProfileName(ctx.options, ctx.env, config);
+  const profile = config.profiles[profileName.value] ?? {};
+  const apiUrl = resolveApiUrl(ctx.options, ctx.env, profile, profileName.value);
+  const token = resolveToken(ctx.env, profile, profileName.value);
+  if (token) ctx.io.addSecret(token.value);
+  let repo: Sourced<string> | undefined;
+  let branch: Sourced<string> | undefined;
+  try {
+    const t = ctx.target();
+    repo = { value: `${t.repo.host}/${t.repo.owner}/${t.repo.name}`, source: t.sources.repo };
+    branch = { value: t.targetBranch, source: t.sources.branch };
+  } catch {
+    // shown as not set
+  }
+  // One cheap authenticated call: a PR that cannot exist answers 404 with a good token, 401 without.
+  let check: { ok: boolean; detail: string };
+  if (!token) check = { ok: false, detail: 'no token' };
+  else {
+    try {
+      const client = await ctx.client();
+      await client.getSubmittedPullRequest({
+        repo: repo ? parseRepo(repo.value, 'repo') : { host: 'github.com', owner: 'mq-auth-check', name: 'mq-auth-check' },
+        targetBranch: branch?.value ?? 'main',
+        pr: { number: 0 },
+      });
+      check = { ok: true, detail: 'accepted' };
+    } catch (err) {
+      const e = err instanceof MqError ? err : undefined;
+      if (e && (e.exitCode === ExitCode.notFound || e.exitCode === ExitCode.rejected)) check = { ok: true, detail: 'accepted' };
+      else check = { ok: false, detail: e ? e.why : String(err) };
+    }
+  }
+  const fields: Field[] = [
+    { key: 'profile', label: 'Profile', value: `${profileName.value} (${profileName.source})` },
+    { key: 'config_file', label: 'Config file', value: store.path },
+    sourced('api_url', 'API URL', apiUrl),
+    sourced('token', 'Token', token, token ? 'set' : undefined),
+    sourced('repo', 'Repository', repo),
+    sourced('branch', 'Target branch', branch),
+    { key: 'token_check', label: 'Token check', value: check.ok ? `ok: ${check.detail}` : `failed: ${check.detail}` },
+  ];
+  const doc = {
+    profile: profileName,
+    configFile: store.path,
+    apiUrl,
+    token: token ? { set: true, source: token.source } : { set: false },
+    repo: repo ?? null,
+    branch: branch ?? null,
+    tokenCheck: check,
+  };
+  await emit(ctx, doc, () => renderFields(fields, ctx.format(), ctx.style));
+  if (!token) throw new ConfigError(`no API token for profile "${profileName.value}"`, { hints: ['run `mq auth login`, or set MQ_TOKEN'] });
+  return check.ok ? 0 : ExitCode.auth;
+}
+
+export function authCommand(ctx: Context): Command {
+  const auth = new Command('auth').summary('log in, check and log out').description('Store, check and remove the API token of a profile.');
+  auth.addCommand(
+    withExamples(
+      new Command('login')
+        .summary('store an API token in the active profile')
+        .description(
+          `Store the API token in the active profile (config file mode 0600). On a terminal the token is asked for with hidden input; --with-token reads it from stdin. The API URL defaults to ${DEFAULT_API_URL}.`,
+        )
+        .option('--with-token', 'read the token from standard input')
+        .action(async (opts: LoginOptions) => {
+          process.exitCode = await runLogin(ctx, opts);
+        }),
+      ['mq auth login', 'mq auth login --with-token < token.txt', 'mq --profile local --api-url http://127.0.0.1:8080/v1 auth login --with-token <<< "$EMULATOR_TOKEN"'],
+    ),
+  );
+  auth.addCommand(
+    withExamples(
+      new Command('status')
+        .summary('show where each setting comes from and check the token')
+        .description('Show the active profile, the config file, and the source of the API URL, token, repository and branch; then check the token with one cheap call. The token itself is never printed.')
+        .action(async () => {
+          process.exitCode = await runAuthStatus(ctx);
+        }),
+      ['mq auth status', 'mq auth status --json'],
+    ),
+  );
+  auth.addCommand(
+    withExamples(
+      new Command('logout').summary('remove the token from the active profile').action(async () => {
+        process.exitCode = await runLogout(ctx);
+      }),
+      ['mq auth logout', 'mq --profile staging auth logout'],
+    ),
+  );
+  return auth;
+}
+

@@ -1,0 +1,45 @@
+/**
+ * Runs one PR operation over many PRs with bounded concurrency on the shared keep-alive pool,
+ * reporting each result as it lands. A single PR keeps the ordinary error path.
+ */
+import type { Context } from '../context.js';
+import { ExitCode, MqError, mostSevere } from '../errors.js';
+import { mapLimit } from '../cli/args.js';
+
+export interface PrResult {
+  pr: number;
+  ok: boolean;
+  exitCode: number;
+  action: string;
+  state?: string;
+  error?: string;
+  [extra: string]: unknown;
+}
+
+export async function runOverPrs(
+  ctx: Context,
+  prs: number[],
+  options: { parallel: number; action: string; bulk: boolean },
+  op: (pr: number) => Promise<Record<string, unknown> | void>,
+  describe: (r: PrResult) => string,
+): Promise<{ results: PrResult[]; exitCode: number }> {
+  const style = ctx.styleErr;
+  const results = await mapLimit(prs, options.parallel, async (pr): Promise<PrResult> => {
+    try {
+      const extra = (await op(pr)) ?? {};
+      const r: PrResult = { pr, ok: true, exitCode: 0, action: options.action, ...extra };
+      if (options.bulk) ctx.io.err(`${style.green('✓')} #${pr} ${describe(r)}\n`);
+      return r;
+    } catch (err) {
+      if (!options.bulk) throw err;
+      const e = err instanceof MqError ? err : undefined;
+      const message = e ? e.why : (err as Error).message;
+      const r: PrResult = { pr, ok: false, exitCode: e?.exitCode ?? ExitCode.unexpected, action: options.action, error: message };
+      ctx.io.err(`${style.red('✗')} #${pr} ${e ? e.what : options.action} failed: ${message}\n`);
+      return r;
+    }
+  });
+  const failed = results.filter((r) => !r.ok).length;
+  if (options.bulk) ctx.io.err(`${results.length - failed} of ${results.length} succeeded${failed ? `, ${failed} failed` : ''}\n`);
+  return { results, exitCode: mostSevere(results.map((r) => r.exitCode)) };
+}

@@ -1,0 +1,40 @@
+/** Small pieces every command uses: help examples, emitting data, the target of a PR call. */
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import { parsePrList, parsePrNumber } from '../cli/args.js';
+import { inferPrNumber } from '../config/github.js';
+import { json } from '../output/render.js';
+
+export function withExamples(cmd: Command, examples: string[], extra?: string): Command {
+  const text = `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n${extra ? `\n${extra}\n` : ''}`;
+  return cmd.addHelpText('after', text);
+}
+
+/** Prints `data` as JSON under --json, else the text `render` produces. */
+export async function emit(ctx: Context, data: unknown, render: () => string | Promise<string>): Promise<void> {
+  if (ctx.format() === 'json') {
+    ctx.io.out(json(data));
+    return;
+  }
+  ctx.io.out(await render());
+}
+
+/** A progress or result line on stderr. */
+export function note(ctx: Context, line: string): void {
+  ctx.io.err(`${line}\n`);
+}
+
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** PR numbers from arguments, `-` (stdin), or in GitHub Actions the run's own PR; all checked first. */
+export async function prArguments(ctx: Context, args: string[]): Promise<number[]> {
+  if (args.length === 0) return [inferPrNumber(ctx.env)];
+  const stdin = args.includes('-') ? await ctx.io.readStdin() : undefined;
+  return parsePrList(args, stdin);
+}
+
+export function onePr(ctx: Context, arg: string | undefined): number {
+  return arg === undefined ? inferPrNumber(ctx.env) : parsePrNumber(arg);
+}

@@ -1,0 +1,177 @@
+/**
+ * Where each setting comes from. Every value resolves flag > environment > active profile >
+ * inference, and remembers its source so `mq auth status` can show it and errors can name it.
+ * An empty environment variable counts as unset (CI systems export empty variables freely).
+ */
+import { ConfigError, UsageError } from '../errors.js';
+import type { RepoRef } from '../api/schemas.js';
+import { readGitFacts, type GitFacts } from './git.js';
+import { DEFAULT_PROFILE, type ConfigData, type Profile } from './store.js';
+
+export const DEFAULT_API_URL = 'https://api.trunk.io/v1';
+
+export interface Sourced<T> {
+  value: T;
+  source: string;
+}
+
+export interface GlobalFlags {
+  profile?: string;
+  apiUrl?: string;
+  repo?: string;
+  branch?: string;
+  insecureHttp?: boolean;
+}
+
+export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v === '' ? undefined : v;
+}
+
+export function resolveProfileName(flags: GlobalFlags, env: NodeJS.ProcessEnv, data: ConfigData): Sourced<string> {
+  if (flags.profile) return { value: flags.profile, source: 'flag --profile' };
+  const fromEnv = envValue(env, 'MQ_PROFILE');
+  if (fromEnv) return { value: fromEnv, source: 'env MQ_PROFILE' };
+  if (data.activeProfile) return { value: data.activeProfile, source: 'config activeProfile' };
+  return { value: DEFAULT_PROFILE, source: 'default' };
+}
+
+/** The active profile's data; naming a profile that does not exist is a configuration error. */
+export function activeProfile(name: Sourced<string>, data: ConfigData): Profile {
+  const p = data.profiles[name.value];
+  if (p) return p;
+  if (name.source === 'default' || name.source === 'config activeProfile') return {};
+  const known = Object.keys(data.profiles);
+  throw new ConfigError(`unknown profile "${name.value}" (from ${name.source})`, {
+    hints: [known.length ? `known profiles: ${known.join(', ')}` : 'no profiles yet: create one with `mq auth login --profile NAME`'],
+  });
+}
+
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
+
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK.test(hostname);
+}
+
+/** A usable base URL: http(s), no credentials, plain http only to loopback unless allowed. */
+export function checkApiUrl(raw: string, source: string, insecureHttp: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`the API URL ${JSON.stringify(raw)} (from ${source}) is not a URL`, { hints: [`expected something like ${DEFAULT_API_URL}`] });
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ConfigError(`the API URL (from ${source}) must use https:// or http://, not ${url.protocol}`);
+  }
+  if (url.username || url.password) {
+    throw new ConfigError(`the API URL (from ${source}) must not carry credentials`, { hints: ['put the token in MQ_TOKEN or `mq auth login`'] });
+  }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !insecureHttp) {
+    throw new ConfigError(`refusing to send the token over plain http:// to ${url.host} (from ${source})`, {
+      hints: ['use https://, or pass --insecure-http if this network is trusted'],
+    });
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+export function resolveApiUrl(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Profile, profileName: string): Sourced<string> {
+  const pick = (): Sourced<string> => {
+    if (flags.apiUrl) return { value: flags.apiUrl, source: 'flag --api-url' };
+    const fromEnv = envValue(env, 'MQ_API_URL');
+    if (fromEnv) return { value: fromEnv, source: 'env MQ_API_URL' };
+    if (profile.apiUrl) return { value: profile.apiUrl, source: `profile "${profileName}"` };
+    return { value: DEFAULT_API_URL, source: 'default' };
+  };
+  const chosen = pick();
+  return { value: checkApiUrl(chosen.value, chosen.source, flags.insecureHttp === true), source: chosen.source };
+}
+
+export function resolveToken(env: NodeJS.ProcessEnv, profile: Profile, profileName: string): Sourced<string> | undefined {
+  const mq = envValue(env, 'MQ_TOKEN');
+  if (mq) return { value: mq, source: 'env MQ_TOKEN' };
+  const trunk = envValue(env, 'TRUNK_API_TOKEN');
+  if (trunk) return { value: trunk, source: 'env TRUNK_API_TOKEN' };
+  if (profile.token) return { value: profile.token, source: `profile "${profileName}"` };
+  return undefined;
+}
+
+export function missingToken(profileName: string): ConfigError {
+  return new ConfigError(`no API token (profile "${profileName}" has none and MQ_TOKEN is not set)`, {
+    hints: ['run `mq auth login`, or set MQ_TOKEN in the environment'],
+  });
+}
+
+const NAME_PART = /^[A-Za-z0-9_.-]+$/;
+const HOST_PART = /^[A-Za-z0-9.-]+(:\d+)?$/;
+
+/** `[host/]owner/name`, host defaulting to github.com. */
+export function parseRepo(text: string, source: string): RepoRef {
+  const parts = text.trim().replace(/\.git$/, '').split('/');
+  const bad = () =>
+    new UsageError(`${source}: ${JSON.stringify(text)} is not a repository; expected [host/]owner/name`, {
+      hints: ['for example: --repo my-org/my-repo or --repo github.com/my-org/my-repo'],
+    });
+  if (parts.length === 2) parts.unshift('github.com');
+  if (parts.length !== 3) throw bad();
+  const [host, owner, name] = parts as [string, string, string];
+  if (!HOST_PART.test(host) || !NAME_PART.test(owner) || !NAME_PART.test(name) || name === '.' || name === '..') throw bad();
+  return { host: host.toLowerCase(), owner, name };
+}
+
+export function formatRepo(repo: RepoRef): string {
+  return `${repo.host}/${repo.owner}/${repo.name}`;
+}
+
+export interface TargetContext {
+  flags: GlobalFlags;
+  env: NodeJS.ProcessEnv;
+  profile: Profile;
+  profileName: string;
+  cwd: string;
+}
+
+let gitCache: { cwd: string; facts: GitFacts } | undefined;
+function git(cwd: string): GitFacts {
+  if (gitCache?.cwd !== cwd) gitCache = { cwd, facts: readGitFacts(cwd) };
+  return gitCache.facts;
+}
+
+export function resolveRepo(t: TargetContext): Sourced<RepoRef> {
+  if (t.flags.repo) return { value: parseRepo(t.flags.repo, '--repo'), source: 'flag --repo' };
+  const mq = envValue(t.env, 'MQ_REPO');
+  if (mq) return { value: parseRepo(mq, 'MQ_REPO'), source: 'env MQ_REPO' };
+  const gh = envValue(t.env, 'GITHUB_REPOSITORY');
+  if (gh) {
+    let host = 'github.com';
+    const server = envValue(t.env, 'GITHUB_SERVER_URL');
+    if (server) {
+      try {
+        host = new URL(server).host;
+      } catch {
+        // keep github.com
+      }
+    }
+    return { value: parseRepo(`${host}/${gh}`, 'GITHUB_REPOSITORY'), source: 'env GITHUB_REPOSITORY' };
+  }
+  if (t.profile.repo) return { value: parseRepo(t.profile.repo, `profile "${t.profileName}" repo`), source: `profile "${t.profileName}"` };
+  const inferred = git(t.cwd).repo;
+  if (inferred) return { value: parseRepo(inferred, 'git remote origin'), source: 'git remote origin' };
+  throw new UsageError('no repository: pass --repo [host/]owner/name', {
+    hints: ['or set MQ_REPO, set a default with `mq profile set repo OWNER/NAME`, or run inside a clone with an origin remote'],
+  });
+}
+
+export function resolveBranch(t: TargetContext): Sourced<string> {
+  if (t.flags.branch) return { value: t.flags.branch, source: 'flag --branch' };
+  const mq = envValue(t.env, 'MQ_BRANCH');
+  if (mq) return { value: mq, source: 'env MQ_BRANCH' };
+  const base = envValue(t.env, 'GITHUB_BASE_REF');
+  if (base) return { value: base, source: 'env GITHUB_BASE_REF' };
+  if (t.profile.branch) return { value: t.profile.branch, source: `profile "${t.profileName}"` };
+  const inferred = git(t.cwd).defaultBranch;
+  if (inferred) return { value: inferred, source: 'git origin/HEAD' };
+  throw new UsageError('no target branch: pass --branch NAME', {
+    hints: ['or set MQ_BRANCH, or set a default with `mq profile set branch NAME`'],
+  });
+}

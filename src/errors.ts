@@ -1,0 +1,101 @@
+/**
+ * The error family and the exit-code table. Every failure that reaches the user is an MqError:
+ * `main.ts` prints it as `mq: <what failed>: <why>` plus `hint:` lines and exits with its code.
+ * The numbers are a public contract for scripts: never renumber them.
+ */
+export const ExitCode = {
+  ok: 0,
+  unexpected: 1,
+  usage: 2,
+  notFound: 3,
+  auth: 4,
+  rejected: 5,
+  unavailable: 6,
+  config: 7,
+  timeout: 8,
+  leftQueue: 9,
+  confirm: 10,
+  interrupted: 130,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+export const EXIT_CODES: ReadonlyArray<{ code: ExitCodeValue; name: string; meaning: string }> = [
+  { code: 0, name: 'ok', meaning: 'success' },
+  { code: 1, name: 'unexpected', meaning: 'unexpected error, or the service sent something mq cannot read' },
+  { code: 2, name: 'usage', meaning: 'bad command line or input; nothing was sent' },
+  { code: 3, name: 'not-found', meaning: 'the PR or queue does not exist (HTTP 404)' },
+  { code: 4, name: 'auth', meaning: 'the token was refused (HTTP 401/403)' },
+  { code: 5, name: 'rejected', meaning: 'the service rejected the request (HTTP 400/409/413/other 4xx)' },
+  { code: 6, name: 'unavailable', meaning: 'service or network unavailable after retries, or the outcome is unknown' },
+  { code: 7, name: 'config', meaning: 'configuration problem: no token, unknown profile, unreadable config file' },
+  { code: 8, name: 'timeout', meaning: 'still pending when --timeout ran out' },
+  { code: 9, name: 'left-queue', meaning: 'the PR left the queue without merging (failed or cancelled)' },
+  { code: 10, name: 'confirm', meaning: 'confirmation needed but there is no terminal; pass --yes' },
+  { code: 130, name: 'interrupted', meaning: 'interrupted (Ctrl-C)' },
+];
+
+export interface MqErrorOptions {
+  hints?: string[];
+  cause?: unknown;
+}
+
+export class MqError extends Error {
+  readonly exitCode: ExitCodeValue;
+  readonly what: string;
+  readonly why: string;
+  readonly hints: string[];
+  constructor(exitCode: ExitCodeValue, what: string, why: string, options: MqErrorOptions = {}) {
+    super(`${what}: ${why}`, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'MqError';
+    this.exitCode = exitCode;
+    this.what = what;
+    this.why = why;
+    this.hints = options.hints ?? [];
+  }
+}
+
+/** Exit 2: the command line or an input file is wrong. Raised before anything is sent. */
+export class UsageError extends MqError {
+  constructor(why: string, options: MqErrorOptions = {}) {
+    super(ExitCode.usage, 'usage', why, options);
+    this.name = 'UsageError';
+  }
+}
+
+/** Exit 7: missing token, unknown profile, unreadable config. */
+export class ConfigError extends MqError {
+  constructor(why: string, options: MqErrorOptions = {}) {
+    super(ExitCode.config, 'configuration', why, options);
+    this.name = 'ConfigError';
+  }
+}
+
+/** An HTTP answer the service gave (status kept so callers can tell 404 from 409). */
+export class ApiError extends MqError {
+  readonly status: number;
+  readonly body: string;
+  constructor(exitCode: ExitCodeValue, what: string, why: string, status: number, body: string, options: MqErrorOptions = {}) {
+    super(exitCode, what, why, options);
+    this.name = 'ApiError';
+    this.status = status;
+    this.body = body;
+  }
+}
+
+export function exitCodeForStatus(status: number): ExitCodeValue {
+  if (status === 401 || status === 403) return ExitCode.auth;
+  if (status === 404) return ExitCode.notFound;
+  if (status === 429 || status >= 500) return ExitCode.unavailable;
+  if (status >= 400) return ExitCode.rejected;
+  return ExitCode.unexpected;
+}
+
+/** The most severe of several outcomes (for bulk commands): any failure beats success; higher codes beat lower. */
+export function mostSevere(codes: Iterable<number>): number {
+  let worst = 0;
+  for (const c of codes) {
+    if (c === ExitCode.interrupted) return c;
+    if (c > worst) worst = c;
+  }
+  return worst;
+}

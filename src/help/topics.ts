@@ -1,0 +1,30 @@
+/** Help topics that are not commands: the exit codes and the environment variables. */
+import { EXIT_CODES } from '../errors.js';
+
+export const ENVIRONMENT: ReadonlyArray<{ name: string; meaning: string }> = [
+  { name: 'MQ_TOKEN', meaning: 'API token; beats the profile (falls back to TRUNK_API_TOKEN)' },
+  { name: 'TRUNK_API_TOKEN', meaning: 'API token, used when MQ_TOKEN is unset' },
+  { name: 'MQ_API_URL', meaning: 'base URL of the service, ending in /v1 (default https://api.trunk.io/v1)' },
+  { name: 'MQ_PROFILE', meaning: 'profile to use instead of the active one' },
+  { name: 'MQ_REPO', meaning: 'repository as [host/]owner/name' },
+  { name: 'MQ_BRANCH', meaning: 'target branch of the queue' },
+  { name: 'MQ_TIMEOUT', meaning: 'per-request timeout (default 30s)' },
+  { name: 'MQ_CONFIG_DIR', meaning: 'directory of config.json (default $XDG_CONFIG_HOME/mq or ~/.config/mq)' },
+  { name: 'MQ_DEBUG', meaning: 'set to 1 to log requests and responses to stderr (token redacted)' },
+  { name: 'GITHUB_REPOSITORY', meaning: 'repository fallback in GitHub Actions (host from GITHUB_SERVER_URL)' },
+  { name: 'GITHUB_BASE_REF', meaning: 'target branch fallback in GitHub Actions' },
+  { name: 'GITHUB_ACTIONS', meaning: 'when "true", the PR number may be omitted (read from GITHUB_REF or GITHUB_EVENT_PATH)' },
+  { name: 'CI', meaning: 'when set, mq never prompts' },
+  { name: 'NO_COLOR', meaning: 'when set (non-empty), no colour' },
+  { name: 'FORCE_COLOR', meaning: '0 turns colour off, 1 forces it on' },
+  { name: 'HTTPS_PROXY, HTTP_PROXY, NO_PROXY', meaning: 'proxy settings, honoured for every request' },
+];
+
+export function exitCodesText(): string {
+  return `Exit codes of mq (stable; scripts may rely on them):\n\n${EXIT_CODES.map((e) => `  ${String(e.code).padStart(3)}  ${e.name.padEnd(12)} ${e.meaning}`).join('\n')}\n`;
+}
+
+export function environmentText(): string {
+  const width = Math.max(...ENVIRONMENT.map((e) => e.name.length));
+  return `Environment variables read by mq (an empty variable counts as unset):\n\n${ENVIRONMENT.map((e) => `  ${e.name.padEnd(width)}  ${e.meaning}`).join('\n')}\n\nPrecedence for every setting: flag > environment > active profile > inference from git.\n`;
+}

@@ -1,0 +1,91 @@
+/**
+ * Standard streams behind one small interface: stdout carries data, stderr everything else.
+ * Every write passes through the redactor, so a secret registered here (the API token) cannot
+ * reach the terminal or a CI log even if a server echoes it back in an error body.
+ */
+import { createInterface } from 'node:readline';
+
+export interface IO {
+  out(text: string): void;
+  err(text: string): void;
+  readonly stdoutIsTTY: boolean;
+  readonly stderrIsTTY: boolean;
+  readonly stdinIsTTY: boolean;
+  /** Colour on stdout / stderr, after NO_COLOR, FORCE_COLOR and --no-color. */
+  color: boolean;
+  colorErr: boolean;
+  readStdin(): Promise<string>;
+  /** Ask on stderr and read one line from the terminal; `hidden` does not echo it. */
+  prompt(question: string, options?: { hidden?: boolean }): Promise<string>;
+  /** Never print this string again; it is replaced by `***`. */
+  addSecret(secret: string): void;
+  redact(text: string): string;
+}
+
+export function colorWanted(env: NodeJS.ProcessEnv, isTTY: boolean, flag: boolean | undefined): boolean {
+  if (flag === false) return false;
+  if (env.NO_COLOR) return false;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
+  if (env.TERM === 'dumb') return false;
+  return isTTY;
+}
+
+class Redactor {
+  private secrets: string[] = [];
+  add(secret: string): void {
+    // Very short strings would turn ordinary output into asterisks; tokens are long.
+    if (secret.length >= 4 && !this.secrets.includes(secret)) this.secrets.push(secret);
+  }
+  apply(text: string): string {
+    let result = text;
+    for (const s of this.secrets) if (result.includes(s)) result = result.split(s).join('***');
+    return result;
+  }
+}
+
+export function processIO(env: NodeJS.ProcessEnv): IO {
+  const redactor = new Redactor();
+  const stdoutIsTTY = Boolean(process.stdout.isTTY);
+  const stderrIsTTY = Boolean(process.stderr.isTTY);
+  return {
+    out: (text) => void process.stdout.write(redactor.apply(text)),
+    err: (text) => void process.stderr.write(redactor.apply(text)),
+    stdoutIsTTY,
+    stderrIsTTY,
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    color: colorWanted(env, stdoutIsTTY, undefined),
+    colorErr: colorWanted(env, stderrIsTTY, undefined),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+    prompt: (question, options = {}) => promptLine(question, options.hidden === true),
+    addSecret: (s) => redactor.add(s),
+    redact: (t) => redactor.apply(t),
+  };
+}
+
+function promptLine(question: string, hidden: boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+    if (hidden) {
+      // Swallow the echo of typed characters; readline still handles editing keys.
+      const internal = rl as unknown as { _writeToOutput?: (s: string) => void };
+      internal._writeToOutput = (s: string) => {
+        if (s.includes(question)) process.stderr.write(question);
+        else if (s === '\r\n' || s === '\n') process.stderr.write('\n');
+      };
+    }
+    rl.on('SIGINT', () => {
+      rl.close();
+      reject(Object.assign(new Error('interrupted'), { code: 'MQ_INTERRUPTED' }));
+    });
+    rl.question(question, (answer) => {
+      rl.close();
+      if (hidden) process.stderr.write('\n');
+      resolve(answer);
+    });
+  });
+}
