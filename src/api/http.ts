@@ -73,7 +73,9 @@ let sharedDispatcher: Dispatcher | undefined;
 
 async function dispatcherFor(settings: HttpSettings): Promise<Dispatcher> {
   if (!sharedDispatcher) {
-    const { EnvHttpProxyAgent } = await import('undici');
+    // undici is CommonJS; through the bundle its exports sit on `default`.
+    const undici = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
+    const { EnvHttpProxyAgent } = undici.default ?? undici;
     sharedDispatcher = new EnvHttpProxyAgent({
       connect: { timeout: settings.connectTimeoutMs ?? 10_000 },
       headersTimeout: settings.timeoutMs,
@@ -193,8 +195,8 @@ export class HttpClient {
       for (const [k, v] of Object.entries(this.headers(spec, true))) debug(`> ${k}: ${v}`);
       if (spec.body !== undefined) debug(`> ${truncate(spec.body)}`);
     }
+    const dispatcher = await dispatcherFor(this.settings);
     try {
-      const dispatcher = await dispatcherFor(this.settings);
       const res = await dispatcher.request({
         origin: url.origin,
         path: url.pathname + url.search,

@@ -69,7 +69,7 @@ export async function runTargets(ctx: Context, prArg: string | undefined, opts: 
   if (!sha || /\s/.test(sha)) throw new UsageError('--sha: the head commit sha of the PR is required', { hints: ['e.g. --sha "$(git rev-parse HEAD)"'] });
   const impactedTargets = await readTargets(ctx, opts);
   const target = ctx.target();
-  const request = { ...target, pr: { number: pr, sha }, impactedTargets };
+  const request = { repo: target.repo, targetBranch: target.targetBranch, pr: { number: pr, sha }, impactedTargets };
   const body = JSON.stringify(request);
   const bytes = Buffer.byteLength(body);
   if (bytes > MAX_BODY_BYTES) {

@@ -1,0 +1,97 @@
+/**
+ * A recording fake of the merge queue service: node:http on 127.0.0.1, port 0. Each route answers
+ * from a script (a list of replies, the last one repeating); every request is recorded with its
+ * method, path, query, headers and body so tests can assert exactly what the CLI sent.
+ */
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export interface Recorded {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: IncomingHttpHeaders;
+  raw: string;
+  body: unknown;
+}
+
+export type Reply =
+  | { status: number; body?: string | object; headers?: Record<string, string> }
+  | { hang: true }
+  | { reset: true }
+  | { slow: { status: number; chunks: string[]; everyMs: number } };
+
+export interface FakeServer {
+  url: string;
+  port: number;
+  requests: Recorded[];
+  /** Script the replies of one route, e.g. `POST /submitPullRequest`. */
+  on(route: string, ...replies: Reply[]): void;
+  close(): Promise<void>;
+}
+
+export async function startFakeServer(defaultReply: Reply = { status: 200, body: 'OK' }): Promise<FakeServer> {
+  const scripts = new Map<string, Reply[]>();
+  const requests: Recorded[] = [];
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const raw = Buffer.concat(chunks).toString('utf8');
+      let body: unknown;
+      try {
+        body = raw ? JSON.parse(raw) : undefined;
+      } catch {
+        body = undefined;
+      }
+      const path = url.pathname.replace(/^\/v1/, '');
+      requests.push({ method: req.method ?? '', path, query: Object.fromEntries(url.searchParams), headers: req.headers, raw, body });
+      const script = scripts.get(`${req.method} ${path}`);
+      const reply = script && script.length > 0 ? (script.length > 1 ? (script.shift() as Reply) : (script[0] as Reply)) : defaultReply;
+      answer(res, reply);
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    port,
+    requests,
+    on: (route, ...replies) => void scripts.set(route, replies),
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+function answer(res: ServerResponse, reply: Reply): void {
+  if ('hang' in reply) return;
+  if ('reset' in reply) {
+    res.socket?.destroy();
+    return;
+  }
+  if ('slow' in reply) {
+    res.writeHead(reply.slow.status, { 'content-type': 'application/json' });
+    const rest = [...reply.slow.chunks];
+    const timer = setInterval(() => {
+      const next = rest.shift();
+      if (next === undefined) {
+        clearInterval(timer);
+        res.end();
+      } else res.write(next);
+    }, reply.slow.everyMs);
+    res.on('close', () => clearInterval(timer));
+    return;
+  }
+  const isText = typeof reply.body === 'string' || reply.body === undefined;
+  const text = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+  res.writeHead(reply.status, { 'content-type': isText ? 'text/plain; charset=utf-8' : 'application/json', ...reply.headers });
+  res.end(text);
+}
