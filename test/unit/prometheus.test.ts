@@ -5,7 +5,7 @@ import {
   parseExposition,
   summarizeMergeQueueMetrics,
 } from '../../src/api/prometheus.js';
-import type { QueueMetrics } from '../../src/api/prometheus.js';
+import type { Family, QueueMetrics } from '../../src/api/prometheus.js';
 
 const LES = ['60', '300', '600', '900', '1800', '3600', '5400', '7200', '+Inf'];
 
@@ -664,6 +664,18 @@ describe('summarizeMergeQueueMetrics', () => {
       // rank 2 in (60, 300]: 60 + 240 × 2/4; rank 3.6: 60 + 240 × 3.6/4
       wait: { count: 4, sum: NaN, p50: 180, p90: 276 },
     });
+  });
+
+  it('ignores a histogram family that is not typed histogram', () => {
+    const labels = { repo: 'acme/widgets', branch: 'main', queue_type: 'main' };
+    const families: Family[] = [
+      {
+        name: 'mq_pr_wait_duration_1h_seconds',
+        type: 'untyped',
+        samples: [{ name: 'mq_pr_wait_duration_1h_seconds_count', labels, value: 3 }],
+      },
+    ];
+    expect(summarizeMergeQueueMetrics(families)).toStrictEqual([]);
   });
 
   it('returns nothing when there are no merge-queue families', () => {

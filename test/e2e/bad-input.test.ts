@@ -1,0 +1,84 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { baseEnv, runCli, tempDir } from '../helpers/run-cli.js';
+
+let fake: FakeServer;
+beforeAll(async () => {
+  fake = await startFakeServer();
+});
+afterAll(async () => {
+  await fake.close();
+});
+beforeEach(() => {
+  fake.requests.length = 0;
+});
+
+const cases: Array<{ name: string; args: string[]; message: RegExp; env?: Record<string, string> }> = [
+  { name: 'negative PR number', args: ['status', '-5'], message: /unknown option '-5'|not a PR number/ },
+  { name: 'PR number above 4294967295', args: ['submit', '4294967296'], message: /PR number: "4294967296" is not a PR number; expected an integer from 0 to 4294967295/ },
+  { name: 'fractional PR number', args: ['cancel', '4.5'], message: /"4\.5" is not a PR number/ },
+  { name: 'word as PR number', args: ['restart', 'abc'], message: /"abc" is not a PR number/ },
+  { name: 'one bad number in a bulk list sends nothing', args: ['submit', '1', '2', 'x3'], message: /"x3" is not a PR number/ },
+  { name: 'unknown priority name', args: ['submit', '42', '--priority', 'asap'], message: /--priority: "asap" is not a priority; expected urgent, high, medium, low or an integer from 0 to 255/ },
+  { name: 'priority above 255', args: ['submit', '42', '--priority', '256'], message: /--priority: "256" is not a priority/ },
+  { name: 'malformed --repo', args: ['status', '42', '--repo', 'just-a-name'], message: /--repo: "just-a-name" is not a repository; expected \[host\/\]owner\/name/ },
+  { name: 'malformed --repo with too many parts', args: ['status', '42', '--repo', 'a/b/c/d'], message: /--repo: "a\/b\/c\/d" is not a repository/ },
+  { name: 'unknown flag', args: ['status', '42', '--frobnicate'], message: /unknown option '--frobnicate'/ },
+  { name: 'unreadable targets file', args: ['targets', '42', '--sha', 'abc', '--file', '/nonexistent/targets.txt'], message: /--file: cannot read \/nonexistent\/targets.txt \(ENOENT\)/ },
+  { name: 'targets without a source', args: ['targets', '42', '--sha', 'abc'], message: /exactly one of --target, --file, --all or --none/ },
+  { name: 'targets with two sources', args: ['targets', '42', '--sha', 'abc', '--all', '--target', 'x'], message: /exactly one of/ },
+  { name: 'targets without --sha', args: ['targets', '42', '--all'], message: /--sha: the head commit sha of the PR is required/ },
+  { name: 'unknown output format', args: ['status', '42', '-o', 'yaml'], message: /argument 'yaml' is invalid/ },
+  { name: 'bad --timeout', args: ['status', '42', '--timeout', 'soon'], message: /--timeout: "soon" is not a duration/ },
+  { name: 'malformed MQ_REPO', args: ['status', '42'], env: { MQ_REPO: 'nope' }, message: /MQ_REPO: "nope" is not a repository/ },
+  { name: 'unknown command', args: ['stauts', '42'], message: /unknown command 'stauts'/ },
+];
+
+describe('bad input: exit 2, one line naming the rule, nothing sent', () => {
+  for (const c of cases) {
+    it(c.name, async () => {
+      const r = await runCli(c.args, { env: { ...baseEnv(fake.url), ...c.env } });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toMatch(c.message);
+      expect(r.stderr.split('\n')[0]).toMatch(/^mq: usage: /);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(fake.requests).toHaveLength(0);
+    });
+  }
+
+  it('suggests the closest command', async () => {
+    const r = await runCli(['stauts', '42'], { env: baseEnv(fake.url) });
+    expect(r.stderr).toContain('hint: did you mean status?');
+  });
+
+  it('a target list over 20 MiB is refused before sending, with a hint to use --all', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'targets.txt');
+    // ~21 MiB of targets.
+    const line = `//very/long/bazel/package/path/to/a/target:name_${'x'.repeat(60)}\n`;
+    writeFileSync(file, line.repeat(Math.ceil((21 * 1024 * 1024) / line.length)));
+    const r = await runCli(['targets', '42', '--sha', 'abc', '--file', file], { env: baseEnv(fake.url) });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/MiB request; the service accepts at most 20 MiB/);
+    expect(r.stderr).toContain('hint: send --all instead');
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('a missing token is exit 7 with a hint, and nothing is sent', async () => {
+    const env = { ...baseEnv(fake.url), MQ_TOKEN: '' };
+    const r = await runCli(['status', '42'], { env });
+    expect(r.exitCode).toBe(7);
+    expect(r.stderr).toContain('no API token');
+    expect(r.stderr).toContain('hint: run `mq auth login`, or set MQ_TOKEN');
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('plain http to a non-loopback host is refused (exit 7) unless --insecure-http', async () => {
+    const env = { ...baseEnv(fake.url), MQ_API_URL: 'http://mq.example.com/v1' };
+    const r = await runCli(['status', '42'], { env });
+    expect(r.exitCode).toBe(7);
+    expect(r.stderr).toContain('refusing to send the token over plain http:// to mq.example.com');
+  });
+});

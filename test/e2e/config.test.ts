@@ -1,0 +1,206 @@
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { baseEnv, runCli, tempDir, TOKEN } from '../helpers/run-cli.js';
+
+let fake: FakeServer;
+beforeAll(async () => {
+  fake = await startFakeServer();
+});
+afterAll(async () => {
+  await fake.close();
+});
+beforeEach(() => {
+  fake.requests.length = 0;
+  fake.on('POST /getSubmittedPullRequest', { status: 200, body: { state: 'pending', prNumber: 1 } });
+});
+
+/** An environment with no token or URL in it: everything must come from the profile store. */
+function bareEnv(): Record<string, string | undefined> {
+  return baseEnv();
+}
+
+async function login(env: Record<string, string | undefined>, token = TOKEN, extra: string[] = []) {
+  return runCli(['--api-url', fake.url, ...extra, 'auth', 'login', '--with-token'], { env, input: `${token}\n` });
+}
+
+describe('profiles and auth', () => {
+  it('login stores the token in a 0600 file inside a 0700 directory; the token is never printed', async () => {
+    const env = bareEnv();
+    const r = await login(env);
+    expect(r.exitCode).toBe(0);
+    const file = join(env.MQ_CONFIG_DIR as string, 'config.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(env.MQ_CONFIG_DIR as string).mode & 0o777).toBe(0o700);
+    const data = JSON.parse(readFileSync(file, 'utf8'));
+    expect(data.profiles.default.token).toBe(TOKEN);
+    expect(data.profiles.default.apiUrl).toBe(fake.url);
+    expect(r.stdout + r.stderr).not.toContain(TOKEN);
+  });
+
+  it('the stored token and URL are used by later commands', async () => {
+    const env = bareEnv();
+    await login(env);
+    const r = await runCli(['status', '1', '--repo', 'acme/widgets', '--branch', 'main'], { env });
+    expect(r.exitCode).toBe(0);
+    expect(fake.requests[0]?.headers['x-api-token']).toBe(TOKEN);
+  });
+
+  it('MQ_TOKEN beats the profile, TRUNK_API_TOKEN is the fallback, empty counts as unset', async () => {
+    const env = bareEnv();
+    await login(env);
+    await runCli(['status', '1', '-R', 'a/b', '-B', 'main'], { env: { ...env, MQ_TOKEN: 'tok_from_env_123' } });
+    expect(fake.requests.at(-1)?.headers['x-api-token']).toBe('tok_from_env_123');
+    await runCli(['status', '1', '-R', 'a/b', '-B', 'main'], { env: { ...env, MQ_TOKEN: '', TRUNK_API_TOKEN: 'tok_trunk_456' } });
+    expect(fake.requests.at(-1)?.headers['x-api-token']).toBe('tok_trunk_456');
+  });
+
+  it('auth status shows each source and checks the token without printing it', async () => {
+    const env = bareEnv();
+    await login(env);
+    fake.on('POST /getSubmittedPullRequest', { status: 404, body: 'not found' });
+    const r = await runCli(['auth', 'status', '--repo', 'acme/widgets', '--branch', 'main'], { env: { ...env, MQ_BRANCH: '' } });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain(`api_url\t${fake.url} (profile "default")`);
+    expect(r.stdout).toContain('token\tset (profile "default")');
+    expect(r.stdout).toContain('repo\tgithub.com/acme/widgets (flag --repo)');
+    expect(r.stdout).toContain('token_check\tok: accepted');
+    expect(r.stdout).toContain(`config_file\t${join(env.MQ_CONFIG_DIR as string, 'config.json')}`);
+    expect(r.stdout + r.stderr).not.toContain(TOKEN);
+  });
+
+  it('auth status reports a refused token with exit 4', async () => {
+    const env = bareEnv();
+    await login(env);
+    fake.on('POST /getSubmittedPullRequest', { status: 401, body: 'bad token' });
+    const r = await runCli(['auth', 'status', '--json'], { env });
+    expect(r.exitCode).toBe(4);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.tokenCheck.ok).toBe(false);
+    expect(doc.token).toEqual({ set: true, source: 'profile "default"' });
+  });
+
+  it('logout removes the token', async () => {
+    const env = bareEnv();
+    await login(env);
+    expect((await runCli(['auth', 'logout'], { env })).exitCode).toBe(0);
+    const r = await runCli(['status', '1', '-R', 'a/b', '-B', 'main'], { env });
+    expect(r.exitCode).toBe(7);
+  });
+
+  it('profile list, use, show and remove', async () => {
+    const env = bareEnv();
+    await login(env);
+    await login(env, 'tok_staging_789', ['--profile', 'staging']);
+    const list = await runCli(['profile', 'list', '--json'], { env });
+    expect(JSON.parse(list.stdout).map((p: { name: string }) => p.name)).toEqual(['default', 'staging']);
+    expect(list.stdout).not.toContain('tok_');
+    expect((await runCli(['profile', 'use', 'staging'], { env })).exitCode).toBe(0);
+    const show = await runCli(['profile', 'show', '--json'], { env });
+    expect(JSON.parse(show.stdout)).toMatchObject({ name: 'staging', active: true, token: 'set' });
+    await runCli(['status', '1', '-R', 'a/b', '-B', 'main'], { env });
+    expect(fake.requests.at(-1)?.headers['x-api-token']).toBe('tok_staging_789');
+    expect((await runCli(['profile', 'remove', 'staging'], { env })).exitCode).toBe(0);
+    const after = await runCli(['profile', 'list', '--json'], { env });
+    expect(JSON.parse(after.stdout).map((p: { name: string }) => p.name)).toEqual(['default']);
+  });
+
+  it('an unknown profile named by flag is exit 7', async () => {
+    const r = await runCli(['--profile', 'nope', 'status', '1'], { env: baseEnv(fake.url) });
+    expect(r.exitCode).toBe(7);
+    expect(r.stderr).toContain('unknown profile "nope" (from flag --profile)');
+  });
+
+  it('profile defaults for repo and branch are used', async () => {
+    const env = bareEnv();
+    await login(env);
+    await runCli(['profile', 'set', 'repo', 'ghe.corp.example/team/app'], { env });
+    await runCli(['profile', 'set', 'branch', 'develop'], { env });
+    await runCli(['status', '1'], { env });
+    expect(fake.requests.at(-1)?.body).toMatchObject({ repo: { host: 'ghe.corp.example', owner: 'team', name: 'app' }, targetBranch: 'develop' });
+  });
+
+  it('login without a terminal and without --with-token exits 10 naming the flag', async () => {
+    const r = await runCli(['auth', 'login'], { env: bareEnv() });
+    expect(r.exitCode).toBe(10);
+    expect(r.stderr).toContain('--with-token');
+  });
+});
+
+describe('a corrupt config file', () => {
+  it('is exit 7 naming the file, and is left untouched', async () => {
+    const env = bareEnv();
+    const dir = env.MQ_CONFIG_DIR as string;
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'config.json');
+    writeFileSync(file, '{"profiles": {"default": {"token": ');
+    for (const args of [['status', '1', '-R', 'a/b', '-B', 'main'], ['auth', 'login', '--with-token']]) {
+      const r = await runCli(args, { env, input: 'tok_new_value_000\n' });
+      expect(r.exitCode).toBe(7);
+      expect(r.stderr).toContain(`the config file ${file} is not valid JSON`);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(readFileSync(file, 'utf8')).toBe('{"profiles": {"default": {"token": ');
+  });
+
+  it('a profile of the wrong shape is reported too', async () => {
+    const env = bareEnv();
+    const dir = env.MQ_CONFIG_DIR as string;
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { token: 42 } } }));
+    const r = await runCli(['status', '1', '-R', 'a/b', '-B', 'main'], { env });
+    expect(r.exitCode).toBe(7);
+    expect(r.stderr).toContain('has a non-string "token" in profile "default"');
+  });
+});
+
+describe('repository and branch inference', () => {
+  function repoWithOrigin(url: string, head?: string): string {
+    const dir = tempDir('mq-git-');
+    mkdirSync(join(dir, '.git', 'refs', 'remotes', 'origin'), { recursive: true });
+    writeFileSync(join(dir, '.git', 'config'), `[core]\n\tbare = false\n[remote "origin"]\n\turl = ${url}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n`);
+    if (head) writeFileSync(join(dir, '.git', 'refs', 'remotes', 'origin', 'HEAD'), `ref: refs/remotes/origin/${head}\n`);
+    mkdirSync(join(dir, 'sub', 'dir'), { recursive: true });
+    return dir;
+  }
+  const env = () => ({ ...baseEnv(fake.url), MQ_REPO: '', MQ_BRANCH: '' });
+
+  for (const [url, expected] of [
+    ['git@github.com:acme/widgets.git', { host: 'github.com', owner: 'acme', name: 'widgets' }],
+    ['https://github.com/acme/widgets.git', { host: 'github.com', owner: 'acme', name: 'widgets' }],
+    ['ssh://git@ghe.example.com:2222/team/app', { host: 'ghe.example.com', owner: 'team', name: 'app' }],
+    ['https://user@gitlab.example.org/group/project', { host: 'gitlab.example.org', owner: 'group', name: 'project' }],
+  ] as const) {
+    it(`reads origin ${url} from a subdirectory`, async () => {
+      const dir = repoWithOrigin(url, 'trunk');
+      const r = await runCli(['status', '1'], { env: env(), cwd: join(dir, 'sub', 'dir') });
+      expect(r.exitCode).toBe(0);
+      expect(fake.requests.at(-1)?.body).toMatchObject({ repo: expected, targetBranch: 'trunk' });
+    });
+  }
+
+  it('GITHUB_REPOSITORY with the host of GITHUB_SERVER_URL beats git, and GITHUB_BASE_REF gives the branch', async () => {
+    const dir = repoWithOrigin('git@github.com:acme/widgets.git', 'main');
+    const r = await runCli(['status', '1'], {
+      env: { ...env(), GITHUB_REPOSITORY: 'corp/service', GITHUB_SERVER_URL: 'https://github.corp.example', GITHUB_BASE_REF: 'release' },
+      cwd: dir,
+    });
+    expect(r.exitCode).toBe(0);
+    expect(fake.requests.at(-1)?.body).toMatchObject({ repo: { host: 'github.corp.example', owner: 'corp', name: 'service' }, targetBranch: 'release' });
+  });
+
+  it('nothing to infer: a usage error naming --repo, nothing sent', async () => {
+    const r = await runCli(['status', '1'], { env: env() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('no repository: pass --repo [host/]owner/name');
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('origin without HEAD: a usage error naming --branch', async () => {
+    const dir = repoWithOrigin('git@github.com:acme/widgets.git');
+    const r = await runCli(['status', '1'], { env: env(), cwd: dir });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('no target branch: pass --branch NAME');
+  });
+});
