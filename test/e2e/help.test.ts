@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+
+interface Described {
+  path: string;
+  options: Array<{ long?: string; short?: string; choices?: string[] }>;
+  commands: Described[];
+}
+
+function flatten(cmds: Described[]): Described[] {
+  return cmds.flatMap((c) => [c, ...flatten(c.commands)]);
+}
+
+describe('mq help --json', async () => {
+  const r = await runCli(['help', '--json']);
+  const doc = JSON.parse(r.stdout) as { commands: Described[]; exitCodes: Array<{ code: number }>; environment: Array<{ name: string }>; globalOptions: Described['options'] };
+  const all = flatten(doc.commands);
+
+  it('lists exit codes and environment variables', () => {
+    expect(r.exitCode).toBe(0);
+    expect(doc.exitCodes.map((e) => e.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 130]);
+    expect(doc.environment.map((e) => e.name)).toContain('MQ_TOKEN');
+    expect(doc.globalOptions.find((o) => o.long === '--output')?.choices).toEqual(['table', 'plain', 'json', 'markdown', 'raw']);
+  });
+
+  it('agrees with every command’s --help: the same options and subcommands', async () => {
+    expect(all.length).toBeGreaterThan(8);
+    for (const cmd of all) {
+      const args = cmd.path.split(' ').slice(1);
+      const help = await runCli([...args, '--help']);
+      expect(help.exitCode, cmd.path).toBe(0);
+      for (const o of cmd.options) expect(help.stdout, `${cmd.path} ${o.long}`).toContain(o.long ?? o.short ?? '');
+      const subcommands = cmd.commands.map((c) => c.path.split(' ').at(-1));
+      const commandsSection = help.stdout.split('Commands:')[1] ?? '';
+      for (const s of subcommands) expect(commandsSection, `${cmd.path} lists ${s}`).toContain(`  ${s}`);
+    }
+  });
+
+  it('every command’s help has at least one example', async () => {
+    for (const cmd of all) {
+      if (cmd.commands.length > 0) continue;
+      const help = await runCli([...cmd.path.split(' ').slice(1), '--help']);
+      expect(help.stdout, cmd.path).toMatch(/Examples:\n {2}\$ mq /);
+    }
+  });
+});
+
+describe('help topics', () => {
+  it('mq help exit-codes prints the table', async () => {
+    const r = await runCli(['help', 'exit-codes']);
+    expect(r.exitCode).toBe(0);
+    for (const line of ['  0  ok', '  2  usage', '  7  config', '  9  left-queue', '130  interrupted']) expect(r.stdout).toContain(line);
+  });
+
+  it('mq help environment prints the variables', async () => {
+    const r = await runCli(['help', 'environment']);
+    expect(r.stdout).toContain('MQ_TOKEN');
+    expect(r.stdout).toContain('NO_PROXY');
+  });
+
+  it('mq help <command> shows that command', async () => {
+    const r = await runCli(['help', 'submit']);
+    expect(r.stdout).toContain('Usage: mq submit');
+  });
+
+  it('mq help <unknown> is a usage error', async () => {
+    const r = await runCli(['help', 'nothing-here']);
+    expect(r.exitCode).toBe(2);
+  });
+
+  it('mq --version prints the package version', async () => {
+    const { version } = (await import('../../package.json', { with: { type: 'json' } })).default;
+    const r = await runCli(['--version']);
+    expect(r.stdout).toBe(`${version}\n`);
+  });
+});
