@@ -49,6 +49,8 @@ export class Context {
   /** Aborted on Ctrl-C, so long waits can stop promptly. */
   readonly signal: AbortSignal;
   options: GlobalOptions = {};
+  /** What the command run by this context exits with. */
+  exitCode = 0;
   /** Set by waiting commands: --timeout then bounds the wait, not each request. */
   waiting = false;
   private cachedConfig?: ConfigData;

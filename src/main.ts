@@ -1,56 +1,11 @@
 /**
- * Entry point and the only exit site: builds the Context, runs the program, and maps whatever
- * was thrown to one error line, hints and an exit code from the table in errors.ts.
+ * Entry point and the only exit site: builds the Context from the real process, runs the command
+ * line, and sets the exit code.
  */
 import { Context, VERSION } from './context.js';
-import { ExitCode, MqError } from './errors.js';
-import { processIO, type IO } from './output/io.js';
-import { makeStyle } from './output/style.js';
-
-interface CommanderLikeError {
-  code: string;
-  exitCode: number;
-  message: string;
-}
-
-function isCommanderError(err: unknown): err is CommanderLikeError {
-  return typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'string' && (err as { code: string }).code.startsWith('commander.');
-}
-
-export function reportError(ctx: Context, io: IO, err: unknown, argv: string[]): number {
-  const style = makeStyle(io.colorErr);
-  const wantsJson = ctx.options.json === true || argv.includes('--json');
-  let code: number;
-  let line: string;
-  let hints: string[] = [];
-  if (isCommanderError(err)) {
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return err.exitCode === 1 ? 0 : err.exitCode;
-    code = ExitCode.usage;
-    const suggestion = /\(Did you mean (.+?)\?\)/.exec(err.message)?.[1];
-    line = `usage: ${err.message.replace(/^error:\s*/i, '').replace(/\s*\(Did you mean .+?\?\)/, '').trim()}`;
-    const sub = err.code === 'commander.unknownCommand' ? undefined : argv.find((a) => !a.startsWith('-'));
-    hints = [...(suggestion ? [`did you mean ${suggestion}?`] : []), sub ? `see \`mq ${sub} --help\`` : 'see `mq --help`'];
-  } else if (err instanceof MqError) {
-    code = err.exitCode;
-    line = `${err.what}: ${err.why}`;
-    hints = err.hints;
-  } else if ((err as { code?: string })?.code === 'MQ_INTERRUPTED') {
-    code = ExitCode.interrupted;
-    line = 'interrupted';
-  } else {
-    code = ExitCode.unexpected;
-    line = `unexpected error: ${(err as Error)?.message ?? String(err)}`;
-    hints = ctx.debugEnabled ? [] : ['rerun with --debug for details, and report it if it keeps happening'];
-  }
-  io.err(`${style.red('mq:')} ${line}\n`);
-  for (const h of hints) io.err(`${style.dim('hint:')} ${h}\n`);
-  if (ctx.debugEnabled && err instanceof Error && err.stack && !isCommanderError(err)) io.err(`${err.stack}\n`);
-  if (wantsJson && code !== ExitCode.interrupted) {
-    const kind = code === ExitCode.usage ? 'usage' : (err as MqError).name ?? 'error';
-    io.out(`${JSON.stringify({ ok: false, error: { exitCode: code, kind, message: line, hints } }, null, 2)}\n`);
-  }
-  return code;
-}
+import { ExitCode } from './errors.js';
+import { processIO } from './output/io.js';
+import { run } from './run.js';
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -69,11 +24,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   try {
-    const { buildProgram } = await import('./program.js');
-    await buildProgram(ctx).parseAsync(argv, { from: 'user' });
-    if (controller.signal.aborted && !process.exitCode) process.exitCode = ExitCode.interrupted;
-  } catch (err) {
-    process.exitCode = reportError(ctx, io, err, argv);
+    process.exitCode = await run(ctx, argv);
   } finally {
     process.off('SIGINT', onSignal);
     const { closeHttp } = await import('./api/http.js');

@@ -51,7 +51,7 @@ export function cancelCommand(ctx: Context): Command {
     .addOption(parallelOption())
     .option('--dry-run', 'print the requests instead of sending them')
     .action(async (prs: string[], opts: { parallel: number; dryRun?: boolean }) => {
-      process.exitCode = await runCancel(ctx, prs, opts);
+      ctx.exitCode = await runCancel(ctx, prs, opts);
     });
   return withExamples(cmd, ['mq cancel 42', 'mq cancel 101 102 103 --json', 'mq cancel 42 --dry-run']);
 }

@@ -40,7 +40,7 @@ export function helpCommand(ctx: Context, program: () => Command): Command {
     .description('Show help for a command, or a topic: `exit-codes`, `environment`. With --json, describe every command, argument, option, environment variable and exit code.')
     .argument('[topic...]', 'a command path (e.g. `queue update`) or a topic')
     .action(async (topic: string[]) => {
-      process.exitCode = await runHelp(ctx, program(), topic);
+      ctx.exitCode = await runHelp(ctx, program(), topic);
     });
   return withExamples(cmd, ['mq help exit-codes', 'mq help environment', 'mq help queue update', 'mq help --json']);
 }

@@ -27,7 +27,7 @@ export function restartCommand(ctx: Context): Command {
     .argument('[pr]', 'PR number')
     .option('--dry-run', 'print the request instead of sending it')
     .action(async (pr: string | undefined, opts: { dryRun?: boolean }) => {
-      process.exitCode = await runRestart(ctx, pr, opts);
+      ctx.exitCode = await runRestart(ctx, pr, opts);
     });
   return withExamples(cmd, ['mq restart 42', 'mq restart 42 --json']);
 }

@@ -19,7 +19,7 @@ export function statusCommand(ctx: Context): Command {
     .description('Show where a submitted PR is: its state and for how long, priority, whether it is in the queue, readiness, title, author, sha and base branch. A PR never submitted to this queue exits 3.')
     .argument('[pr]', 'PR number (in GitHub Actions it defaults to the PR of the workflow run)')
     .action(async (pr: string | undefined) => {
-      process.exitCode = await runStatus(ctx, pr);
+      ctx.exitCode = await runStatus(ctx, pr);
     });
   return withExamples(cmd, ['mq status 42', 'mq status 42 --json | jq -r .state', 'mq status 42 -o markdown >> "$GITHUB_STEP_SUMMARY"']);
 }

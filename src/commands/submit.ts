@@ -71,7 +71,7 @@ export function submitCommand(ctx: Context): Command {
     .option('--wait', 'then wait until the PR merges or leaves the queue (one PR; --timeout bounds the wait, default 2h)')
     .option('--interval <duration>', 'with --wait: time between polls', '15s')
     .action(async (prs: string[], opts: SubmitOptions) => {
-      process.exitCode = await runSubmit(ctx, prs, opts);
+      ctx.exitCode = await runSubmit(ctx, prs, opts);
     });
   return withExamples(cmd, [
     'mq submit 42',

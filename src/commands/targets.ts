@@ -104,7 +104,7 @@ export function targetsCommand(ctx: Context): Command {
     .option('--none', 'the PR impacts nothing (sends an empty list)')
     .option('--dry-run', 'print the request instead of sending it')
     .action(async (pr: string | undefined, opts: TargetsOptions) => {
-      process.exitCode = await runTargets(ctx, pr, opts);
+      ctx.exitCode = await runTargets(ctx, pr, opts);
     });
   return withExamples(cmd, [
     'mq targets 42 --sha "$(git rev-parse HEAD)" --target //svc/api --target //svc/web',

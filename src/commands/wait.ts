@@ -174,7 +174,7 @@ export function waitCommand(ctx: Context): Command {
     .argument('[pr]', 'PR number (in GitHub Actions it defaults to the PR of the workflow run)')
     .option('--interval <duration>', 'time between polls (jittered; slower after failures)', '15s')
     .action(async (pr: string | undefined, opts: WaitFlags) => {
-      process.exitCode = await runWait(ctx, pr, opts);
+      ctx.exitCode = await runWait(ctx, pr, opts);
     });
   return withExamples(cmd, ['mq wait 42', 'mq wait 42 --timeout 30m --interval 10s', 'mq wait "$PR" --json > result.json'], 'Exit codes: 0 merged · 8 timed out · 9 failed, cancelled or removed.');
 }

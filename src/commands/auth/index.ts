@@ -139,7 +139,7 @@ export function authCommand(ctx: Context): Command {
         )
         .option('--with-token', 'read the token from standard input')
         .action(async (opts: LoginOptions) => {
-          process.exitCode = await runLogin(ctx, opts);
+          ctx.exitCode = await runLogin(ctx, opts);
         }),
       ['mq auth login', 'mq auth login --with-token < token.txt', 'mq --profile local --api-url http://127.0.0.1:8080/v1 auth login --with-token <<< "$EMULATOR_TOKEN"'],
     ),
@@ -150,7 +150,7 @@ export function authCommand(ctx: Context): Command {
         .summary('show where each setting comes from and check the token')
         .description('Show the active profile, the config file, and the source of the API URL, token, repository and branch; then check the token with one cheap call. The token itself is never printed.')
         .action(async () => {
-          process.exitCode = await runAuthStatus(ctx);
+          ctx.exitCode = await runAuthStatus(ctx);
         }),
       ['mq auth status', 'mq auth status --json'],
     ),
@@ -158,7 +158,7 @@ export function authCommand(ctx: Context): Command {
   auth.addCommand(
     withExamples(
       new Command('logout').summary('remove the token from the active profile').action(async () => {
-        process.exitCode = await runLogout(ctx);
+        ctx.exitCode = await runLogout(ctx);
       }),
       ['mq auth logout', 'mq --profile staging auth logout'],
     ),

@@ -101,22 +101,22 @@ export async function runProfileSet(ctx: Context, key: string, value: string): P
 
 export function profileCommand(ctx: Context): Command {
   const profile = new Command('profile').summary('manage named profiles').description(`Profiles hold an API URL, a token and default repository and branch. The active one is used unless --profile or MQ_PROFILE names another (default: "${DEFAULT_PROFILE}").`);
-  profile.addCommand(withExamples(new Command('list').summary('list profiles').action(async () => void (process.exitCode = await runProfileList(ctx))), ['mq profile list']));
+  profile.addCommand(withExamples(new Command('list').summary('list profiles').action(async () => void (ctx.exitCode = await runProfileList(ctx))), ['mq profile list']));
   profile.addCommand(
     withExamples(
-      new Command('show').summary('show a profile (the token only as set or not)').argument('[name]', 'profile name (default: the active one)').action(async (name?: string) => void (process.exitCode = await runProfileShow(ctx, name))),
+      new Command('show').summary('show a profile (the token only as set or not)').argument('[name]', 'profile name (default: the active one)').action(async (name?: string) => void (ctx.exitCode = await runProfileShow(ctx, name))),
       ['mq profile show', 'mq profile show staging --json'],
     ),
   );
-  profile.addCommand(withExamples(new Command('use').summary('make a profile the active one').argument('<name>', 'profile name').action(async (name: string) => void (process.exitCode = await runProfileUse(ctx, name))), ['mq profile use local']));
-  profile.addCommand(withExamples(new Command('remove').alias('rm').summary('delete a profile and its token').argument('<name>', 'profile name').action(async (name: string) => void (process.exitCode = await runProfileRemove(ctx, name))), ['mq profile remove staging']));
+  profile.addCommand(withExamples(new Command('use').summary('make a profile the active one').argument('<name>', 'profile name').action(async (name: string) => void (ctx.exitCode = await runProfileUse(ctx, name))), ['mq profile use local']));
+  profile.addCommand(withExamples(new Command('remove').alias('rm').summary('delete a profile and its token').argument('<name>', 'profile name').action(async (name: string) => void (ctx.exitCode = await runProfileRemove(ctx, name))), ['mq profile remove staging']));
   profile.addCommand(
     withExamples(
       new Command('set')
         .summary('set a default in the active profile')
         .argument('<key>', `one of ${SETTABLE.join(', ')}`)
         .argument('<value>', 'the value')
-        .action(async (key: string, value: string) => void (process.exitCode = await runProfileSet(ctx, key, value))),
+        .action(async (key: string, value: string) => void (ctx.exitCode = await runProfileSet(ctx, key, value))),
       ['mq profile set repo my-org/my-repo', 'mq profile set branch main', 'mq --profile local profile set api-url http://127.0.0.1:8080/v1'],
     ),
   );
