@@ -5,6 +5,7 @@
 import { Command, Option } from 'commander';
 import { authCommand } from './commands/auth/index.js';
 import { cancelCommand } from './commands/cancel.js';
+import { completionCommand } from './commands/completion.js';
 import { helpCommand } from './commands/help.js';
 import { profileCommand } from './commands/profile/index.js';
 import { restartCommand } from './commands/restart.js';
@@ -41,6 +42,7 @@ export function buildProgram(ctx: Context): Command {
     targetsCommand(ctx),
     authCommand(ctx),
     profileCommand(ctx),
+    completionCommand(ctx, () => program),
     helpCommand(ctx, () => program),
   ];
   for (const c of commands) program.addCommand(c);
