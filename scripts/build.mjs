@@ -14,7 +14,7 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  minify: false,
+  minify: true,
   sourcemap: false,
   legalComments: 'none',
   chunkNames: 'chunks/[name]-[hash]',

@@ -247,7 +247,7 @@ export class HttpClient {
     const host = new URL(this.settings.baseUrl).host;
     const timedOut = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || (error as Error)?.name === 'TimeoutError';
     const reason = timedOut
-      ? `no answer from ${host} within ${Math.round(this.settings.timeoutMs / 1000)} s`
+      ? `no answer from ${host} within ${this.settings.timeoutMs < 1000 ? `${this.settings.timeoutMs} ms` : `${Math.round(this.settings.timeoutMs / 1000)} s`}`
       : preSend
         ? `cannot connect to ${host} (${code})`
         : `the connection to ${host} failed (${code})`;

@@ -19,6 +19,8 @@ export type Reply =
   | { status: number; body?: string | object; headers?: Record<string, string> }
   | { hang: true }
   | { reset: true }
+  /** Headers and part of the body, then the connection is destroyed. */
+  | { resetAfter: { status: number; partial: string } }
   | { slow: { status: number; chunks: string[]; everyMs: number } };
 
 export interface FakeServer {
@@ -75,6 +77,11 @@ function answer(res: ServerResponse, reply: Reply): void {
   if ('hang' in reply) return;
   if ('reset' in reply) {
     res.socket?.destroy();
+    return;
+  }
+  if ('resetAfter' in reply) {
+    res.writeHead(reply.resetAfter.status, { 'content-type': 'application/json', 'content-length': '100000' });
+    res.write(reply.resetAfter.partial, () => setTimeout(() => res.socket?.destroy(), 20));
     return;
   }
   if ('slow' in reply) {
