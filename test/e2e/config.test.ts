@@ -204,3 +204,14 @@ describe('repository and branch inference', () => {
     expect(r.stderr).toContain('no target branch: pass --branch NAME');
   });
 });
+
+describe('concurrent writers', () => {
+  it('twelve mq processes saving profiles at once lose no write', async () => {
+    const env = bareEnv();
+    const names = Array.from({ length: 12 }, (_, i) => `p${i}`);
+    const results = await Promise.all(names.map((n) => runCli(['--profile', n, 'profile', 'set', 'branch', `branch-${n}`], { env })));
+    expect(results.map((r) => r.exitCode)).toEqual(names.map(() => 0));
+    const data = JSON.parse(readFileSync(join(env.MQ_CONFIG_DIR as string, 'config.json'), 'utf8'));
+    for (const n of names) expect(data.profiles[n]).toEqual({ branch: `branch-${n}` });
+  });
+});
