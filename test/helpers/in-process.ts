@@ -1,0 +1,39 @@
+/**
+ * Runs a command line in this process against a string-backed Context: the same run() the binary
+ * uses, without a process start per call (for fuzzing thousands of command lines).
+ */
+import { Context } from '../../src/context.js';
+import type { IO } from '../../src/output/io.js';
+import { run } from '../../src/run.js';
+import type { CliResult } from './run-cli.js';
+
+export function stringIO(stdin = ''): IO & { stdout: string[]; stderr: string[] } {
+  const secrets: string[] = [];
+  const redact = (t: string) => secrets.reduce((acc, s) => acc.split(s).join('***'), t);
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return {
+    stdout,
+    stderr,
+    out: (t) => void stdout.push(redact(t)),
+    err: (t) => void stderr.push(redact(t)),
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+    color: false,
+    colorErr: false,
+    readStdin: async () => stdin,
+    prompt: async () => {
+      throw new Error('no terminal in tests');
+    },
+    addSecret: (s) => void (s.length >= 4 && secrets.push(s)),
+    redact,
+  };
+}
+
+export async function runInProcess(argv: string[], env: Record<string, string | undefined>, stdin = ''): Promise<CliResult> {
+  const io = stringIO(stdin);
+  const ctx = new Context({ env: env as NodeJS.ProcessEnv, io, cwd: env.HOME ?? '/' });
+  const exitCode = await run(ctx, argv);
+  return { exitCode, stdout: io.stdout.join(''), stderr: io.stderr.join('') };
+}
