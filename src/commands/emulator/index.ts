@@ -1,0 +1,79 @@
+import { Command, Option } from 'commander';
+import type { Context } from '../../context.js';
+import { parseChoice, parseIntIn } from '../../cli/args.js';
+import { UsageError } from '../../errors.js';
+import { withExamples } from '../shared.js';
+
+interface StartFlags {
+  host?: string;
+  port: string;
+  token?: string;
+  clock: string;
+  speed: string;
+  dataDir?: string;
+  seed?: string;
+}
+
+export async function runEmulatorStartCommand(ctx: Context, flags: StartFlags): Promise<number> {
+  const port = parseIntIn(flags.port, '--port', 0, 65535);
+  const clock = parseChoice(flags.clock, '--clock', ['real', 'manual'] as const);
+  const speed = Number(flags.speed);
+  if (!Number.isFinite(speed) || speed <= 0 || speed > 1_000_000) throw new UsageError(`--speed: "${flags.speed}" must be a number above 0 (1 = real time, 60 = a minute per second)`);
+  const seed = flags.seed === undefined ? undefined : parseIntIn(flags.seed, '--seed', 0, 2 ** 31 - 1);
+  if (flags.token !== undefined && flags.token.length < 8) throw new UsageError('--token: use at least 8 characters');
+  // Stop on Ctrl-C (the context's signal) and on SIGTERM, answering in-flight requests first.
+  const stop = new AbortController();
+  const onTerm = () => stop.abort();
+  ctx.signal.addEventListener('abort', onTerm, { once: true });
+  process.once('SIGTERM', onTerm);
+  try {
+    const { runEmulatorStart } = await import('../../emulator/index.js');
+    return await runEmulatorStart(
+      {
+        host: flags.host ?? '127.0.0.1',
+        hostExplicit: flags.host !== undefined,
+        port,
+        token: flags.token ?? (ctx.env.MQ_EMULATOR_TOKEN || undefined),
+        clock,
+        speed,
+        dataDir: flags.dataDir,
+        seed,
+        signal: stop.signal,
+        log: ctx.debugEnabled ? (line) => ctx.debug(line) : undefined,
+      },
+      { stdout: (s) => ctx.io.out(s), stderr: (s) => ctx.io.err(s) },
+    );
+  } finally {
+    process.off('SIGTERM', onTerm);
+  }
+}
+
+export function emulatorCommand(ctx: Context): Command {
+  const emulator = new Command('emulator')
+    .summary('run a local merge queue service')
+    .description('A local emulator of the merge queue service with the same API and queue semantics, for trying mq and rehearsing CI scripts without an account or network.');
+  const start = new Command('start')
+    .summary('start the emulator and print the variables to use it')
+    .description(
+      'Start the emulator. The first stdout line is `mq emulator listening on http://HOST:PORT/v1`, followed by `export MQ_API_URL=...` and `export MQ_TOKEN=...` lines a shell can eval. Runs until Ctrl-C or SIGTERM, then answers in-flight requests, saves state and exits 0.',
+    )
+    .option('--host <host>', 'address to listen on; anything but loopback must be given explicitly', undefined)
+    .option('--port <n>', 'port (0 picks a free one)', '0')
+    .option('--token <token>', 'the API token clients must send (default: generated; env MQ_EMULATOR_TOKEN)')
+    .addOption(new Option('--clock <kind>', 'real: emulator time follows the wall clock; manual: it moves only through the control API').choices(['real', 'manual']).default('real'))
+    .option('--speed <x>', 'with --clock real: emulator minutes per real minute', '1')
+    .option('--data-dir <dir>', 'keep state in this directory (atomic writes; survives restarts and crashes)')
+    .option('--seed <n>', 'seed for generated ids, shas and authors (repeatable runs)')
+    .action(async (flags: StartFlags) => {
+      ctx.exitCode = await runEmulatorStartCommand(ctx, flags);
+    });
+  emulator.addCommand(
+    withExamples(start, [
+      'mq emulator start --port 8080',
+      'mq emulator start > emulator.env &  sleep 1; eval "$(grep ^export emulator.env)"',
+      'mq emulator start --clock manual --data-dir .mq-emulator',
+      'mq emulator start --speed 60   # an emulated test run of 10 minutes takes 10 seconds',
+    ]),
+  );
+  return emulator;
+}

@@ -1,0 +1,146 @@
+/**
+ * Queue settings: defaults, updates, priorities. Defaults follow the service where a source gives
+ * one (Trunk's Terraform client: mode single, concurrency 1, running, optimistic merge off, batch
+ * off, direct merge off, optimization off; UI: 5 h testing timeout, batch target 4 / wait 5 min,
+ * squash), and decision D13 (direct merge off).
+ */
+import { badRequest } from './errors.js';
+import type {
+  DirectMergeMode,
+  MergeMethod,
+  OptimizationMode,
+  QueueConfig,
+  QueueMode,
+  RequestableQueueState,
+} from './types.js';
+
+export const MAX_U32 = 4_294_967_295;
+
+export function defaultConfig(mode: QueueMode = 'single', concurrency = 1): QueueConfig {
+  return {
+    mode,
+    concurrency,
+    testingTimeoutMinutes: 300,
+    canOptimisticallyMerge: false,
+    pendingFailureDepth: 0,
+    batch: false,
+    batchingMaxWaitTimeMinutes: 5,
+    batchingMinSize: 4,
+    createPrsForTestingBranches: true,
+    commentsEnabled: true,
+    commandsEnabled: true,
+    statusCheckEnabled: true,
+    bisectionConcurrency: null,
+    requiredStatuses: null,
+    directMergeMode: 'off',
+    optimizationMode: 'off',
+    mergeMethod: 'squash',
+    extensionEnabled: false,
+    enqueueingLabel: null,
+    labelCommandsEnabled: false,
+    stateLabelsEnabled: false,
+  };
+}
+
+/** Every field updateQueue accepts; all optional. */
+export interface QueueUpdate {
+  state?: RequestableQueueState;
+  mode?: QueueMode;
+  concurrency?: number;
+  bisectionConcurrency?: number;
+  testingTimeoutMinutes?: number;
+  pendingFailureDepth?: number;
+  canOptimisticallyMerge?: boolean;
+  batch?: boolean;
+  batchingMaxWaitTimeMinutes?: number;
+  batchingMinSize?: number;
+  createPrsForTestingBranches?: boolean;
+  commentsEnabled?: boolean;
+  commandsEnabled?: boolean;
+  statusCheckEnabled?: boolean;
+  directMergeMode?: DirectMergeMode;
+  optimizationMode?: OptimizationMode;
+  mergeMethod?: MergeMethod;
+  requiredStatuses?: string[];
+  deleteRequiredStatuses?: boolean;
+  extensionEnabled?: boolean;
+  enqueueingLabel?: string | null;
+  labelCommandsEnabled?: boolean;
+  stateLabelsEnabled?: boolean;
+}
+
+function checkInt(field: string, value: number | undefined, min: number): void {
+  if (value === undefined) return;
+  if (!Number.isInteger(value) || value < min || value > MAX_U32) {
+    throw badRequest(`${field}: expected integer ${min}..${MAX_U32}`);
+  }
+}
+
+/**
+ * Validates an update completely before applying any of it, so a bad request never leaves the
+ * queue half-updated. pendingFailureDepth and batchingMaxWaitTimeMinutes accept 0 (the live
+ * service reports 0 as the default and v2 documents 0 as "off"), although the v1 schema says ≥ 1.
+ */
+export function validateUpdate(u: QueueUpdate): void {
+  checkInt('concurrency', u.concurrency, 1);
+  checkInt('bisectionConcurrency', u.bisectionConcurrency, 1);
+  checkInt('testingTimeoutMinutes', u.testingTimeoutMinutes, 1);
+  checkInt('pendingFailureDepth', u.pendingFailureDepth, 0);
+  checkInt('batchingMaxWaitTimeMinutes', u.batchingMaxWaitTimeMinutes, 0);
+  checkInt('batchingMinSize', u.batchingMinSize, 1);
+}
+
+/** Applies the settings part of an update (the state change is the engine's business). */
+export function applyConfigUpdate(c: QueueConfig, u: QueueUpdate): void {
+  const keys = [
+    'mode',
+    'concurrency',
+    'bisectionConcurrency',
+    'testingTimeoutMinutes',
+    'pendingFailureDepth',
+    'canOptimisticallyMerge',
+    'batch',
+    'batchingMaxWaitTimeMinutes',
+    'batchingMinSize',
+    'createPrsForTestingBranches',
+    'commentsEnabled',
+    'commandsEnabled',
+    'statusCheckEnabled',
+    'directMergeMode',
+    'optimizationMode',
+    'mergeMethod',
+    'extensionEnabled',
+    'enqueueingLabel',
+    'labelCommandsEnabled',
+    'stateLabelsEnabled',
+  ] as const;
+  const target = c as unknown as Record<string, unknown>;
+  for (const k of keys) if (u[k] !== undefined) target[k] = u[k];
+  // v1 semantics: an empty list is ignored; only deleteRequiredStatuses clears the override.
+  if (u.deleteRequiredStatuses) c.requiredStatuses = null;
+  if (u.requiredStatuses && u.requiredStatuses.length > 0) c.requiredStatuses = [...u.requiredStatuses];
+}
+
+// ---- priority -----------------------------------------------------------------------------------
+
+export const PRIORITY_VALUES = { urgent: 0, high: 10, medium: 100, low: 200 } as const;
+export type PriorityName = keyof typeof PRIORITY_VALUES;
+
+/**
+ * Resolves a submitted priority. Numbers 0..255 keep their value and get the name of the band they
+ * fall in (0 urgent, 1–10 high, 11–100 medium, above low): the sources only name the four levels.
+ */
+export function resolvePriority(p: string | number | null | undefined): { value: number; name: PriorityName } {
+  if (p === null || p === undefined) return { value: 100, name: 'medium' };
+  if (typeof p === 'string') {
+    const name = p.toLowerCase();
+    if (name in PRIORITY_VALUES) return { value: PRIORITY_VALUES[name as PriorityName], name: name as PriorityName };
+    if (/^\d+$/.test(p)) return resolvePriority(Number(p));
+    throw badRequest(`priority: expected one of urgent, high, medium, low or an integer 0..255`);
+  }
+  if (!Number.isInteger(p) || p < 0 || p > 255) {
+    throw badRequest(`priority: expected one of urgent, high, medium, low or an integer 0..255`);
+  }
+  const name: PriorityName = p === 0 ? 'urgent' : p <= 10 ? 'high' : p <= 100 ? 'medium' : 'low';
+  return { value: p, name };
+}

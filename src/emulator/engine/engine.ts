@@ -1,0 +1,287 @@
+/**
+ * The merge-queue engine: a pure state machine over a JSON state object. Every operation takes the
+ * current time (epoch ms) and first processes every event due up to it, so callers never have to
+ * "tick" it; it never reads a clock, does no I/O and draws ids from a PRNG kept in the state.
+ * Time never goes backwards: a `now` earlier than the engine's time is treated as the engine's time.
+ *
+ * Operations throw EngineError (400/404/409, plain message) on bad input, and validate before they
+ * change anything, so a refused call leaves the state untouched.
+ */
+import { applyConfigUpdate, validateUpdate, type QueueUpdate } from './config.js';
+import { badRequest, conflict, notFound } from './errors.js';
+import { heapPeek, heapPop } from './event-heap.js';
+import { upsertFakePr, type FakePrInput } from './fake-prs.js';
+import { queueKey, repoKey, type Core } from './lifecycle.js';
+import { snapshotQueue, type QueueMetricsSnapshot } from './metrics.js';
+import * as prOps from './pr-ops.js';
+import { inQueueOrder } from './queue-order.js';
+import { KIND_COMPLETE, simulatedPass } from './runs.js';
+import { admitAll, completeRun, reconcile } from './scheduler.js';
+import { createState, describeQueue, mustQueue, newQueue } from './state.js';
+import type { Effect, EngineState, FakePr, QueueMode, RepoRef, RequestableQueueState, TestRun } from './types.js';
+import {
+  wireEntry,
+  wirePullRequest,
+  wireQueueSettings,
+  wireRun,
+  wireTestingDetails,
+  type WirePullRequest,
+  type WireQueueEntry,
+  type WireRun,
+} from './wire.js';
+
+export interface QueueRef {
+  repo: RepoRef;
+  targetBranch: string;
+}
+export interface PrRef extends QueueRef {
+  pr: { number: number };
+}
+
+export interface EngineOptions {
+  /** Called for every PR state transition, in order (webhooks, tests). */
+  onEffect?: (effect: Effect) => void;
+}
+
+export class QueueEngine {
+  state: EngineState;
+  private readonly core: Core;
+
+  constructor(state: EngineState = createState(), options: EngineOptions = {}) {
+    this.state = state;
+    const onEffect = options.onEffect;
+    // The core reads `this.state` late so reset() can swap the state object.
+    const self = this;
+    this.core = {
+      get state() {
+        return self.state;
+      },
+      emit: onEffect ? (e) => onEffect(e) : () => {},
+    };
+  }
+
+  get now(): number {
+    return this.state.now;
+  }
+
+  // ---- time ----------------------------------------------------------------------------------
+
+  /**
+   * Processes every event due up to `now`, in time order. Events of the same instant are applied
+   * together — all completions first, front of the queue first — and only then does each touched
+   * queue reconcile (decision D15), so "C waits for B, B waits for A" plays out as documented.
+   */
+  advance(now: number): number {
+    const s = this.state;
+    const target = Math.max(now, s.now);
+    for (let top = this.peekLive(); top && top[0] <= target; top = this.peekLive()) {
+      const at = top[0];
+      s.now = at;
+      const due: Array<{ run: TestRun; kind: number }> = [];
+      while ((top = this.peekLive()) && top[0] === at) {
+        heapPop(s.events);
+        const run = s.runs[top[3]] as TestRun;
+        if (top[1] === KIND_COMPLETE && run.dueAt !== at) continue;
+        due.push({ run, kind: top[1] });
+      }
+      const rank = (r: TestRun) => {
+        const e = s.queues[r.queueKey]?.entries[String(r.group[0])];
+        return e?.pinRank ?? Number.MAX_SAFE_INTEGER;
+      };
+      due.sort((a, b) =>
+        a.run.queueKey === b.run.queueKey
+          ? rank(a.run) - rank(b.run) || a.kind - b.kind
+          : a.run.queueKey < b.run.queueKey ? -1 : 1,
+      );
+      const touched = new Set<string>();
+      for (const { run, kind } of due) {
+        const q = s.queues[run.queueKey];
+        if (!q || run.status !== 'in_progress') continue;
+        const passed = kind === KIND_COMPLETE && simulatedPass(this.core, q, run);
+        const reason = kind === KIND_COMPLETE ? 'TEST_RUN_REQUIRED_STATUS_FAILED' : 'TEST_RUN_TIMEOUT';
+        completeRun(this.core, q, run, passed, reason);
+        touched.add(q.key);
+      }
+      for (const key of touched) {
+        const q = s.queues[key];
+        if (q) reconcile(this.core, q);
+      }
+    }
+    s.now = target;
+    return target;
+  }
+
+  /** The time of the next due event, or null; a real-clock server sets its timer from it. */
+  nextDueAt(): number | null {
+    return this.peekLive()?.[0] ?? null;
+  }
+
+  /** Top of the event heap after discarding events of runs that already finished or vanished. */
+  private peekLive() {
+    const events = this.state.events;
+    for (let top = heapPeek(events); top; top = heapPeek(events)) {
+      const run = this.state.runs[top[3]];
+      if (run && run.status === 'in_progress') return top;
+      heapPop(events);
+    }
+    return undefined;
+  }
+
+  // ---- queues --------------------------------------------------------------------------------
+
+  createQueue(req: QueueRef & { mode?: QueueMode; concurrency?: number }, now: number): void {
+    this.advance(now);
+    validateUpdate({ concurrency: req.concurrency });
+    const key = queueKey(req.repo, req.targetBranch);
+    if (this.state.queues[key]) {
+      throw conflict(`A merge queue already exists for branch "${req.targetBranch}" in this repository`);
+    }
+    this.state.queues[key] = newQueue(req.repo, req.targetBranch, this.state.now, req.mode, req.concurrency);
+  }
+
+  /** Deleting a missing queue is a no-op; a queue with live PRs (NOT_READY included) is refused. */
+  deleteQueue(req: QueueRef, now: number): void {
+    this.advance(now);
+    const key = queueKey(req.repo, req.targetBranch);
+    const q = this.state.queues[key];
+    if (!q) return;
+    const live = q.counts.admitted + q.counts.notReady;
+    if (live > 0) {
+      throw badRequest(
+        `the merge queue for ${describeQueue(q.repo, q.branch)} is not empty: ${live} pull request${live === 1 ? '' : 's'} still in it; cancel or merge them first`,
+      );
+    }
+    for (const id of q.runIds) delete this.state.runs[id];
+    delete this.state.queues[key];
+  }
+
+  getQueue(req: QueueRef, now: number): Record<string, unknown> & { enqueuedPullRequests: WireQueueEntry[] } {
+    this.advance(now);
+    const q = mustQueue(this.state, req.repo, req.targetBranch);
+    const enqueued = [...inQueueOrder(q)].map((e) => wireEntry(this.core, q, e));
+    return { ...wireQueueSettings(q), enqueuedPullRequests: enqueued };
+  }
+
+  /**
+   * Accepts and stores every setting (batching, mode, … are recorded even where issue 5 does not
+   * act on them). `state: running` resumes a paused or draining queue and admits waiting PRs.
+   * A draining queue stays draining when it empties (D10).
+   */
+  updateQueue(req: QueueRef & QueueUpdate, now: number): Record<string, unknown> {
+    this.advance(now);
+    const q = mustQueue(this.state, req.repo, req.targetBranch);
+    validateUpdate(req);
+    const state: RequestableQueueState | undefined = req.state;
+    if (state !== undefined && !['running', 'paused', 'draining'].includes(state)) {
+      throw badRequest('state: expected one of running, paused, draining');
+    }
+    const modeBefore = q.config.mode;
+    applyConfigUpdate(q.config, req);
+    if (state !== undefined) q.state = state;
+    if (q.state === 'running' || q.config.mode !== modeBefore) admitAll(this.core, q);
+    reconcile(this.core, q);
+    return wireQueueSettings(q);
+  }
+
+  // ---- pull requests -------------------------------------------------------------------------
+
+  submit(req: PrRef & { priority?: string | number | null; noBatch?: boolean }, now: number): void {
+    this.advance(now);
+    const q = mustQueue(this.state, req.repo, req.targetBranch);
+    prOps.submit(this.core, q, req.pr.number, req.priority, req.noBatch);
+  }
+
+  cancel(req: PrRef, now: number): void {
+    this.advance(now);
+    prOps.cancel(this.core, mustQueue(this.state, req.repo, req.targetBranch), req.pr.number);
+  }
+
+  restart(req: PrRef, now: number): void {
+    this.advance(now);
+    prOps.restart(this.core, mustQueue(this.state, req.repo, req.targetBranch), req.pr.number);
+  }
+
+  getSubmittedPullRequest(req: PrRef, now: number): WirePullRequest {
+    this.advance(now);
+    const q = mustQueue(this.state, req.repo, req.targetBranch);
+    prOps.checkPrNumber(req.pr.number);
+    return wirePullRequest(this.core, q, prOps.anyEntry(q, req.pr.number));
+  }
+
+  setImpactedTargets(
+    req: QueueRef & { pr: { number: number; sha: string }; impactedTargets: string[] | 'ALL' },
+    now: number,
+  ): void {
+    this.advance(now);
+    const q = mustQueue(this.state, req.repo, req.targetBranch);
+    prOps.setImpactedTargets(this.core, q, req.pr.number, req.pr.sha, req.impactedTargets);
+  }
+
+  listPullRequests(req: QueueRef & prOps.ListQuery, now: number): { pullRequests: WireQueueEntry[]; nextCursor?: string } {
+    this.advance(now);
+    return prOps.listPullRequests(this.core, mustQueue(this.state, req.repo, req.targetBranch), req);
+  }
+
+  getTestingDetails(req: QueueRef & { testRunId: string }, now: number): Record<string, unknown> {
+    this.advance(now);
+    const q = mustQueue(this.state, req.repo, req.targetBranch);
+    // Accept the bare UUID, or the whole test branch name it is the last segment of.
+    const id = req.testRunId.split('/').pop() ?? '';
+    const run = this.state.runs[id];
+    if (!run || run.queueKey !== q.key) {
+      throw notFound(`test run ${req.testRunId} not found in the merge queue for ${describeQueue(q.repo, q.branch)}`);
+    }
+    return wireTestingDetails(this.core, q, run);
+  }
+
+  // ---- emulator control ----------------------------------------------------------------------
+
+  upsertFakePr(input: FakePrInput, now: number): FakePr {
+    this.advance(now);
+    return upsertFakePr(this.core, input);
+  }
+
+  /** Finishes an in-flight run now with the given result, then lets its queue react. */
+  completeRun(id: string, result: 'passed' | 'failed', now: number): WireRun {
+    this.advance(now);
+    const run = this.state.runs[id];
+    if (!run) throw notFound(`test run ${id} not found`);
+    if (run.status !== 'in_progress') throw badRequest(`test run ${id} already finished (${run.status})`);
+    const q = this.state.queues[run.queueKey];
+    if (!q) throw notFound(`test run ${id} not found`);
+    completeRun(this.core, q, run, result === 'passed', 'TEST_RUN_REQUIRED_STATUS_FAILED');
+    reconcile(this.core, q);
+    return wireRun(q, run);
+  }
+
+  listRuns(filter: { host?: string; owner?: string; name?: string; branch?: string } = {}): WireRun[] {
+    const out: WireRun[] = [];
+    for (const q of Object.values(this.state.queues)) {
+      if (filter.host !== undefined && q.repo.host !== filter.host) continue;
+      if (filter.owner !== undefined && q.repo.owner !== filter.owner) continue;
+      if (filter.name !== undefined && q.repo.name !== filter.name) continue;
+      if (filter.branch !== undefined && q.branch !== filter.branch) continue;
+      for (const id of q.runIds) {
+        const run = this.state.runs[id];
+        if (run) out.push(wireRun(q, run));
+      }
+    }
+    return out;
+  }
+
+  /** Empties everything; the clock and the random sequence carry on. */
+  reset(now: number): void {
+    const s = this.state;
+    this.state = { ...createState(s.rng, Math.max(now, s.now)), seq: s.seq };
+  }
+
+  /** One snapshot per queue, optionally only the queues of one repository. */
+  metrics(now: number, repo?: RepoRef): QueueMetricsSnapshot[] {
+    this.advance(now);
+    const wanted = repo ? repoKey(repo) : undefined;
+    return Object.values(this.state.queues)
+      .filter((q) => wanted === undefined || repoKey(q.repo) === wanted)
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+      .map((q) => snapshotQueue(q, this.state.now));
+  }
+}

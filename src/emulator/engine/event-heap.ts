@@ -1,0 +1,56 @@
+/**
+ * A binary min-heap over the state's `events` array, ordered by (time, kind, sequence). Using the
+ * state's own array keeps the schedule persistent for free. Cancelled runs leave their events in
+ * place; the engine skips them when they surface (lazy deletion), which keeps cancellation O(1).
+ */
+import type { ScheduledEvent } from './types.js';
+
+function less(a: ScheduledEvent, b: ScheduledEvent): boolean {
+  if (a[0] !== b[0]) return a[0] < b[0];
+  if (a[1] !== b[1]) return a[1] < b[1];
+  return a[2] < b[2];
+}
+
+export function heapPush(heap: ScheduledEvent[], item: ScheduledEvent): void {
+  heap.push(item);
+  let i = heap.length - 1;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    const p = heap[parent] as ScheduledEvent;
+    if (!less(item, p)) break;
+    heap[i] = p;
+    i = parent;
+  }
+  heap[i] = item;
+}
+
+export function heapPeek(heap: ScheduledEvent[]): ScheduledEvent | undefined {
+  return heap[0];
+}
+
+export function heapPop(heap: ScheduledEvent[]): ScheduledEvent | undefined {
+  const top = heap[0];
+  const last = heap.pop();
+  if (top === undefined || last === undefined || heap.length === 0) return top;
+  let i = 0;
+  const n = heap.length;
+  for (;;) {
+    const l = 2 * i + 1;
+    const r = l + 1;
+    let m = i;
+    let mItem = last;
+    if (l < n && less(heap[l] as ScheduledEvent, mItem)) {
+      m = l;
+      mItem = heap[l] as ScheduledEvent;
+    }
+    if (r < n && less(heap[r] as ScheduledEvent, mItem)) {
+      m = r;
+      mItem = heap[r] as ScheduledEvent;
+    }
+    if (m === i) break;
+    heap[i] = mItem;
+    i = m;
+  }
+  heap[i] = last;
+  return top;
+}

@@ -1,0 +1,103 @@
+/**
+ * The fake code host: PRs the emulator knows about, and what their test runs will do. Changing a
+ * PR behaves as on a real host: a push (new SHA) or a retargeted base removes an admitted PR from
+ * the queue (PR_PUSHED_TO / PR_BASE_BRANCH_CHANGED, T16); for a PR still NOT_READY a change only
+ * re-evaluates readiness (T4 inference: the PR holds no position yet).
+ */
+import { badRequest } from './errors.js';
+import { prKey, repoKey, type Core } from './lifecycle.js';
+import { sha } from './random.js';
+import { DEFAULT_TEST_MINUTES } from './runs.js';
+import { leaveQueue, reconcile, tryAdmit } from './scheduler.js';
+import { RUN_OUTCOMES, type FakePr, type QueueRecord, type RepoRef, type RunOutcome } from './types.js';
+
+export interface FakePrInput {
+  repo: RepoRef;
+  number: number;
+  title?: string;
+  author?: string;
+  sha?: string;
+  baseBranch?: string;
+  mergeable?: boolean;
+  breaksBuild?: boolean;
+  outcomes?: RunOutcome[];
+  testMinutes?: number;
+}
+
+export const DEFAULT_AUTHOR = 'emulator-user';
+
+export function newFakePr(core: Core, repo: RepoRef, number: number, baseBranch: string | null): FakePr {
+  return {
+    repo: { host: repo.host, owner: repo.owner, name: repo.name },
+    number,
+    title: `PR #${number}`,
+    author: DEFAULT_AUTHOR,
+    sha: sha(core.state),
+    baseBranch,
+    mergeable: true,
+    breaksBuild: false,
+    outcomes: [],
+    testMinutes: DEFAULT_TEST_MINUTES,
+  };
+}
+
+/** The PR a submission refers to; an unknown one is created with defaults, based on the queue's branch. */
+export function ensureFakePr(core: Core, q: QueueRecord, number: number): FakePr {
+  const key = prKey(q.repo, number);
+  let pr = core.state.fakePrs[key];
+  if (!pr) {
+    pr = newFakePr(core, q.repo, number, q.branch);
+    core.state.fakePrs[key] = pr;
+  }
+  // A PR created through the control API without a base takes the branch of the first queue it is
+  // submitted to, so scripting outcomes never requires knowing the branch in advance.
+  if (pr.baseBranch === null) pr.baseBranch = q.branch;
+  return pr;
+}
+
+function check(input: FakePrInput): void {
+  if (!Number.isInteger(input.number) || input.number < 0 || input.number > 4_294_967_295) {
+    throw badRequest('number: expected integer 0..4294967295');
+  }
+  if (input.testMinutes !== undefined && !(Number.isFinite(input.testMinutes) && input.testMinutes > 0)) {
+    throw badRequest('testMinutes: expected a number greater than 0');
+  }
+  input.outcomes?.forEach((o, i) => {
+    if (!RUN_OUTCOMES.includes(o)) throw badRequest(`outcomes.${i}: expected one of pass, fail, hang`);
+  });
+}
+
+export function upsertFakePr(core: Core, input: FakePrInput): FakePr {
+  check(input);
+  const key = prKey(input.repo, input.number);
+  const existing = core.state.fakePrs[key];
+  const pr = existing ?? newFakePr(core, input.repo, input.number, null);
+  const oldSha = pr.sha;
+  const oldBase = pr.baseBranch;
+  if (input.title !== undefined) pr.title = input.title;
+  if (input.author !== undefined) pr.author = input.author;
+  if (input.sha !== undefined) pr.sha = input.sha;
+  if (input.baseBranch !== undefined) pr.baseBranch = input.baseBranch;
+  if (input.mergeable !== undefined) pr.mergeable = input.mergeable;
+  if (input.breaksBuild !== undefined) pr.breaksBuild = input.breaksBuild;
+  if (input.outcomes !== undefined) pr.outcomes = [...input.outcomes];
+  if (input.testMinutes !== undefined) pr.testMinutes = input.testMinutes;
+  core.state.fakePrs[key] = pr;
+
+  const rk = repoKey(input.repo);
+  for (const q of Object.values(core.state.queues)) {
+    if (repoKey(q.repo) !== rk) continue;
+    const e = q.entries[String(input.number)];
+    if (!e?.live) continue;
+    const admitted = e.state !== 'not_ready';
+    if (admitted && existing && pr.sha !== oldSha) {
+      leaveQueue(core, q, e, 'cancelled', 'PR_PUSHED_TO');
+    } else if (admitted && oldBase !== null && pr.baseBranch !== oldBase && pr.baseBranch !== q.branch) {
+      leaveQueue(core, q, e, 'cancelled', 'PR_BASE_BRANCH_CHANGED');
+    } else if (!admitted) {
+      tryAdmit(core, q, e);
+    }
+    reconcile(core, q);
+  }
+  return structuredClone(pr);
+}

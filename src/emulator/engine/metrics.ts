@@ -1,0 +1,68 @@
+/**
+ * The numbers behind getMergeQueueMetrics. The service's histograms and conclusion counts are
+ * rolling one-hour windows ("gauge semantics"), so the engine keeps timestamped samples per queue
+ * and drops those older than an hour. Series are deques (a head index into an array, compacted
+ * now and then) so pruning is amortised O(1) instead of an O(n) shift per sample.
+ */
+import type { MetricSeries, QueueRecord, QueueSamples } from './types.js';
+
+export const WINDOW_MS = 60 * 60 * 1000;
+
+export function emptySamples(): QueueSamples {
+  const s = <T>(): MetricSeries<T> => ({ head: 0, items: [] });
+  return { conclusions: s(), restarts: s(), wait: s(), test: s(), inQueue: s() };
+}
+
+function timeOf(item: number | [number, unknown]): number {
+  return typeof item === 'number' ? item : item[0];
+}
+
+function prune<T extends number | [number, unknown]>(series: MetricSeries<T>, cutoff: number): void {
+  while (series.head < series.items.length && timeOf(series.items[series.head] as T) < cutoff) series.head++;
+  if (series.head > 1024 && series.head * 2 > series.items.length) {
+    series.items = series.items.slice(series.head);
+    series.head = 0;
+  }
+}
+
+export function record<T extends number | [number, unknown]>(series: MetricSeries<T>, item: T, now: number): void {
+  series.items.push(item);
+  prune(series, now - WINDOW_MS);
+}
+
+function live<T extends number | [number, unknown]>(series: MetricSeries<T>, now: number): T[] {
+  prune(series, now - WINDOW_MS);
+  return series.items.slice(series.head).filter((i) => timeOf(i) <= now);
+}
+
+export interface QueueMetricsSnapshot {
+  repo: { host: string; owner: string; name: string };
+  branch: string;
+  /** Admitted live PRs (pending, testing, tests_passed, pending_failure); NOT_READY excluded. */
+  depth: number;
+  awaitingMergeability: number;
+  testingSlots: number;
+  conclusions: { merged: number; failed: number; cancelled: number };
+  restarts: number;
+  waitSeconds: number[];
+  testSeconds: number[];
+  timeInQueueSeconds: number[];
+}
+
+export function snapshotQueue(q: QueueRecord, now: number): QueueMetricsSnapshot {
+  const conclusions = { merged: 0, failed: 0, cancelled: 0 };
+  for (const [, c] of live(q.samples.conclusions, now)) conclusions[c]++;
+  const secs = (series: MetricSeries<[number, number]>) => live(series, now).map(([, s]) => s);
+  return {
+    repo: { ...q.repo },
+    branch: q.branch,
+    depth: q.counts.admitted,
+    awaitingMergeability: q.counts.notReady,
+    testingSlots: q.counts.testing,
+    conclusions,
+    restarts: live(q.samples.restarts, now).length,
+    waitSeconds: secs(q.samples.wait),
+    testSeconds: secs(q.samples.test),
+    timeInQueueSeconds: secs(q.samples.inQueue),
+  };
+}

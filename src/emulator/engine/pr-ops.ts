@@ -1,0 +1,183 @@
+/**
+ * The pull-request operations of the API, on a queue the caller has already resolved.
+ */
+import { MAX_U32, resolvePriority } from './config.js';
+import { badRequest, notFound } from './errors.js';
+import { transition, type Core } from './lifecycle.js';
+import { append } from './queue-order.js';
+import { uuid } from './random.js';
+import { cancelRun } from './runs.js';
+import { leaveQueue, reconcile, tryAdmit } from './scheduler.js';
+import { ensureFakePr } from './fake-prs.js';
+import { describeQueue } from './state.js';
+import { PR_STATES, type Entry, type PrState, type QueueRecord } from './types.js';
+import { wireEntry, type WireQueueEntry } from './wire.js';
+
+export function checkPrNumber(n: number, field = 'pr.number', min = 0): void {
+  if (!Number.isInteger(n) || n < min || n > MAX_U32) throw badRequest(`${field}: expected integer ${min}..${MAX_U32}`);
+}
+
+export function liveEntry(q: QueueRecord, n: number): Entry {
+  const e = q.entries[String(n)];
+  if (!e?.live) throw notFound(`pull request #${n} is not in the merge queue for ${describeQueue(q.repo, q.branch)}`);
+  return e;
+}
+
+export function anyEntry(q: QueueRecord, n: number): Entry {
+  const e = q.entries[String(n)];
+  if (!e) throw notFound(`pull request #${n} has never been submitted to the merge queue for ${describeQueue(q.repo, q.branch)}`);
+  return e;
+}
+
+/**
+ * Submit. A live PR keeps its entry and position; v1 rewrites its priority and batching flag
+ * (trunk-wire §1.1). Fields left out of a resubmission keep their current value. A PR whose last
+ * trip ended starts a new trip on the same entry (same id) at NOT_READY.
+ */
+export function submit(
+  core: Core,
+  q: QueueRecord,
+  n: number,
+  priority: string | number | null | undefined,
+  noBatch: boolean | undefined,
+): void {
+  checkPrNumber(n);
+  const existing = q.entries[String(n)];
+  const prio = priority === undefined && existing?.live ? null : resolvePriority(priority);
+  ensureFakePr(core, q, n);
+  if (existing?.live) {
+    if (noBatch !== undefined) existing.noBatch = noBatch;
+    if (prio && prio.value !== existing.priorityValue) {
+      existing.priorityValue = prio.value;
+      existing.priorityName = prio.name;
+      // Only a PR that has not started can move; started PRs are never displaced (no preemption).
+      if (existing.list === 'waiting') append(q, existing, 'waiting');
+    } else if (prio) {
+      existing.priorityName = prio.name;
+    }
+    reconcile(core, q);
+    return;
+  }
+  const p = prio ?? resolvePriority(undefined);
+  const now = core.state.now;
+  let e = existing;
+  if (!e) {
+    e = {
+      id: uuid(core.state),
+      prNumber: n,
+      ordinal: q.entryOrder.length,
+      state: 'not_ready',
+      stateChangedAt: now,
+      live: true,
+      priorityValue: p.value,
+      priorityName: p.name,
+      noBatch: false,
+      submittedAt: now,
+      admittedAt: null,
+      firstTestAt: null,
+      runId: null,
+      verifiedByTestRun: null,
+      failureReason: null,
+      conclusionReason: null,
+      mergeMethod: null,
+      bucket: null,
+      pinRank: null,
+      list: null,
+      prev: null,
+      next: null,
+    };
+    q.entries[String(n)] = e;
+    q.entryOrder.push(n);
+  }
+  const from: PrState | null = existing ? existing.state : null;
+  Object.assign(e, {
+    live: true,
+    priorityValue: p.value,
+    priorityName: p.name,
+    noBatch: noBatch ?? false,
+    submittedAt: now,
+    admittedAt: null,
+    firstTestAt: null,
+    runId: null,
+    verifiedByTestRun: null,
+    failureReason: null,
+    conclusionReason: null,
+    mergeMethod: null,
+  });
+  append(q, e, 'notReady');
+  transition(core, q, e, 'not_ready', 'USER_REQUESTED', null, from);
+  tryAdmit(core, q, e);
+  reconcile(core, q);
+}
+
+export function cancel(core: Core, q: QueueRecord, n: number): void {
+  checkPrNumber(n);
+  leaveQueue(core, q, liveEntry(q, n), 'cancelled', 'USER_REQUESTED');
+  reconcile(core, q);
+}
+
+/**
+ * restartTestsOnPullRequest (T15): only TESTING or PENDING_FAILURE; the PR keeps its position and
+ * nobody else is retested (v1: "without moving its position or causing other PRs to be
+ * retested"), since the PRs behind were tested on this PR's changes, which have not changed.
+ * The PR passes through PENDING and starts again as soon as a slot allows.
+ */
+export function restart(core: Core, q: QueueRecord, n: number): void {
+  checkPrNumber(n);
+  const e = liveEntry(q, n);
+  if (e.state !== 'testing' && e.state !== 'pending_failure') {
+    throw badRequest(`pull request #${n} is ${e.state}; only testing or pending_failure pull requests can be restarted`);
+  }
+  if (e.state === 'testing') cancelRun(core, e.runId);
+  e.failureReason = null;
+  transition(core, q, e, 'pending', 'TESTS_RESTARTED_BY_API_REQUEST', e.runId);
+  reconcile(core, q);
+}
+
+export function setImpactedTargets(core: Core, q: QueueRecord, n: number, sha: string, targets: string[] | 'ALL'): void {
+  checkPrNumber(n, 'pr.number', 1);
+  if (sha === '') throw badRequest('pr.sha: expected a non-empty string');
+  const perSha = (q.impactedTargets[String(n)] ??= {});
+  perSha[sha] = targets === 'ALL' ? 'ALL' : [...targets];
+  const e = q.entries[String(n)];
+  if (e?.live && e.state === 'not_ready') tryAdmit(core, q, e);
+  reconcile(core, q);
+}
+
+export interface ListQuery {
+  state?: PrState;
+  since?: number;
+  cursor?: string;
+  take?: number;
+}
+
+/** listPullRequests: every entry of the queue in submission order, paged by entry id. */
+export function listPullRequests(
+  core: Core,
+  q: QueueRecord,
+  query: ListQuery,
+): { pullRequests: WireQueueEntry[]; nextCursor?: string } {
+  const take = query.take ?? 50;
+  if (!Number.isInteger(take) || take < 1 || take > 100) throw badRequest('take: expected integer 1..100');
+  if (query.state !== undefined && !PR_STATES.includes(query.state)) {
+    throw badRequest(`state: expected one of ${PR_STATES.join(', ')}`);
+  }
+  let start = 0;
+  if (query.cursor !== undefined) {
+    const at = q.entryOrder.findIndex((n) => q.entries[String(n)]?.id === query.cursor);
+    if (at < 0) throw badRequest('cursor: unknown cursor');
+    start = at + 1;
+  }
+  const out: WireQueueEntry[] = [];
+  let last: Entry | undefined;
+  for (let i = start; i < q.entryOrder.length; i++) {
+    const e = q.entries[String(q.entryOrder[i])];
+    if (!e) continue;
+    if (query.state !== undefined && e.state !== query.state) continue;
+    if (query.since !== undefined && (e.live || e.stateChangedAt < query.since)) continue;
+    if (out.length === take) return { pullRequests: out, ...(last ? { nextCursor: last.id } : {}) };
+    out.push(wireEntry(core, q, e));
+    last = e;
+  }
+  return { pullRequests: out };
+}

@@ -1,0 +1,115 @@
+/**
+ * Queue order without O(n) shuffling. The order of a queue is:
+ *
+ *   started list  (entries that began testing this trip, in queue order, never reordered)
+ *   then waiting buckets in ascending priority value (admitted, not started; FIFO per bucket)
+ *
+ * This encodes the priority rule ("higher priority begins testing before any PR that is not
+ * currently being tested"; no preemption of started PRs) without ever scanning the queue to find
+ * an insertion point: admission appends to its bucket, starting moves the bucket head to the
+ * started tail, merging pops the started head, cancelling unlinks in O(1). NOT_READY entries sit in
+ * a separate list and hold no position.
+ *
+ * The lists are intrusive (prev/next live on the entries, keyed by PR number), so the structure is
+ * plain JSON and persists with the rest of the state.
+ */
+import type { Entry, ListLinks, ListName, QueueRecord } from './types.js';
+
+export const emptyList = (): ListLinks => ({ head: null, tail: null, size: 0 });
+
+export function entryOf(q: QueueRecord, prNumber: number | null): Entry | undefined {
+  return prNumber === null ? undefined : q.entries[String(prNumber)];
+}
+
+function listFor(q: QueueRecord, e: Entry, name: ListName): ListLinks {
+  if (name === 'started') return q.started;
+  if (name === 'notReady') return q.notReady;
+  const key = String(e.bucket ?? e.priorityValue);
+  let list = q.waiting[key];
+  if (!list) {
+    list = emptyList();
+    q.waiting[key] = list;
+  }
+  return list;
+}
+
+export function append(q: QueueRecord, e: Entry, name: ListName): void {
+  if (e.list !== null) unlink(q, e);
+  if (name === 'waiting') e.bucket = e.priorityValue;
+  const list = listFor(q, e, name);
+  e.list = name;
+  e.prev = list.tail;
+  e.next = null;
+  const tail = entryOf(q, list.tail);
+  if (tail) tail.next = e.prNumber;
+  else list.head = e.prNumber;
+  list.tail = e.prNumber;
+  list.size++;
+}
+
+export function unlink(q: QueueRecord, e: Entry): void {
+  if (e.list === null) return;
+  const list = listFor(q, e, e.list);
+  const prev = entryOf(q, e.prev);
+  const next = entryOf(q, e.next);
+  if (prev) prev.next = e.next;
+  else list.head = e.next;
+  if (next) next.prev = e.prev;
+  else list.tail = e.prev;
+  list.size--;
+  if (e.list === 'waiting' && list.size === 0) delete q.waiting[String(e.bucket)];
+  e.list = null;
+  e.prev = null;
+  e.next = null;
+  e.bucket = null;
+}
+
+/** Moves an entry into the started list; its queue position does not change (see header). */
+export function pin(q: QueueRecord, e: Entry): void {
+  if (e.list === 'started') return;
+  append(q, e, 'started');
+  e.pinRank = ++q.pinSeq;
+}
+
+function sortedBuckets(q: QueueRecord): ListLinks[] {
+  return Object.keys(q.waiting)
+    .map(Number)
+    .sort((a, b) => a - b)
+    .map((k) => q.waiting[String(k)] as ListLinks);
+}
+
+/**
+ * Iterates admitted entries in queue order. Safe against the caller moving the current entry
+ * (to the started tail, or out of the queue): the next pointer is read before yielding.
+ */
+export function* inQueueOrder(q: QueueRecord): Generator<Entry> {
+  const lists = [q.started, ...sortedBuckets(q)];
+  for (const list of lists) {
+    let e = entryOf(q, list.head);
+    const stopAt = list === q.started ? q.started.tail : null;
+    while (e) {
+      const next = e.prNumber === stopAt ? undefined : entryOf(q, e.next);
+      yield e;
+      e = next;
+    }
+  }
+}
+
+/** Entries after `e` in the started list (the ones whose runs were built on top of it). */
+export function* startedAfter(q: QueueRecord, e: Entry): Generator<Entry> {
+  let cur = entryOf(q, e.next);
+  while (cur) {
+    const next = entryOf(q, cur.next);
+    yield cur;
+    cur = next;
+  }
+}
+
+export function* listEntries(q: QueueRecord, list: ListLinks): Generator<Entry> {
+  let cur = entryOf(q, list.head);
+  while (cur) {
+    const next = entryOf(q, cur.next);
+    yield cur;
+    cur = next;
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * Test runs ("verification runs"): one run tests a GROUP of PRs on top of a BASE (the unmerged PRs
+ * ahead of it). Single mode always has one-PR groups; batching and bisection (issue 6) will build
+ * bigger groups with the same record. The simulated CI decides a run's fate:
+ *  - it fails when any PR of group ∪ base has `breaksBuild` (checked at completion, so a test can
+ *    flip the flag while the run is in flight);
+ *  - otherwise each group member's next scripted outcome (consumed when the run starts, since a
+ *    hang must be known then: it gets no completion event, only the timeout);
+ *  - otherwise it passes, after the longest `testMinutes` of its group.
+ */
+import { heapPush } from './event-heap.js';
+import { fakePrFor, type Core } from './lifecycle.js';
+import { sha, uuid } from './random.js';
+import type { QueueRecord, RunOutcome, TestRun } from './types.js';
+
+export const DEFAULT_TEST_MINUTES = 10;
+/** Branch protection of the fake code host, used when the queue has no requiredStatuses override. */
+export const DEFAULT_REQUIRED_STATUSES = ['ci'];
+
+export const KIND_COMPLETE = 0;
+export const KIND_TIMEOUT = 1;
+
+export function createRun(core: Core, q: QueueRecord, group: number[], base: number[]): TestRun {
+  const s = core.state;
+  const id = uuid(s);
+  let scripted: RunOutcome | null = null;
+  let minutes = 0;
+  for (const n of group) {
+    const pr = fakePrFor(core, q, n);
+    minutes = Math.max(minutes, pr?.testMinutes ?? DEFAULT_TEST_MINUTES);
+    const outcome = pr?.outcomes.shift();
+    if (outcome === 'hang' || scripted === 'hang') scripted = 'hang';
+    else if (outcome === 'fail' || scripted === 'fail') scripted = 'fail';
+    else if (outcome === 'pass') scripted = 'pass';
+  }
+  const override = q.config.requiredStatuses;
+  const run: TestRun = {
+    id,
+    queueKey: q.key,
+    group: [...group],
+    base,
+    status: 'in_progress',
+    createdAt: s.now,
+    completedAt: null,
+    // At least 1 ms, so a completion is always strictly after the start (no same-instant loops).
+    dueAt: scripted === 'hang' ? null : s.now + Math.max(1, Math.round(minutes * 60_000)),
+    timeoutAt: s.now + q.config.testingTimeoutMinutes * 60_000,
+    scripted,
+    isBisection: false,
+    testBranch: `trunk-merge/pr-${group[0] ?? 0}/${id}`,
+    testBranchSha: sha(s),
+    requiredStatuses: override ? [...override] : [...DEFAULT_REQUIRED_STATUSES],
+    requiredStatusesSource: override ? 'merge_instance' : 'repo_provider_branch_protection',
+    failureReason: null,
+  };
+  s.runs[id] = run;
+  q.runIds.push(id);
+  // A completion at exactly the timeout counts as in time (completion sorts first).
+  if (run.dueAt !== null && run.dueAt <= run.timeoutAt) heapPush(s.events, [run.dueAt, KIND_COMPLETE, ++s.seq, id]);
+  heapPush(s.events, [run.timeoutAt, KIND_TIMEOUT, ++s.seq, id]);
+  return run;
+}
+
+/** Whether a run that reached its completion time passed, per the simulated CI rules above. */
+export function simulatedPass(core: Core, q: QueueRecord, run: TestRun): boolean {
+  for (const n of run.group) if (fakePrFor(core, q, n)?.breaksBuild) return false;
+  for (const n of run.base) {
+    const e = q.entries[String(n)];
+    if (e?.state === 'merged') continue;
+    if (fakePrFor(core, q, n)?.breaksBuild) return false;
+  }
+  return run.scripted !== 'fail';
+}
+
+export function cancelRun(core: Core, runId: string | null): void {
+  if (runId === null) return;
+  const run = core.state.runs[runId];
+  if (!run || run.status !== 'in_progress') return;
+  run.status = 'cancelled';
+  run.completedAt = core.state.now;
+}

@@ -1,0 +1,61 @@
+/**
+ * The `/v1` endpoints: the spec's eleven plus listPullRequests. Each one validates (schemas.ts),
+ * calls the engine with the request's time and shapes the answer; mutations answer `OK`.
+ */
+import { HttpError, OK } from './respond.js';
+import { renderMetrics, METRICS_CONTENT_TYPE } from './metrics.js';
+import { route, type Route } from './route.js';
+import * as s from './schemas.js';
+
+export const apiRoutes: Route[] = [
+  route('POST', '/v1/submitPullRequest', s.submitRequest, true, (c, b) => {
+    c.engine.submit(b, c.now);
+    return OK;
+  }),
+  route('POST', '/v1/cancelPullRequest', s.prRequest, true, (c, b) => {
+    c.engine.cancel(b, c.now);
+    return OK;
+  }),
+  route('POST', '/v1/restartTestsOnPullRequest', s.prRequest, true, (c, b) => {
+    c.engine.restart(b, c.now);
+    return OK;
+  }),
+  route('POST', '/v1/getSubmittedPullRequest', s.prRequest, false, (c, b) => ({
+    json: c.engine.getSubmittedPullRequest(b, c.now),
+  })),
+  route('POST', '/v1/listPullRequests', s.listPullRequestsRequest, false, (c, b) => {
+    const { since, ...rest } = b;
+    return { json: c.engine.listPullRequests({ ...rest, ...(since ? { since: Date.parse(since) } : {}) }, c.now) };
+  }),
+  route('POST', '/v1/setImpactedTargets', s.impactedTargetsRequest, true, (c, b) => {
+    c.engine.setImpactedTargets(b, c.now);
+    return OK;
+  }),
+  route('POST', '/v1/getMergeQueueTestingDetails', s.testingDetailsRequest, false, (c, b) => ({
+    json: c.engine.getTestingDetails(b, c.now),
+  })),
+  route('POST', '/v1/createQueue', s.createQueueRequest, true, (c, b) => {
+    c.engine.createQueue(b, c.now);
+    return OK;
+  }),
+  route('POST', '/v1/deleteQueue', s.queueRequest, true, (c, b) => {
+    c.engine.deleteQueue(b, c.now);
+    return OK;
+  }),
+  route('POST', '/v1/getQueue', s.queueRequest, false, (c, b) => ({ json: c.engine.getQueue(b, c.now) })),
+  route('POST', '/v1/updateQueue', s.updateQueueRequest, true, (c, b) => ({ json: c.engine.updateQueue(b, c.now) })),
+  route('GET', '/v1/getMergeQueueMetrics', undefined, false, async (c) => {
+    const repo = c.url.searchParams.get('repo');
+    const host = c.url.searchParams.get('repoHost');
+    if (repo !== null && host === null) throw new HttpError(400, 'repoHost: required when repo is given');
+    if (host !== null && repo === null) throw new HttpError(400, 'repo: required when repoHost is given');
+    let filter;
+    if (repo !== null && host !== null) {
+      const m = /^([^/\s]+)\/([^/\s]+)$/.exec(repo);
+      if (!m || host === '') throw new HttpError(400, 'repo: expected owner/name, with a non-empty repoHost');
+      filter = { host, owner: m[1] as string, name: m[2] as string };
+    }
+    const text = await renderMetrics(c.engine.metrics(c.now, filter));
+    return { text, contentType: METRICS_CONTENT_TYPE };
+  }),
+];

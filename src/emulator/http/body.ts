@@ -1,0 +1,65 @@
+/**
+ * Reading a request body under the 20 MiB limit without ever holding more than the limit: a
+ * declared Content-Length over it is refused before reading a byte, and a streamed (chunked) body
+ * is counted as it arrives and abandoned the moment it crosses the limit.
+ */
+import type { IncomingMessage } from 'node:http';
+
+import { HttpError } from './respond.js';
+
+export const BODY_LIMIT = 20 * 1024 * 1024;
+
+const tooLarge = (limit: number) =>
+  new HttpError(413, `request body is larger than the ${limit / (1024 * 1024)} MiB limit`);
+
+export function readBody(req: IncomingMessage, limit = BODY_LIMIT): Promise<Buffer> {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        chunks.length = 0;
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(err);
+    };
+    const onClose = () => {
+      cleanup();
+      reject(new HttpError(400, 'request body was cut off'));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
+}
+
+/** Parses a body as JSON; an empty or malformed body is a 400 that says what is wrong. */
+export function parseJson(raw: Buffer): unknown {
+  const text = raw.toString('utf8');
+  if (text.trim() === '') throw new HttpError(400, 'request body: expected a JSON object, got an empty body');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new HttpError(400, `malformed JSON in request body: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The route table type shared by the API and control routes. A route declares its method, path,
+ * request schema (POST bodies), whether it changes state (so the server persists before answering)
+ * and a handler that calls the engine and returns a Reply.
+ */
+import type { z } from 'zod';
+
+import type { Clock } from '../clock.js';
+import type { QueueEngine } from '../engine/index.js';
+import type { Reply } from './respond.js';
+
+export interface RouteContext {
+  engine: QueueEngine;
+  clock: Clock;
+  /** Engine time for this request (real clock: the wall-derived time; manual: the engine's). */
+  now: number;
+  url: URL;
+  /** Captured groups of the route's path pattern. */
+  params: string[];
+}
+
+export interface Route {
+  method: 'GET' | 'POST';
+  path: RegExp;
+  mutates: boolean;
+  schema?: z.ZodType;
+  handle(ctx: RouteContext, input: unknown): Reply | Promise<Reply>;
+}
+
+export function route<S extends z.ZodType>(
+  method: 'POST',
+  path: string | RegExp,
+  schema: S,
+  mutates: boolean,
+  handle: (ctx: RouteContext, input: z.output<S>) => Reply | Promise<Reply>,
+): Route;
+export function route(
+  method: 'GET' | 'POST',
+  path: string | RegExp,
+  schema: undefined,
+  mutates: boolean,
+  handle: (ctx: RouteContext, input: undefined) => Reply | Promise<Reply>,
+): Route;
+export function route(
+  method: 'GET' | 'POST',
+  path: string | RegExp,
+  schema: z.ZodType | undefined,
+  mutates: boolean,
+  handle: (ctx: RouteContext, input: never) => Reply | Promise<Reply>,
+): Route {
+  const pattern = typeof path === 'string' ? new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : path;
+  return { method, path: pattern, mutates, ...(schema ? { schema } : {}), handle: handle as Route['handle'] };
+}

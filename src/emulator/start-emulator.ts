@@ -1,0 +1,93 @@
+/**
+ * Starting the emulator: load or create the state, pick the clock, open the store, listen.
+ * Loading this module pulls in node:http and the engine but not prom-client, which the metrics
+ * endpoint imports on first scrape.
+ */
+import { randomBytes } from 'node:crypto';
+
+import { manualClock, realClock, type Clock } from './clock.js';
+import { QueueEngine, createState } from './engine/index.js';
+import { createEmulatorServer } from './server.js';
+import { StateStore, loadState } from './store.js';
+
+
+export interface StartEmulatorOptions {
+  host?: string;
+  port?: number;
+  token?: string;
+  clock?: 'real' | 'manual';
+  /** Engine minutes per wall minute on the real clock (default 1). */
+  speed?: number;
+  dataDir?: string;
+  /** PRNG seed for ids and SHAs of a fresh state (default: random). */
+  seed?: number;
+  /** Engine time a fresh state starts at (default: now). */
+  startTime?: number;
+  log?: (line: string) => void;
+}
+
+export interface RunningEmulator {
+  url: string;
+  token: string;
+  host: string;
+  port: number;
+  engine: QueueEngine;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_HOST = '127.0.0.1';
+
+export function formatHost(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+export async function startEmulator(options: StartEmulatorOptions = {}): Promise<RunningEmulator> {
+  const host = options.host ?? DEFAULT_HOST;
+  const speed = options.speed ?? 1;
+  if (!(Number.isFinite(speed) && speed > 0)) throw new Error(`speed must be a number greater than 0, got ${speed}`);
+  const token = options.token ?? randomBytes(24).toString('hex');
+  if (token === '') throw new Error('token must not be empty');
+
+  const loaded = options.dataDir ? await loadState(options.dataDir) : undefined;
+  const wallNow = Date.now();
+  const state =
+    loaded ?? createState(options.seed ?? randomBytes(4).readUInt32LE(0), options.startTime ?? wallNow);
+  const engine = new QueueEngine(state);
+  // A reloaded real clock continues from the later of the saved time and now: time never runs back.
+  const clock: Clock =
+    options.clock === 'manual' ? manualClock(() => engine.now) : realClock(Math.max(engine.now, wallNow), speed);
+  engine.advance(clock.now());
+
+  const store = options.dataDir ? new StateStore(options.dataDir, () => engine.state) : undefined;
+  if (store) {
+    await store.init();
+    await store.save();
+  }
+  const emu = createEmulatorServer({ engine, clock, token, ...(store ? { store } : {}), ...(options.log ? { log: options.log } : {}) });
+  await new Promise<void>((resolve, reject) => {
+    const onError = (err: Error) => reject(err);
+    emu.server.once('error', onError);
+    emu.server.listen(options.port ?? 0, host, () => {
+      emu.server.off('error', onError);
+      resolve();
+    });
+  });
+  emu.schedule();
+  const address = emu.server.address();
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
+  let closed: Promise<void> | undefined;
+  return {
+    url: `http://${formatHost(host)}:${port}/v1`,
+    token,
+    host,
+    port,
+    engine,
+    close() {
+      closed ??= (async () => {
+        await emu.close();
+        if (store) await store.save();
+      })();
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * In-process emulator for HTTP tests: manual clock, fixed seed and start time, 127.0.0.1 port 0.
+ */
+import { startEmulator, type RunningEmulator, type StartEmulatorOptions } from '../../src/emulator/index.js';
+
+export const T0 = Date.UTC(2026, 0, 1, 9, 0, 0);
+export const repo = { host: 'github.com', owner: 'acme', name: 'app' };
+export const queue = { repo, targetBranch: 'main' };
+export const TOKEN = 'test-token-0123456789';
+
+export interface Answer {
+  status: number;
+  text: string;
+  type: string | null;
+  headers: Headers;
+  json<T = any>(): T;
+}
+
+export class Client {
+  constructor(
+    readonly emu: Pick<RunningEmulator, 'url' | 'token'>,
+    readonly token = emu.token,
+  ) {}
+
+  get origin(): string {
+    return this.emu.url.replace(/\/v1$/, '');
+  }
+
+  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+    const res = await fetch(`${this.origin}${path}`, {
+      method,
+      headers: { 'x-api-token': this.token, 'content-type': 'application/json', ...headers },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return {
+      status: res.status,
+      text,
+      type: res.headers.get('content-type'),
+      headers: res.headers,
+      json: () => JSON.parse(text),
+    };
+  }
+
+  post(endpoint: string, body: unknown, headers?: Record<string, string>): Promise<Answer> {
+    return this.request('POST', endpoint.startsWith('/') ? endpoint : `/v1/${endpoint}`, body, headers);
+  }
+
+  get(path: string): Promise<Answer> {
+    return this.request('GET', path);
+  }
+
+  advance(minutes: number): Promise<Answer> {
+    return this.post('/_emulator/clock/advance', { minutes });
+  }
+
+  async runs(): Promise<Array<{ id: string; prNumbers: number[]; basePrNumbers: number[]; status: string }>> {
+    return (await this.get('/_emulator/testRuns')).json().testRuns;
+  }
+
+  async pr(number: number): Promise<any> {
+    const a = await this.post('getSubmittedPullRequest', { ...queue, pr: { number } });
+    if (a.status !== 200) throw new Error(`getSubmittedPullRequest ${number}: ${a.status} ${a.text}`);
+    return a.json();
+  }
+}
+
+export async function startTestEmulator(options: StartEmulatorOptions = {}): Promise<{ emu: RunningEmulator; client: Client }> {
+  const emu = await startEmulator({
+    host: '127.0.0.1',
+    port: 0,
+    token: TOKEN,
+    clock: 'manual',
+    seed: 7,
+    startTime: T0,
+    ...options,
+  });
+  return { emu, client: new Client(emu) };
+}
