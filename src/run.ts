@@ -23,7 +23,6 @@ export async function run(ctx: Context, argv: string[]): Promise<number> {
   try {
     const { buildProgram } = await import('./program.js');
     await buildProgram(ctx).parseAsync(argv, { from: 'user' });
-    if (ctx.signal.aborted && ctx.exitCode === 0) return ExitCode.interrupted;
     return ctx.exitCode;
   } catch (err) {
     return reportError(ctx, ctx.io, err, argv);

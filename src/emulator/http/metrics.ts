@@ -10,7 +10,9 @@ export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 export const DURATION_BUCKETS = [60, 300, 600, 900, 1800, 3600, 5400, 7200];
 
 export async function renderMetrics(snapshots: QueueMetricsSnapshot[]): Promise<string> {
-  const { Registry, Gauge, Histogram } = await import('prom-client');
+  // prom-client is CommonJS; through the bundle its exports sit on `default`.
+  const promClient = (await import('prom-client')) as typeof import('prom-client') & { default?: typeof import('prom-client') };
+  const { Registry, Gauge, Histogram } = promClient.default ?? promClient;
   const registers = [new Registry()];
   const labelNames = ['repo', 'branch', 'queue_type'] as const;
   const gauge = (name: string, help: string) => new Gauge({ name, help, labelNames, registers });

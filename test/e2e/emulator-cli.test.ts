@@ -1,0 +1,108 @@
+/** The built `mq` against the built `mq emulator start`: a real server, real queue semantics. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulatorProcess, type EmulatorProcess } from '../helpers/emulator-process.js';
+import { runCli, tempDir } from '../helpers/run-cli.js';
+
+describe('mq against the emulator (manual clock)', () => {
+  let emu: EmulatorProcess;
+  beforeAll(async () => {
+    emu = await startEmulatorProcess(['--clock', 'manual', '--seed', '7']);
+  });
+  afterAll(async () => {
+    await emu.stop();
+  });
+  const mq = (...args: string[]) => runCli(args, { env: emu.env });
+
+  it('prints the banner a shell can eval', async () => {
+    expect(emu.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+  });
+
+  it('creates a queue; creating it again is exit 5 naming the branch', async () => {
+    expect((await mq('queue', 'create', '--concurrency', '2')).exitCode).toBe(0);
+    const again = await mq('queue', 'create');
+    expect(again.exitCode).toBe(5);
+    expect(again.stderr).toContain('main');
+  });
+
+  it('a breaking PR fails, the PRs behind it restart and merge, in order', async () => {
+    const bad = await emu.control('POST', '/_emulator/pullRequests', { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, number: 12, breaksBuild: true, title: 'Break the build' });
+    expect(bad.status).toBe(200);
+    const submit = await mq('submit', '11', '12', '13', '--json');
+    expect(submit.exitCode).toBe(0);
+    // PRs are admitted and start testing once time moves.
+    await emu.advance(1);
+    const show = JSON.parse((await mq('queue', 'show', '--json')).stdout);
+    expect(show.enqueuedPullRequests.map((p: { prNumber: number }) => p.prNumber)).toEqual([11, 12, 13]);
+    expect(show.enqueuedPullRequests.filter((p: { state: string }) => p.state === 'testing')).toHaveLength(2);
+    // Let all runs finish.
+    for (let i = 0; i < 6; i++) await emu.advance(10);
+    const states = await Promise.all([11, 12, 13].map(async (n) => JSON.parse((await mq('status', String(n), '--json')).stdout).state));
+    expect(states).toEqual(['merged', 'failed', 'merged']);
+  });
+
+  it('mq wait reports a merged PR with exit 0 and a failed one with exit 9', async () => {
+    expect((await mq('wait', '11', '--interval', '100ms', '--timeout', '5s')).exitCode).toBe(0);
+    expect((await mq('wait', '12', '--interval', '100ms', '--timeout', '5s')).exitCode).toBe(9);
+  });
+
+  it('status of a PR never submitted is exit 3', async () => {
+    const r = await mq('status', '999');
+    expect(r.exitCode).toBe(3);
+  });
+
+  it('cancel leaves the PR cancelled; cancelling again is exit 3', async () => {
+    await mq('submit', '21');
+    const r = await mq('cancel', '21', '--json');
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).state).toBe('cancelled');
+    expect((await mq('cancel', '21')).exitCode).toBe(3);
+  });
+
+  it('pause stops new tests; resume lets them run', async () => {
+    expect((await mq('queue', 'pause', '--reason', 'CI incident')).exitCode).toBe(0);
+    await mq('submit', '31');
+    await emu.advance(5);
+    expect(JSON.parse((await mq('status', '31', '--json')).stdout).state).toBe('not_ready');
+    expect((await mq('queue', 'resume')).exitCode).toBe(0);
+    await emu.advance(1);
+    expect(JSON.parse((await mq('status', '31', '--json')).stdout).state).toBe('testing');
+  });
+
+  it('metrics pass through as Prometheus text when piped', async () => {
+    const r = await mq('metrics');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('# TYPE mq_depth_current gauge');
+    expect(r.stdout).toMatch(/mq_pr_conclusions_1h_total\{[^}]*conclusion="merged"[^}]*\} 2/);
+  });
+
+  it('a wrong token is exit 4', async () => {
+    const r = await runCli(['status', '11'], { env: { ...emu.env, MQ_TOKEN: 'tok_wrong_wrong' } });
+    expect(r.exitCode).toBe(4);
+  });
+
+  it('a non-empty queue cannot be deleted (exit 5 with the count)', async () => {
+    const r = await mq('queue', 'delete', '--yes');
+    expect(r.exitCode).toBe(5);
+  });
+});
+
+describe('emulator lifecycle through the binary', () => {
+  it('state in --data-dir survives a restart', async () => {
+    const dir = tempDir('mq-emu-data-');
+    const first = await startEmulatorProcess(['--clock', 'manual', '--data-dir', dir]);
+    expect((await runCli(['queue', 'create'], { env: first.env })).exitCode).toBe(0);
+    expect((await runCli(['submit', '5'], { env: first.env })).exitCode).toBe(0);
+    const stopped = await first.stop('SIGTERM');
+    expect(stopped.exitCode).toBe(0);
+    const second = await startEmulatorProcess(['--clock', 'manual', '--data-dir', dir]);
+    const r = await runCli(['status', '5', '--json'], { env: second.env });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).prNumber).toBe(5);
+    expect((await second.stop()).exitCode).toBe(0);
+  });
+
+  it('refuses a non-loopback host unless --host is explicit', async () => {
+    const r = await runCli(['emulator', 'start', '--port', '0', '--host', 'not a host']);
+    expect(r.exitCode).not.toBe(0);
+  });
+});
