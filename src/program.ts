@@ -6,7 +6,11 @@ import { Command, Option } from 'commander';
 import { authCommand } from './commands/auth/index.js';
 import { cancelCommand } from './commands/cancel.js';
 import { completionCommand } from './commands/completion.js';
+import { demoCommand } from './commands/demo.js';
+import { emulatorCommand } from './commands/emulator/index.js';
 import { helpCommand } from './commands/help.js';
+import { metricsCommand } from './commands/metrics.js';
+import { queueCommand } from './commands/queue/index.js';
 import { profileCommand } from './commands/profile/index.js';
 import { restartCommand } from './commands/restart.js';
 import { statusCommand } from './commands/status.js';
@@ -40,6 +44,10 @@ export function buildProgram(ctx: Context): Command {
     statusCommand(ctx),
     waitCommand(ctx),
     targetsCommand(ctx),
+    queueCommand(ctx),
+    metricsCommand(ctx),
+    emulatorCommand(ctx),
+    demoCommand(ctx),
     authCommand(ctx),
     profileCommand(ctx),
     completionCommand(ctx, () => program),

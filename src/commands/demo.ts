@@ -1,0 +1,145 @@
+/**
+ * `mq demo`: starts the emulator in-process on a free loopback port (no token to set, no network,
+ * no config written), creates a queue, submits eight PRs and shows the queue at work, driving the
+ * emulator's manual clock so a run is fast and, with --seed, repeatable. It talks to the emulator
+ * through mq's own API client, as any command would.
+ */
+import { Command } from 'commander';
+import type { Context } from '../context.js';
+import { VERSION } from '../context.js';
+import { parseIntIn } from '../cli/args.js';
+import { ExitCode, MqError, UsageError } from '../errors.js';
+import { renderRows } from '../output/render.js';
+import { formatDuration } from '../util/duration.js';
+import { DEMO_BRANCH, DEMO_PRS, DEMO_QUEUE_SETTINGS, DEMO_REPO } from '../demo/cast.js';
+import { changeLine, frameRows, frameTitle, FRAME_HEADERS, redraw, type DemoPrState } from '../demo/frame.js';
+import { interruptibleSleep } from './wait.js';
+import { withExamples } from './shared.js';
+
+interface DemoFlags {
+  speed: string;
+  seed: string;
+}
+
+/** Emulated minutes per step: small enough that the polls see every state a PR rests in. */
+const STEP_MINUTES = 0.5;
+const TERMINAL = new Set(['merged', 'failed', 'cancelled']);
+const START = Date.parse('2026-01-05T09:00:00.000Z');
+
+export async function runDemo(ctx: Context, flags: DemoFlags): Promise<number> {
+  const speed = Number(flags.speed);
+  if (!Number.isFinite(speed) || speed <= 0 || speed > 100_000) throw new UsageError(`--speed: "${flags.speed}" must be a number above 0 (emulated minutes per real second)`);
+  const seed = parseIntIn(flags.seed, '--seed', 0, 2 ** 31 - 1);
+  const style = ctx.style;
+  const live = ctx.io.stdoutIsTTY && ctx.format() === 'table';
+
+  const [{ startEmulator }, { HttpClient }, { MergeQueueClient }] = await Promise.all([
+    import('../emulator/index.js'),
+    import('../api/http.js'),
+    import('../api/client.js'),
+  ]);
+  const emu = await startEmulator({ port: 0, clock: 'manual', seed, startTime: START });
+  try {
+    const http = new HttpClient({ baseUrl: emu.url, token: emu.token, userAgent: `mq/${VERSION} (demo)`, timeoutMs: 10_000 });
+    const client = new MergeQueueClient(http);
+    const control = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> => {
+      const res = await fetch(`${emu.url.replace(/\/v1$/, '')}${path}`, {
+        method,
+        headers: { 'x-api-token': emu.token, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (!res.ok) throw new MqError(ExitCode.unexpected, 'demo', `the emulator refused ${path}: ${await res.text()}`);
+      return res.json();
+    };
+    const target = { repo: DEMO_REPO, targetBranch: DEMO_BRANCH };
+
+    ctx.io.err(`${style.dim(`emulator on ${emu.url} (in-process, manual clock, seed ${seed})`)}\n`);
+    await client.createQueue({ ...target, concurrency: DEMO_QUEUE_SETTINGS.concurrency });
+    await client.updateQueue({ ...target, ...DEMO_QUEUE_SETTINGS });
+    for (const pr of DEMO_PRS) {
+      await control('POST', '/_emulator/pullRequests', { repo: DEMO_REPO, number: pr.number, title: pr.title, author: pr.author, breaksBuild: pr.breaksBuild ?? false, outcomes: pr.outcomes, testMinutes: pr.testMinutes });
+    }
+    for (const pr of DEMO_PRS) await client.submitPullRequest({ ...target, pr: { number: pr.number } });
+
+    const states = new Map<number, DemoPrState>(DEMO_PRS.map((pr) => [pr.number, { pr, state: 'submitted', since: START }]));
+    let emulatedNow = START;
+    let drawn = 0;
+    let restarts = 0;
+    const wallStart = Date.now();
+    for (;;) {
+      const records = await Promise.all(DEMO_PRS.map((pr) => client.getSubmittedPullRequest({ ...target, pr: { number: pr.number } })));
+      for (const rec of records) {
+        const entry = states.get(rec.prNumber ?? -1);
+        const state = rec.state ?? 'unknown';
+        if (!entry || entry.state === state) continue;
+        if (entry.state === 'testing' && state === 'pending') restarts++;
+        const since = rec.stateChangedAt ? Date.parse(rec.stateChangedAt) : emulatedNow;
+        if (!live) ctx.io.out(`${changeLine(entry.pr, entry.state === 'submitted' ? undefined : entry.state, state, since - START)}\n`);
+        entry.state = state;
+        entry.since = since;
+      }
+      if (live) {
+        const frame = `${frameTitle('running', emulatedNow - START, style)}\n${await renderRows(FRAME_HEADERS, frameRows([...states.values()], emulatedNow, style), 'table', style)}`;
+        ctx.io.out(redraw(drawn) + frame);
+        drawn = frame.split('\n').length - 1;
+      }
+      if ([...states.values()].every((s) => TERMINAL.has(s.state))) break;
+      if (Date.now() - wallStart > 60_000) throw new MqError(ExitCode.unexpected, 'demo', 'the queue did not settle within a minute of wall time');
+      await interruptibleSleep(ctx, (STEP_MINUTES / speed) * 1000);
+      const advanced = (await control('POST', '/_emulator/clock/advance', { minutes: STEP_MINUTES })) as { now: string };
+      emulatedNow = Date.parse(advanced.now);
+    }
+
+    const runs = ((await control('GET', '/_emulator/testRuns')) as { testRuns: unknown[] }).testRuns.length;
+    const finals = [...states.values()];
+    const merged = finals.filter((s) => s.state === 'merged').length;
+    const failed = finals.filter((s) => s.state === 'failed').length;
+    const lastChange = Math.max(...finals.map((s) => s.since));
+    const summary = {
+      merged,
+      failed,
+      testRuns: runs,
+      restarts,
+      emulatedMinutes: Math.round((lastChange - START) / 60_000),
+      wallMs: Date.now() - wallStart,
+      prs: finals.map((s) => ({ pr: s.pr.number, state: s.state })),
+    };
+    const metrics = await client.getMergeQueueMetrics({ repo: `${DEMO_REPO.owner}/${DEMO_REPO.name}`, repoHost: DEMO_REPO.host });
+    if (ctx.format() === 'json') {
+      ctx.io.out(`${JSON.stringify({ ...summary, metrics: metrics.body }, null, 2)}\n`);
+      return 0;
+    }
+    const { parseExposition, summarizeMergeQueueMetrics } = await import('../api/prometheus.js');
+    const { histogramText } = await import('../views/metrics.js');
+    const q = summarizeMergeQueueMetrics(parseExposition(metrics.body))[0];
+    const lines = [
+      '',
+      `${style.bold('summary')}: ${style.green(`${merged} merged`)}, ${style.red(`${failed} failed`)}, ${runs} test runs, ${restarts} restarts, ${formatDuration(lastChange - START)} of queue time (emulated) in ${(summary.wallMs / 1000).toFixed(1)}s`,
+    ];
+    if (q) {
+      lines.push(
+        `${style.bold('metrics')}: depth ${q.depth ?? 0}, testing ${q.testingSlotsActive ?? 0}, conclusions ${Object.entries(q.conclusions).map(([k, v]) => `${k} ${v}`).join(', ')}, restarts ${q.restarts ?? 0}`,
+        `  wait ${histogramText(q.histograms.wait)} · test ${histogramText(q.histograms.test)} · time in queue ${histogramText(q.histograms.timeInQueue)}`,
+      );
+    }
+    lines.push('', `${style.dim('next: `mq emulator start` runs this service for your own scripts; `mq --help` lists every command')}`);
+    ctx.io.out(`${lines.join('\n')}\n`);
+    return 0;
+  } finally {
+    await emu.close();
+  }
+}
+
+export function demoCommand(ctx: Context): Command {
+  const cmd = new Command('demo')
+    .summary('watch a merge queue at work on a local emulator')
+    .description(
+      'Start the emulator in-process (no account, token, network or config needed), submit eight PRs — one breaks the build, one has a flaky test — and show the queue testing, restarting and merging them. On a terminal the table redraws in place; piped, one line per state change. Ends with a summary and the metrics.',
+    )
+    .option('--speed <minutes>', 'emulated minutes per real second', '4')
+    .option('--seed <n>', 'seed of the emulator (same seed, same run)', '1')
+    .action(async (flags: DemoFlags) => {
+      ctx.exitCode = await runDemo(ctx, flags);
+    });
+  return withExamples(cmd, ['mq demo', 'mq demo --speed 50', 'mq demo --seed 7 | tee demo.log']);
+}
