@@ -46,6 +46,13 @@ class Redactor {
 
 export function processIO(env: NodeJS.ProcessEnv): IO {
   const redactor = new Redactor();
+  // A reader that went away (`mq … | head`) is not an error: stop quietly, as a filter would.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(0);
+      throw err;
+    });
+  }
   const stdoutIsTTY = Boolean(process.stdout.isTTY);
   const stderrIsTTY = Boolean(process.stderr.isTTY);
   return {
