@@ -1,0 +1,95 @@
+import { Command } from 'commander';
+import type { Context } from '../context.js';
+import { envValue, parseRepo } from '../config/resolve.js';
+import { UsageError } from '../errors.js';
+import { json, renderFields, renderRows } from '../output/render.js';
+import { metricsFields, metricsRows, queueTitle } from '../views/metrics.js';
+import { withExamples } from './shared.js';
+
+export interface MetricsOptions {
+  allRepos?: boolean;
+}
+
+/**
+ * The query: `repo` and `repoHost` together, from --repo or MQ_REPO, or neither (every repository).
+ * A repo written without a host takes the host of the profile's repo; without one, it is refused
+ * rather than guessed, since the service needs the host.
+ */
+export function metricsQuery(ctx: Context, opts: MetricsOptions): { repo?: string; repoHost?: string } {
+  if (opts.allRepos) return {};
+  const flag = ctx.options.repo;
+  const text = flag ?? envValue(ctx.env, 'MQ_REPO');
+  if (text === undefined) return {};
+  const source = flag !== undefined ? '--repo' : 'MQ_REPO';
+  const repo = parseRepo(text, source);
+  const explicitHost = text.trim().replace(/\.git$/, '').split('/').length === 3;
+  if (explicitHost) return { repo: `${repo.owner}/${repo.name}`, repoHost: repo.host };
+  const { name, data } = ctx.profile();
+  const profileRepo = data.repo?.trim().split('/');
+  if (profileRepo && profileRepo.length === 3 && profileRepo[0]) return { repo: `${repo.owner}/${repo.name}`, repoHost: profileRepo[0].toLowerCase() };
+  throw new UsageError(`${source}: "${text}" has no host part, and metrics needs one (repoHost); profile "${name.value}" has no repo with a host to take it from`, {
+    hints: [`write the host: ${source === '--repo' ? '--repo ' : 'MQ_REPO='}github.com/${repo.owner}/${repo.name}`, 'or drop --repo (and MQ_REPO) to get the metrics of every repository'],
+  });
+}
+
+/** Raw passthrough when piped or with -o raw; parsed when asked for a table, plain rows, markdown or JSON. */
+function wantsRaw(ctx: Context): boolean {
+  if (ctx.options.json) return false;
+  if (ctx.options.output !== undefined) return ctx.options.output === 'raw';
+  return !ctx.io.stdoutIsTTY;
+}
+
+export async function runMetrics(ctx: Context, opts: MetricsOptions): Promise<number> {
+  const query = metricsQuery(ctx, opts);
+  const client = await ctx.client();
+  const { body } = await client.getMergeQueueMetrics(query);
+  if (wantsRaw(ctx)) {
+    ctx.io.out(body);
+    return 0;
+  }
+  const format = ctx.format();
+  const { parseExposition, summarizeMergeQueueMetrics } = await import('../api/prometheus.js');
+  let queues;
+  let families;
+  try {
+    families = parseExposition(body);
+    queues = summarizeMergeQueueMetrics(families);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    ctx.io.err(`${ctx.styleErr.yellow('mq: warning:')} the metrics could not be parsed (${why}); showing them as the service sent them\n`);
+    ctx.io.out(format === 'json' ? json({ ...query, parsed: false, error: why, raw: body }) : body);
+    return 0;
+  }
+  if (format === 'json') {
+    ctx.io.out(json({ ...query, parsed: true, queues }));
+    return 0;
+  }
+  if (queues.length === 0) {
+    ctx.io.err(`no merge queue series in the metrics (${families.length} metric famil${families.length === 1 ? 'y' : 'ies'}); showing them as the service sent them\n`);
+    ctx.io.out(body);
+    return 0;
+  }
+  if (format === 'plain' || format === 'raw') {
+    ctx.io.out(await renderRows([], queues.flatMap(metricsRows), 'plain', ctx.style));
+    return 0;
+  }
+  ctx.io.out(queues.map((q) => renderFields(metricsFields(q, ctx.style), format, ctx.style, queueTitle(q))).join('\n'));
+  return 0;
+}
+
+export function metricsCommand(ctx: Context): Command {
+  const cmd = new Command('metrics')
+    .summary('show the merge queue metrics (Prometheus)')
+    .description(
+      [
+        "Read the service's Prometheus metrics. Piped, or with -o raw, the exposition text is passed through unchanged (for a scraper or a file). On a terminal, or with --json, -o table, -o plain or -o markdown, it is parsed and shown per queue: PRs in the queue, testing and awaiting mergeability, PRs that left in the last hour by conclusion, restarts, and for the wait, test and time-in-queue histograms their count and p50/p90 estimated from the buckets. -o plain prints one `repo<TAB>branch<TAB>queue_type<TAB>metric<TAB>value` line per metric (durations in seconds). An exposition that does not parse is shown as sent, with a warning.",
+        '',
+        'With --repo (or MQ_REPO), only that repository is asked for, as repo=owner/name and repoHost=host. Write the host (github.com/owner/name); a repo without one takes the host of the profile\'s repo, and is refused (exit 2) when the profile has none. Without --repo and MQ_REPO, or with --all-repos, every repository of the organization.',
+      ].join('\n'),
+    )
+    .option('--all-repos', 'every repository, even when --repo or MQ_REPO is set')
+    .action(async (opts: MetricsOptions) => {
+      ctx.exitCode = await runMetrics(ctx, opts);
+    });
+  return withExamples(cmd, ['mq metrics --repo github.com/acme/widgets', 'mq metrics --all-repos > metrics.prom', "mq metrics -o plain | awk -F'\\t' '$4 == \"depth\"'"]);
+}

@@ -1,0 +1,43 @@
+/** Pieces the queue verbs share: naming the queue, the not-running banner, dry-run endings. */
+import { Option } from 'commander';
+import { parseChoice } from '../../cli/args.js';
+import type { Context, Target } from '../../context.js';
+import { formatRepo } from '../../config/resolve.js';
+import { json } from '../../output/render.js';
+import { queueBanner } from '../../views/queue.js';
+
+/** `main of github.com/acme/widgets` */
+export function queueName(target: Target): string {
+  return `${target.targetBranch} of ${formatRepo(target.repo)}`;
+}
+
+/** The identity fields every JSON document of a queue verb starts with. */
+export function identity(target: Target): { repo: string; targetBranch: string } {
+  return { repo: formatRepo(target.repo), targetBranch: target.targetBranch };
+}
+
+/** Warns on stderr when the queue is paused, draining or switching modes. */
+export function bannerToStderr(ctx: Context, state: string | null | undefined): void {
+  const banner = queueBanner(state, ctx.styleErr);
+  if (banner) ctx.io.err(`${banner}\n`);
+}
+
+/** Closes a dry run: one JSON document under --json, and a note on stderr that nothing was sent. */
+export function finishDryRun(ctx: Context, doc: Record<string, unknown>): void {
+  if (ctx.format() === 'json') ctx.io.out(json({ dryRun: true, request: ctx.dryRuns[0] ?? null, ...doc }));
+  ctx.io.err('dry run: nothing was sent\n');
+}
+
+/** Prompts are allowed only with a terminal on stdin and stderr, outside CI. */
+export function canPrompt(ctx: Context): boolean {
+  return ctx.io.stdinIsTTY && ctx.io.stderrIsTTY && !ctx.env.CI;
+}
+
+/**
+ * An option taking one of `values`: commander knows the choices (help, completions), while the
+ * value is read case-insensitively and a wrong one is refused with the flag and the rule.
+ */
+export function choiceOption<T extends string>(flags: string, description: string, values: readonly T[]): Option {
+  const flag = /--[\w-]+/.exec(flags)?.[0] ?? flags;
+  return new Option(flags, description).choices(values).argParser((v: string) => parseChoice(v, flag, values));
+}

@@ -1,0 +1,97 @@
+import { Command } from 'commander';
+import { PR_STATES } from '../../api/constants.js';
+import type { QueueEntry } from '../../api/schemas.js';
+import { parseIntIn } from '../../cli/args.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { renderRows, type Row } from '../../output/render.js';
+import { stateColor } from '../../output/style.js';
+import { parseDuration } from '../../util/duration.js';
+import { priorityText, sinceText } from '../../views/pull-request.js';
+import { emit, withExamples } from '../shared.js';
+import { choiceOption } from './common.js';
+
+export const MAX_HISTORY = 10_000;
+const PAGE = 100;
+
+export interface HistoryOptions {
+  state?: (typeof PR_STATES)[number];
+  since?: string;
+  limit: number;
+}
+
+/** An ISO date or time, or a duration back from now (`2h`, `3d`). Returns an ISO timestamp. */
+export function parseSince(text: string, now: number): string {
+  const t = text.trim();
+  if (/^\d{4}-\d{2}-\d{2}/.test(t)) {
+    const ms = Date.parse(t);
+    if (Number.isNaN(ms)) throw new UsageError(`--since: ${JSON.stringify(text)} is not a valid date; use ISO 8601 (2026-05-01 or 2026-05-01T09:00:00Z) or a duration like 2h or 3d`);
+    if (ms > now) throw new UsageError(`--since: ${JSON.stringify(text)} is in the future`);
+    return new Date(ms).toISOString();
+  }
+  let ms: number;
+  try {
+    ms = parseDuration(t, '--since');
+  } catch {
+    throw new UsageError(`--since: ${JSON.stringify(text)} is neither an ISO 8601 date nor a duration like 2h or 3d`);
+  }
+  if (ms <= 0) throw new UsageError('--since: the duration must be greater than zero');
+  return new Date(now - ms).toISOString();
+}
+
+/** Follows `nextCursor` until `limit` PRs are read or the service has no more. */
+export async function runQueueHistory(ctx: Context, opts: HistoryOptions): Promise<number> {
+  const since = opts.since !== undefined ? parseSince(opts.since, ctx.now()) : undefined;
+  const target = ctx.target();
+  const client = await ctx.client();
+  const prs: QueueEntry[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  while (prs.length < opts.limit) {
+    const take = Math.min(PAGE, opts.limit - prs.length);
+    const page = await client.listPullRequests({ ...target, state: opts.state, since, cursor, take });
+    const items = page.pullRequests ?? [];
+    prs.push(...items.slice(0, take));
+    const next = page.nextCursor ?? undefined;
+    // A cursor seen before would loop forever; an empty page means the end whatever the cursor says.
+    if (!next || items.length === 0 || seen.has(next)) break;
+    seen.add(next);
+    cursor = next;
+  }
+  const format = ctx.format();
+  const style = ctx.style;
+  const human = format === 'table' || format === 'markdown';
+  const rows: Row[] = prs.map((e) => {
+    const state = e.state ?? 'unknown';
+    const ago = sinceText(e.stateChangedAt, ctx.now());
+    return [
+      e.prNumber === null || e.prNumber === undefined ? '' : human ? `#${e.prNumber}` : String(e.prNumber),
+      { value: state, styled: stateColor(style, state) },
+      human ? (ago ? `${ago} ago` : '') : (e.stateChangedAt ?? ''),
+      human ? priorityText(e.priorityName, e.priorityValue) : (e.priorityName ?? (e.priorityValue === null || e.priorityValue === undefined ? '' : String(e.priorityValue))),
+      e.prAuthor ?? '',
+      e.prTitle ?? '',
+    ];
+  });
+  if (prs.length === 0 && format === 'table') {
+    ctx.io.err('No PRs match.\n');
+    return 0;
+  }
+  await emit(ctx, prs, () => renderRows(['PR', 'State', 'Since', 'Priority', 'Author', 'Title'], rows, format, style));
+  return 0;
+}
+
+export function queueHistoryCommand(ctx: Context): Command {
+  const cmd = new Command('history')
+    .summary('list PRs that went through the queue')
+    .description(
+      `List the PRs of the queue, in the order the service returns them, optionally only those in one state or changed since a time. Pages are followed until --limit PRs are read. Piped, each line is: PR number, state, time of the last state change (ISO 8601), priority, author, title. Uses the service's listPullRequests endpoint.`,
+    )
+    .addOption(choiceOption('--state <state>', 'only PRs in this state', PR_STATES))
+    .option('--since <when>', 'only PRs changed since this ISO 8601 time, or this long ago (2h, 3d)')
+    .option('--limit <n>', `at most this many PRs, 1-${MAX_HISTORY}`, (v: string) => parseIntIn(v, '--limit', 1, MAX_HISTORY), 50)
+    .action(async (opts: HistoryOptions) => {
+      ctx.exitCode = await runQueueHistory(ctx, opts);
+    });
+  return withExamples(cmd, ['mq queue history --since 2h', 'mq queue history --state failed --since 3d --limit 200', 'mq queue history --state merged --since 2026-05-01 --json | jq length']);
+}

@@ -1,0 +1,139 @@
+import { Command } from 'commander';
+import type { MergeQueueClient } from '../../api/client.js';
+import type { Queue, QueueEntry } from '../../api/schemas.js';
+import type { Context, Target } from '../../context.js';
+import { ExitCode, MqError, UsageError } from '../../errors.js';
+import { stateColor, type Style } from '../../output/style.js';
+import { parseDuration } from '../../util/duration.js';
+import { withExamples } from '../shared.js';
+import { interruptibleSleep } from '../wait.js';
+import { renderQueue } from './show.js';
+
+export interface WatchEvent {
+  /** `queue` for the queue's own state, else the PR number. */
+  subject: 'queue' | number;
+  /** null when the PR was not in the queue before (or on the first read). */
+  from: string | null;
+  /** The new state; `left` for a PR no longer listed whose final state is unknown. */
+  to: string;
+  title?: string;
+}
+
+const key = (e: QueueEntry): string => String(e.prNumber ?? e.id ?? '');
+
+/** What changed between two reads of the queue; `prev` undefined means the first read (everything is new). */
+export function diffQueue(prev: Queue | undefined, next: Queue): WatchEvent[] {
+  const events: WatchEvent[] = [];
+  const nextState = next.state ?? 'unknown';
+  if (prev?.state !== next.state) events.push({ subject: 'queue', from: prev ? (prev.state ?? 'unknown') : null, to: nextState, title: next.branch ?? undefined });
+  const before = new Map((prev?.enqueuedPullRequests ?? []).map((e) => [key(e), e]));
+  const after = new Map((next.enqueuedPullRequests ?? []).map((e) => [key(e), e]));
+  for (const [k, e] of after) {
+    const old = before.get(k);
+    const state = e.state ?? 'unknown';
+    if (!old || (old.state ?? 'unknown') !== state) {
+      events.push({ subject: e.prNumber ?? Number(k), from: old ? (old.state ?? 'unknown') : null, to: state, title: e.prTitle ?? undefined });
+    }
+  }
+  for (const [k, e] of before) {
+    if (!after.has(k)) events.push({ subject: e.prNumber ?? Number(k), from: e.state ?? 'unknown', to: 'left', title: e.prTitle ?? undefined });
+  }
+  return events;
+}
+
+/** `time<TAB>subject<TAB>from<TAB>to<TAB>title`, with `-` for an unknown before-state. */
+export function eventLine(event: WatchEvent, at: string): string {
+  const subject = event.subject === 'queue' ? 'queue' : `#${event.subject}`;
+  return `${at}\t${subject}\t${event.from ?? '-'}\t${event.to}\t${(event.title ?? '').replace(/[\t\r\n]+/g, ' ')}\n`;
+}
+
+function eventText(event: WatchEvent, at: string, style: Style): string {
+  const subject = event.subject === 'queue' ? style.bold('queue') : `#${event.subject}`;
+  const from = event.from === null ? '' : `${event.from} -> `;
+  return `${style.dim(at.slice(11, 19))} ${subject} ${from}${stateColor(style, event.to)}${event.title ? style.dim(`  ${event.title}`) : ''}`;
+}
+
+/** A PR that left the list: ask for its final state (merged, failed, cancelled); best effort. */
+async function resolveLeft(client: MergeQueueClient, target: Target, events: WatchEvent[]): Promise<void> {
+  await Promise.all(
+    events.map(async (ev) => {
+      if (ev.to !== 'left' || ev.subject === 'queue') return;
+      try {
+        const record = await client.getSubmittedPullRequest({ ...target, pr: { number: ev.subject } });
+        if (record.state) ev.to = record.state;
+      } catch {
+        // keep `left`
+      }
+    }),
+  );
+}
+
+export interface WatchOptions {
+  interval: string;
+}
+
+export async function runQueueWatch(ctx: Context, opts: WatchOptions): Promise<number> {
+  const intervalMs = parseDuration(opts.interval, '--interval');
+  if (intervalMs < 500) throw new UsageError('--interval: must be at least 500ms');
+  const format = ctx.format();
+  if (format === 'markdown') throw new UsageError('-o markdown: mq queue watch prints a live table or one line per change; use -o table, plain or --json');
+  const target = ctx.target();
+  const client = await ctx.client();
+  const live = format === 'table' && ctx.io.stdoutIsTTY;
+  const recent: string[] = [];
+  let prev: Queue | undefined;
+  try {
+    for (;;) {
+      let queue: Queue | undefined;
+      try {
+        queue = await client.getQueue(target);
+      } catch (err) {
+        if (!(err instanceof MqError) || err.exitCode !== ExitCode.unavailable) throw err;
+        ctx.io.err(`${ctx.styleErr.yellow('!')} reading the queue failed (${err.why}); retrying\n`);
+      }
+      if (queue) {
+        const at = new Date(ctx.now()).toISOString();
+        const events = diffQueue(prev, queue);
+        await resolveLeft(client, target, events);
+        if (live) {
+          // Changes after the first read are kept under the table, newest last.
+          if (prev) for (const ev of events) recent.push(eventText(ev, at, ctx.style));
+          recent.splice(0, Math.max(0, recent.length - 8));
+          const footer = ctx.style.dim(`updated ${at.slice(11, 19)} UTC · every ${opts.interval} · Ctrl-C to stop`);
+          const changes = recent.length ? `\n${ctx.style.bold('Recent changes')}\n${recent.join('\n')}\n` : '';
+          ctx.io.out(`\x1b[H\x1b[2J${await renderQueue(ctx, queue, target, 'table')}${changes}\n${footer}\n`);
+        } else if (format === 'json') {
+          for (const ev of events) ctx.io.out(`${JSON.stringify({ at, subject: ev.subject === 'queue' ? 'queue' : 'pr', ...(ev.subject === 'queue' ? {} : { pr: ev.subject }), from: ev.from, to: ev.to, title: ev.title ?? null })}\n`);
+        } else {
+          for (const ev of events) ctx.io.out(eventLine(ev, at));
+        }
+        prev = queue;
+      }
+      await interruptibleSleep(ctx, intervalMs);
+    }
+  } catch (err) {
+    // Ctrl-C is how a watch ends: stop quietly with the interrupted code.
+    if (err instanceof MqError && err.exitCode === ExitCode.interrupted) {
+      if (live) ctx.io.out('\n');
+      return ExitCode.interrupted;
+    }
+    throw err;
+  }
+}
+
+export function queueWatchCommand(ctx: Context): Command {
+  const cmd = new Command('watch')
+    .summary('follow the queue live')
+    .description(
+      [
+        'Poll the queue until Ctrl-C (exit 130). On a terminal the queue table is redrawn in place, with the latest changes under it. Piped, one line per change, tab-separated: time (ISO 8601), subject (`queue` or `#<pr>`), state before (`-` when new), state after, title. The first read lists every PR as new. A PR that leaves the queue shows its final state (merged, failed, cancelled) when the service still knows it, else `left`.',
+        '',
+        'With --json, one JSON object per change and per line (JSON Lines), not a single document.',
+      ].join('\n'),
+    )
+    .option('--interval <duration>', 'time between reads', '5s')
+    .action(async (opts: WatchOptions) => {
+      ctx.exitCode = await runQueueWatch(ctx, opts);
+    });
+  return withExamples(cmd, ['mq queue watch', 'mq queue watch --interval 10s | grep -E "\\t(failed|pending_failure)\\t"', 'mq queue watch --json | jq -c "select(.to == \\"merged\\")"']);
+}

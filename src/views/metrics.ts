@@ -1,0 +1,76 @@
+/** How the per-queue merge queue metrics read: one block per queue, or long-format rows for scripts. */
+import type { HistogramKey, HistogramSummary, QueueMetrics } from '../api/prometheus.js';
+import type { Field, Row } from '../output/render.js';
+import type { Style } from '../output/style.js';
+import { formatDuration } from '../util/duration.js';
+
+const HISTOGRAMS: ReadonlyArray<{ key: HistogramKey; label: string }> = [
+  { key: 'wait', label: 'Wait before testing' },
+  { key: 'test', label: 'Time testing' },
+  { key: 'timeInQueue', label: 'Time in queue' },
+];
+
+const CONCLUSION_ORDER = ['merged', 'failed', 'cancelled'];
+
+const num = (v: number | undefined): string => (v === undefined ? '—' : String(v));
+const seconds = (v: number): string => (v < 1 ? `${Math.round(v * 1000)}ms` : formatDuration(v * 1000));
+
+export function queueTitle(q: QueueMetrics): string {
+  return `${q.repo} · ${q.branch}${q.queueType === 'main' ? '' : ` (${q.queueType} queue)`}`;
+}
+
+function conclusionKeys(q: QueueMetrics): string[] {
+  const known = CONCLUSION_ORDER.filter((c) => c in q.conclusions);
+  const others = Object.keys(q.conclusions)
+    .filter((c) => !CONCLUSION_ORDER.includes(c))
+    .sort();
+  return [...known, ...others];
+}
+
+export function histogramText(h: HistogramSummary | undefined): string {
+  if (!h) return '—';
+  if (h.count === 0) return 'no PRs';
+  const parts = [`${h.count} PR${h.count === 1 ? '' : 's'}`];
+  if (h.p50 !== undefined) parts.push(`p50 ${seconds(h.p50)}`);
+  if (h.p90 !== undefined) parts.push(`p90 ${seconds(h.p90)}`);
+  return parts.join(' · ');
+}
+
+/** One block per queue; the hour-long windows are the service's (rolling gauges, not counters). */
+export function metricsFields(q: QueueMetrics, style: Style): Field[] {
+  const conclusions = conclusionKeys(q)
+    .map((c) => `${c} ${q.conclusions[c]}`)
+    .join(' · ');
+  const failed = (q.conclusions.failed ?? 0) > 0;
+  const fields: Field[] = [
+    { key: 'depth', label: 'In the queue', value: num(q.depth) },
+    { key: 'testing_slots_active', label: 'Testing now', value: num(q.testingSlotsActive) },
+    { key: 'awaiting_mergeability', label: 'Awaiting mergeability', value: num(q.awaitingMergeability) },
+    { key: 'conclusions_1h', label: 'Left, last hour', value: conclusions || '—', styled: failed ? conclusions.replace(/failed \d+/, (m) => style.red(m)) : undefined },
+    { key: 'restarts_1h', label: 'Restarts, last hour', value: num(q.restarts) },
+  ];
+  for (const h of HISTOGRAMS) fields.push({ key: h.key, label: `${h.label}, last hour`, value: histogramText(q.histograms[h.key]) });
+  return fields;
+}
+
+/** `repo branch queue_type metric value`, one metric a line, durations in seconds. */
+export function metricsRows(q: QueueMetrics): Row[] {
+  const rows: Row[] = [];
+  const add = (metric: string, v: number | undefined) => {
+    if (v !== undefined && !Number.isNaN(v)) rows.push([q.repo, q.branch, q.queueType, metric, String(Math.round(v * 1000) / 1000)]);
+  };
+  add('depth', q.depth);
+  add('testing_slots_active', q.testingSlotsActive);
+  add('awaiting_mergeability', q.awaitingMergeability);
+  for (const c of conclusionKeys(q)) add(`conclusions_1h.${c}`, q.conclusions[c]);
+  add('restarts_1h', q.restarts);
+  for (const h of HISTOGRAMS) {
+    const s = q.histograms[h.key];
+    if (!s) continue;
+    add(`${h.key}.count`, s.count);
+    add(`${h.key}.sum_seconds`, s.sum);
+    add(`${h.key}.p50_seconds`, s.p50);
+    add(`${h.key}.p90_seconds`, s.p90);
+  }
+  return rows;
+}

@@ -1,0 +1,249 @@
+/**
+ * How a queue reads: a warning banner when it is not running, a short summary of its settings, one
+ * key per setting for scripts, the enqueued PRs in queue order, and the before -> after lines of a
+ * settings change.
+ */
+import type { Queue, QueueEntry } from '../api/schemas.js';
+import type { Cell, Field, Row } from '../output/render.js';
+import { stateColor, type Style } from '../output/style.js';
+import { formatDuration } from '../util/duration.js';
+import { priorityText } from './pull-request.js';
+
+/** What a queue that is not running does, in the words an on-call engineer needs. */
+const BANNERS: Record<string, string> = {
+  paused: 'QUEUE PAUSED — no PRs are tested or merged until it is resumed (order is kept)',
+  draining: 'QUEUE DRAINING — PRs already in the queue are tested and merged; no new PRs enter',
+  switching_modes: 'QUEUE SWITCHING MODES — no new PRs enter until the PRs in flight have merged',
+};
+
+/** A one-line warning for a paused, draining or switching queue; undefined for a running one. */
+export function queueBanner(state: string | null | undefined, style: Style): string | undefined {
+  const text = state ? BANNERS[state] : undefined;
+  return text ? style.bold.inverse.yellow(` ⚠ ${text} `) : undefined;
+}
+
+export function bannerText(state: string | null | undefined): string | undefined {
+  return state ? BANNERS[state] : undefined;
+}
+
+export const onOff = (v: boolean | null | undefined): string => (v === true ? 'on' : v === false ? 'off' : '—');
+const val = (v: unknown): string => (v === null || v === undefined ? '—' : String(v));
+const minutes = (v: number | null | undefined): string => (typeof v === 'number' ? formatDuration(v * 60_000) : '—');
+
+export function requiredStatusesText(statuses: readonly string[] | null | undefined): string {
+  if (statuses === null || statuses === undefined) return 'not set (branch protection or repo config decides)';
+  return statuses.length === 0 ? 'none' : statuses.join(', ');
+}
+
+/** PRs in states that still need the queue: pending, testing, passed and waiting to merge, pending failure. */
+export const ACTIVE_STATES = ['testing', 'pending', 'tests_passed', 'pending_failure'] as const;
+
+const STATE_WORDS: Record<string, string> = {
+  testing: 'testing',
+  pending: 'pending',
+  tests_passed: 'waiting to merge',
+  pending_failure: 'pending failure',
+  not_ready: 'not ready',
+};
+
+export function stateCounts(entries: readonly QueueEntry[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const e of entries) counts.set(e.state ?? 'unknown', (counts.get(e.state ?? 'unknown') ?? 0) + 1);
+  return counts;
+}
+
+/** `6 PRs: 2 testing, 1 waiting to merge, 3 pending` */
+export function countsText(entries: readonly QueueEntry[]): string {
+  if (entries.length === 0) return 'none';
+  const counts = stateCounts(entries);
+  const order = [...ACTIVE_STATES, 'not_ready'];
+  const keys = [...counts.keys()].sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
+  const parts = keys.map((k) => `${counts.get(k)} ${STATE_WORDS[k] ?? k}`);
+  return `${entries.length} PR${entries.length === 1 ? '' : 's'}: ${parts.join(', ')}`;
+}
+
+/** A compact header for a terminal or a step summary: the settings that decide what the queue does. */
+export function queueSummaryFields(q: Queue, where: string, style: Style): Field[] {
+  const state = q.state ?? 'unknown';
+  const batching = q.batch
+    ? `on: at least ${val(q.batchingMinSize)} PRs, waits up to ${minutes(q.batchingMaxWaitTimeMinutes)} · bisection concurrency ${val(q.bisectionConcurrency)}`
+    : onOff(q.batch);
+  const entries = q.enqueuedPullRequests ?? [];
+  return [
+    { key: 'queue', label: 'Queue', value: `${q.branch ?? '—'} · ${where}` },
+    { key: 'state', label: 'State', value: state, styled: stateColor(style, state) },
+    { key: 'mode', label: 'Mode', value: `${val(q.mode)} · concurrency ${val(q.concurrency)} · merge method ${val(q.mergeMethod)}` },
+    { key: 'batching', label: 'Batching', value: batching },
+    {
+      key: 'testing',
+      label: 'Testing',
+      value: `timeout ${minutes(q.testingTimeoutMinutes)} · optimistic merge ${onOff(q.canOptimisticallyMerge)} · pending failure depth ${val(q.pendingFailureDepth)}`,
+    },
+    { key: 'shortcuts', label: 'Shortcuts', value: `direct merge ${val(q.directMergeMode)} · optimization ${val(q.optimizationMode)}` },
+    { key: 'required_statuses', label: 'Required', value: requiredStatusesText(q.requiredStatuses) },
+    {
+      key: 'on_prs',
+      label: 'On PRs',
+      value: `comments ${onOff(q.commentsEnabled)} · commands ${onOff(q.commandsEnabled)} · status check ${onOff(q.statusCheckEnabled)} · testing-branch PRs ${onOff(q.createPrsForTestingBranches)}`,
+    },
+    { key: 'prs', label: 'PRs', value: countsText(entries) },
+  ];
+}
+
+/**
+ * Every setting under a stable key, with a raw value (minutes as numbers, booleans as true/false,
+ * lists comma-separated): `key<TAB>value` lines are what `awk -F'\t'` wants.
+ */
+export function queueSettingFields(q: Queue): Field[] {
+  const raw = (v: unknown): string => (v === null || v === undefined ? '' : Array.isArray(v) ? v.join(',') : String(v));
+  const branch: Field = { key: 'branch', label: 'Branch', value: raw(q.branch) };
+  return [branch, ...SETTINGS.map((s) => ({ key: s.key, label: s.label, value: raw(q[s.field]) }))].concat([
+    { key: 'enqueued', label: 'Enqueued PRs', value: String((q.enqueuedPullRequests ?? []).length) },
+  ]);
+}
+
+export const PR_HEADERS = ['#', 'PR', 'State', 'In state', 'Priority', 'Author', 'Title'];
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function secondsSince(iso: string | null | undefined, now: number): number | undefined {
+  const t = iso ? Date.parse(iso) : NaN;
+  return Number.isNaN(t) ? undefined : Math.max(0, Math.round((now - t) / 1000));
+}
+
+/**
+ * The enqueued PRs in the order the service lists them (queue order). On a terminal times read
+ * `4m 10s`; piped, the time in state is whole seconds and the priority its name (or value), so
+ * columns sort and compare.
+ */
+export function queueRows(entries: readonly QueueEntry[], now: number, style: Style, human: boolean): Row[] {
+  return entries.map((e, i): Row => {
+    const state = e.state ?? 'unknown';
+    const seconds = secondsSince(e.stateChangedAt, now);
+    const stateCell: Cell = { value: state, styled: stateColor(style, state) };
+    const title = e.prTitle ?? '';
+    if (!human) {
+      const priority = e.priorityName ?? (e.priorityValue === null || e.priorityValue === undefined ? '' : String(e.priorityValue));
+      return [String(i + 1), val(e.prNumber), stateCell, seconds === undefined ? '' : String(seconds), priority, e.prAuthor ?? '', title];
+    }
+    const marks = [e.skipTheLine ? 'skip the line' : '', e.noBatch ? 'no batch' : ''].filter(Boolean);
+    const priority = [priorityText(e.priorityName, e.priorityValue), ...marks].filter(Boolean).join(', ');
+    return [
+      String(i + 1),
+      e.prNumber === null || e.prNumber === undefined ? '—' : `#${e.prNumber}`,
+      stateCell,
+      seconds === undefined ? '' : formatDuration(seconds * 1000),
+      priority,
+      e.prAuthor ?? '',
+      truncate(title, 72),
+    ];
+  });
+}
+
+// ---- settings and their changes ------------------------------------------------------------------
+
+export type SettingKind = 'int' | 'minutes' | 'bool' | 'enum' | 'list';
+
+export interface SettingInfo {
+  /** Field of the queue record and of the updateQueue request. */
+  field: keyof Queue & string;
+  /** Stable key for plain output: the flag of `mq queue update` without dashes. */
+  key: string;
+  label: string;
+  kind: SettingKind;
+}
+
+export const SETTINGS: readonly SettingInfo[] = [
+  { field: 'state', key: 'state', label: 'State', kind: 'enum' },
+  { field: 'mode', key: 'mode', label: 'Mode', kind: 'enum' },
+  { field: 'concurrency', key: 'concurrency', label: 'Concurrency', kind: 'int' },
+  { field: 'bisectionConcurrency', key: 'bisection-concurrency', label: 'Bisection concurrency', kind: 'int' },
+  { field: 'testingTimeoutMinutes', key: 'testing-timeout', label: 'Testing timeout (minutes)', kind: 'minutes' },
+  { field: 'pendingFailureDepth', key: 'pending-failure-depth', label: 'Pending failure depth', kind: 'int' },
+  { field: 'canOptimisticallyMerge', key: 'optimistic-merge', label: 'Optimistic merge', kind: 'bool' },
+  { field: 'batch', key: 'batch', label: 'Batching', kind: 'bool' },
+  { field: 'batchingMaxWaitTimeMinutes', key: 'batching-max-wait', label: 'Batching max wait (minutes)', kind: 'minutes' },
+  { field: 'batchingMinSize', key: 'batching-min-size', label: 'Batching min size', kind: 'int' },
+  { field: 'directMergeMode', key: 'direct-merge', label: 'Direct merge', kind: 'enum' },
+  { field: 'optimizationMode', key: 'optimization', label: 'Optimization', kind: 'enum' },
+  { field: 'mergeMethod', key: 'merge-method', label: 'Merge method', kind: 'enum' },
+  { field: 'commentsEnabled', key: 'comments', label: 'Comments on PRs', kind: 'bool' },
+  { field: 'commandsEnabled', key: 'commands', label: 'Merge commands in comments', kind: 'bool' },
+  { field: 'createPrsForTestingBranches', key: 'testing-branch-prs', label: 'PRs for testing branches', kind: 'bool' },
+  { field: 'statusCheckEnabled', key: 'status-check', label: 'Status check on PRs', kind: 'bool' },
+  { field: 'requiredStatuses', key: 'required-statuses', label: 'Required statuses', kind: 'list' },
+];
+
+export interface SettingChange {
+  field: string;
+  key: string;
+  label: string;
+  before: unknown;
+  after: unknown;
+  /** Display forms of before and after. */
+  from: string;
+  to: string;
+  /** The user asked for this setting (it may still be unchanged). */
+  requested: boolean;
+  changed: boolean;
+}
+
+function display(kind: SettingKind, v: unknown): string {
+  if (kind === 'list') return Array.isArray(v) ? (v.length === 0 ? 'none' : v.join(', ')) : 'not set';
+  if (v === null || v === undefined) return '—';
+  if (kind === 'bool') return v ? 'on' : 'off';
+  return String(v);
+}
+
+function same(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => x === b[i]);
+  return (a ?? null) === (b ?? null);
+}
+
+/**
+ * Every setting that differs between `before` and `after`, and every requested one even when it
+ * did not change (so the user sees the service kept their value). `before` may be unknown.
+ */
+export function settingChanges(before: Queue | undefined, after: Queue, requested: ReadonlySet<string>): SettingChange[] {
+  const out: SettingChange[] = [];
+  for (const s of SETTINGS) {
+    const b = before?.[s.field];
+    const a = after[s.field];
+    const changed = before === undefined ? true : !same(b, a);
+    const isRequested = requested.has(s.field);
+    if (!changed && !isRequested) continue;
+    if (before === undefined && !isRequested) continue;
+    out.push({
+      field: s.field,
+      key: s.key,
+      label: s.label,
+      before: b ?? null,
+      after: a ?? null,
+      from: before === undefined ? '?' : display(s.kind, b),
+      to: display(s.kind, a),
+      requested: isRequested,
+      changed,
+    });
+  }
+  return out;
+}
+
+/** `before -> after` lines; unchanged requested settings say so. */
+export function changeLines(changes: readonly SettingChange[], style: Style): string {
+  if (changes.length === 0) return `${style.dim('no setting changed')}\n`;
+  const width = Math.max(...changes.map((c) => c.key.length));
+  return changes
+    .map((c) => {
+      const name = c.key.padEnd(width);
+      if (!c.changed) return `  ${name}  ${c.to} ${style.dim('(unchanged)')}\n`;
+      return `  ${name}  ${style.red(c.from)} -> ${style.green(c.to)}\n`;
+    })
+    .join('');
+}
+
+/** Tab-separated `key before after changed` rows for scripts. */
+export function changeRows(changes: readonly SettingChange[]): Row[] {
+  return changes.map((c) => [c.key, c.from, c.to, c.changed ? 'changed' : 'unchanged']);
+}

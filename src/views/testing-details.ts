@@ -1,0 +1,75 @@
+/** How the details of a queue test run read: its status and branch, the PRs it tests, and each check. */
+import type { TestingDetails } from '../api/schemas.js';
+import type { Cell, Field, Row } from '../output/render.js';
+import type { Style } from '../output/style.js';
+import { sinceText } from './pull-request.js';
+
+const SOURCES: Record<string, string> = {
+  trunk_config: 'the repository config file',
+  repo_provider_branch_protection: 'branch protection on the code host',
+  merge_instance: 'the queue settings (set through the API)',
+};
+
+export function statusColor(style: Style, status: string): string {
+  const s = status.toLowerCase();
+  if (['succeeded', 'success', 'completed', 'neutral', 'skipped'].includes(s)) return style.green(status);
+  if (['failed', 'failure', 'error', 'timed_out', 'action_required', 'stale'].includes(s)) return style.red(status);
+  if (['cancelled'].includes(s)) return style.gray(status);
+  if (['in_progress', 'pending', 'queued'].includes(s)) return style.cyan(status);
+  return status;
+}
+
+export function testingFields(d: TestingDetails, now: number, style: Style): Field[] {
+  const status = d.status ?? 'unknown';
+  const statuses = d.requiredStatuses ?? [];
+  const source = d.requiredStatusesSource ? (SOURCES[d.requiredStatusesSource] ?? d.requiredStatusesSource) : '';
+  const created = d.createdAt ? `${d.createdAt}${sinceText(d.createdAt, now) ? ` (${sinceText(d.createdAt, now)} ago)` : ''}` : '';
+  const fields: Field[] = [
+    { key: 'status', label: 'Status', value: status, styled: statusColor(style, status) },
+    { key: 'test_branch', label: 'Test branch', value: d.testBranch ?? '' },
+    { key: 'test_branch_sha', label: 'Test sha', value: d.testBranchSha ?? '' },
+    { key: 'created_at', label: 'Created', value: created },
+    { key: 'required_statuses', label: 'Required', value: statuses.length === 0 ? 'none' : statuses.join(', ') },
+    { key: 'required_statuses_source', label: 'Required from', value: source },
+  ];
+  if (d.dependentPrs && d.dependentPrs.length > 0) {
+    fields.push({ key: 'dependent_prs', label: 'Tested on top of', value: d.dependentPrs.map((n) => `#${n}`).join(', ') });
+  }
+  if (d.impactedTargetsForTestedPrs) fields.push({ key: 'impacted_targets', label: 'Impacted targets', value: String(d.impactedTargetsForTestedPrs.length) });
+  return fields.filter((f) => f.value !== '');
+}
+
+export function testedPrRows(d: TestingDetails): Row[] {
+  return (d.testedPullRequests ?? []).map((p) => [p.prNumber === null || p.prNumber === undefined ? '—' : `#${p.prNumber}`, p.title ?? '', p.prUrl ?? '']);
+}
+
+export interface Check {
+  kind: 'check run' | 'status';
+  name: string;
+  state: string;
+  url: string;
+  required: boolean;
+}
+
+/** Check runs and commit statuses in one list; a finished check run reads as its conclusion. */
+export function checks(d: TestingDetails): Check[] {
+  const required = new Set(d.requiredStatuses ?? []);
+  const out: Check[] = [];
+  for (const suite of d.checkSuites ?? []) {
+    for (const run of suite.checkRuns ?? []) {
+      const state = (run.status?.toUpperCase() === 'COMPLETED' && run.conclusion ? run.conclusion : (run.status ?? run.conclusion ?? 'unknown')).toLowerCase();
+      out.push({ kind: 'check run', name: run.name ?? '', state, url: run.url ?? '', required: required.has(run.name ?? '') });
+    }
+  }
+  for (const st of d.statusChecks ?? []) {
+    out.push({ kind: 'status', name: st.context ?? '', state: (st.state ?? 'unknown').toLowerCase(), url: st.url ?? '', required: required.has(st.context ?? '') });
+  }
+  return out;
+}
+
+export function checkRows(list: readonly Check[], style: Style): Row[] {
+  return list.map((c) => {
+    const state: Cell = { value: c.state, styled: statusColor(style, c.state) };
+    return [c.name, state, c.required ? 'yes' : '', c.url];
+  });
+}

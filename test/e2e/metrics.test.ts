@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { baseEnv, runCli } from '../helpers/run-cli.js';
+
+const L = 'repo="acme/widgets",branch="main",queue_type="main"';
+const bucket = (name: string, counts: number[]) =>
+  ['60', '300', '600', '900', '1800', '3600', '5400', '7200', '+Inf'].map((le, i) => `${name}_bucket{${L},le="${le}"} ${counts[i]}`).join('\n');
+
+// Written for these tests in the service's format: gauges, a conclusion label, and histograms.
+const EXPOSITION = `# HELP mq_depth_current Queue depth
+# TYPE mq_depth_current gauge
+mq_depth_current{${L}} 6
+mq_depth_current{repo="acme/widgets",branch="release",queue_type="main"} 1
+# TYPE mq_awaiting_mergeability gauge
+mq_awaiting_mergeability{${L}} 2
+# TYPE mq_testing_slots_active gauge
+mq_testing_slots_active{${L}} 3
+# TYPE mq_pr_conclusions_1h_total gauge
+mq_pr_conclusions_1h_total{${L},conclusion="merged"} 14
+mq_pr_conclusions_1h_total{${L},conclusion="failed"} 2
+mq_pr_conclusions_1h_total{${L},conclusion="cancelled"} 1
+# TYPE mq_pr_restarts_1h_total gauge
+mq_pr_restarts_1h_total{${L}} 4
+# TYPE mq_pr_wait_duration_1h_seconds histogram
+${bucket('mq_pr_wait_duration_1h_seconds', [2, 10, 10, 10, 10, 10, 10, 10, 10])}
+mq_pr_wait_duration_1h_seconds_sum{${L}} 1500
+mq_pr_wait_duration_1h_seconds_count{${L}} 10
+# TYPE mq_pr_test_duration_1h_seconds histogram
+${bucket('mq_pr_test_duration_1h_seconds', [0, 0, 4, 8, 10, 10, 10, 10, 10])}
+mq_pr_test_duration_1h_seconds_sum{${L}} 7000
+mq_pr_test_duration_1h_seconds_count{${L}} 10
+`;
+
+let fake: FakeServer;
+beforeAll(async () => {
+  fake = await startFakeServer();
+});
+afterAll(async () => {
+  await fake.close();
+});
+beforeEach(() => {
+  fake.requests.length = 0;
+  fake.on('GET /getMergeQueueMetrics', { status: 200, body: EXPOSITION, headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' } });
+});
+const env = (extra: Record<string, string | undefined> = {}) => ({ ...baseEnv(fake.url), ...extra });
+
+describe('mq metrics: the query', () => {
+  const cases: Array<{ name: string; args: string[]; env?: Record<string, string | undefined>; query: Record<string, string> }> = [
+    { name: 'MQ_REPO with a host', args: ['metrics'], query: { repo: 'acme/widgets', repoHost: 'github.com' } },
+    { name: '--repo with a host', args: ['metrics', '--repo', 'ghe.example.com/Org/Repo'], query: { repo: 'Org/Repo', repoHost: 'ghe.example.com' } },
+    { name: 'no repo: every repository', args: ['metrics'], env: { MQ_REPO: undefined }, query: {} },
+    { name: '--all-repos overrides MQ_REPO', args: ['metrics', '--all-repos'], query: {} },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const r = await runCli(c.args, { env: env(c.env) });
+      expect(r.exitCode).toBe(0);
+      expect(fake.requests).toHaveLength(1);
+      expect(fake.requests[0]?.method).toBe('GET');
+      expect(fake.requests[0]?.path).toBe('/getMergeQueueMetrics');
+      expect(fake.requests[0]?.query).toEqual(c.query);
+    });
+  }
+
+  it('--repo without a host takes the host of the profile repo', async () => {
+    const e = env({ MQ_REPO: undefined });
+    const set = await runCli(['profile', 'set', 'repo', 'ghe.example.com/acme/widgets'], { env: e });
+    expect(set.exitCode).toBe(0);
+    const r = await runCli(['metrics', '--repo', 'acme/tools'], { env: e });
+    expect(r.exitCode).toBe(0);
+    expect(fake.requests[0]?.query).toEqual({ repo: 'acme/tools', repoHost: 'ghe.example.com' });
+  });
+
+  it('--repo without a host and none in the profile: exit 2 naming the rule, nothing sent', async () => {
+    const r = await runCli(['metrics', '--repo', 'acme/widgets'], { env: env() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('mq: usage: --repo: "acme/widgets" has no host part, and metrics needs one (repoHost)');
+    expect(r.stderr).toContain('hint: write the host: --repo github.com/acme/widgets');
+    expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe('mq metrics: output', () => {
+  it('piped: the exposition passes through unchanged', async () => {
+    const r = await runCli(['metrics'], { env: env() });
+    expect(r.stdout).toBe(EXPOSITION);
+    const raw = await runCli(['metrics', '-o', 'raw'], { env: env() });
+    expect(raw.stdout).toBe(EXPOSITION);
+  });
+
+  it('-o table: per queue, gauges, conclusions, and p50/p90 from the buckets', async () => {
+    const r = await runCli(['metrics', '-o', 'table'], { env: env() });
+    expect(r.exitCode).toBe(0);
+    const main = r.stdout.split('acme/widgets · release')[0] ?? '';
+    expect(main).toContain('acme/widgets · main');
+    expect(main).toMatch(/In the queue\s+6/);
+    expect(main).toMatch(/Testing now\s+3/);
+    expect(main).toMatch(/Awaiting mergeability\s+2/);
+    expect(main).toMatch(/Left, last hour\s+merged 14 · failed 2 · cancelled 1/);
+    expect(main).toMatch(/Restarts, last hour\s+4/);
+    // wait: 2 of 10 under 60s, 8 more by 300s: p50 = 60 + 240 * 3/8 = 150s, p90 = 60 + 240 * 7/8 = 270s
+    expect(main).toMatch(/Wait before testing, last hour\s+10 PRs · p50 2m 30s · p90 4m 30s/);
+    // test: p50 = 600 + 300 * 1/4 = 675s, p90 = 900 + 900 * 1/2 = 1350s
+    expect(main).toMatch(/Time testing, last hour\s+10 PRs · p50 11m 15s · p90 22m 30s/);
+    expect(main).toMatch(/Time in queue, last hour\s+—/);
+    expect(r.stdout).toMatch(/acme\/widgets · release\n[^\n]*In the queue\s+1/);
+  });
+
+  it('--json: the parsed queues', async () => {
+    const r = await runCli(['metrics', '--json'], { env: env() });
+    const doc = JSON.parse(r.stdout);
+    expect(doc.repo).toBe('acme/widgets');
+    expect(doc.repoHost).toBe('github.com');
+    expect(doc.queues).toHaveLength(2);
+    expect(doc.queues[0]).toMatchObject({
+      repo: 'acme/widgets',
+      branch: 'main',
+      queueType: 'main',
+      depth: 6,
+      testingSlotsActive: 3,
+      conclusions: { merged: 14, failed: 2, cancelled: 1 },
+      restarts: 4,
+      histograms: { wait: { count: 10, sum: 1500, p50: 150, p90: 270 } },
+    });
+  });
+
+  it('-o plain: one metric per line for awk', async () => {
+    const r = await runCli(['metrics', '-o', 'plain'], { env: env() });
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toContain('acme/widgets\tmain\tmain\tdepth\t6');
+    expect(lines).toContain('acme/widgets\tmain\tmain\tconclusions_1h.failed\t2');
+    expect(lines).toContain('acme/widgets\tmain\tmain\twait.p90_seconds\t270');
+    expect(lines).toContain('acme/widgets\trelease\tmain\tdepth\t1');
+  });
+
+  it('an exposition that does not parse is shown raw with a warning, never dropped', async () => {
+    const broken = 'mq_depth_current{repo="acme/widgets" 6\n';
+    fake.on('GET /getMergeQueueMetrics', { status: 200, body: broken });
+    const r = await runCli(['metrics', '-o', 'table'], { env: env() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(broken);
+    expect(r.stderr).toMatch(/mq: warning: the metrics could not be parsed \(line 1, column \d+: .+\); showing them as the service sent them/);
+    const asJson = await runCli(['metrics', '--json'], { env: env() });
+    const doc = JSON.parse(asJson.stdout);
+    expect(doc.parsed).toBe(false);
+    expect(doc.raw).toBe(broken);
+  });
+
+  it('HTTP errors keep their exit codes', async () => {
+    fake.on('GET /getMergeQueueMetrics', { status: 401, body: 'invalid token' });
+    const r = await runCli(['metrics'], { env: env() });
+    expect(r.exitCode).toBe(4);
+  });
+});

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { baseEnv, runCli } from '../helpers/run-cli.js';
+import { entry } from '../helpers/test-context.js';
+
+const TARGET = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' };
+const C1 = '11111111-1111-4111-8111-111111111111';
+const C2 = '22222222-2222-4222-8222-222222222222';
+const page = (from: number, n: number, nextCursor?: string) => ({
+  status: 200,
+  body: { pullRequests: Array.from({ length: n }, (_, i) => entry(from + i, 'merged')), ...(nextCursor ? { nextCursor } : {}) },
+});
+
+let fake: FakeServer;
+beforeAll(async () => {
+  fake = await startFakeServer();
+});
+afterAll(async () => {
+  await fake.close();
+});
+beforeEach(() => {
+  fake.requests.length = 0;
+});
+const env = () => baseEnv(fake.url);
+const bodies = () => fake.requests.filter((r) => r.path === '/listPullRequests').map((r) => r.body);
+
+describe('mq queue history', () => {
+  it('follows nextCursor until the service has no more', async () => {
+    fake.on('POST /listPullRequests', page(1, 100, C1), page(101, 100, C2), page(201, 20));
+    const r = await runCli(['queue', 'history', '--limit', '500', '--json'], { env: env() });
+    expect(r.exitCode).toBe(0);
+    expect(bodies()).toEqual([
+      { ...TARGET, take: 100 },
+      { ...TARGET, take: 100, cursor: C1 },
+      { ...TARGET, take: 100, cursor: C2 },
+    ]);
+    const doc = JSON.parse(r.stdout);
+    expect(doc).toHaveLength(220);
+    expect(doc[219].prNumber).toBe(220);
+  });
+
+  it('stops at --limit, asking only for what is left', async () => {
+    fake.on('POST /listPullRequests', page(1, 100, C1), page(101, 30, C2), page(131, 100));
+    const r = await runCli(['queue', 'history', '--limit', '130'], { env: env() });
+    expect(r.exitCode).toBe(0);
+    expect(bodies()).toEqual([
+      { ...TARGET, take: 100 },
+      { ...TARGET, take: 30, cursor: C1 },
+    ]);
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(130);
+  });
+
+  it('sends --state and --since (a duration becomes an ISO time)', async () => {
+    fake.on('POST /listPullRequests', page(1, 2));
+    const before = Date.now();
+    const r = await runCli(['queue', 'history', '--state', 'FAILED', '--since', '2h'], { env: env() });
+    expect(r.exitCode).toBe(0);
+    const body = bodies()[0] as { state: string; since: string; take: number };
+    expect(body.state).toBe('failed');
+    expect(body.take).toBe(50);
+    const since = Date.parse(body.since);
+    expect(Math.abs(since - (before - 2 * 3600_000))).toBeLessThan(10_000);
+    expect(r.stdout.split('\n')[0]).toMatch(/^1\tmerged\t\d{4}-\d\d-\d\dT[^\t]+\tmedium\toctocat\tChange number 1$/);
+  });
+
+  it('an ISO --since is sent as given', async () => {
+    fake.on('POST /listPullRequests', page(1, 1));
+    await runCli(['queue', 'history', '--since', '2026-05-01T09:00:00Z'], { env: env() });
+    expect((bodies()[0] as { since: string }).since).toBe('2026-05-01T09:00:00.000Z');
+  });
+
+  it('a repeated cursor does not loop forever', async () => {
+    fake.on('POST /listPullRequests', page(1, 2, C1));
+    const r = await runCli(['queue', 'history', '--limit', '100'], { env: env() });
+    expect(r.exitCode).toBe(0);
+    expect(bodies()).toHaveLength(2);
+  });
+
+  const bad: Array<[string[], RegExp]> = [
+    [['--limit', '0'], /--limit: "0" must be an integer from 1 to 10000/],
+    [['--limit', '2.5'], /--limit: "2\.5" must be an integer/],
+    [['--state', 'done'], /--state: "done" is not one of not_ready, pending, testing/],
+    [['--since', 'yesterday'], /--since: "yesterday" is neither an ISO 8601 date nor a duration/],
+    [['--since', '2026-13-45'], /--since: "2026-13-45" is not a valid date/],
+  ];
+  for (const [args, message] of bad) {
+    it(`${args.join(' ')}: exit 2, nothing sent`, async () => {
+      const r = await runCli(['queue', 'history', ...args], { env: env() });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(fake.requests).toHaveLength(0);
+    });
+  }
+});

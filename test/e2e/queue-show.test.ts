@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { baseEnv, runCli } from '../helpers/run-cli.js';
+import { entry, minutesAgo, queueRecord } from '../helpers/test-context.js';
+
+const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
+
+// A busy queue: PRs in every state, in queue order, as the service lists them. The built binary
+// reads the real clock, so times are relative to now.
+const ago = (m: number) => minutesAgo(m, Date.now());
+const makePrs = () => [
+  entry(101, 'testing', { stateChangedAt: ago(185), prTitle: 'Urgent hotfix for the login page', prAuthor: 'alice', priorityName: 'urgent', priorityValue: 0, skipTheLine: true }),
+  entry(102, 'tests_passed', { stateChangedAt: ago(5), prAuthor: 'bob', priorityName: 'high', priorityValue: 10 }),
+  entry(103, 'testing', { prAuthor: 'carol', noBatch: true }),
+  entry(104, 'pending_failure', { stateChangedAt: ago(5), prAuthor: 'dave', prTitle: 'Tabs\tand\nnewlines in a title' }),
+  entry(105, 'pending', { prAuthor: 'erin' }),
+  entry(106, 'pending', { prAuthor: 'frank', priorityName: 'low', priorityValue: 200 }),
+  entry(107, 'not_ready', { prAuthor: 'grace' }),
+  entry(108, 'failed', { prAuthor: 'heidi' }),
+  entry(109, 'cancelled', { prAuthor: 'ivan' }),
+  entry(110, 'merged', { prAuthor: 'judy' }),
+];
+let QUEUE: Record<string, unknown>;
+
+let fake: FakeServer;
+beforeAll(async () => {
+  fake = await startFakeServer();
+});
+afterAll(async () => {
+  await fake.close();
+});
+beforeEach(() => {
+  fake.requests.length = 0;
+  QUEUE = queueRecord({}, makePrs());
+  fake.on('POST /getQueue', { status: 200, body: QUEUE });
+});
+const env = () => baseEnv(fake.url);
+
+describe('mq queue show', () => {
+  it('asks getQueue for the target queue', async () => {
+    const r = await runCli(['queue', 'show', '--branch', 'release'], { env: env() });
+    expect(r.exitCode).toBe(0);
+    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests[0]?.path).toBe('/getQueue');
+    expect(fake.requests[0]?.body).toEqual({ repo: REPO, targetBranch: 'release' });
+  });
+
+  it('piped: one tab-separated line per PR in queue order, nothing else on stdout', async () => {
+    const r = await runCli(['queue', 'show'], { env: env() });
+    expect(r.exitCode).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(10);
+    expect(lines[0]).toMatch(/^1\t101\ttesting\t111(0[0-9])\turgent\talice\tUrgent hotfix for the login page$/);
+    expect(lines[1]).toMatch(/^2\t102\ttests_passed\t30[0-9]\thigh\tbob\tChange number 102$/);
+    expect(lines[3]).toMatch(/^4\t104\tpending_failure\t30[0-9]\tmedium\tdave\tTabs and newlines in a title$/);
+    expect(lines.map((l) => l.split('\t')[2])).toEqual(['testing', 'tests_passed', 'testing', 'pending_failure', 'pending', 'pending', 'not_ready', 'failed', 'cancelled', 'merged']);
+    for (const l of lines) expect(l.split('\t')).toHaveLength(7);
+    // The queue's state goes to stderr for the human watching the pipe.
+    expect(r.stderr).toContain('queue main of github.com/acme/widgets: running · 10 PRs: 2 testing, 2 pending, 1 waiting to merge, 1 pending failure, 1 not ready');
+  });
+
+  it('as a table: header with the key settings, then the PRs with time in state and priority', async () => {
+    const r = await runCli(['queue', 'show', '-o', 'table'], { env: env() });
+    expect(r.exitCode).toBe(0);
+    const out = r.stdout;
+    expect(out).toMatch(/Queue\s+main · github\.com\/acme\/widgets/);
+    expect(out).toMatch(/State\s+running/);
+    expect(out).toMatch(/Mode\s+single · concurrency 3 · merge method squash/);
+    expect(out).toMatch(/Batching\s+on: at least 2 PRs, waits up to 5m · bisection concurrency 2/);
+    expect(out).toMatch(/Testing\s+timeout 1h · optimistic merge on · pending failure depth 2/);
+    expect(out).toMatch(/Required\s+ci\/build/);
+    expect(out).toMatch(/PRs\s+10 PRs: 2 testing/);
+    const row = (pr: number) => out.split('\n').find((l) => l.includes(`#${pr} `)) ?? '';
+    expect(row(101)).toMatch(/│?\s*1\s.*#101\s.*testing\s.*3h 5m\s.*urgent \(0\), skip the line\s.*alice\s.*Urgent hotfix/);
+    expect(row(102)).toMatch(/#102\s.*tests_passed\s.*5m( \ds)?\s.*high \(10\)\s.*bob/);
+    expect(row(103)).toMatch(/medium \(100\), no batch/);
+    expect(row(110)).toMatch(/10\s.*#110\s.*merged/);
+    // queue order is kept
+    expect(out.indexOf('#101')).toBeLessThan(out.indexOf('#102'));
+    expect(out.indexOf('#109')).toBeLessThan(out.indexOf('#110'));
+    expect(out).not.toContain('QUEUE PAUSED');
+  });
+
+  for (const [state, words] of [
+    ['paused', 'QUEUE PAUSED — no PRs are tested or merged'],
+    ['draining', 'QUEUE DRAINING — PRs already in the queue are tested and merged; no new PRs enter'],
+    ['switching_modes', 'QUEUE SWITCHING MODES'],
+  ] as const) {
+    it(`a ${state} queue gets a banner: first line on a terminal, on stderr when piped`, async () => {
+      fake.on('POST /getQueue', { status: 200, body: { ...QUEUE, state: state.toUpperCase() } });
+      const table = await runCli(['queue', 'show', '-o', 'table'], { env: env() });
+      expect(table.stdout.split('\n')[0]).toContain(`⚠ ${words}`);
+      expect(table.stdout).toMatch(new RegExp(`State\\s+ ${state.toUpperCase()} `));
+      const piped = await runCli(['queue', 'show'], { env: env() });
+      expect(piped.stdout).not.toContain('QUEUE');
+      expect(piped.stderr.split('\n')[0]).toContain(`⚠ ${words}`);
+      const asJson = await runCli(['queue', 'show', '--json'], { env: env() });
+      expect(JSON.parse(asJson.stdout).state).toBe(state);
+      expect(asJson.stderr).toContain(`⚠ ${words}`);
+    });
+  }
+
+  it('--json prints the whole record, unknown fields kept', async () => {
+    const r = await runCli(['queue', 'show', '--json'], { env: env() });
+    expect(r.exitCode).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.enqueuedPullRequests).toHaveLength(10);
+    expect(doc.enqueuedPullRequests[0].prNumber).toBe(101);
+    expect(doc.labelCommandsEnabled).toBe(true);
+    expect(doc.mergeMethod).toBe('squash');
+  });
+
+  it('--settings piped: key<TAB>value lines keyed like the update flags', async () => {
+    const r = await runCli(['queue', 'show', '--settings'], { env: env() });
+    expect(r.exitCode).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    for (const l of ['branch\tmain', 'state\trunning', 'concurrency\t3', 'testing-timeout\t60', 'optimistic-merge\ttrue', 'batch\ttrue', 'merge-method\tsquash', 'required-statuses\tci/build', 'enqueued\t10']) {
+      expect(lines).toContain(l);
+    }
+  });
+
+  it('markdown for a step summary: settings and a PR table', async () => {
+    fake.on('POST /getQueue', { status: 200, body: { ...QUEUE, state: 'paused' } });
+    const r = await runCli(['queue', 'show', '-o', 'markdown'], { env: env() });
+    expect(r.stdout).toContain('> **⚠ QUEUE PAUSED');
+    expect(r.stdout).toContain('### Merge queue main');
+    expect(r.stdout).toContain('| # | PR | State | In state | Priority | Author | Title |');
+    expect(r.stdout).toMatch(/\| 4 \| #104 \| pending_failure \| 5m( \ds)? \| medium \(100\) \| dave \| Tabs and newlines in a title \|/);
+  });
+
+  it('an empty queue: no rows piped, a note on a terminal', async () => {
+    fake.on('POST /getQueue', { status: 200, body: queueRecord({ requiredStatuses: null }) });
+    const piped = await runCli(['queue', 'show'], { env: env() });
+    expect(piped.stdout).toBe('');
+    expect(piped.stderr).toContain('running · none');
+    const table = await runCli(['queue', 'show', '-o', 'table'], { env: env() });
+    expect(table.stdout).toContain('No PRs in the queue.');
+    expect(table.stdout).toMatch(/Required\s+not set \(branch protection or repo config decides\)/);
+  });
+
+  it('a missing queue exits 3 with the server message', async () => {
+    fake.on('POST /getQueue', { status: 404, body: 'merge queue not found' });
+    const r = await runCli(['queue', 'show'], { env: env() });
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toContain('mq: get the queue for main: the service answered HTTP 404: merge queue not found');
+  });
+});

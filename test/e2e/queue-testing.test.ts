@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { baseEnv, runCli } from '../helpers/run-cli.js';
+
+const TARGET = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' };
+const RUN = '5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31';
+
+const DETAILS = {
+  requiredStatuses: ['ci/build', 'lint'],
+  requiredStatusesSource: 'merge_instance',
+  testBranch: `trunk-merge/pr-1815/${RUN}`,
+  testBranchSha: '9f2c4e1d7b3a6c5e8f0a1b2c3d4e5f6a7b8c9d0e',
+  createdAt: '2026-11-22T09:00:00.000Z',
+  status: 'IN_PROGRESS',
+  checkSuites: [
+    {
+      checkRuns: [
+        { name: 'ci/build', url: 'https://ci.example.com/runs/1', status: 'COMPLETED', conclusion: 'SUCCESS' },
+        { name: 'ci/test', url: 'https://ci.example.com/runs/2', status: 'IN_PROGRESS' },
+      ],
+    },
+  ],
+  statusChecks: [{ context: 'lint', url: 'https://lint.example.com/3', state: 'FAILURE' }],
+  testedPullRequests: [
+    { prNumber: 1815, prUrl: 'https://github.com/acme/widgets/pull/1815', title: 'Faster widget cache' },
+    { prNumber: 1816, prUrl: 'https://github.com/acme/widgets/pull/1816', title: 'Fix typo' },
+  ],
+  dependentPrs: [1810],
+};
+
+let fake: FakeServer;
+beforeAll(async () => {
+  fake = await startFakeServer();
+});
+afterAll(async () => {
+  await fake.close();
+});
+beforeEach(() => {
+  fake.requests.length = 0;
+  fake.on('POST /getMergeQueueTestingDetails', { status: 200, body: DETAILS });
+});
+const env = () => baseEnv(fake.url);
+
+describe('mq queue testing', () => {
+  for (const arg of [RUN, `trunk-merge/pr-1815/${RUN}`, `refs/heads/trunk-merge/pr-1815/${RUN}`]) {
+    it(`asks for the test run id given ${arg.slice(0, 30)}…`, async () => {
+      const r = await runCli(['queue', 'testing', arg], { env: env() });
+      expect(r.exitCode).toBe(0);
+      expect(fake.requests[0]?.path).toBe('/getMergeQueueTestingDetails');
+      expect(fake.requests[0]?.body).toEqual({ ...TARGET, testRunId: RUN });
+    });
+  }
+
+  it('keeps a -bisection suffix', async () => {
+    await runCli(['queue', 'testing', `${RUN}-bisection`], { env: env() });
+    expect(fake.requests[0]?.body).toEqual({ ...TARGET, testRunId: `${RUN}-bisection` });
+  });
+
+  it('piped: key<TAB>value lines, then one line per tested PR and per check', async () => {
+    const r = await runCli(['queue', 'testing', RUN], { env: env() });
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toContain('status\tin_progress');
+    expect(lines).toContain(`test_branch\ttrunk-merge/pr-1815/${RUN}`);
+    expect(lines).toContain('test_branch_sha\t9f2c4e1d7b3a6c5e8f0a1b2c3d4e5f6a7b8c9d0e');
+    expect(lines).toContain('required_statuses\tci/build, lint');
+    expect(lines).toContain('required_statuses_source\tthe queue settings (set through the API)');
+    expect(lines).toContain('dependent_prs\t#1810');
+    expect(lines).toContain('pr\t#1815\tFaster widget cache\thttps://github.com/acme/widgets/pull/1815');
+    expect(lines).toContain('check\tci/build\tsuccess\tyes\thttps://ci.example.com/runs/1');
+    expect(lines).toContain('check\tci/test\tin_progress\t\thttps://ci.example.com/runs/2');
+    expect(lines).toContain('check\tlint\tfailure\tyes\thttps://lint.example.com/3');
+  });
+
+  it('as a table: status, tested PRs and checks with URLs', async () => {
+    const r = await runCli(['queue', 'testing', RUN, '-o', 'table'], { env: env() });
+    expect(r.stdout).toMatch(/Status\s+in_progress/);
+    expect(r.stdout).toMatch(/Required from\s+the queue settings/);
+    expect(r.stdout).toMatch(/#1816\s.*Fix typo/);
+    expect(r.stdout).toMatch(/lint\s.*failure\s.*yes\s.*https:\/\/lint\.example\.com\/3/);
+  });
+
+  it('--json prints the record', async () => {
+    const r = await runCli(['queue', 'testing', RUN, '--json'], { env: env() });
+    const doc = JSON.parse(r.stdout);
+    expect(doc.testedPullRequests).toHaveLength(2);
+    expect(doc.status).toBe('in_progress');
+  });
+
+  for (const bad of ['not-a-uuid', 'trunk-merge/pr-x/abc', 'trunk-temp/pr-1815/' + RUN, '5df78918']) {
+    it(`refuses ${bad}: exit 2, nothing sent`, async () => {
+      const r = await runCli(['queue', 'testing', bad], { env: env() });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain('is neither a test run id (a UUID) nor a test branch trunk-merge/pr-<N>/<uuid>');
+      expect(fake.requests).toHaveLength(0);
+    });
+  }
+});

@@ -1,0 +1,211 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Queue } from '../../src/api/schemas.js';
+import { closeHttp } from '../../src/api/http.js';
+import { runQueueDelete } from '../../src/commands/queue/delete.js';
+import { parseSince } from '../../src/commands/queue/history.js';
+import { parseTestRun } from '../../src/commands/queue/testing.js';
+import { applySettings, settingsFromFlags } from '../../src/commands/queue/update.js';
+import { diffQueue, eventLine } from '../../src/commands/queue/watch.js';
+import { ExitCode, MqError } from '../../src/errors.js';
+import { makeStyle } from '../../src/output/style.js';
+import { histogramText, metricsRows } from '../../src/views/metrics.js';
+import { countsText, queueBanner, queueRows, settingChanges } from '../../src/views/queue.js';
+import { checks } from '../../src/views/testing-details.js';
+import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { entry, FIXED_NOW, minutesAgo, queueRecord, testContext } from '../helpers/test-context.js';
+
+const plain = makeStyle(false);
+const q = (overrides: Record<string, unknown> = {}, prs: Array<Record<string, unknown>> = []) => queueRecord(overrides, prs) as Queue;
+
+describe('queue rows', () => {
+  const entries = q({}, [
+    entry(1, 'testing', { stateChangedAt: minutesAgo(65), priorityName: 'urgent', priorityValue: 0, skipTheLine: true }),
+    entry(2, 'pending', { stateChangedAt: 'not a date', priorityName: null, priorityValue: 42, prTitle: 'x'.repeat(100) }),
+  ]).enqueuedPullRequests as NonNullable<Queue['enqueuedPullRequests']>;
+
+  it('piped: seconds in state and the priority name, else its value', () => {
+    expect(queueRows(entries, FIXED_NOW, plain, false)).toEqual([
+      ['1', '1', { value: 'testing', styled: 'testing' }, '3900', 'urgent', 'octocat', 'Change number 1'],
+      ['2', '2', { value: 'pending', styled: 'pending' }, '', '42', 'octocat', 'x'.repeat(100)],
+    ]);
+  });
+
+  it('on a terminal: readable durations, marks, titles cut to fit', () => {
+    const rows = queueRows(entries, FIXED_NOW, plain, true);
+    expect(rows[0]?.slice(0, 2)).toEqual(['1', '#1']);
+    expect(rows[0]?.slice(3, 5)).toEqual(['1h 5m', 'urgent (0), skip the line']);
+    expect(rows[1]?.[6]).toBe(`${'x'.repeat(71)}…`);
+  });
+
+  it('counts read in the order work flows', () => {
+    expect(countsText(entries)).toBe('2 PRs: 1 testing, 1 pending');
+    expect(countsText([])).toBe('none');
+  });
+
+  it('a banner only for a queue that is not running', () => {
+    expect(queueBanner('running', plain)).toBeUndefined();
+    expect(queueBanner('paused', plain)).toContain('⚠ QUEUE PAUSED');
+    expect(queueBanner('switching_modes', plain)).toContain('SWITCHING MODES');
+  });
+});
+
+describe('settingChanges', () => {
+  const before = q();
+  it('lists changed settings and requested ones, unchanged marked', () => {
+    const after = q({ concurrency: 5, state: 'switching_modes', mode: 'parallel' });
+    const changes = settingChanges(before, after, new Set(['mode', 'concurrency', 'batch']));
+    expect(changes.map((c) => [c.key, c.from, c.to, c.changed, c.requested])).toEqual([
+      ['state', 'running', 'switching_modes', true, false],
+      ['mode', 'single', 'parallel', true, true],
+      ['concurrency', '3', '5', true, true],
+      ['batch', 'on', 'on', false, true],
+    ]);
+  });
+
+  it('compares lists by content and shows null as not set', () => {
+    const same = settingChanges(before, q({ requiredStatuses: ['ci/build'] }), new Set());
+    expect(same).toEqual([]);
+    const cleared = settingChanges(before, applySettings(before, { deleteRequiredStatuses: true }), new Set(['requiredStatuses']));
+    expect(cleared.map((c) => [c.from, c.to])).toEqual([['ci/build', 'not set']]);
+  });
+
+  it('with the queue unknown, shows only the requested values', () => {
+    const changes = settingChanges(undefined, applySettings({} as Queue, { concurrency: 2 }), new Set(['concurrency']));
+    expect(changes.map((c) => [c.key, c.from, c.to])).toEqual([['concurrency', '?', '2']]);
+  });
+});
+
+describe('settingsFromFlags', () => {
+  it('maps flag attributes to fields and keeps only those given', () => {
+    expect(settingsFromFlags({ testingTimeout: 30, optimisticMerge: false, requiredStatus: ['a', 'b', 'a'], dryRun: true })).toEqual({
+      testingTimeoutMinutes: 30,
+      canOptimisticallyMerge: false,
+      requiredStatuses: ['a', 'b'],
+    });
+  });
+  it('refuses no setting, and a list with a clear', () => {
+    expect(() => settingsFromFlags({ dryRun: true })).toThrow(/no setting given/);
+    expect(() => settingsFromFlags({ requiredStatus: ['a'], clearRequiredStatuses: true })).toThrow(/cannot be used together/);
+  });
+});
+
+describe('diffQueue (watch)', () => {
+  it('the first read lists the queue state and every PR as new', () => {
+    const events = diffQueue(undefined, q({}, [entry(1, 'pending')]));
+    expect(events).toEqual([
+      { subject: 'queue', from: null, to: 'running', title: 'main' },
+      { subject: 1, from: null, to: 'pending', title: 'Change number 1' },
+    ]);
+  });
+
+  it('reports state changes, new PRs and PRs that left; nothing when nothing changed', () => {
+    const a = q({}, [entry(1, 'pending'), entry(2, 'testing')]);
+    const b = q({ state: 'draining' }, [entry(1, 'testing'), entry(3, 'pending')]);
+    expect(diffQueue(a, a)).toEqual([]);
+    expect(diffQueue(a, b).map((e) => [e.subject, e.from, e.to])).toEqual([
+      ['queue', 'running', 'draining'],
+      [1, 'pending', 'testing'],
+      [3, null, 'pending'],
+      [2, 'testing', 'left'],
+    ]);
+  });
+
+  it('one tab-separated line per event', () => {
+    expect(eventLine({ subject: 7, from: null, to: 'pending', title: 'a\tb' }, '2026-01-01T00:00:00.000Z')).toBe('2026-01-01T00:00:00.000Z\t#7\t-\tpending\ta b\n');
+  });
+});
+
+describe('argument parsers', () => {
+  const id = '5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31';
+  it('test runs: the id, or the last part of the test branch', () => {
+    expect(parseTestRun(id)).toEqual({ testRunId: id });
+    expect(parseTestRun(`trunk-merge/pr-1815/${id}`)).toEqual({ testRunId: id, pr: 1815 });
+    expect(() => parseTestRun('trunk-merge/pr-1815/')).toThrow(MqError);
+  });
+
+  it('--since: durations back from now, ISO dates as given, the future refused', () => {
+    expect(parseSince('2h', FIXED_NOW)).toBe('2026-11-22T10:00:00.000Z');
+    expect(parseSince('3d', FIXED_NOW)).toBe('2026-11-19T12:00:00.000Z');
+    expect(parseSince('2026-11-01', FIXED_NOW)).toBe('2026-11-01T00:00:00.000Z');
+    expect(() => parseSince('2027-01-01', FIXED_NOW)).toThrow(/in the future/);
+    expect(() => parseSince('0s', FIXED_NOW)).toThrow(/greater than zero/);
+  });
+});
+
+describe('testing details', () => {
+  it('a completed check run reads as its conclusion; statuses join the list; required marked', () => {
+    const list = checks({
+      requiredStatuses: ['build'],
+      checkSuites: [{ checkRuns: [{ name: 'build', url: 'u1', status: 'COMPLETED', conclusion: 'FAILURE' }, { name: 'e2e', url: 'u2', status: 'QUEUED' }] }],
+      statusChecks: [{ context: 'lint', state: 'PENDING' }],
+    });
+    expect(list.map((c) => [c.name, c.state, c.required])).toEqual([
+      ['build', 'failure', true],
+      ['e2e', 'queued', false],
+      ['lint', 'pending', false],
+    ]);
+  });
+});
+
+describe('metrics view', () => {
+  it('histograms: count and quantiles, or no PRs', () => {
+    expect(histogramText({ count: 3, sum: 100, p50: 90, p90: 3600 })).toBe('3 PRs · p50 1m 30s · p90 1h');
+    expect(histogramText({ count: 0, sum: 0 })).toBe('no PRs');
+    expect(histogramText(undefined)).toBe('—');
+  });
+  it('plain rows skip what the service did not send', () => {
+    const rows = metricsRows({ repo: 'a/b', branch: 'main', queueType: 'main', depth: 2, conclusions: { failed: 1 }, histograms: { test: { count: 1, sum: NaN, p50: 30 } } });
+    expect(rows).toEqual([
+      ['a/b', 'main', 'main', 'depth', '2'],
+      ['a/b', 'main', 'main', 'conclusions_1h.failed', '1'],
+      ['a/b', 'main', 'main', 'test.count', '1'],
+      ['a/b', 'main', 'main', 'test.p50_seconds', '30'],
+    ]);
+  });
+});
+
+describe('runQueueDelete confirmation (test context)', () => {
+  let fake: FakeServer;
+  beforeAll(async () => {
+    fake = await startFakeServer();
+  });
+  afterAll(async () => {
+    await fake.close();
+    await closeHttp();
+  });
+  beforeEach(() => {
+    fake.requests.length = 0;
+    fake.on('POST /getQueue', { status: 200, body: queueRecord() });
+  });
+  const deletes = () => fake.requests.filter((r) => r.path === '/deleteQueue');
+  const tty = { stdinIsTTY: true, stderrIsTTY: true };
+
+  it('asks on a terminal and deletes when the branch name is typed', async () => {
+    const { ctx, io } = testContext({ apiUrl: fake.url, ...tty, answers: ['  main '] });
+    expect(await runQueueDelete(ctx, {})).toBe(0);
+    expect(io.prompts[0]).toContain('Type the branch name (main) to confirm');
+    expect(deletes()).toHaveLength(1);
+  });
+
+  it('any other answer: exit 10, nothing deleted', async () => {
+    const { ctx } = testContext({ apiUrl: fake.url, ...tty, answers: ['yes'] });
+    await expect(runQueueDelete(ctx, {})).rejects.toMatchObject({ exitCode: ExitCode.confirm });
+    expect(deletes()).toHaveLength(0);
+  });
+
+  it('no prompt when stderr is not a terminal, or CI is set', async () => {
+    for (const opts of [{ stdinIsTTY: true, stderrIsTTY: false }, { ...tty, env: { CI: '1' } }]) {
+      const { ctx, io } = testContext({ apiUrl: fake.url, ...opts });
+      await expect(runQueueDelete(ctx, {})).rejects.toMatchObject({ exitCode: ExitCode.confirm });
+      expect(io.prompts).toEqual([]);
+    }
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('--yes never asks', async () => {
+    const { ctx, io } = testContext({ apiUrl: fake.url, ...tty });
+    expect(await runQueueDelete(ctx, { yes: true })).toBe(0);
+    expect(io.prompts).toEqual([]);
+    expect(deletes()).toHaveLength(1);
+  });
+});
