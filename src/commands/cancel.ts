@@ -3,7 +3,7 @@ import type { MergeQueueClient } from '../api/client.js';
 import type { Context, Target } from '../context.js';
 import { formatRepo } from '../config/resolve.js';
 import { runOverPrs } from './bulk.js';
-import { emit, prArguments, withExamples } from './shared.js';
+import { emit, finishDryRun, prArguments, withExamples } from './shared.js';
 import { parallelOption } from './submit.js';
 
 /** The state a mutation left the PR in, read back (best effort: the mutation already succeeded). */
@@ -33,8 +33,7 @@ export async function runCancel(ctx: Context, prArgs: string[], opts: { parallel
     (r) => `cancelled${r.state ? ` (now ${r.state})` : ''}`,
   );
   if (opts.dryRun) {
-    await emit(ctx, bulk ? ctx.dryRuns : ctx.dryRuns[0], () => '');
-    ctx.io.err('dry run: nothing was sent\n');
+    finishDryRun(ctx, {}, bulk);
     return 0;
   }
   const first = results[0];

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { Context } from '../context.js';
 import { formatRepo } from '../config/resolve.js';
 import { stateAfter } from './cancel.js';
-import { emit, onePr, withExamples } from './shared.js';
+import { emit, finishDryRun, onePr, withExamples } from './shared.js';
 
 export async function runRestart(ctx: Context, prArg: string | undefined, opts: { dryRun?: boolean }): Promise<number> {
   const pr = onePr(ctx, prArg);
@@ -10,8 +10,7 @@ export async function runRestart(ctx: Context, prArg: string | undefined, opts: 
   const client = await ctx.client({ dryRun: opts.dryRun });
   await client.restartTestsOnPullRequest({ ...target, pr: { number: pr } });
   if (opts.dryRun) {
-    await emit(ctx, ctx.dryRuns[0], () => '');
-    ctx.io.err('dry run: nothing was sent\n');
+    finishDryRun(ctx);
     return 0;
   }
   const state = await stateAfter(client, target, pr);

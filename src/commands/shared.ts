@@ -19,6 +19,18 @@ export async function emit(ctx: Context, data: unknown, render: () => string | P
   ctx.io.out(await render());
 }
 
+/**
+ * Closes a dry run: under --json one document `{dryRun: true, request | requests, …}` (the
+ * requests were printed already otherwise), and a note on stderr that nothing was sent.
+ */
+export function finishDryRun(ctx: Context, doc: Record<string, unknown> = {}, bulk = false): void {
+  if (ctx.format() === 'json') {
+    const requests = bulk ? { requests: ctx.dryRuns } : { request: ctx.dryRuns[0] ?? null };
+    ctx.io.out(json({ dryRun: true, ...requests, ...doc }));
+  }
+  ctx.io.err('dry run: nothing was sent\n');
+}
+
 /** A progress or result line on stderr. */
 export function note(ctx: Context, line: string): void {
   ctx.io.err(`${line}\n`);

@@ -3,7 +3,7 @@ import { parsePriority, priorityValue, type Priority } from '../cli/args.js';
 import type { Context } from '../context.js';
 import { formatRepo } from '../config/resolve.js';
 import { runOverPrs } from './bulk.js';
-import { emit, prArguments, withExamples } from './shared.js';
+import { emit, finishDryRun, prArguments, withExamples } from './shared.js';
 import { parseWaitOptions, waitForPr, type WaitFlags } from './wait.js';
 
 export interface SubmitOptions extends WaitFlags {
@@ -37,8 +37,7 @@ export async function runSubmit(ctx: Context, prArgs: string[], opts: SubmitOpti
     () => `submitted to ${target.targetBranch}`,
   );
   if (opts.dryRun) {
-    await emit(ctx, bulk ? ctx.dryRuns : ctx.dryRuns[0], () => '');
-    ctx.io.err('dry run: nothing was sent\n');
+    finishDryRun(ctx, {}, bulk);
     return 0;
   }
   if (waitSettings && !bulk && results[0]?.ok) {

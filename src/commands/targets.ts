@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import type { Context } from '../context.js';
 import { formatRepo } from '../config/resolve.js';
 import { UsageError } from '../errors.js';
-import { collect, emit, onePr, withExamples } from './shared.js';
+import { collect, emit, finishDryRun, onePr, withExamples } from './shared.js';
 
 /** The service refuses request bodies over 20 MiB. */
 export const MAX_BODY_BYTES = 20 * 1024 * 1024;
@@ -81,8 +81,7 @@ export async function runTargets(ctx: Context, prArg: string | undefined, opts: 
   await client.setImpactedTargets(request, body);
   const count = impactedTargets === 'ALL' ? 'ALL' : impactedTargets.length;
   if (opts.dryRun) {
-    if (ctx.format() === 'json') await emit(ctx, ctx.dryRuns[0], () => '');
-    ctx.io.err('dry run: nothing was sent\n');
+    finishDryRun(ctx, { targets: count });
     return 0;
   }
   ctx.io.err(`${ctx.styleErr.green('✓')} set impacted targets of PR #${pr} at ${sha.slice(0, 12)}: ${count === 'ALL' ? 'ALL' : `${count} target${count === 1 ? '' : 's'}`}\n`);

@@ -167,8 +167,8 @@ describe('--dry-run sends nothing', () => {
   it('with --json, the request is the document', async () => {
     const r = await runCli(['submit', '42', '--dry-run', '--json'], { env: env() });
     const doc = JSON.parse(r.stdout);
-    expect(doc).toMatchObject({ method: 'POST', headers: { 'x-api-token': '***' } });
-    expect(JSON.parse(doc.body)).toEqual({ repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main', pr: { number: 42 } });
+    expect(doc).toMatchObject({ dryRun: true, request: { method: 'POST', headers: { 'x-api-token': '***' } } });
+    expect(JSON.parse(doc.request.body)).toEqual({ repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main', pr: { number: 42 } });
     expect(fake.requests).toHaveLength(0);
   });
 

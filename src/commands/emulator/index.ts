@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { parseChoice, parseIntIn } from '../../cli/args.js';
 import { UsageError } from '../../errors.js';
-import { withExamples } from '../shared.js';
+import { collect, withExamples } from '../shared.js';
 
 interface StartFlags {
   host?: string;
@@ -12,6 +12,8 @@ interface StartFlags {
   speed: string;
   dataDir?: string;
   seed?: string;
+  webhook?: string[];
+  webhookSecret?: string[];
 }
 
 export async function runEmulatorStartCommand(ctx: Context, flags: StartFlags): Promise<number> {
@@ -38,6 +40,8 @@ export async function runEmulatorStartCommand(ctx: Context, flags: StartFlags): 
         speed,
         dataDir: flags.dataDir,
         seed,
+        webhookUrls: flags.webhook ?? [],
+        webhookSecrets: flags.webhookSecret ?? [],
         signal: stop.signal,
         log: ctx.debugEnabled ? (line) => ctx.debug(line) : undefined,
       },
@@ -64,6 +68,8 @@ export function emulatorCommand(ctx: Context): Command {
     .option('--speed <x>', 'with --clock real: emulator minutes per real minute', '1')
     .option('--data-dir <dir>', 'keep state in this directory (atomic writes; survives restarts and crashes)')
     .option('--seed <n>', 'seed for generated ids, shas and authors (repeatable runs)')
+    .option('--webhook <url>', 'deliver pull_request.* and pull_request_batch.* events to this URL, signed as Svix signs them (repeatable)', collect)
+    .option('--webhook-secret <whsec>', 'signing secret (whsec_ + base64): one for all --webhook URLs or one per URL in order; default: generated and shown on stderr', collect)
     .action(async (flags: StartFlags) => {
       ctx.exitCode = await runEmulatorStartCommand(ctx, flags);
     });
@@ -73,6 +79,7 @@ export function emulatorCommand(ctx: Context): Command {
       'mq emulator start > emulator.env &  sleep 1; eval "$(grep ^export emulator.env)"',
       'mq emulator start --clock manual --data-dir .mq-emulator',
       'mq emulator start --speed 60   # an emulated test run of 10 minutes takes 10 seconds',
+      'mq emulator start --webhook http://127.0.0.1:9000/hooks --webhook-secret whsec_MNnSz6d4bvxpTDSxKoC7WOnb0yN9u449',
     ]),
   );
   return emulator;

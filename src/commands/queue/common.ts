@@ -3,7 +3,6 @@ import { Option } from 'commander';
 import { parseChoice } from '../../cli/args.js';
 import type { Context, Target } from '../../context.js';
 import { formatRepo } from '../../config/resolve.js';
-import { json } from '../../output/render.js';
 import { queueBanner } from '../../views/queue.js';
 
 /** `main of github.com/acme/widgets` */
@@ -22,12 +21,6 @@ export function bannerToStderr(ctx: Context, state: string | null | undefined): 
   if (banner) ctx.io.err(`${banner}\n`);
 }
 
-/** Closes a dry run: one JSON document under --json, and a note on stderr that nothing was sent. */
-export function finishDryRun(ctx: Context, doc: Record<string, unknown>): void {
-  if (ctx.format() === 'json') ctx.io.out(json({ dryRun: true, request: ctx.dryRuns[0] ?? null, ...doc }));
-  ctx.io.err('dry run: nothing was sent\n');
-}
-
 /** Prompts are allowed only with a terminal on stdin and stderr, outside CI. */
 export function canPrompt(ctx: Context): boolean {
   return ctx.io.stdinIsTTY && ctx.io.stderrIsTTY && !ctx.env.CI;
@@ -41,3 +34,5 @@ export function choiceOption<T extends string>(flags: string, description: strin
   const flag = /--[\w-]+/.exec(flags)?.[0] ?? flags;
   return new Option(flags, description).choices(values).argParser((v: string) => parseChoice(v, flag, values));
 }
+
+export { finishDryRun } from '../shared.js';
