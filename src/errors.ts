@@ -39,7 +39,24 @@ export interface MqErrorOptions {
   cause?: unknown;
 }
 
+/**
+ * The bundle loads some modules lazily from separate files, each with its own copy of this module.
+ * `instanceof` therefore checks a brand registered under a global symbol, not class identity.
+ */
+const KINDS = Symbol.for('mq.errorKinds');
+
+function hasKind(value: unknown, kind: string): boolean {
+  const kinds = typeof value === 'object' && value !== null ? (value as { [KINDS]?: unknown })[KINDS] : undefined;
+  return Array.isArray(kinds) && kinds.includes(kind);
+}
+
 export class MqError extends Error {
+  /** The brand of this class (class names do not survive minification). */
+  static readonly kind: string = 'MqError';
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return hasKind(value, this.kind);
+  }
+  readonly [KINDS]: string[] = ['MqError'];
   readonly exitCode: ExitCodeValue;
   readonly what: string;
   readonly why: string;
@@ -56,27 +73,33 @@ export class MqError extends Error {
 
 /** Exit 2: the command line or an input file is wrong. Raised before anything is sent. */
 export class UsageError extends MqError {
+  static override readonly kind: string = 'UsageError';
   constructor(why: string, options: MqErrorOptions = {}) {
     super(ExitCode.usage, 'usage', why, options);
     this.name = 'UsageError';
+    this[KINDS].push('UsageError');
   }
 }
 
 /** Exit 7: missing token, unknown profile, unreadable config. */
 export class ConfigError extends MqError {
+  static override readonly kind: string = 'ConfigError';
   constructor(why: string, options: MqErrorOptions = {}) {
     super(ExitCode.config, 'configuration', why, options);
     this.name = 'ConfigError';
+    this[KINDS].push('ConfigError');
   }
 }
 
 /** An HTTP answer the service gave (status kept so callers can tell 404 from 409). */
 export class ApiError extends MqError {
+  static override readonly kind: string = 'ApiError';
   readonly status: number;
   readonly body: string;
   constructor(exitCode: ExitCodeValue, what: string, why: string, status: number, body: string, options: MqErrorOptions = {}) {
     super(exitCode, what, why, options);
     this.name = 'ApiError';
+    this[KINDS].push('ApiError');
     this.status = status;
     this.body = body;
   }

@@ -1,35 +1,13 @@
 /**
- * Entry point and the only exit site: builds the Context from the real process, runs the command
- * line, and sets the exit code.
+ * Entry point. `mq --version` is the most frequent call in CI scripts: answer it before loading
+ * anything else; every other command line goes to cli.ts.
  */
-import { Context, VERSION } from './context.js';
-import { ExitCode } from './errors.js';
-import { processIO } from './output/io.js';
-import { run } from './run.js';
+declare const MQ_VERSION: string;
 
-async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
-  // The most frequent call in CI scripts; answer it without loading the program.
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    process.stdout.write(`${VERSION}\n`);
-    return;
-  }
-  const controller = new AbortController();
-  const io = processIO(process.env);
-  const ctx = new Context({ env: process.env, io, cwd: process.cwd(), signal: controller.signal });
-  const onSignal = () => {
-    // First Ctrl-C: let the command stop cleanly; a second one exits at once.
-    if (controller.signal.aborted) process.exit(ExitCode.interrupted);
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  try {
-    process.exitCode = await run(ctx, argv);
-  } finally {
-    process.off('SIGINT', onSignal);
-    const { closeHttp } = await import('./api/http.js');
-    await closeHttp();
-  }
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  process.stdout.write(`${typeof MQ_VERSION === 'string' ? MQ_VERSION : '0.0.0-dev'}\n`);
+} else {
+  const { main } = await import('./cli.js');
+  await main(argv);
 }
-
-await main();

@@ -8,6 +8,7 @@ import { Command } from 'commander';
 import type { MergeQueueClient } from '../api/client.js';
 import type { SubmittedPullRequest } from '../api/schemas.js';
 import { parsePrNumber } from '../cli/args.js';
+import { inferPrNumber } from '../config/github.js';
 import type { Context, Target } from '../context.js';
 import { ExitCode, MqError } from '../errors.js';
 import { json, renderFields } from '../output/render.js';
@@ -157,7 +158,6 @@ export async function waitForPr(
 }
 
 export async function runWait(ctx: Context, prArg: string | undefined, flags: WaitFlags): Promise<number> {
-  const { inferPrNumber } = await import('../config/github.js');
   const pr = prArg !== undefined ? parsePrNumber(prArg) : inferPrNumber(ctx.env);
   const settings = parseWaitOptions(ctx, flags);
   const target = ctx.target();

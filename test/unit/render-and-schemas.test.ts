@@ -95,3 +95,23 @@ describe('readiness', () => {
     );
   });
 });
+
+describe('error brands survive separate copies of the errors module', () => {
+  it('instanceof checks the brand, not the class object', async () => {
+    const { copyFileSync, mkdtempSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const copy = join(mkdtempSync(join(tmpdir(), 'mq-errors-')), 'errors.ts');
+    copyFileSync(new URL('../../src/errors.ts', import.meta.url), copy);
+    const a = await import('../../src/errors.js');
+    const b = (await import(copy)) as typeof a;
+    expect(a.MqError).not.toBe(b.MqError);
+    const err = new b.ApiError(5, 'x', 'y', 409, '');
+    expect(err instanceof a.MqError).toBe(true);
+    expect(err instanceof a.ApiError).toBe(true);
+    expect(err instanceof a.UsageError).toBe(false);
+    expect(new a.UsageError('z') instanceof b.MqError).toBe(true);
+    expect(new Error('plain') instanceof a.MqError).toBe(false);
+    expect(null instanceof a.MqError).toBe(false);
+  });
+});
