@@ -53,7 +53,7 @@ function hasKind(value: unknown, kind: string): boolean {
 export class MqError extends Error {
   /** The brand of this class (class names do not survive minification). */
   static readonly kind: string = 'MqError';
-  static [Symbol.hasInstance](value: unknown): boolean {
+  static override [Symbol.hasInstance](value: unknown): boolean {
     return hasKind(value, this.kind);
   }
   readonly [KINDS]: string[] = ['MqError'];

@@ -91,7 +91,9 @@ async function dispatcherFor(settings: HttpSettings): Promise<Dispatcher> {
 export async function closeHttp(): Promise<void> {
   const d = sharedDispatcher;
   sharedDispatcher = undefined;
-  if (d) await d.close().catch(() => undefined);
+  // close() waits for requests in flight; a request abandoned at its deadline must not hold the
+  // process open, so destroy whatever is still running after a short grace.
+  if (d) await Promise.race([d.close(), new Promise((r) => setTimeout(r, 200).unref())]).then(() => d.destroy()).catch(() => undefined);
 }
 
 export function truncate(text: string, cap = ERROR_BODY_CAP): string {
@@ -196,16 +198,31 @@ export class HttpClient {
       if (spec.body !== undefined) debug(`> ${truncate(spec.body)}`);
     }
     const dispatcher = await dispatcherFor(this.settings);
+    // The signal stops the exchange; the race also bounds phases a signal does not reach (a proxy
+    // that accepts CONNECT and then stays silent), so no request outlives --timeout.
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const err = Object.assign(new Error(`no answer within ${this.settings.timeoutMs} ms`), { name: 'TimeoutError', code: 'UND_ERR_HEADERS_TIMEOUT' });
+        controller.abort(err);
+        reject(err);
+      }, this.settings.timeoutMs);
+    });
     try {
-      const res = await dispatcher.request({
-        origin: url.origin,
-        path: url.pathname + url.search,
-        method: spec.method,
-        headers: this.headers(spec, false),
-        body: spec.body,
-        signal: AbortSignal.timeout(this.settings.timeoutMs),
-      });
-      const body = await res.body.text();
+      const exchange = (async () => {
+        const res = await dispatcher.request({
+          origin: url.origin,
+          path: url.pathname + url.search,
+          method: spec.method,
+          headers: this.headers(spec, false),
+          body: spec.body,
+          signal: controller.signal,
+        });
+        return { res, body: await res.body.text() };
+      })();
+      exchange.catch(() => undefined);
+      const { res, body } = await Promise.race([exchange, deadline]);
       const header = (name: string): string | undefined => {
         const v = res.headers[name];
         return Array.isArray(v) ? v[0] : v;
@@ -222,6 +239,8 @@ export class HttpClient {
     } catch (error) {
       if (debug) debug(`! ${spec.endpoint}: ${errorCode(error) ?? ''} ${(error as Error)?.message ?? error}`);
       return { kind: 'error', error };
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -112,6 +112,6 @@ describe('error brands survive separate copies of the errors module', () => {
     expect(err instanceof a.UsageError).toBe(false);
     expect(new a.UsageError('z') instanceof b.MqError).toBe(true);
     expect(new Error('plain') instanceof a.MqError).toBe(false);
-    expect(null instanceof a.MqError).toBe(false);
+    expect((null as unknown) instanceof a.MqError).toBe(false);
   });
 });
