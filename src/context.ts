@@ -49,6 +49,8 @@ export class Context {
   /** Aborted on Ctrl-C, so long waits can stop promptly. */
   readonly signal: AbortSignal;
   options: GlobalOptions = {};
+  /** The command being run, e.g. `mq queue update` (set while parsing; for usage hints). */
+  commandPath = 'mq';
   /** What the command run by this context exits with. */
   exitCode = 0;
   /** Set by waiting commands: --timeout then bounds the wait, not each request. */
@@ -106,9 +108,7 @@ export class Context {
     const raw = flag ?? (this.env.MQ_TIMEOUT || undefined);
     if (raw === undefined) return 30_000;
     const source = flag !== undefined ? '--timeout' : 'MQ_TIMEOUT';
-    const ms = parseDuration(raw, source);
-    if (ms <= 0) throw new UsageError(`${source}: must be greater than zero`);
-    return ms;
+    return checkedTimeout(parseDuration(raw, source), source);
   }
 
   store(): ProfileStore {
@@ -145,6 +145,8 @@ export class Context {
   /** The API client; with `dryRun`, mutations are printed instead of sent and no token is needed. */
   async client(opts: { dryRun?: boolean } = {}): Promise<MergeQueueClient> {
     if (this.cachedClient && !opts.dryRun) return this.cachedClient;
+    // Command-line mistakes first (exit 2), then configuration (exit 7).
+    const timeoutMs = this.requestTimeoutMs();
     const conn = this.connection();
     if (!conn.token && !opts.dryRun) throw missingToken(conn.profile.value);
     const [{ HttpClient }, { MergeQueueClient }] = await Promise.all([import('./api/http.js'), import('./api/client.js')]);
@@ -152,7 +154,8 @@ export class Context {
       baseUrl: conn.apiUrl.value,
       token: conn.token?.value ?? '',
       userAgent: `mq/${VERSION}`,
-      timeoutMs: this.requestTimeoutMs(),
+      timeoutMs,
+      signal: this.signal,
       debug: this.debugEnabled ? (line) => this.debug(line) : undefined,
       backoffMs: this.env.MQ_RETRY_BASE_MS ? Number(this.env.MQ_RETRY_BASE_MS) : undefined,
     });
@@ -168,14 +171,26 @@ export class Context {
     if (this.format() === 'json') return;
     const lines = [`${req.method} ${req.url}`, ...Object.entries(req.headers).map(([k, v]) => `${k}: ${v}`)];
     if (req.body !== undefined) lines.push('', req.body);
-    lines.push('', `# equivalent curl command (set MQ_TOKEN first):`, curlCommand(req), '');
+    const saveBody = req.body !== undefined && req.body.length > CURL_INLINE_MAX ? ' and save the body above as body.json' : '';
+    lines.push('', `# equivalent curl command (set MQ_TOKEN first${saveBody}):`, curlCommand(req), '');
     this.io.out(`${lines.join('\n')}\n`);
   }
+}
+
+/** Timers take at most 2^31-1 ms (about 24.8 days); anything longer is refused, not wrapped. */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+export function checkedTimeout(ms: number, source: string): number {
+  if (ms <= 0) throw new UsageError(`${source}: must be greater than zero`);
+  if (ms > MAX_TIMEOUT_MS) throw new UsageError(`${source}: must be at most 24 days`);
+  return ms;
 }
 
 function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
+
+const CURL_INLINE_MAX = 4096;
 
 export function curlCommand(req: RequestDescription): string {
   const parts = ['curl', '-sS', '-X', req.method, shellQuote(req.url)];
@@ -183,6 +198,6 @@ export function curlCommand(req: RequestDescription): string {
     if (k === 'x-api-token') parts.push('-H', `"x-api-token: $MQ_TOKEN"`);
     else if (k !== 'user-agent' && k !== 'accept') parts.push('-H', shellQuote(`${k}: ${v}`));
   }
-  if (req.body !== undefined) parts.push('--data-binary', req.body.length > 4096 ? '@body.json' : shellQuote(req.body));
+  if (req.body !== undefined) parts.push('--data-binary', req.body.length > CURL_INLINE_MAX ? '@body.json' : shellQuote(req.body));
   return parts.join(' ');
 }

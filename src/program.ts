@@ -62,6 +62,12 @@ export function buildProgram(ctx: Context): Command {
 function applyShared(cmd: Command, ctx: Context): void {
   cmd
     .exitOverride()
+    // Remember which command is being parsed, so a usage error can point at its --help.
+    .hook('preSubcommand', (_parent, sub) => {
+      const names: string[] = [];
+      for (let c: Command | null = sub; c; c = c.parent) names.unshift(c.name());
+      ctx.commandPath = names.join(' ');
+    })
     .showSuggestionAfterError(true)
     .configureHelp({ showGlobalOptions: true })
     .configureOutput({

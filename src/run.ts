@@ -36,16 +36,17 @@ export function reportError(ctx: Context, io: IO, err: unknown, argv: string[]):
   let line: string;
   let hints: string[] = [];
   if (isCommanderError(err)) {
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return err.exitCode === 1 ? 0 : err.exitCode;
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return 0;
+    // Help shown because a subcommand is missing (`mq queue`): the command line was incomplete.
+    if (err.code === 'commander.help') return ExitCode.usage;
     code = ExitCode.usage;
     const suggestion = /\(Did you mean (.+?)\?\)/.exec(err.message)?.[1];
     line = `usage: ${err.message.replace(/^error:\s*/i, '').replace(/\s*\(Did you mean .+?\?\)/, '').trim()}`;
-    const sub = err.code === 'commander.unknownCommand' ? undefined : argv.find((a) => !a.startsWith('-'));
-    hints = [...(suggestion ? [`did you mean ${suggestion}?`] : []), sub ? `see \`mq ${sub} --help\`` : 'see `mq --help`'];
+    hints = [...(suggestion ? [`did you mean ${suggestion}?`] : []), `see \`${ctx.commandPath} --help\``];
   } else if (err instanceof MqError) {
     code = err.exitCode;
     line = `${err.what}: ${err.why}`;
-    hints = err.hints;
+    hints = code === ExitCode.usage ? [...err.hints, `see \`${ctx.commandPath} --help\``] : err.hints;
   } else if ((err as { code?: string })?.code === 'MQ_INTERRUPTED') {
     code = ExitCode.interrupted;
     line = 'interrupted';

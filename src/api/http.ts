@@ -12,7 +12,7 @@
  * - --debug logs each request and response with the token redacted.
  */
 import type { Dispatcher } from 'undici';
-import { ApiError, ExitCode, MqError, exitCodeForStatus } from '../errors.js';
+import { ApiError, ConfigError, ExitCode, MqError, exitCodeForStatus } from '../errors.js';
 
 export interface HttpSettings {
   baseUrl: string;
@@ -26,6 +26,8 @@ export interface HttpSettings {
   random?: () => number;
   /** Base of the exponential backoff, in ms. */
   backoffMs?: number;
+  /** Ctrl-C: stops a request in flight and any backoff; the call then fails as interrupted. */
+  signal?: AbortSignal;
 }
 
 export interface CallSpec {
@@ -119,8 +121,17 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
   return Math.min(Math.max(0, date - now), MAX_RETRY_AFTER_MS);
 }
 
+function interrupted(): MqError {
+  return new MqError(ExitCode.interrupted, 'interrupted', 'stopped by Ctrl-C');
+}
+
 export class HttpClient {
   readonly settings: HttpSettings;
+  /**
+   * Epoch ms after which no request may run, set by waiting commands so that --timeout bounds the
+   * whole wait: each attempt's timeout shrinks to what is left, and no retry starts past it.
+   */
+  deadline: number | undefined;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
 
@@ -152,6 +163,10 @@ export class HttpClient {
   }
 
   async call(spec: CallSpec): Promise<HttpResponse> {
+    // A dry run without a token may still try a read; never send one with an empty token.
+    if (!this.settings.token) {
+      throw new ConfigError('no API token to read with', { hints: ['run `mq auth login`, or set MQ_TOKEN'] });
+    }
     const maxRetries = this.settings.maxRetries ?? 3;
     for (let attempt = 0; ; attempt++) {
       const outcome = await this.attempt(spec);
@@ -182,8 +197,24 @@ export class HttpClient {
     const base = this.settings.backoffMs ?? 500;
     const exp = Math.min(base * 2 ** attempt, MAX_RETRY_AFTER_MS);
     const delay = retryAfterMs ?? Math.round(exp / 2 + (this.random() * exp) / 2);
+    if (this.deadline !== undefined && Date.now() + delay >= this.deadline) {
+      throw new MqError(ExitCode.unavailable, spec.what, `${reason}, and no time is left to retry before --timeout`);
+    }
     this.settings.debug?.(`retry ${attempt + 1} of ${spec.endpoint} after ${reason}, waiting ${delay} ms`);
-    await this.sleep(delay);
+    const signal = this.settings.signal;
+    if (!signal) return this.sleep(delay);
+    if (signal.aborted) throw interrupted();
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(interrupted());
+      };
+      const timer = setTimeout(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      }, delay);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
   }
 
   private async attempt(
@@ -198,16 +229,25 @@ export class HttpClient {
       if (spec.body !== undefined) debug(`> ${truncate(spec.body)}`);
     }
     const dispatcher = await dispatcherFor(this.settings);
+    const userSignal = this.settings.signal;
+    if (userSignal?.aborted) throw interrupted();
+    const limit = this.deadline === undefined ? this.settings.timeoutMs : Math.min(this.settings.timeoutMs, Math.max(1, this.deadline - Date.now()));
     // The signal stops the exchange; the race also bounds phases a signal does not reach (a proxy
-    // that accepts CONNECT and then stays silent), so no request outlives --timeout.
+    // that accepts CONNECT and then stays silent), so no request outlives its limit or Ctrl-C.
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
+    let onUserAbort: (() => void) | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        const err = Object.assign(new Error(`no answer within ${this.settings.timeoutMs} ms`), { name: 'TimeoutError', code: 'UND_ERR_HEADERS_TIMEOUT' });
+        const err = Object.assign(new Error(`no answer within ${limit} ms`), { name: 'TimeoutError', code: 'UND_ERR_HEADERS_TIMEOUT' });
         controller.abort(err);
         reject(err);
-      }, this.settings.timeoutMs);
+      }, limit);
+      onUserAbort = () => {
+        controller.abort();
+        reject(interrupted());
+      };
+      userSignal?.addEventListener('abort', onUserAbort, { once: true });
     });
     try {
       const exchange = (async () => {
@@ -237,10 +277,12 @@ export class HttpClient {
       }
       return { kind: 'response', response, retryAfterMs: parseRetryAfter(header('retry-after'), Date.now()) };
     } catch (error) {
+      if (error instanceof MqError) throw error;
       if (debug) debug(`! ${spec.endpoint}: ${errorCode(error) ?? ''} ${(error as Error)?.message ?? error}`);
       return { kind: 'error', error };
     } finally {
       clearTimeout(timer);
+      if (onUserAbort) userSignal?.removeEventListener('abort', onUserAbort);
     }
   }
 
@@ -256,7 +298,9 @@ export class HttpClient {
     const hints: string[] = [];
     if (res.status === 401 || res.status === 403) hints.push('check the token with `mq auth status`; log in again with `mq auth login` or set MQ_TOKEN');
     if (res.status === 413) hints.push('the request body is over the service limit (20 MiB)');
-    if (res.status === 429 || res.status >= 500) {
+    if (res.status >= 500 && !spec.idempotent) {
+      hints.push('the service failed while handling this change, so it may or may not have taken effect: check (e.g. `mq status <pr>`) before trying again');
+    } else if (res.status === 429 || res.status >= 500) {
       hints.push(retried ? 'the service kept failing after retries; try again later' : 'the service is unavailable; try again later');
     }
     return new ApiError(exitCodeForStatus(res.status), spec.what, why, res.status, res.body, { hints });

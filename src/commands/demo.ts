@@ -74,7 +74,7 @@ export async function runDemo(ctx: Context, flags: DemoFlags): Promise<number> {
         if (!entry || entry.state === state) continue;
         if (entry.state === 'testing' && state === 'pending') restarts++;
         const since = rec.stateChangedAt ? Date.parse(rec.stateChangedAt) : emulatedNow;
-        if (!live) ctx.io.out(`${changeLine(entry.pr, entry.state === 'submitted' ? undefined : entry.state, state, since - START)}\n`);
+        if (!live && ctx.format() !== 'json') ctx.io.out(`${changeLine(entry.pr, entry.state === 'submitted' ? undefined : entry.state, state, since - START)}\n`);
         entry.state = state;
         entry.since = since;
       }

@@ -5,22 +5,9 @@ import { environmentText, exitCodesText } from '../help/topics.js';
 import { withExamples } from './shared.js';
 
 export async function runHelp(ctx: Context, program: Command, topic: string[]): Promise<number> {
-  if (ctx.options.json) {
-    const { describeProgram } = await import('../help/describe.js');
-    ctx.io.out(`${JSON.stringify(describeProgram(program), null, 2)}\n`);
-    return 0;
-  }
   const [first] = topic;
-  if (first === undefined) {
-    ctx.io.out(program.helpInformation());
-    return 0;
-  }
-  if (first === 'exit-codes') {
-    ctx.io.out(exitCodesText());
-    return 0;
-  }
-  if (first === 'environment' || first === 'env') {
-    ctx.io.out(environmentText());
+  if (!ctx.options.json && (first === 'exit-codes' || first === 'environment' || first === 'env')) {
+    ctx.io.out(first === 'exit-codes' ? exitCodesText() : environmentText());
     return 0;
   }
   let cmd: Command | undefined = program;
@@ -30,8 +17,20 @@ export async function runHelp(ctx: Context, program: Command, topic: string[]): 
       throw new UsageError(`help: no command or topic "${topic.join(' ')}"`, { hints: ['topics: exit-codes, environment; commands: `mq --help`'] });
     }
   }
+  if (ctx.options.json) {
+    const { describeProgram, describeCommand } = await import('../help/describe.js');
+    const doc = cmd === program ? describeProgram(program) : describeCommand(cmd, (cmd.parent ? pathOf(cmd.parent) : ''));
+    ctx.io.out(`${JSON.stringify(doc, null, 2)}\n`);
+    return 0;
+  }
   ctx.io.out(cmd.helpInformation());
   return 0;
+}
+
+function pathOf(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
 }
 
 export function helpCommand(ctx: Context, program: () => Command): Command {

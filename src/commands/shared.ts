@@ -36,9 +36,11 @@ export function note(ctx: Context, line: string): void {
   ctx.io.err(`${line}\n`);
 }
 
+/** Accumulates a repeatable option; marked so `mq help --json` can say the option repeats. */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
+Object.assign(collect, { repeatable: true });
 
 /** PR numbers from arguments, `-` (stdin), or in GitHub Actions the run's own PR; all checked first. */
 export async function prArguments(ctx: Context, args: string[]): Promise<number[]> {

@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
-import { parsePriority, priorityValue, type Priority } from '../cli/args.js';
+import { parseIntIn, parsePriority, priorityValue, type Priority } from '../cli/args.js';
 import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
 import { formatRepo } from '../config/resolve.js';
 import { runOverPrs } from './bulk.js';
 import { emit, finishDryRun, prArguments, withExamples } from './shared.js';
@@ -15,6 +16,10 @@ export interface SubmitOptions extends WaitFlags {
 
 export async function runSubmit(ctx: Context, prArgs: string[], opts: SubmitOptions): Promise<number> {
   const prs = await prArguments(ctx, prArgs);
+  if (opts.wait && (prs.length > 1 || prArgs.includes('-'))) {
+    throw new UsageError('--wait takes one PR', { hints: ['submit them together, then wait for each: mq wait <pr>'] });
+  }
+  if (!opts.wait && opts.interval !== undefined) throw new UsageError('--interval only applies with --wait');
   const waitSettings = opts.wait ? parseWaitOptions(ctx, opts) : undefined;
   const target = ctx.target();
   const client = await ctx.client({ dryRun: opts.dryRun });
@@ -51,11 +56,7 @@ export async function runSubmit(ctx: Context, prArgs: string[], opts: SubmitOpti
 export function parallelOption(): Option {
   return new Option('--parallel <n>', 'requests in flight at once for several PRs')
     .default(8)
-    .argParser((v) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1 || n > 64) throw new (class extends Error {})(`--parallel must be 1..64`);
-      return n;
-    });
+    .argParser((v) => parseIntIn(v, '--parallel', 1, 64));
 }
 
 export function submitCommand(ctx: Context): Command {
@@ -68,7 +69,7 @@ export function submitCommand(ctx: Context): Command {
     .addOption(parallelOption())
     .option('--dry-run', 'print the requests instead of sending them')
     .option('--wait', 'then wait until the PR merges or leaves the queue (one PR; --timeout bounds the wait, default 2h)')
-    .option('--interval <duration>', 'with --wait: time between polls', '15s')
+    .option('--interval <duration>', 'with --wait: time between polls (default 15s)')
     .action(async (prs: string[], opts: SubmitOptions) => {
       ctx.exitCode = await runSubmit(ctx, prs, opts);
     });

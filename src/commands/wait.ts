@@ -9,8 +9,8 @@ import type { MergeQueueClient } from '../api/client.js';
 import type { SubmittedPullRequest } from '../api/schemas.js';
 import { parsePrNumber } from '../cli/args.js';
 import { inferPrNumber } from '../config/github.js';
-import type { Context, Target } from '../context.js';
-import { ExitCode, MqError } from '../errors.js';
+import { checkedTimeout, MAX_TIMEOUT_MS, type Context, type Target } from '../context.js';
+import { ExitCode, MqError, UsageError } from '../errors.js';
 import { json, renderFields } from '../output/render.js';
 import { formatDuration, parseDuration } from '../util/duration.js';
 import { pullRequestFields } from '../views/pull-request.js';
@@ -29,9 +29,10 @@ export interface WaitSettings {
 export const DEFAULT_WAIT_TIMEOUT = '2h';
 
 export function parseWaitOptions(ctx: Context, flags: WaitFlags): WaitSettings {
-  const timeoutMs = parseDuration(ctx.options.timeout ?? DEFAULT_WAIT_TIMEOUT, '--timeout');
+  const timeoutMs = checkedTimeout(parseDuration(ctx.options.timeout ?? DEFAULT_WAIT_TIMEOUT, '--timeout'), '--timeout');
   const intervalMs = parseDuration(flags.interval ?? '15s', '--interval');
-  if (intervalMs < 100) throw new MqError(ExitCode.usage, 'usage', '--interval: must be at least 100ms');
+  if (intervalMs < 100) throw new UsageError('--interval: must be at least 100ms');
+  if (intervalMs > MAX_TIMEOUT_MS) throw new UsageError('--interval: must be at most 24 days');
   // While waiting, --timeout bounds the whole wait; each request keeps its own limit.
   ctx.waiting = true;
   return { timeoutMs, intervalMs };
@@ -83,6 +84,8 @@ export async function waitForPr(
 ): Promise<number> {
   const started = ctx.now();
   const deadline = started + settings.timeoutMs;
+  // No poll (or its retries) may run past the wait's own deadline.
+  client.http.deadline = deadline;
   const transitions: Transition[] = [];
   const style = ctx.styleErr;
   let last: SubmittedPullRequest | undefined;

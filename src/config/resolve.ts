@@ -53,24 +53,28 @@ export function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK.test(hostname);
 }
 
-/** A usable base URL: http(s), no credentials, plain http only to loopback unless allowed. */
+/**
+ * A usable base URL: http(s), no credentials, plain http only to loopback unless allowed. A bad
+ * value typed on the command line is a usage error (2); one stored in the environment or a
+ * profile is a configuration error (7).
+ */
 export function checkApiUrl(raw: string, source: string, insecureHttp: boolean): string {
+  const fromCommandLine = source.startsWith('flag') || source.startsWith('--') || source === 'api-url';
+  const bad = (why: string, hints?: string[]) => (fromCommandLine ? new UsageError(why, { hints }) : new ConfigError(why, { hints }));
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`the API URL ${JSON.stringify(raw)} (from ${source}) is not a URL`, { hints: [`expected something like ${DEFAULT_API_URL}`] });
+    throw bad(`the API URL ${JSON.stringify(raw)} (from ${source}) is not a URL`, [`expected something like ${DEFAULT_API_URL}`]);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ConfigError(`the API URL (from ${source}) must use https:// or http://, not ${url.protocol}`);
+    throw bad(`the API URL (from ${source}) must use https:// or http://, not ${url.protocol}`);
   }
   if (url.username || url.password) {
-    throw new ConfigError(`the API URL (from ${source}) must not carry credentials`, { hints: ['put the token in MQ_TOKEN or `mq auth login`'] });
+    throw bad(`the API URL (from ${source}) must not carry credentials`, ['put the token in MQ_TOKEN or `mq auth login`']);
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !insecureHttp) {
-    throw new ConfigError(`refusing to send the token over plain http:// to ${url.host} (from ${source})`, {
-      hints: ['use https://, or pass --insecure-http if this network is trusted'],
-    });
+    throw bad(`refusing to send the token over plain http:// to ${url.host} (from ${source})`, ['use https://, or pass --insecure-http if this network is trusted']);
   }
   return url.href.replace(/\/+$/, '');
 }

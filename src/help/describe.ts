@@ -37,7 +37,7 @@ function describeOption(o: Option): OptionDescription {
     long: o.long ?? undefined,
     short: o.short ?? undefined,
     description: o.description,
-    type: takesValue ? (o.variadic || /repeatable/.test(o.description) ? 'string[]' : 'string') : 'boolean',
+    type: takesValue ? (o.variadic || (o.parseArg as { repeatable?: boolean } | undefined)?.repeatable === true ? 'string[]' : 'string') : 'boolean',
     negate: o.negate,
     ...(o.defaultValue !== undefined && !(o.negate && o.defaultValue === true) ? { default: o.defaultValue } : {}),
     ...(o.argChoices ? { choices: o.argChoices } : {}),

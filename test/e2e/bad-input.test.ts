@@ -34,6 +34,12 @@ const cases: Array<{ name: string; args: string[]; message: RegExp; env?: Record
   { name: 'bad --timeout', args: ['status', '42', '--timeout', 'soon'], message: /--timeout: "soon" is not a duration/ },
   { name: 'malformed MQ_REPO', args: ['status', '42'], env: { MQ_REPO: 'nope' }, message: /MQ_REPO: "nope" is not a repository/ },
   { name: 'unknown command', args: ['stauts', '42'], message: /unknown command 'stauts'/ },
+  { name: '--parallel 0', args: ['submit', '1', '2', '--parallel', '0'], message: /--parallel: "0" must be an integer from 1 to 64/ },
+  { name: '--wait with several PRs', args: ['submit', '1', '2', '--wait'], message: /--wait takes one PR/ },
+  { name: '--interval without --wait', args: ['submit', '1', '--interval', '5s'], message: /--interval only applies with --wait/ },
+  { name: 'a --timeout past what timers can hold', args: ['status', '7', '--timeout', '25d'], message: /--timeout: must be at most 24 days/ },
+  { name: 'a malformed --api-url flag', args: ['status', '7', '--api-url', 'ftp://x/v1'], message: /must use https:\/\/ or http:\/\// },
+  { name: 'a missing subcommand', args: ['queue'], message: /.*/ },
 ];
 
 describe('bad input: exit 2, one line naming the rule, nothing sent', () => {
@@ -42,11 +48,17 @@ describe('bad input: exit 2, one line naming the rule, nothing sent', () => {
       const r = await runCli(c.args, { env: { ...baseEnv(fake.url), ...c.env } });
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toMatch(c.message);
-      expect(r.stderr.split('\n')[0]).toMatch(/^mq: usage: /);
+      if (c.name !== 'a missing subcommand') expect(r.stderr.split('\n')[0]).toMatch(/^mq: usage: /);
       expect(r.stderr).not.toMatch(/\n\s+at /);
       expect(fake.requests).toHaveLength(0);
     });
   }
+
+  it('the hint names the command being parsed, even after global options', async () => {
+    const r = await runCli(['-R', 'acme/widgets', 'queue', 'update', '--concurrency', '0'], { env: baseEnv(fake.url) });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('hint: see `mq queue update --help`');
+  });
 
   it('suggests the closest command', async () => {
     const r = await runCli(['stauts', '42'], { env: baseEnv(fake.url) });

@@ -75,6 +75,29 @@ describe('mq wait', () => {
     expect(r.stderr).toContain('PR #42 merged');
   });
 
+  it('--timeout bounds the whole wait, even when a poll hangs', async () => {
+    fake.on('POST /getSubmittedPullRequest', pr('testing'), { hang: true });
+    const started = Date.now();
+    const r = await runCli(['wait', '42', '--interval', '100ms', '--timeout', '1500ms'], { env: env() });
+    expect(r.exitCode).toBe(8);
+    expect(Date.now() - started).toBeLessThan(6000);
+  });
+
+  it('Ctrl-C during a hanging poll exits 130 at once', async () => {
+    fake.on('POST /getSubmittedPullRequest', { hang: true });
+    const child = execa(process.execPath, [BIN, 'wait', '42', '--debug'], { env: env(), extendEnv: false, reject: false, stdin: 'ignore' });
+    await new Promise<void>((resolve) => {
+      child.stderr?.on('data', (d: Buffer) => {
+        if (d.toString().includes('> POST')) setTimeout(resolve, 300);
+      });
+    });
+    const sent = Date.now();
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode).toBe(130);
+    expect(Date.now() - sent).toBeLessThan(3000);
+  });
+
   it('401 ends the wait with exit 4, 404 with exit 3', async () => {
     fake.on('POST /getSubmittedPullRequest', pr('testing'), { status: 401, body: 'no' });
     expect((await runCli(['wait', '42', '--interval', '100ms'], { env: env() })).exitCode).toBe(4);

@@ -81,6 +81,21 @@ describe('profiles and auth', () => {
     expect(doc.token).toEqual({ set: true, source: 'profile "default"' });
   });
 
+  it('auth status without a token: one JSON document, exit 7', async () => {
+    const r = await runCli(['auth', 'status', '--json'], { env: bareEnv() });
+    expect(r.exitCode).toBe(7);
+    expect(JSON.parse(r.stdout)).toMatchObject({ token: { set: false }, tokenCheck: { ok: false } });
+    expect(r.stderr).toContain('mq: configuration: no API token');
+  });
+
+  it('auth status when the service cannot be reached: exit 6', async () => {
+    const env = { ...bareEnv(), MQ_TOKEN: 'tok_unreachable_1', MQ_API_URL: 'http://127.0.0.1:1/v1' };
+    const r = await runCli(['auth', 'status'], { env });
+    expect(r.exitCode).toBe(6);
+    expect(r.stdout).toContain('token_check\tfailed: cannot connect');
+    expect(r.stderr).toMatch(/^mq: /m);
+  });
+
   it('logout removes the token', async () => {
     const env = bareEnv();
     await login(env);

@@ -23,7 +23,7 @@ describe('mq demo', () => {
 
   it('--json prints one document with the outcome of every PR', async () => {
     const r = await runCli(['demo', '--seed', '1', '--speed', '1000', '--json']);
-    const doc = JSON.parse(r.stdout.slice(r.stdout.indexOf('{\n')));
+    const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({ merged: 7, failed: 1, testRuns: 10 });
     expect(doc.prs.find((p: { pr: number }) => p.pr === 103).state).toBe('failed');
   });

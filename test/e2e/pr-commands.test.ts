@@ -231,6 +231,7 @@ describe('error statuses', () => {
     const r = await runCli(['cancel', '42'], { env: env() });
     expect(r.exitCode).toBe(6);
     expect(fake.requests.filter((q) => q.path === '/cancelPullRequest')).toHaveLength(1);
+    expect(r.stderr).toContain('may or may not have taken effect');
   });
 
   it('a JSON error document accompanies --json failures', async () => {

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { checkApiUrl, DEFAULT_API_URL, parseRepo, resolveProfileName, resolveToken, resolveApiUrl, type Sourced } from '../../config/resolve.js';
-import { ConfigError, ExitCode, MqError, UsageError } from '../../errors.js';
+import { ExitCode, MqError, UsageError } from '../../errors.js';
 import { renderFields, type Field } from '../../output/render.js';
 import { emit, withExamples } from '../shared.js';
 
@@ -89,6 +89,7 @@ export async function runAuthStatus(ctx: Context): Promise<number> {
   }
   // One cheap authenticated call: a PR that cannot exist answers 404 with a good token, 401 without.
   let check: { ok: boolean; detail: string };
+  let failure: MqError | undefined;
   if (!token) check = { ok: false, detail: 'no token' };
   else {
     try {
@@ -102,7 +103,10 @@ export async function runAuthStatus(ctx: Context): Promise<number> {
     } catch (err) {
       const e = err instanceof MqError ? err : undefined;
       if (e && (e.exitCode === ExitCode.notFound || e.exitCode === ExitCode.rejected)) check = { ok: true, detail: 'accepted' };
-      else check = { ok: false, detail: e ? e.why : String(err) };
+      else {
+        check = { ok: false, detail: e ? e.why : String(err) };
+        failure = e ?? new MqError(ExitCode.unexpected, 'check the token', String(err));
+      }
     }
   }
   const fields: Field[] = [
@@ -124,8 +128,16 @@ export async function runAuthStatus(ctx: Context): Promise<number> {
     tokenCheck: check,
   };
   await emit(ctx, doc, () => renderFields(fields, ctx.format(), ctx.style));
-  if (!token) throw new ConfigError(`no API token for profile "${profileName.value}"`, { hints: ['run `mq auth login`, or set MQ_TOKEN'] });
-  return check.ok ? 0 : ExitCode.auth;
+  // The document above is the answer; the exit code and one error line say how the check went.
+  if (!token) {
+    ctx.io.err(`mq: configuration: no API token for profile "${profileName.value}"\nhint: run \`mq auth login\`, or set MQ_TOKEN\n`);
+    return ExitCode.config;
+  }
+  if (failure) {
+    ctx.io.err(`mq: ${failure.what}: ${failure.why}\n${failure.hints.map((h) => `hint: ${h}\n`).join('')}`);
+    return failure.exitCode;
+  }
+  return 0;
 }
 
 export function authCommand(ctx: Context): Command {

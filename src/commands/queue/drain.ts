@@ -30,6 +30,7 @@ const isActive = (e: QueueEntry) => (ACTIVE_STATES as readonly string[]).include
 export async function waitForDrain(ctx: Context, client: MergeQueueClient, target: Target, settings: WaitSettings): Promise<DrainWait> {
   const started = ctx.now();
   const deadline = started + settings.timeoutMs;
+  client.http.deadline = deadline;
   const style = ctx.styleErr;
   let lastProgress = '';
   let lastState: string | null | undefined;
