@@ -32,7 +32,7 @@ __mq_options() {
     'mq queue delete') echo '--yes -y --dry-run --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
     'mq metrics') echo '--all-repos --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
     'mq emulator') echo '--version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq emulator start') echo '--host --port --token --clock --speed --data-dir --seed --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
+    'mq emulator start') echo '--host --port --token --clock --speed --data-dir --seed --webhook --webhook-secret --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
     'mq demo') echo '--speed --seed --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
     'mq auth') echo '--version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
     'mq auth login') echo '--with-token --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
@@ -267,6 +267,8 @@ __mq_option_value() {
     'mq emulator start --speed') echo '@any' ;;
     'mq emulator start --data-dir') echo '@any' ;;
     'mq emulator start --seed') echo '@any' ;;
+    'mq emulator start --webhook') echo '@any' ;;
+    'mq emulator start --webhook-secret') echo '@any' ;;
     'mq emulator start --output') echo 'table plain json markdown raw' ;;
     'mq emulator start -o') echo 'table plain json markdown raw' ;;
     'mq emulator start --profile') echo '@profiles' ;;

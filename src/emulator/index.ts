@@ -8,3 +8,4 @@ export {
 export { runEmulatorStart, type EmulatorIo, type EmulatorStartOptions } from './start-command.js';
 export { QueueEngine, EngineError } from './engine/index.js';
 export { StateLoadError } from './store.js';
+export { WebhookDispatcher, type WebhookTarget, type WireDelivery } from './webhooks.js';

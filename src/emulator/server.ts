@@ -12,12 +12,13 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Clock } from './clock.js';
 import { EngineError, type QueueEngine } from './engine/index.js';
 import { apiRoutes } from './http/api-routes.js';
-import { parseJson, readBody } from './http/body.js';
+import { parseJson, readBody, requireJsonContentType } from './http/body.js';
 import { controlRoutes } from './http/control-routes.js';
 import { HttpError, send, sendError } from './http/respond.js';
 import type { Route } from './http/route.js';
 import { describeIssues } from './http/schemas.js';
 import type { StateStore } from './store.js';
+import type { WebhookDispatcher } from './webhooks.js';
 
 const ROUTES: Route[] = [...apiRoutes, ...controlRoutes];
 /** Longer than the usual 60 s client/proxy idle timeouts, so a client never reuses a socket we just closed. */
@@ -29,6 +30,7 @@ export interface EmulatorServerOptions {
   token: string;
   store?: StateStore;
   log?: (line: string) => void;
+  webhooks?: WebhookDispatcher;
 }
 
 export interface EmulatorServer {
@@ -111,12 +113,13 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
 
     let input: unknown;
     if (route.schema) {
+      requireJsonContentType(req);
       const body = parseJson(await readBody(req));
       const parsed = route.schema.safeParse(body);
       if (!parsed.success) throw new HttpError(400, describeIssues(parsed.error, body));
       input = parsed.data;
     }
-    const reply = await route.handle({ engine, clock, now: clock.now(), url, params }, input);
+    const reply = await route.handle({ engine, clock, now: clock.now(), url, params, ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) }, input);
     if (route.mutates) await persist();
     send(res, reply, closing ? { connection: 'close' } : {});
     schedule();

@@ -6,12 +6,48 @@
 import { isIP } from 'node:net';
 
 import { startEmulator, type StartEmulatorOptions } from './start-emulator.js';
+import { checkWebhookUrl, generateSecret, secretKey, type WebhookTarget } from './webhooks.js';
 
 export interface EmulatorStartOptions extends StartEmulatorOptions {
   /** True when the host came from an explicit `--host` flag (required for non-loopback hosts). */
   hostExplicit?: boolean;
   /** Stops the emulator when aborted; without it SIGINT/SIGTERM do. */
   signal?: AbortSignal;
+  /** `--webhook` URLs, in order. */
+  webhookUrls?: string[];
+  /** `--webhook-secret` values: none (one is generated), one for every URL, or one per URL in order. */
+  webhookSecrets?: string[];
+}
+
+/**
+ * Pairs `--webhook` URLs with `--webhook-secret` values; throws a usage message. Returns the
+ * secret it generated, if any, so the caller can show it (on stderr: stdout is the banner).
+ */
+export function webhookTargets(urls: string[], secrets: string[]): { targets: WebhookTarget[]; generated?: string } {
+  if (urls.length === 0) {
+    if (secrets.length > 0) throw new Error('--webhook-secret needs at least one --webhook URL');
+    return { targets: [] };
+  }
+  for (const u of urls) {
+    try {
+      checkWebhookUrl(u);
+    } catch (err) {
+      throw new Error(`--webhook: ${(err as Error).message}`);
+    }
+  }
+  for (const sec of secrets) {
+    try {
+      secretKey(sec);
+    } catch (err) {
+      throw new Error(`--webhook-secret: ${(err as Error).message}`);
+    }
+  }
+  if (secrets.length > 1 && secrets.length !== urls.length) {
+    throw new Error(`--webhook-secret: give one secret for all URLs or one per --webhook (${urls.length}), not ${secrets.length}`);
+  }
+  const generated = secrets.length === 0 ? generateSecret() : undefined;
+  const secretFor = (i: number) => generated ?? (secrets.length === 1 ? secrets[0] : secrets[i]) ?? '';
+  return { targets: urls.map((url, i) => ({ url, secret: secretFor(i) })), ...(generated ? { generated } : {}) };
 }
 
 export interface EmulatorIo {
@@ -50,15 +86,27 @@ function waitForStop(signal?: AbortSignal): Promise<string> {
 
 /** Exit codes follow the CLI table: 0 clean stop, 2 refused usage, 1 could not start. */
 export async function runEmulatorStart(options: EmulatorStartOptions, io: EmulatorIo): Promise<number> {
-  const { hostExplicit, signal, ...startOptions } = options;
+  const { hostExplicit, signal, webhookUrls, webhookSecrets, ...startOptions } = options;
   const host = startOptions.host ?? '127.0.0.1';
   if (!isLoopback(host) && !hostExplicit) {
     io.stderr(`mq: emulator: refusing to listen on non-loopback host ${host}\nhint: pass --host ${host} explicitly to expose the emulator\n`);
     return 2;
   }
+  let hooks: ReturnType<typeof webhookTargets>;
+  try {
+    hooks = webhookTargets(webhookUrls ?? [], webhookSecrets ?? []);
+  } catch (err) {
+    io.stderr(`mq: emulator: ${(err as Error).message}\nhint: mq emulator start --webhook https://example.test/hooks --webhook-secret whsec_<base64 key>\n`);
+    return 2;
+  }
   let emu;
   try {
-    emu = await startEmulator({ ...startOptions, host, log: startOptions.log ?? ((l) => io.stderr(`${l}\n`)) });
+    emu = await startEmulator({
+      ...startOptions,
+      host,
+      log: startOptions.log ?? ((l) => io.stderr(`${l}\n`)),
+      ...(hooks.targets.length > 0 ? { webhooks: [...(startOptions.webhooks ?? []), ...hooks.targets] } : {}),
+    });
   } catch (err) {
     io.stderr(`mq: emulator: could not start: ${(err as Error).message}\n`);
     return 1;
@@ -67,6 +115,8 @@ export async function runEmulatorStart(options: EmulatorStartOptions, io: Emulat
   io.stdout(`export MQ_API_URL=${shellQuote(emu.url)}\n`);
   io.stdout(`export MQ_TOKEN=${shellQuote(emu.token)}\n`);
   if (!isLoopback(host)) io.stderr(`warning: the emulator is reachable from other machines on ${host}\n`);
+  if (hooks.generated) io.stderr(`mq emulator: webhook signing secret (verify deliveries with it): ${hooks.generated}\n`);
+  for (const t of hooks.targets) io.stderr(`mq emulator: delivering webhooks to ${t.url}\n`);
   const why = await waitForStop(signal);
   io.stderr(`mq emulator: ${why === 'abort' ? 'stopping' : `received ${why}, stopping`}\n`);
   try {

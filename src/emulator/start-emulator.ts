@@ -6,10 +6,10 @@
 import { randomBytes } from 'node:crypto';
 
 import { manualClock, realClock, type Clock } from './clock.js';
-import { QueueEngine, createState } from './engine/index.js';
+import { QueueEngine, createState, type Effect } from './engine/index.js';
 import { createEmulatorServer } from './server.js';
 import { StateStore, loadState } from './store.js';
-
+import { WebhookDispatcher, type WebhookTarget } from './webhooks.js';
 
 export interface StartEmulatorOptions {
   host?: string;
@@ -24,6 +24,11 @@ export interface StartEmulatorOptions {
   /** Engine time a fresh state starts at (default: now). */
   startTime?: number;
   log?: (line: string) => void;
+  /** Receivers of webhook events, each with its `whsec_…` signing secret. */
+  webhooks?: WebhookTarget[];
+  /** Delays before each retry of a failed delivery (default 5 s, 30 s, 2 min, 10 min, 30 min). */
+  webhookRetryDelaysMs?: number[];
+  webhookTimeoutMs?: number;
 }
 
 export interface RunningEmulator {
@@ -32,6 +37,7 @@ export interface RunningEmulator {
   host: string;
   port: number;
   engine: QueueEngine;
+  webhooks?: WebhookDispatcher;
   close(): Promise<void>;
 }
 
@@ -52,7 +58,23 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const wallNow = Date.now();
   const state =
     loaded ?? createState(options.seed ?? randomBytes(4).readUInt32LE(0), options.startTime ?? wallNow);
-  const engine = new QueueEngine(state);
+  const webhooks = options.webhooks?.length
+    ? new WebhookDispatcher({
+        targets: options.webhooks,
+        ...(options.webhookRetryDelaysMs ? { retryDelaysMs: options.webhookRetryDelaysMs } : {}),
+        ...(options.webhookTimeoutMs !== undefined ? { timeoutMs: options.webhookTimeoutMs } : {}),
+        ...(options.log ? { log: options.log } : {}),
+      })
+    : undefined;
+  // A webhook problem must never break the engine operation that produced the effect.
+  const onEffect = (e: Effect) => {
+    try {
+      webhooks?.enqueue(e);
+    } catch (err) {
+      options.log?.(`mq emulator: could not queue a webhook: ${(err as Error).message}`);
+    }
+  };
+  const engine = new QueueEngine(state, webhooks ? { onEffect } : {});
   // A reloaded real clock continues from the later of the saved time and now: time never runs back.
   const clock: Clock =
     options.clock === 'manual' ? manualClock(() => engine.now) : realClock(Math.max(engine.now, wallNow), speed);
@@ -63,7 +85,14 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     await store.init();
     await store.save();
   }
-  const emu = createEmulatorServer({ engine, clock, token, ...(store ? { store } : {}), ...(options.log ? { log: options.log } : {}) });
+  const emu = createEmulatorServer({
+    engine,
+    clock,
+    token,
+    ...(store ? { store } : {}),
+    ...(options.log ? { log: options.log } : {}),
+    ...(webhooks ? { webhooks } : {}),
+  });
   await new Promise<void>((resolve, reject) => {
     const onError = (err: Error) => reject(err);
     emu.server.once('error', onError);
@@ -82,9 +111,11 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     host,
     port,
     engine,
+    ...(webhooks ? { webhooks } : {}),
     close() {
       closed ??= (async () => {
         await emu.close();
+        await webhooks?.close();
         if (store) await store.save();
       })();
       return closed;

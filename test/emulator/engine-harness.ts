@@ -3,7 +3,14 @@
  * config (concurrency 10, PFD 0, optimistic merging off, 60 min timeout), and helpers to read the
  * states, the merge order and the runs.
  */
-import { QueueEngine, createState, type Effect, type PrState, type QueueUpdate } from '../../src/emulator/engine/index.js';
+import {
+  QueueEngine,
+  createState,
+  type BatchEffect,
+  type PrState,
+  type PrStateEffect,
+  type QueueUpdate,
+} from '../../src/emulator/engine/index.js';
 
 export const T0 = Date.UTC(2026, 0, 1, 9, 0, 0);
 export const repo = { host: 'github.com', owner: 'acme', name: 'app' };
@@ -15,15 +22,20 @@ export interface FakeOpts {
   outcomes?: Array<'pass' | 'fail' | 'hang'>;
   testMinutes?: number;
   mergeable?: boolean;
+  upToDate?: boolean;
+  sha?: string;
 }
 
 export class Scenario {
   readonly engine: QueueEngine;
-  readonly effects: Effect[] = [];
+  readonly effects: PrStateEffect[] = [];
+  readonly batchEffects: BatchEffect[] = [];
   minute = 0;
 
   constructor(config: QueueUpdate = {}) {
-    this.engine = new QueueEngine(createState(42, T0), { onEffect: (e) => this.effects.push(e) });
+    this.engine = new QueueEngine(createState(42, T0), {
+      onEffect: (e) => (e.type === 'pr_state' ? this.effects.push(e) : this.batchEffects.push(e)),
+    });
     this.engine.createQueue({ ...q, concurrency: 10 }, this.t);
     this.engine.updateQueue({ ...q, testingTimeoutMinutes: 60, pendingFailureDepth: 0, ...config }, this.t);
   }
@@ -55,6 +67,19 @@ export class Scenario {
 
   restart(n: number): this {
     this.engine.restart({ ...q, pr: { number: n } }, this.t);
+    return this;
+  }
+
+  /** Uploads impacted targets for the PR's current head SHA. */
+  targets(n: number, impactedTargets: string[] | 'ALL'): this {
+    const sha = this.engine.state.fakePrs[`${repo.host}/${repo.owner}/${repo.name}#${n}`]?.sha;
+    if (sha === undefined) throw new Error(`no fake PR ${n}`);
+    this.engine.setImpactedTargets({ ...q, pr: { number: n, sha }, impactedTargets }, this.t);
+    return this;
+  }
+
+  submitWith(n: number, extra: { priority?: string | number; noBatch?: boolean }): this {
+    this.engine.submit({ ...q, pr: { number: n }, ...extra }, this.t);
     return this;
   }
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { EngineError, QueueEngine, createState, type Effect, type EngineState } from '../../src/emulator/engine/index.js';
+import { EngineError, QueueEngine, createState, validateState, type EngineState, type PrStateEffect } from '../../src/emulator/engine/index.js';
 import { T0, repo, targetBranch } from './engine-harness.js';
 
 const q = { repo, targetBranch };
@@ -24,30 +24,50 @@ function rng(seed: number) {
 
 interface Run {
   engine: QueueEngine;
-  effects: Effect[];
+  effects: PrStateEffect[];
   breaking: Set<number>;
   concurrency: number;
+  bisectionConcurrency: number | null;
+  /** Whether the queue was (or may have been) in parallel mode at some point. */
+  parallelEver: boolean;
 }
 
+const POOL = ['api', 'web', 'docs', 'infra'];
+
+/**
+ * A random queue: random settings (batching, bisection slots, skip-redundant, parallel mode, direct
+ * merge, pending failure depth, optimistic merging) and random steps (submissions with targets,
+ * priorities — urgent included — and noBatch, cancels, restarts, pauses, mode switches, time).
+ */
 function randomQueue(seed: number, steps = 60, onStep?: (r: Run, step: number) => void): Run {
   const rand = rng(seed);
-  const effects: Effect[] = [];
-  const engine = new QueueEngine(createState(seed, T0), { onEffect: (e) => effects.push(e) });
+  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
+  const effects: PrStateEffect[] = [];
+  const engine = new QueueEngine(createState(seed, T0), { onEffect: (e) => e.type === 'pr_state' && effects.push(e) });
   const concurrency = 1 + Math.floor(rand() * 5);
-  engine.createQueue({ ...q, concurrency }, T0);
+  const bisectionConcurrency = rand() < 0.5 ? null : 1 + Math.floor(rand() * 3);
+  const mode = rand() < 0.3 ? 'parallel' : 'single';
+  engine.createQueue({ ...q, concurrency, mode }, T0);
   engine.updateQueue(
     {
       ...q,
       testingTimeoutMinutes: 45,
       pendingFailureDepth: Math.floor(rand() * 3),
       canOptimisticallyMerge: rand() < 0.5,
+      batch: rand() < 0.5,
+      batchingMinSize: 1 + Math.floor(rand() * 4),
+      batchingMaxWaitTimeMinutes: Math.floor(rand() * 7),
+      optimizationMode: rand() < 0.5 ? 'off' : 'bisection_skip_redundant_tests',
+      directMergeMode: rand() < 0.2 ? 'always' : 'off',
+      ...(bisectionConcurrency !== null ? { bisectionConcurrency } : {}),
     },
     T0,
   );
   const breaking = new Set<number>();
-  const run: Run = { engine, effects, breaking, concurrency };
+  const run: Run = { engine, effects, breaking, concurrency, bisectionConcurrency, parallelEver: mode === 'parallel' };
   let now = T0;
   let next = 1;
+  const anyPr = () => 1 + Math.floor(rand() * Math.max(1, next - 1));
   for (let step = 0; step < steps; step++) {
     now += Math.floor(rand() * 8) * MIN;
     const roll = rand();
@@ -57,19 +77,39 @@ function randomQueue(seed: number, steps = 60, onStep?: (r: Run, step: number) =
         const kind = rand();
         const outcomes: Array<'fail' | 'hang' | 'pass'> = kind < 0.1 ? ['fail'] : kind < 0.15 ? ['hang'] : [];
         if (kind > 0.9) breaking.add(n);
-        engine.upsertFakePr({ repo, number: n, outcomes, breaksBuild: breaking.has(n), testMinutes: 5 + Math.floor(rand() * 20) }, now);
-        engine.submit({ ...q, pr: { number: n }, ...(rand() < 0.15 ? { priority: 'high' } : {}) }, now);
-      } else if (roll < 0.65) {
-        engine.cancel({ ...q, pr: { number: 1 + Math.floor(rand() * (next - 1)) } }, now);
-      } else if (roll < 0.75) {
-        engine.restart({ ...q, pr: { number: 1 + Math.floor(rand() * (next - 1)) } }, now);
-      } else if (roll < 0.8) {
+        const pr = engine.upsertFakePr(
+          { repo, number: n, outcomes, breaksBuild: breaking.has(n), testMinutes: 5 + Math.floor(rand() * 20), upToDate: rand() < 0.2 },
+          now,
+        );
+        const t = rand();
+        const targets = t < 0.1 ? 'ALL' : t < 0.2 ? [] : [...new Set([pick(POOL), pick(POOL)])];
+        engine.setImpactedTargets({ ...q, pr: { number: n, sha: pr.sha }, impactedTargets: targets }, now);
+        const p = rand();
+        engine.submit(
+          { ...q, pr: { number: n }, ...(p < 0.1 ? { priority: 'high' } : p < 0.15 ? { priority: 'urgent' } : {}), noBatch: rand() < 0.1 },
+          now,
+        );
+      } else if (roll < 0.63) {
+        engine.cancel({ ...q, pr: { number: anyPr() } }, now);
+      } else if (roll < 0.72) {
+        engine.restart({ ...q, pr: { number: anyPr() } }, now);
+      } else if (roll < 0.77) {
         engine.updateQueue({ ...q, state: rand() < 0.5 ? 'paused' : 'running' }, now);
+      } else if (roll < 0.8) {
+        const to = rand() < 0.5 ? 'parallel' : 'single';
+        run.parallelEver ||= to === 'parallel';
+        engine.updateQueue({ ...q, mode: to }, now);
+      } else if (roll < 0.82) {
+        // Raising a live PR to urgent (a resubmission after it left would start a new trip).
+        const n = anyPr();
+        if (engine.getSubmittedPullRequest({ ...q, pr: { number: n } }, now).isCurrentlySubmittedToQueue) {
+          engine.submit({ ...q, pr: { number: n }, priority: 'urgent' }, now);
+        }
       } else {
         engine.advance(now);
       }
     } catch (err) {
-      if (!(err instanceof EngineError)) throw err; // 404/400 for PRs not in the queue are fine
+      if (!(err instanceof EngineError)) throw err; // 404/400 for PRs not in the queue, refused updates
     }
     onStep?.(run, step);
   }
@@ -78,49 +118,110 @@ function randomQueue(seed: number, steps = 60, onStep?: (r: Run, step: number) =
   return run;
 }
 
-function checkInvariants({ engine, concurrency }: Run): void {
-  const runs = engine.listRuns();
-  const inFlight = runs.filter((r) => r.status === 'in_progress').length;
-  // 4.9.2: never more runs in flight than the concurrency.
-  expect(inFlight).toBeLessThanOrEqual(concurrency);
+function checkInvariants({ engine, concurrency, bisectionConcurrency }: Run): void {
+  const runs = engine.listRuns().filter((r) => r.status === 'in_progress');
+  const main = runs.filter((r) => !r.isBisection).length;
+  const bisection = runs.length - main;
+  // 4.9.2: concurrency counts runs (groups); bisection has its own slots, or shares the main ones.
+  if (bisectionConcurrency === null) {
+    expect(main + bisection).toBeLessThanOrEqual(concurrency);
+  } else {
+    expect(main).toBeLessThanOrEqual(concurrency);
+    expect(bisection).toBeLessThanOrEqual(bisectionConcurrency);
+  }
   const m = engine.metrics(engine.now)[0]!;
-  expect(m.testingSlots).toBe(inFlight);
   const order = engine.getQueue(q, engine.now).enqueuedPullRequests;
-  expect(m.depth).toBe(order.length);
+  // Every PR of a run in flight is TESTING, and every TESTING PR is in exactly one run in flight.
+  const testing = order.filter((e) => e.state === 'testing').map((e) => e.prNumber).sort((a, b) => a - b);
+  const inRuns = runs.flatMap((r) => r.prNumbers).sort((a, b) => a - b);
+  expect(inRuns).toEqual(testing);
+  expect(m.testingSlots + (m.bisection?.testingSlots ?? 0)).toBe(testing.length);
+  expect(m.depth + (m.bisection?.depth ?? 0)).toBe(order.length);
+  expect(new Set(order.map((e) => e.prNumber)).size).toBe(order.length);
+  // The waiting-region target index (parallel look-ups) matches the waiting PRs.
+  const qr = Object.values(engine.state.queues)[0]!;
+  const index = { targets: {} as Record<string, number>, all: 0, nonEmpty: 0 };
+  for (const list of Object.values(qr.waiting)) {
+    for (let n = list.head; n !== null; n = qr.entries[String(n)]!.next) {
+      const t = qr.entries[String(n)]!.targets;
+      if (t === null || (t !== 'ALL' && t.length === 0)) continue;
+      index.nonEmpty++;
+      if (t === 'ALL') index.all++;
+      else for (const x of new Set(t)) index.targets[x] = (index.targets[x] ?? 0) + 1;
+    }
+  }
+  expect(qr.waitingIndex).toEqual(index);
 }
 
 function checkOutcome(r: Run): void {
-  const merges = r.effects.filter((e) => e.to === 'merged').map((e) => e.prNumber);
+  const mergeEffects = r.effects.filter((e) => e.to === 'merged');
+  const merges = mergeEffects.map((e) => e.prNumber);
   const mergedAt = new Map(merges.map((n, i) => [n, i]));
-  // A PR that breaks the build can never be covered by a passing run, so it never merges.
-  for (const n of r.breaking) expect(mergedAt.has(n), `breaking PR ${n} merged`).toBe(false);
-  // 4.9.1/4.9.6: each merged PR merged once, covered by a passing run (its own, or a successor's
-  // that vouched for it) whose tested set merged in exactly its order around it.
+  // A PR that breaks the build can never be covered by a passing run, so it never merges (a direct
+  // merge skips testing altogether: it needs an up-to-date PR and an empty lane).
+  const direct = new Set(mergeEffects.filter((e) => e.reason === 'MERGE_GRAPH_DIRECT_MERGE').map((e) => e.prNumber));
+  for (const n of r.breaking) if (!direct.has(n)) expect(mergedAt.has(n), `breaking PR ${n} merged`).toBe(false);
+  // 4.9.1/4.9.6: each merged PR merged once, covered by a passing main-queue run (its own, or one
+  // that vouched for it); everything that run tested merged, and what the PR was tested on top of
+  // (its own run's base and the PRs ahead of it in its group) merged before it. In a queue that was
+  // only ever single, the tested set is one lane: it merged in exactly its order.
   expect(new Set(merges).size).toBe(merges.length);
   const runs = new Map(r.engine.listRuns().map((x) => [x.id, x]));
+  const entries = Object.values(r.engine.state.queues)[0]!.entries;
   for (const n of merges) {
+    if (direct.has(n)) continue;
     const pr = r.engine.getSubmittedPullRequest({ ...q, pr: { number: n } }, r.engine.now);
     const run = runs.get(pr.verifiedByTestRun ?? '');
     expect(run?.status, `run covering PR ${n}`).toBe('succeeded');
+    expect(run?.isBisection, `PR ${n} merged on a bisection run`).toBe(false);
     const tested = [...run!.basePrNumbers, ...run!.prNumbers];
     const at = tested.indexOf(n);
     expect(at).toBeGreaterThanOrEqual(0);
+    for (const b of tested) expect(mergedAt.has(b), `PR ${b} tested with PR ${n} merged`).toBe(true);
+    const own = runs.get(entries[String(n)]?.runId ?? '');
+    const deps = own ? [...own.basePrNumbers, ...own.prNumbers.slice(0, own.prNumbers.indexOf(n))] : [];
+    for (const b of deps) expect(mergedAt.get(b), `PR ${b} under PR ${n}`).toBeLessThan(mergedAt.get(n)!);
+    if (r.parallelEver) continue;
     tested.forEach((b, i) => {
       if (i < at) expect(mergedAt.get(b), `PR ${b} ahead of PR ${n} in its run`).toBeLessThan(mergedAt.get(n)!);
       if (i > at) expect(mergedAt.get(b), `PR ${b} behind PR ${n} in its run`).toBeGreaterThan(mergedAt.get(n)!);
     });
   }
-  // Everything settles once the queue runs freely: nothing admitted is left.
-  expect(r.engine.metrics(r.engine.now)[0]!.depth).toBe(0);
+  // Everything settles once the queue runs freely: nothing admitted is left, no bisection either.
+  const m = r.engine.metrics(r.engine.now)[0]!;
+  expect(m.depth).toBe(0);
+  expect(m.bisection?.depth ?? 0).toBe(0);
+  expect(r.engine.getQueue(q, r.engine.now).state).not.toBe('switching_modes');
+}
+
+/** With DBG=1, what a failing seed did: the transitions, the queue and the runs. */
+function dump(r: Run, step?: number): void {
+  if (!process.env.DBG) return;
+  if (step !== undefined) console.log(`failed after step ${step}`);
+  console.log(r.effects.map((e) => `${(e.at - T0) / MIN} #${e.prNumber} ${e.from}->${e.to} ${e.reason}`).join('\n'));
+  const { enqueuedPullRequests, ...settings } = r.engine.getQueue(q, r.engine.now);
+  console.log(settings, enqueuedPullRequests.map((e) => `${e.prNumber}:${e.state}`).join(' '));
+  console.log(r.engine.listRuns().map((x) => `${x.prNumbers.join('+')}[${x.basePrNumbers.join(',')}]${x.isBisection ? 'B' : ''}:${x.status}`).join(' '));
 }
 
 describe('random queues keep the invariants', () => {
-  for (const seed of Array.from({ length: Number(process.env.SEEDS ?? 24) }, (_, i) => i + 1)) {
+  for (const seed of Array.from({ length: Number(process.env.SEEDS ?? 40) }, (_, i) => i + 1)) {
     it(`seed ${seed}`, () => {
-      const r = randomQueue(seed, Number(process.env.STEPS ?? 80), (run) => checkInvariants(run));
-      checkInvariants(r);
-      if (process.env.DBG) console.log(r.effects.map((e) => `${(e.at - T0) / MIN} #${e.prNumber} ${e.from}->${e.to} ${e.reason}`).join('\n'));
-      checkOutcome(r);
+      const r = randomQueue(seed, Number(process.env.STEPS ?? 80), (run, step) => {
+        try {
+          checkInvariants(run);
+        } catch (err) {
+          dump(run, step);
+          throw err;
+        }
+      });
+      try {
+        checkInvariants(r);
+        checkOutcome(r);
+      } catch (err) {
+        dump(r);
+        throw err;
+      }
     });
   }
 });
@@ -143,6 +244,34 @@ describe('engine properties', () => {
     }
     expect(restored.state).toEqual(original.state);
     expect(restored.listRuns().length).toBeGreaterThan(0);
+  });
+
+  it('loads a state saved before batching, bisection and parallel mode existed, and runs it on', () => {
+    const e = new QueueEngine(createState(5, T0));
+    e.createQueue({ ...q, concurrency: 2 }, T0);
+    for (const n of [1, 2, 3]) e.submit({ ...q, pr: { number: n } }, T0);
+    const old = JSON.parse(JSON.stringify(e.state)) as Record<string, any>;
+    for (const qr of Object.values(old.queues) as Array<Record<string, any>>) {
+      for (const k of ['inFlight', 'waitingIndex', 'batchTimerAt', 'bisections', 'bisectionSamples', 'everBisected', 'switching', 'tipSeq']) delete qr[k];
+      for (const en of Object.values(qr.entries) as Array<Record<string, any>>) {
+        delete en.targets;
+        delete en.bisection;
+      }
+    }
+    for (const r of Object.values(old.runs) as Array<Record<string, any>>) {
+      delete r.bisectionId;
+      delete r.targets;
+    }
+    for (const p of Object.values(old.fakePrs) as Array<Record<string, any>>) delete p.upToDateTip;
+    const loaded = new QueueEngine(validateState(old));
+    expect(Object.values(loaded.state.queues)[0]!.inFlight).toEqual({ main: 2, bisection: 0 });
+    loaded.updateQueue({ ...q, batch: true, batchingMinSize: 2 }, T0);
+    loaded.advance(T0 + 30 * MIN);
+    expect([1, 2, 3].map((n) => loaded.getSubmittedPullRequest({ ...q, pr: { number: n } }, loaded.now).state)).toEqual([
+      'merged',
+      'merged',
+      'merged',
+    ]);
   });
 
   it('throws typed errors with HTTP statuses and changes nothing', () => {

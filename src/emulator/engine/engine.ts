@@ -10,15 +10,16 @@
 import { applyConfigUpdate, validateUpdate, type QueueUpdate } from './config.js';
 import { badRequest, conflict, notFound } from './errors.js';
 import { heapPeek, heapPop } from './event-heap.js';
-import { upsertFakePr, type FakePrInput } from './fake-prs.js';
+import { bisectingEntries, completeBisectionRun } from './bisection.js';
+import { upsertFakePr, type FakePrInput, type WireFakePr } from './fake-prs.js';
 import { queueKey, repoKey, type Core } from './lifecycle.js';
 import { snapshotQueue, type QueueMetricsSnapshot } from './metrics.js';
 import * as prOps from './pr-ops.js';
 import { inQueueOrder } from './queue-order.js';
-import { KIND_COMPLETE, simulatedPass } from './runs.js';
+import { KIND_BATCH_TIMER, KIND_COMPLETE, runIdFrom, simulatedPass } from './runs.js';
 import { admitAll, completeRun, reconcile } from './scheduler.js';
 import { createState, describeQueue, mustQueue, newQueue } from './state.js';
-import type { Effect, EngineState, FakePr, QueueMode, RepoRef, RequestableQueueState, TestRun } from './types.js';
+import type { Effect, EngineState, QueueMode, QueueRecord, RepoRef, RequestableQueueState, TestRun } from './types.js';
 import {
   wireEntry,
   wirePullRequest,
@@ -39,7 +40,7 @@ export interface PrRef extends QueueRef {
 }
 
 export interface EngineOptions {
-  /** Called for every PR state transition, in order (webhooks, tests). */
+  /** Called for every PR state transition and batch event, in order (webhooks, tests). */
   onEffect?: (effect: Effect) => void;
 }
 
@@ -56,7 +57,7 @@ export class QueueEngine {
       get state() {
         return self.state;
       },
-      emit: onEffect ? (e) => onEffect(e) : () => {},
+      ...(onEffect ? { emit: (e: Effect) => onEffect(e) } : {}),
     };
   }
 
@@ -78,8 +79,13 @@ export class QueueEngine {
       const at = top[0];
       s.now = at;
       const due: Array<{ run: TestRun; kind: number }> = [];
+      const touched = new Set<string>();
       while ((top = this.peekLive()) && top[0] === at) {
         heapPop(s.events);
+        if (top[1] === KIND_BATCH_TIMER) {
+          touched.add(top[3]);
+          continue;
+        }
         const run = s.runs[top[3]] as TestRun;
         if (top[1] === KIND_COMPLETE && run.dueAt !== at) continue;
         due.push({ run, kind: top[1] });
@@ -93,13 +99,12 @@ export class QueueEngine {
           ? rank(a.run) - rank(b.run) || a.kind - b.kind
           : a.run.queueKey < b.run.queueKey ? -1 : 1,
       );
-      const touched = new Set<string>();
       for (const { run, kind } of due) {
         const q = s.queues[run.queueKey];
         if (!q || run.status !== 'in_progress') continue;
         const passed = kind === KIND_COMPLETE && simulatedPass(this.core, q, run);
         const reason = kind === KIND_COMPLETE ? 'TEST_RUN_REQUIRED_STATUS_FAILED' : 'TEST_RUN_TIMEOUT';
-        completeRun(this.core, q, run, passed, reason);
+        finishRun(this.core, q, run, passed, reason);
         touched.add(q.key);
       }
       for (const key of touched) {
@@ -116,12 +121,19 @@ export class QueueEngine {
     return this.peekLive()?.[0] ?? null;
   }
 
-  /** Top of the event heap after discarding events of runs that already finished or vanished. */
+  /**
+   * Top of the event heap after discarding events of runs that already finished or vanished, and
+   * batch timers that were replaced.
+   */
   private peekLive() {
     const events = this.state.events;
     for (let top = heapPeek(events); top; top = heapPeek(events)) {
-      const run = this.state.runs[top[3]];
-      if (run && run.status === 'in_progress') return top;
+      if (top[1] === KIND_BATCH_TIMER) {
+        if (this.state.queues[top[3]]?.batchTimerAt === top[0]) return top;
+      } else {
+        const run = this.state.runs[top[3]];
+        if (run && run.status === 'in_progress') return top;
+      }
       heapPop(events);
     }
     return undefined;
@@ -158,14 +170,21 @@ export class QueueEngine {
   getQueue(req: QueueRef, now: number): Record<string, unknown> & { enqueuedPullRequests: WireQueueEntry[] } {
     this.advance(now);
     const q = mustQueue(this.state, req.repo, req.targetBranch);
-    const enqueued = [...inQueueOrder(q)].map((e) => wireEntry(this.core, q, e));
+    const enqueued = [...bisectingEntries(q), ...inQueueOrder(q)].map((e) => wireEntry(this.core, q, e));
     return { ...wireQueueSettings(q), enqueuedPullRequests: enqueued };
   }
 
   /**
-   * Accepts and stores every setting (batching, mode, … are recorded even where issue 5 does not
-   * act on them). `state: running` resumes a paused or draining queue and admits waiting PRs.
-   * A draining queue stays draining when it empties (D10).
+   * Stores the settings and applies them from the next scheduling decision (runs in flight keep the
+   * settings they started with). `state: running` resumes a paused or draining queue and admits
+   * waiting PRs; a draining queue stays draining when it empties (D10).
+   *
+   * Changing `mode` while PRs are admitted starts a switch (D11): the queue reports
+   * switching_modes, admits nothing and lets its PRs finish as when draining, then takes the new
+   * mode and returns to the state it was asked to be in. During the switch only `state` may be
+   * changed (it sets the state to return to); any update that would change a setting is refused
+   * with 400, as the service refuses config writes then (MODE_CHANGE_IN_PROGRESS). Repeating a
+   * setting's current value is not a change and is accepted.
    */
   updateQueue(req: QueueRef & QueueUpdate, now: number): Record<string, unknown> {
     this.advance(now);
@@ -175,9 +194,26 @@ export class QueueEngine {
     if (state !== undefined && !['running', 'paused', 'draining'].includes(state)) {
       throw badRequest('state: expected one of running, paused, draining');
     }
+    if (q.switching) {
+      const changes = changedSettings(q, req);
+      if (changes.length > 0) {
+        throw badRequest(
+          `the merge queue for ${describeQueue(q.repo, q.branch)} is switching modes (to ${q.switching.to}); only its state can be changed until the pull requests in it have merged or left (refused: ${changes.join(', ')})`,
+        );
+      }
+      if (state !== undefined) q.switching.resume = state;
+      reconcile(this.core, q);
+      return wireQueueSettings(q);
+    }
+    const switchTo = req.mode !== undefined && req.mode !== q.config.mode && q.counts.admitted > 0 ? req.mode : null;
     const modeBefore = q.config.mode;
-    applyConfigUpdate(q.config, req);
-    if (state !== undefined) q.state = state;
+    applyConfigUpdate(q.config, switchTo === null ? req : { ...req, mode: undefined });
+    if (switchTo !== null) {
+      q.switching = { to: switchTo, resume: state ?? (q.state as RequestableQueueState) };
+      q.state = 'switching_modes';
+    } else if (state !== undefined) {
+      q.state = state;
+    }
     if (q.state === 'running' || q.config.mode !== modeBefore) admitAll(this.core, q);
     reconcile(this.core, q);
     return wireQueueSettings(q);
@@ -225,8 +261,8 @@ export class QueueEngine {
   getTestingDetails(req: QueueRef & { testRunId: string }, now: number): Record<string, unknown> {
     this.advance(now);
     const q = mustQueue(this.state, req.repo, req.targetBranch);
-    // Accept the bare UUID, or the whole test branch name it is the last segment of.
-    const id = req.testRunId.split('/').pop() ?? '';
+    // Accept the bare UUID (with or without -bisection), or the whole test branch name.
+    const id = runIdFrom(req.testRunId);
     const run = this.state.runs[id];
     if (!run || run.queueKey !== q.key) {
       throw notFound(`test run ${req.testRunId} not found in the merge queue for ${describeQueue(q.repo, q.branch)}`);
@@ -236,7 +272,7 @@ export class QueueEngine {
 
   // ---- emulator control ----------------------------------------------------------------------
 
-  upsertFakePr(input: FakePrInput, now: number): FakePr {
+  upsertFakePr(input: FakePrInput, now: number): WireFakePr {
     this.advance(now);
     return upsertFakePr(this.core, input);
   }
@@ -249,7 +285,7 @@ export class QueueEngine {
     if (run.status !== 'in_progress') throw badRequest(`test run ${id} already finished (${run.status})`);
     const q = this.state.queues[run.queueKey];
     if (!q) throw notFound(`test run ${id} not found`);
-    completeRun(this.core, q, run, result === 'passed', 'TEST_RUN_REQUIRED_STATUS_FAILED');
+    finishRun(this.core, q, run, result === 'passed', 'TEST_RUN_REQUIRED_STATUS_FAILED');
     reconcile(this.core, q);
     return wireRun(q, run);
   }
@@ -284,4 +320,25 @@ export class QueueEngine {
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
       .map((q) => snapshotQueue(q, this.state.now));
   }
+}
+
+function finishRun(core: Core, q: QueueRecord, run: TestRun, passed: boolean, reason: string): void {
+  if (run.isBisection) completeBisectionRun(core, q, run, passed, reason);
+  else completeRun(core, q, run, passed, reason);
+}
+
+/** The settings an update would change (everything but `state`). */
+function changedSettings(q: QueueRecord, u: QueueUpdate): string[] {
+  const c = q.config as unknown as Record<string, unknown>;
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(u)) {
+    if (v === undefined || ['repo', 'targetBranch', 'state', 'requiredStatuses', 'deleteRequiredStatuses'].includes(k)) continue;
+    if (c[k] !== v) out.push(k);
+  }
+  const rs = q.config.requiredStatuses;
+  if (u.requiredStatuses && u.requiredStatuses.length > 0 && (rs === null || rs.join('\n') !== u.requiredStatuses.join('\n'))) {
+    out.push('requiredStatuses');
+  }
+  if (u.deleteRequiredStatuses && rs !== null) out.push('deleteRequiredStatuses');
+  return out;
 }

@@ -5,7 +5,7 @@
  * re-evaluates readiness (T4 inference: the PR holds no position yet).
  */
 import { badRequest } from './errors.js';
-import { prKey, repoKey, type Core } from './lifecycle.js';
+import { prKey, queueKey, repoKey, type Core } from './lifecycle.js';
 import { sha } from './random.js';
 import { DEFAULT_TEST_MINUTES } from './runs.js';
 import { leaveQueue, reconcile, tryAdmit } from './scheduler.js';
@@ -22,7 +22,15 @@ export interface FakePrInput {
   breaksBuild?: boolean;
   outcomes?: RunOutcome[];
   testMinutes?: number;
+  /**
+   * The PR is based on the tip of its base branch (direct merge needs it; default false, as in the
+   * scenario conventions). It stays true until the next merge into that branch, as on a code host.
+   */
+  upToDate?: boolean;
 }
+
+/** A fake PR as the control API shows it. */
+export type WireFakePr = Omit<FakePr, 'upToDateTip'> & { upToDate: boolean };
 
 export const DEFAULT_AUTHOR = 'emulator-user';
 
@@ -38,6 +46,18 @@ export function newFakePr(core: Core, repo: RepoRef, number: number, baseBranch:
     breaksBuild: false,
     outcomes: [],
     testMinutes: DEFAULT_TEST_MINUTES,
+    upToDateTip: null,
+  };
+}
+
+export function wireFakePr(core: Core, pr: FakePr): WireFakePr {
+  const { upToDateTip, ...rest } = pr;
+  const q = pr.baseBranch === null ? undefined : core.state.queues[queueKey(pr.repo, pr.baseBranch)];
+  return {
+    ...rest,
+    repo: { ...rest.repo },
+    outcomes: [...rest.outcomes],
+    upToDate: upToDateTip !== null && upToDateTip > (q?.tipSeq ?? 0),
   };
 }
 
@@ -67,7 +87,7 @@ function check(input: FakePrInput): void {
   });
 }
 
-export function upsertFakePr(core: Core, input: FakePrInput): FakePr {
+export function upsertFakePr(core: Core, input: FakePrInput): WireFakePr {
   check(input);
   const key = prKey(input.repo, input.number);
   const existing = core.state.fakePrs[key];
@@ -82,6 +102,8 @@ export function upsertFakePr(core: Core, input: FakePrInput): FakePr {
   if (input.breaksBuild !== undefined) pr.breaksBuild = input.breaksBuild;
   if (input.outcomes !== undefined) pr.outcomes = [...input.outcomes];
   if (input.testMinutes !== undefined) pr.testMinutes = input.testMinutes;
+  // Declared up to date now: stale again after the next merge into its branch (see isUpToDate).
+  if (input.upToDate !== undefined) pr.upToDateTip = input.upToDate ? ++core.state.seq : null;
   core.state.fakePrs[key] = pr;
 
   const rk = repoKey(input.repo);
@@ -99,5 +121,5 @@ export function upsertFakePr(core: Core, input: FakePrInput): FakePr {
     }
     reconcile(core, q);
   }
-  return structuredClone(pr);
+  return wireFakePr(core, pr);
 }

@@ -5,11 +5,12 @@
  * place is what lets the metrics endpoint answer from counters instead of scanning the queue.
  */
 import { record } from './metrics.js';
-import type { Effect, EngineState, Entry, FakePr, PrState, QueueRecord, RepoRef } from './types.js';
+import type { BatchEffect, Effect, EffectRun, EngineState, Entry, FakePr, PrState, QueueRecord, RepoRef, TestRun } from './types.js';
 
 export interface Core {
   state: EngineState;
-  emit(effect: Effect): void;
+  /** Absent when nobody listens, so effects are not even built. */
+  emit?: (effect: Effect) => void;
 }
 
 export const TERMINAL: ReadonlySet<PrState> = new Set(['merged', 'failed', 'cancelled']);
@@ -19,8 +20,25 @@ export const repoKey = (r: RepoRef): string => `${r.host}/${r.owner}/${r.name}`;
 export const queueKey = (r: RepoRef, branch: string): string => `${repoKey(r)}:${branch}`;
 export const prKey = (r: RepoRef, n: number): string => `${repoKey(r)}#${n}`;
 
+/**
+ * Fake PRs by number per queue record: the hot path looks them up for every PR of every run. Fake
+ * PR records are updated in place and never removed, so a found record stays valid; a state swap
+ * (reset, reload) brings new queue records and so new caches.
+ */
+const fakePrCache = new WeakMap<QueueRecord, Map<number, FakePr>>();
+
 export function fakePrFor(core: Core, q: QueueRecord, prNumber: number): FakePr | undefined {
-  return core.state.fakePrs[prKey(q.repo, prNumber)];
+  let cache = fakePrCache.get(q);
+  if (!cache) {
+    cache = new Map();
+    fakePrCache.set(q, cache);
+  }
+  let pr = cache.get(prNumber);
+  if (pr === undefined) {
+    pr = core.state.fakePrs[prKey(q.repo, prNumber)];
+    if (pr) cache.set(prNumber, pr);
+  }
+  return pr;
 }
 
 function count(q: QueueRecord, s: PrState | null, delta: 1 | -1): void {
@@ -53,7 +71,9 @@ export function transition(
   e.stateChangedAt = now;
   const s = q.samples;
   if (from === 'not_ready' && to === 'pending') e.admittedAt = now;
-  if (from === 'testing' && to === 'pending') record(s.restarts, now, now);
+  // A PR under bisection reports under queue_type="bisection".
+  const bisecting = e.bisection !== null;
+  if (from === 'testing' && to === 'pending') record(bisecting ? q.bisectionSamples.restarts : s.restarts, now, now);
   if (to === 'testing' && e.firstTestAt === null) {
     e.firstTestAt = now;
     if (e.admittedAt !== null) record(s.wait, [now, (now - e.admittedAt) / 1000], now);
@@ -62,11 +82,14 @@ export function transition(
     e.live = false;
     e.conclusionReason = reason;
     if (e.admittedAt !== null) {
-      record(s.conclusions, [now, to as 'merged' | 'failed' | 'cancelled'], now);
+      if (bisecting && to === 'failed') record(q.bisectionSamples.conclusions, [now, 'failed'], now);
+      else record(s.conclusions, [now, to as 'merged' | 'failed' | 'cancelled'], now);
       record(s.inQueue, [now, (now - e.admittedAt) / 1000], now);
       if (e.firstTestAt !== null) record(s.test, [now, (now - e.firstTestAt) / 1000], now);
     }
   }
+  if (!core.emit) return;
+  const run = runId === null ? undefined : core.state.runs[runId];
   core.emit({
     type: 'pr_state',
     repo: { ...q.repo },
@@ -78,6 +101,40 @@ export function transition(
     reason,
     runId,
     at: now,
+    author: fakePrFor(core, q, e.prNumber)?.author ?? '',
+    run: run ? effectRun(run) : null,
+  });
+}
+
+export function effectRun(run: TestRun): EffectRun {
+  return {
+    id: run.id,
+    testBranch: run.testBranch,
+    testBranchSha: run.testBranchSha,
+    prNumbers: [...run.group],
+    isBisection: run.isBisection,
+  };
+}
+
+/** A group of two or more PRs reached `event` together (after the members' own effects). */
+export function emitBatch(
+  core: Core,
+  q: QueueRecord,
+  event: BatchEffect['event'],
+  run: TestRun,
+  prNumbers: number[],
+  reason: string,
+): void {
+  if (!core.emit || prNumbers.length < 2) return;
+  core.emit({
+    type: 'batch',
+    event,
+    repo: { ...q.repo },
+    branch: q.branch,
+    prNumbers: [...prNumbers],
+    reason,
+    run: effectRun(run),
+    at: core.state.now,
   });
 }
 

@@ -47,22 +47,46 @@ export interface QueueMetricsSnapshot {
   waitSeconds: number[];
   testSeconds: number[];
   timeInQueueSeconds: number[];
+  /**
+   * The queue_type="bisection" series: PRs under bisection, those testing in bisection runs,
+   * culprits found in the last hour, restarts of bisection runs. Present once the queue batches or
+   * has bisected.
+   */
+  bisection?: { depth: number; testingSlots: number; failed: number; restarts: number };
 }
 
 export function snapshotQueue(q: QueueRecord, now: number): QueueMetricsSnapshot {
   const conclusions = { merged: 0, failed: 0, cancelled: 0 };
   for (const [, c] of live(q.samples.conclusions, now)) conclusions[c]++;
   const secs = (series: MetricSeries<[number, number]>) => live(series, now).map(([, s]) => s);
+  let bisecting = 0;
+  let bisectingTests = 0;
+  for (const bis of Object.values(q.bisections)) {
+    for (const nd of bis.nodes) {
+      bisecting += nd.prs.length;
+      if (nd.state === 'testing') bisectingTests += nd.prs.length;
+    }
+  }
+  const bisection =
+    q.everBisected || q.config.batch
+      ? {
+          depth: bisecting,
+          testingSlots: bisectingTests,
+          failed: live(q.bisectionSamples.conclusions, now).length,
+          restarts: live(q.bisectionSamples.restarts, now).length,
+        }
+      : undefined;
   return {
     repo: { ...q.repo },
     branch: q.branch,
-    depth: q.counts.admitted,
+    depth: q.counts.admitted - bisecting,
     awaitingMergeability: q.counts.notReady,
-    testingSlots: q.counts.testing,
+    testingSlots: q.counts.testing - bisectingTests,
     conclusions,
     restarts: live(q.samples.restarts, now).length,
     waitSeconds: secs(q.samples.wait),
     testSeconds: secs(q.samples.test),
     timeInQueueSeconds: secs(q.samples.inQueue),
+    ...(bisection ? { bisection } : {}),
   };
 }

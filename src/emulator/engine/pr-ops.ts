@@ -3,11 +3,13 @@
  */
 import { MAX_U32, resolvePriority } from './config.js';
 import { badRequest, notFound } from './errors.js';
-import { transition, type Core } from './lifecycle.js';
+import { fakePrFor, transition, type Core } from './lifecycle.js';
+import { restartInBisection } from './bisection.js';
 import { append } from './queue-order.js';
 import { uuid } from './random.js';
 import { cancelRun } from './runs.js';
-import { leaveQueue, reconcile, tryAdmit } from './scheduler.js';
+import { leaveQueue, overtake, reconcile, tryAdmit } from './scheduler.js';
+import { indexAdd } from './targets.js';
 import { ensureFakePr } from './fake-prs.js';
 import { describeQueue } from './state.js';
 import { PR_STATES, type Entry, type PrState, type QueueRecord } from './types.js';
@@ -50,8 +52,11 @@ export function submit(
     if (prio && prio.value !== existing.priorityValue) {
       existing.priorityValue = prio.value;
       existing.priorityName = prio.name;
-      // Only a PR that has not started can move; started PRs are never displaced (no preemption).
-      if (existing.list === 'waiting') append(q, existing, 'waiting');
+      // Only a PR that has not started can move. Other PRs are displaced only by an urgent one.
+      if (existing.list === 'waiting') {
+        append(q, existing, 'waiting');
+        if (existing.priorityValue === 0) overtake(core, q, existing);
+      }
     } else if (prio) {
       existing.priorityName = prio.name;
     }
@@ -82,6 +87,8 @@ export function submit(
       mergeMethod: null,
       bucket: null,
       pinRank: null,
+      targets: null,
+      bisection: null,
       list: null,
       prev: null,
       next: null,
@@ -90,20 +97,20 @@ export function submit(
     q.entryOrder.push(n);
   }
   const from: PrState | null = existing ? existing.state : null;
-  Object.assign(e, {
-    live: true,
-    priorityValue: p.value,
-    priorityName: p.name,
-    noBatch: noBatch ?? false,
-    submittedAt: now,
-    admittedAt: null,
-    firstTestAt: null,
-    runId: null,
-    verifiedByTestRun: null,
-    failureReason: null,
-    conclusionReason: null,
-    mergeMethod: null,
-  });
+  e.live = true;
+  e.priorityValue = p.value;
+  e.priorityName = p.name;
+  e.noBatch = noBatch ?? false;
+  e.submittedAt = now;
+  e.admittedAt = null;
+  e.firstTestAt = null;
+  e.runId = null;
+  e.verifiedByTestRun = null;
+  e.failureReason = null;
+  e.conclusionReason = null;
+  e.mergeMethod = null;
+  e.targets = null;
+  e.bisection = null;
   append(q, e, 'notReady');
   transition(core, q, e, 'not_ready', 'USER_REQUESTED', null, from);
   tryAdmit(core, q, e);
@@ -120,7 +127,9 @@ export function cancel(core: Core, q: QueueRecord, n: number): void {
  * restartTestsOnPullRequest (T15): only TESTING or PENDING_FAILURE; the PR keeps its position and
  * nobody else is retested (v1: "without moving its position or causing other PRs to be
  * retested"), since the PRs behind were tested on this PR's changes, which have not changed.
- * The PR passes through PENDING and starts again as soon as a slot allows.
+ * The PR passes through PENDING and starts again as soon as a slot allows. A run in flight is
+ * shared by a whole batch, so restarting one of its PRs restarts the batch's other PRs with it;
+ * under bisection, the PR's bisection group is retested.
  */
 export function restart(core: Core, q: QueueRecord, n: number): void {
   checkPrNumber(n);
@@ -128,9 +137,24 @@ export function restart(core: Core, q: QueueRecord, n: number): void {
   if (e.state !== 'testing' && e.state !== 'pending_failure') {
     throw badRequest(`pull request #${n} is ${e.state}; only testing or pending_failure pull requests can be restarted`);
   }
-  if (e.state === 'testing') cancelRun(core, e.runId);
+  const reason = 'TESTS_RESTARTED_BY_API_REQUEST';
+  if (e.bisection !== null) {
+    restartInBisection(core, q, e, reason);
+    reconcile(core, q);
+    return;
+  }
+  const runId = e.runId;
+  const wasTesting = e.state === 'testing';
+  if (wasTesting) cancelRun(core, runId);
   e.failureReason = null;
-  transition(core, q, e, 'pending', 'TESTS_RESTARTED_BY_API_REQUEST', e.runId);
+  transition(core, q, e, 'pending', reason, runId);
+  const run = runId === null ? undefined : core.state.runs[runId];
+  if (wasTesting && run) {
+    for (const m of run.group) {
+      const mate = q.entries[String(m)];
+      if (mate && mate !== e && mate.state === 'testing' && mate.runId === runId) transition(core, q, mate, 'pending', reason, runId);
+    }
+  }
   reconcile(core, q);
 }
 
@@ -141,6 +165,12 @@ export function setImpactedTargets(core: Core, q: QueueRecord, n: number, sha: s
   perSha[sha] = targets === 'ALL' ? 'ALL' : [...targets];
   const e = q.entries[String(n)];
   if (e?.live && e.state === 'not_ready') tryAdmit(core, q, e);
+  else if (e?.live && fakePrFor(core, q, n)?.sha === sha) {
+    // Last upload wins per SHA: an admitted PR is scheduled with the new list from its next run.
+    if (e.list === 'waiting') indexAdd(q.waitingIndex, e.targets, -1);
+    e.targets = perSha[sha] === 'ALL' ? 'ALL' : [...(perSha[sha] as string[])];
+    if (e.list === 'waiting') indexAdd(q.waitingIndex, e.targets, 1);
+  }
   reconcile(core, q);
 }
 

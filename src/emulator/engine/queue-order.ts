@@ -13,6 +13,7 @@
  * The lists are intrusive (prev/next live on the entries, keyed by PR number), so the structure is
  * plain JSON and persists with the rest of the state.
  */
+import { indexAdd } from './targets.js';
 import type { Entry, ListLinks, ListName, QueueRecord } from './types.js';
 
 export const emptyList = (): ListLinks => ({ head: null, tail: null, size: 0 });
@@ -45,6 +46,52 @@ export function append(q: QueueRecord, e: Entry, name: ListName): void {
   else list.head = e.prNumber;
   list.tail = e.prNumber;
   list.size++;
+  if (name === 'waiting') indexAdd(q.waitingIndex, e.targets, 1);
+}
+
+/**
+ * Puts a PR cleared by a bisection back at the front of its priority bucket, behind PRs returned
+ * the same way that were ahead of it before (admission order), so returned PRs keep their order.
+ */
+export function returnToWaiting(q: QueueRecord, e: Entry): void {
+  if (e.list !== null) unlink(q, e);
+  e.bucket = e.priorityValue;
+  const list = listFor(q, e, 'waiting');
+  const earlier = (c: Entry) =>
+    c.firstTestAt !== null && ((c.admittedAt ?? 0) < (e.admittedAt ?? 0) || (c.admittedAt === e.admittedAt && c.ordinal < e.ordinal));
+  let after: Entry | undefined;
+  for (let cur = entryOf(q, list.head); cur && earlier(cur); cur = entryOf(q, cur.next)) after = cur;
+  const next = after ? entryOf(q, after.next) : entryOf(q, list.head);
+  e.list = 'waiting';
+  e.prev = after ? after.prNumber : null;
+  e.next = next ? next.prNumber : null;
+  if (after) after.next = e.prNumber;
+  else list.head = e.prNumber;
+  if (next) next.prev = e.prNumber;
+  else list.tail = e.prNumber;
+  list.size++;
+  indexAdd(q.waitingIndex, e.targets, 1);
+}
+
+/**
+ * Inserts an entry into the started list right after `after` (null = at the head) and renumbers
+ * the ranks, which stay increasing along the list (urgent PRs overtake started ones, D16).
+ */
+export function insertStarted(q: QueueRecord, e: Entry, after: Entry | null): void {
+  if (e.list !== null) unlink(q, e);
+  const list = q.started;
+  const next = after ? entryOf(q, after.next) : entryOf(q, list.head);
+  e.list = 'started';
+  e.prev = after ? after.prNumber : null;
+  e.next = next ? next.prNumber : null;
+  if (after) after.next = e.prNumber;
+  else list.head = e.prNumber;
+  if (next) next.prev = e.prNumber;
+  else list.tail = e.prNumber;
+  list.size++;
+  let rank = 0;
+  for (let cur = entryOf(q, list.head); cur; cur = entryOf(q, cur.next)) cur.pinRank = ++rank;
+  q.pinSeq = rank;
 }
 
 export function unlink(q: QueueRecord, e: Entry): void {
@@ -57,7 +104,10 @@ export function unlink(q: QueueRecord, e: Entry): void {
   if (next) next.prev = e.prev;
   else list.tail = e.prev;
   list.size--;
-  if (e.list === 'waiting' && list.size === 0) delete q.waiting[String(e.bucket)];
+  if (e.list === 'waiting') {
+    indexAdd(q.waitingIndex, e.targets, -1);
+    if (list.size === 0) delete q.waiting[String(e.bucket)];
+  }
   e.list = null;
   e.prev = null;
   e.next = null;

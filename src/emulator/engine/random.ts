@@ -14,21 +14,22 @@ export function nextUint32(state: EngineState): number {
   return (t ^ (t >>> 14)) >>> 0;
 }
 
-function hex(state: EngineState, digits: number): string {
-  let out = '';
-  while (out.length < digits) out += nextUint32(state).toString(16).padStart(8, '0');
-  return out.slice(0, digits);
-}
+const BYTE_HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const word = (n: number): string =>
+  (BYTE_HEX[n >>> 24] as string) +
+  (BYTE_HEX[(n >>> 16) & 255] as string) +
+  (BYTE_HEX[(n >>> 8) & 255] as string) +
+  (BYTE_HEX[n & 255] as string);
 
 /** A version-4-shaped UUID (variant and version bits set as RFC 4122 requires). */
 export function uuid(state: EngineState): string {
-  const h = hex(state, 32).split('');
-  h[12] = '4';
-  h[16] = '89ab'[parseInt(h[16] ?? '0', 16) & 3] ?? '8';
-  const s = h.join('');
-  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+  const s = word(nextUint32(state)) + word(nextUint32(state)) + word(nextUint32(state)) + word(nextUint32(state));
+  const variant = '89ab'[parseInt(s[16] ?? '0', 16) & 3] ?? '8';
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-4${s.slice(13, 16)}-${variant}${s.slice(17, 20)}-${s.slice(20)}`;
 }
 
 export function sha(state: EngineState): string {
-  return hex(state, 40);
+  let out = '';
+  for (let i = 0; i < 5; i++) out += word(nextUint32(state));
+  return out;
 }

@@ -1,7 +1,8 @@
 /**
- * Test runs ("verification runs"): one run tests a GROUP of PRs on top of a BASE (the unmerged PRs
- * ahead of it). Single mode always has one-PR groups; batching and bisection (issue 6) will build
- * bigger groups with the same record. The simulated CI decides a run's fate:
+ * Test runs ("verification runs"): one run tests a GROUP of PRs (one PR, a batch, or part of a
+ * batch being bisected) on top of a BASE (the unmerged PRs ahead of it in its lane). Runs in flight
+ * are counted per queue (main and bisection) because concurrency counts groups, not PRs. The
+ * simulated CI decides a run's fate:
  *  - it fails when any PR of group ∪ base has `breaksBuild` (checked at completion, so a test can
  *    flip the flag while the run is in flight);
  *  - otherwise each group member's next scripted outcome (consumed when the run starts, since a
@@ -11,7 +12,7 @@
 import { heapPush } from './event-heap.js';
 import { fakePrFor, type Core } from './lifecycle.js';
 import { sha, uuid } from './random.js';
-import type { QueueRecord, RunOutcome, TestRun } from './types.js';
+import type { QueueRecord, RunOutcome, RunStatus, Targets, TestRun } from './types.js';
 
 export const DEFAULT_TEST_MINUTES = 10;
 /** Branch protection of the fake code host, used when the queue has no requiredStatuses override. */
@@ -19,8 +20,14 @@ export const DEFAULT_REQUIRED_STATUSES = ['ci'];
 
 export const KIND_COMPLETE = 0;
 export const KIND_TIMEOUT = 1;
+export const KIND_BATCH_TIMER = 2;
 
-export function createRun(core: Core, q: QueueRecord, group: number[], base: number[]): TestRun {
+export interface RunOptions {
+  bisectionId?: string;
+  targets?: Targets | null;
+}
+
+export function createRun(core: Core, q: QueueRecord, group: number[], base: number[], opts: RunOptions = {}): TestRun {
   const s = core.state;
   const id = uuid(s);
   let scripted: RunOutcome | null = null;
@@ -46,8 +53,11 @@ export function createRun(core: Core, q: QueueRecord, group: number[], base: num
     dueAt: scripted === 'hang' ? null : s.now + Math.max(1, Math.round(minutes * 60_000)),
     timeoutAt: s.now + q.config.testingTimeoutMinutes * 60_000,
     scripted,
-    isBisection: false,
-    testBranch: `trunk-merge/pr-${group[0] ?? 0}/${id}`,
+    isBisection: opts.bisectionId !== undefined,
+    bisectionId: opts.bisectionId ?? null,
+    targets: opts.targets ?? null,
+    // v1 test run ids of bisection runs carry a -bisection suffix (trunk-wire §1.6).
+    testBranch: `trunk-merge/pr-${group[0] ?? 0}/${id}${opts.bisectionId !== undefined ? '-bisection' : ''}`,
     testBranchSha: sha(s),
     requiredStatuses: override ? [...override] : [...DEFAULT_REQUIRED_STATUSES],
     requiredStatusesSource: override ? 'merge_instance' : 'repo_provider_branch_protection',
@@ -55,6 +65,8 @@ export function createRun(core: Core, q: QueueRecord, group: number[], base: num
   };
   s.runs[id] = run;
   q.runIds.push(id);
+  if (run.isBisection) q.inFlight.bisection++;
+  else q.inFlight.main++;
   // A completion at exactly the timeout counts as in time (completion sorts first).
   if (run.dueAt !== null && run.dueAt <= run.timeoutAt) heapPush(s.events, [run.dueAt, KIND_COMPLETE, ++s.seq, id]);
   heapPush(s.events, [run.timeoutAt, KIND_TIMEOUT, ++s.seq, id]);
@@ -72,10 +84,26 @@ export function simulatedPass(core: Core, q: QueueRecord, run: TestRun): boolean
   return run.scripted !== 'fail';
 }
 
+/** Ends a run in flight with its final status and frees its slot. */
+export function settleRun(core: Core, run: TestRun, status: Exclude<RunStatus, 'in_progress'>): void {
+  if (run.status !== 'in_progress') return;
+  run.status = status;
+  run.completedAt = core.state.now;
+  const q = core.state.queues[run.queueKey];
+  if (q) {
+    if (run.isBisection) q.inFlight.bisection--;
+    else q.inFlight.main--;
+  }
+}
+
 export function cancelRun(core: Core, runId: string | null): void {
   if (runId === null) return;
   const run = core.state.runs[runId];
-  if (!run || run.status !== 'in_progress') return;
-  run.status = 'cancelled';
-  run.completedAt = core.state.now;
+  if (run) settleRun(core, run, 'cancelled');
+}
+
+/** The id a client passes to getMergeQueueTestingDetails: the UUID, maybe with -bisection…. */
+export function runIdFrom(testRunId: string): string {
+  const last = testRunId.split('/').pop() ?? '';
+  return last.replace(/-bisection.*$/, '');
 }

@@ -39,10 +39,51 @@ export function newQueue(repo: RepoRef, branch: string, now: number, mode?: Queu
     notReady: emptyList(),
     pinSeq: 0,
     counts: { admitted: 0, notReady: 0, testing: 0, pendingFailure: 0 },
+    inFlight: { main: 0, bisection: 0 },
     runIds: [],
     impactedTargets: {},
     samples: emptySamples(),
+    ...issue6Fields(),
   };
+}
+
+/** Queue fields added with batching, bisection, parallel mode and mode switches. */
+function issue6Fields() {
+  return {
+    waitingIndex: { targets: {}, all: 0, nonEmpty: 0 },
+    batchTimerAt: null,
+    bisections: {},
+    bisectionSamples: { conclusions: { head: 0, items: [] }, restarts: { head: 0, items: [] } },
+    everBisected: false,
+    switching: null,
+    tipSeq: 0,
+  } satisfies Partial<QueueRecord>;
+}
+
+/**
+ * Fills in what a state saved before these fields existed lacks (nothing of it was in use then:
+ * no run was ever a bisection, no entry had targets), so an older --data-dir keeps working.
+ */
+function upgrade(state: EngineState): void {
+  for (const q of Object.values(state.queues)) {
+    const rec = q as Partial<QueueRecord> & QueueRecord;
+    for (const [k, v] of Object.entries(issue6Fields())) {
+      if ((rec as unknown as Record<string, unknown>)[k] === undefined) (rec as unknown as Record<string, unknown>)[k] = v;
+    }
+    if (rec.inFlight === undefined) {
+      rec.inFlight = { main: 0, bisection: 0 };
+      for (const id of rec.runIds) if (state.runs[id]?.status === 'in_progress') rec.inFlight.main++;
+    }
+    for (const e of Object.values(rec.entries)) {
+      if (e.targets === undefined) e.targets = null;
+      if (e.bisection === undefined) e.bisection = null;
+    }
+  }
+  for (const r of Object.values(state.runs)) {
+    if (r.bisectionId === undefined) r.bisectionId = null;
+    if (r.targets === undefined) r.targets = null;
+  }
+  for (const p of Object.values(state.fakePrs)) if (p.upToDateTip === undefined) p.upToDateTip = null;
 }
 
 export function describeQueue(repo: RepoRef, branch: string): string {
@@ -74,5 +115,7 @@ export function validateState(value: unknown): EngineState {
       throw new Error(`queue "${key}" is malformed`);
     }
   }
-  return value as unknown as EngineState;
+  const state = value as unknown as EngineState;
+  upgrade(state);
+  return state;
 }

@@ -104,11 +104,69 @@ export interface Entry {
   mergeMethod: MergeMethod | null;
   /** Priority bucket the entry sits in while in the waiting list. */
   bucket: number | null;
-  /** Rank in the started list (monotonic, so sorting by it is sorting by queue position). */
+  /** Rank in the started list (increasing along it, so sorting by it is sorting by queue position). */
   pinRank: number | null;
+  /**
+   * Impacted targets the scheduler uses for this trip (parallel mode): taken from the upload for the
+   * PR's head SHA when it is admitted, refreshed by a new upload for the same SHA. null in single
+   * mode, where every PR depends on every PR ahead of it.
+   */
+  targets: Targets | null;
+  /** Id of the bisection the PR is in while its failed batch is being bisected, else null. */
+  bisection: string | null;
   list: ListName | null;
   prev: number | null;
   next: number | null;
+}
+
+/** Impacted targets: a list of opaque names, or ALL (overlaps every PR with a non-empty list). */
+export type Targets = string[] | 'ALL';
+
+/**
+ * How many entries of the waiting region (admitted, never started in this trip) have each target,
+ * so parallel mode can ask "does anything waiting overlap these targets?" without scanning.
+ */
+export interface TargetIndex {
+  targets: Record<string, number>;
+  /** Entries whose targets are ALL. */
+  all: number;
+  /** Entries whose targets are ALL or a non-empty list. */
+  nonEmpty: number;
+}
+
+/**
+ * One group under test in a bisection: its PRs, tested on `base` (explicit, because a skipped
+ * redundant test re-tests a group without the uncertain PRs ahead of it).
+ */
+export interface BisectNode {
+  prs: number[];
+  base: number[];
+  state: 'waiting' | 'testing' | 'failed';
+  runId: string | null;
+  failureReason: string | null;
+}
+
+/**
+ * A failed batch being bisected, apart from the main queue order (queue-semantics §2.3, D7).
+ * Nodes are kept in queue order; a node that passes leaves (its PRs are cleared and go back to the
+ * main queue), a failed single PR whose base holds only cleared PRs is the culprit.
+ */
+export interface Bisection {
+  id: string;
+  /** The PRs ahead of the failed batch it was tested on (frozen when the bisection starts). */
+  base: number[];
+  nodes: BisectNode[];
+  /** PRs of this bisection whose node passed. */
+  cleared: number[];
+  /** Sorted, comma-joined PR sets (base + group) of every failed run of this bisection. */
+  failedSets: string[];
+}
+
+/** A mode change waiting for the queue to empty (queue state switching_modes, D11). */
+export interface ModeSwitch {
+  to: QueueMode;
+  /** The state the queue returns to afterwards; `state` updates during the switch change it. */
+  resume: RequestableQueueState;
 }
 
 export interface MetricSeries<T> {
@@ -142,7 +200,20 @@ export interface QueueRecord {
   notReady: ListLinks;
   pinSeq: number;
   counts: { admitted: number; notReady: number; testing: number; pendingFailure: number };
+  /** Runs in flight, main queue and bisection (concurrency counts runs, i.e. groups, not PRs). */
+  inFlight: { main: number; bisection: number };
   runIds: string[];
+  /** Waiting-region entries per target (parallel mode look-ups). */
+  waitingIndex: TargetIndex;
+  /** When the forming batch at the front may start at the latest (batchingMaxWaitTimeMinutes). */
+  batchTimerAt: number | null;
+  bisections: Record<string, Bisection>;
+  /** Bisection activity for the queue_type="bisection" metric series. */
+  bisectionSamples: { conclusions: MetricSeries<[number, 'failed']>; restarts: MetricSeries<number> };
+  everBisected: boolean;
+  switching: ModeSwitch | null;
+  /** Engine sequence tick of the last merge into the branch (direct merge staleness), 0 = none. */
+  tipSeq: number;
   /** Impacted targets per PR number, then per head SHA ("last upload wins per SHA"). */
   impactedTargets: Record<string, Record<string, string[] | 'ALL'>>;
   samples: QueueSamples;
@@ -160,6 +231,12 @@ export interface FakePr {
   breaksBuild: boolean;
   outcomes: RunOutcome[];
   testMinutes: number;
+  /**
+   * Set when the PR was declared up to date with its base branch: a tick of the engine's sequence.
+   * A merge into the branch after it (QueueRecord.tipSeq) makes it stale, as on a code host.
+   * null = not up to date.
+   */
+  upToDateTip: number | null;
 }
 
 export interface TestRun {
@@ -174,6 +251,9 @@ export interface TestRun {
   timeoutAt: number;
   scripted: RunOutcome | null;
   isBisection: boolean;
+  bisectionId: string | null;
+  /** Union of the group's targets (parallel mode), so a group overlaps as a unit. */
+  targets: Targets | null;
   testBranch: string;
   testBranchSha: string;
   requiredStatuses: string[];
@@ -181,7 +261,10 @@ export interface TestRun {
   failureReason: string | null;
 }
 
-/** A scheduled engine event: [at, kindRank, seq, runId]. kindRank 0 = completion, 1 = timeout. */
+/**
+ * A scheduled engine event: [at, kindRank, seq, id]. kindRank 0 = run completion, 1 = run timeout
+ * (id = run id), 2 = batch wait timer (id = queue key).
+ */
 export type ScheduledEvent = [number, number, number, string];
 
 export interface EngineState {
@@ -196,8 +279,17 @@ export interface EngineState {
   events: ScheduledEvent[];
 }
 
-/** A PR state transition, for webhooks (issue 6) and for tests that watch the path a PR took. */
-export interface Effect {
+/** What an effect says about the test run involved (webhook test_branch, batched, is_bisection). */
+export interface EffectRun {
+  id: string;
+  testBranch: string;
+  testBranchSha: string;
+  prNumbers: number[];
+  isBisection: boolean;
+}
+
+/** A PR state transition, for webhooks and for tests that watch the path a PR took. */
+export interface PrStateEffect {
   type: 'pr_state';
   repo: RepoRef;
   branch: string;
@@ -208,4 +300,23 @@ export interface Effect {
   reason: string;
   runId: string | null;
   at: number;
+  author: string;
+  run: EffectRun | null;
 }
+
+/**
+ * A group of two or more PRs reaching a state together (webhook pull_request_batch.*): emitted
+ * after the last member's own transition.
+ */
+export interface BatchEffect {
+  type: 'batch';
+  event: 'testing' | 'pending_failure' | 'failed' | 'merged';
+  repo: RepoRef;
+  branch: string;
+  prNumbers: number[];
+  reason: string;
+  run: EffectRun;
+  at: number;
+}
+
+export type Effect = PrStateEffect | BatchEffect;

@@ -53,9 +53,35 @@ export function readBody(req: IncomingMessage, limit = BODY_LIMIT): Promise<Buff
   });
 }
 
-/** Parses a body as JSON; an empty or malformed body is a 400 that says what is wrong. */
+/**
+ * Bodies must be declared `application/json` (any parameters, any case), as the live service
+ * (Express `express.json()`) only parses that type. Anything else — `text/plain`, a form encoding,
+ * or no Content-Type at all (curl -d sends a form type) — is refused with 415 before the body is
+ * read, with a message naming the header to send.
+ */
+export function requireJsonContentType(req: IncomingMessage): void {
+  const given = req.headers['content-type'];
+  const type = given?.split(';')[0]?.trim().toLowerCase();
+  if (type === 'application/json') return;
+  throw new HttpError(
+    415,
+    given === undefined || given.trim() === ''
+      ? 'missing Content-Type: send the request body as JSON with content-type: application/json'
+      : `unsupported Content-Type "${given.slice(0, 100)}": send the request body as JSON with content-type: application/json`,
+  );
+}
+
+/** Strict: malformed bytes are an error, not U+FFFD; a BOM is kept (and JSON.parse refuses it, as before). */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Parses a body as JSON; an empty, malformed or non-UTF-8 body is a 400 that says what is wrong. */
 export function parseJson(raw: Buffer): unknown {
-  const text = raw.toString('utf8');
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    throw new HttpError(400, 'request body is not valid UTF-8');
+  }
   if (text.trim() === '') throw new HttpError(400, 'request body: expected a JSON object, got an empty body');
   try {
     return JSON.parse(text) as unknown;

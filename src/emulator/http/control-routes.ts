@@ -1,7 +1,7 @@
 /**
  * The control API under `/_emulator` (same token): script the fake code host and the simulated
- * CI, move a manual clock, list and finish test runs, reset. Answers are JSON so tests can read
- * what they changed.
+ * CI, move a manual clock, list and finish test runs, list webhook deliveries, reset. Answers are
+ * JSON so tests can read what they changed.
  */
 import { iso } from '../engine/wire.js';
 import { HttpError, OK } from './respond.js';
@@ -42,6 +42,9 @@ export const controlRoutes: Route[] = [
   }),
   route('POST', /^\/_emulator\/testRuns\/([^/]+)\/complete$/, s.completeRunRequest, true, (c, b) => ({
     json: c.engine.completeRun(safeDecode(c.params[0] ?? ''), b.result, c.now),
+  })),
+  route('GET', '/_emulator/webhookDeliveries', undefined, false, (c) => ({
+    json: { deliveries: c.webhooks?.list() ?? [] },
   })),
   route('POST', '/_emulator/reset', undefined, true, (c) => {
     c.engine.reset(c.now);

@@ -47,6 +47,15 @@ export async function renderMetrics(snapshots: QueueMetricsSnapshot[]): Promise<
       h.zero(labels);
       for (const v of values) h.observe(labels, v);
     }
+    if (s.bisection) {
+      // Bisection runs report under their own queue type; PR durations stay on the main series.
+      const b = { ...labels, queue_type: 'bisection' };
+      depth.set(b, s.bisection.depth);
+      awaiting.set(b, 0);
+      slots.set(b, s.bisection.testingSlots);
+      for (const c of ['merged', 'failed', 'cancelled'] as const) conclusions.set({ ...b, conclusion: c }, c === 'failed' ? s.bisection.failed : 0);
+      restarts.set(b, s.bisection.restarts);
+    }
   }
   return registers[0]!.metrics();
 }

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 
 import type { Clock } from '../clock.js';
 import type { QueueEngine } from '../engine/index.js';
+import type { WebhookDispatcher } from '../webhooks.js';
 import type { Reply } from './respond.js';
 
 export interface RouteContext {
@@ -17,6 +18,7 @@ export interface RouteContext {
   url: URL;
   /** Captured groups of the route's path pattern. */
   params: string[];
+  webhooks?: WebhookDispatcher;
 }
 
 export interface Route {

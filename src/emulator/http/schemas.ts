@@ -134,6 +134,7 @@ export const fakePrRequest = obj({
     .number({ error: 'expected a number of minutes greater than 0' })
     .positive({ error: 'expected a number of minutes greater than 0' })
     .optional(),
+  upToDate: bool().optional(),
 });
 
 export const advanceRequest = obj({

@@ -1,0 +1,248 @@
+/**
+ * Bisection of a failed batch (queue-semantics §2.3–2.4, decisions D7 and D8).
+ *
+ * When blame settles on a batch of two or more PRs, its PRs leave the main queue order ("a separate
+ * queue for bisection analysis") and go back to PENDING with BISECTION_REQUIRED; the PRs tested on
+ * top of the batch restart without it, and the main queue carries on. The batch is split in half
+ * into nodes tested predictively on the batch's base — L on base, R on base + L — in the queue's
+ * bisection slots (`bisectionConcurrency`; unset means the main `concurrency` is shared).
+ *
+ *  - A node that passes clears its PRs: TESTS_PASSED, then PENDING (BISECTION_TEST_RUN_PASSED) at
+ *    the front of the waiting region, to be retested in the main queue ("PRs that pass this way will
+ *    be moved back to the main queue for re-testing"). A PR never merges on a bisection run.
+ *  - A node that fails waits (PENDING_FAILURE) until every bisection PR in its base is cleared; then
+ *    a single PR is the culprit and FAILS, a group is split again in place.
+ *  - A culprit leaving takes itself out of every later node's base; nodes that were tested on top of
+ *    it go back to waiting and are retested without it.
+ *
+ * With optimizationMode bisection_skip_redundant_tests, a node whose exact set of PRs (base + group)
+ * already failed in this bisection is not run (§2.4; failures only are reused, D8): a single PR with
+ * nothing uncertain ahead fails with TEST_RUN_FAILED_BY_OPTIMIZATION; a single PR with PRs still
+ * being bisected ahead is retested on its own, without them; a group is split at once and its halves
+ * are tested without the uncertain PRs ahead.
+ */
+import { emitBatch, transition, type Core } from './lifecycle.js';
+import { returnToWaiting, unlink } from './queue-order.js';
+import { uuid } from './random.js';
+import { cancelRun, createRun, settleRun } from './runs.js';
+import { leaveQueue } from './scheduler.js';
+import type { BisectNode, Bisection, Entry, QueueRecord, TestRun } from './types.js';
+
+const setKey = (base: number[], prs: number[]): string =>
+  [...new Set([...base, ...prs])].sort((a, b) => a - b).join(',');
+
+const node = (prs: number[], base: number[]): BisectNode => ({ prs, base, state: 'waiting', runId: null, failureReason: null });
+
+function halves(prs: number[], base: number[]): BisectNode[] {
+  const cut = Math.ceil(prs.length / 2);
+  const left = prs.slice(0, cut);
+  return [node(left, [...base]), node(prs.slice(cut), [...base, ...left])];
+}
+
+/** A PR of this bisection still under test (in a node that has not passed). */
+function isOpen(bis: Bisection, n: number): boolean {
+  return bis.nodes.some((nd) => nd.prs.includes(n));
+}
+
+function bisectionSlots(q: QueueRecord): number {
+  const c = q.config;
+  if (c.bisectionConcurrency === null) return c.concurrency - q.inFlight.main - q.inFlight.bisection;
+  return c.bisectionConcurrency - q.inFlight.bisection;
+}
+
+export function startBisection(core: Core, q: QueueRecord, members: Entry[], failed: TestRun): void {
+  const id = uuid(core.state);
+  const base = failed.base.filter((n) => {
+    const b = q.entries[String(n)];
+    return b !== undefined && (b.state === 'merged' || (b.live && b.bisection === null));
+  });
+  const bis: Bisection = { id, base, nodes: [], cleared: [], failedSets: [setKey(failed.base, failed.group)] };
+  q.bisections[id] = bis;
+  q.everBisected = true;
+  const prs: number[] = [];
+  for (const m of members) {
+    unlink(q, m);
+    m.pinRank = null;
+    m.bisection = id;
+    m.failureReason = null;
+    m.verifiedByTestRun = null;
+    transition(core, q, m, 'pending', 'BISECTION_REQUIRED', failed.id);
+    prs.push(m.prNumber);
+  }
+  bis.nodes = halves(prs, base);
+}
+
+/** Settles failed nodes, then (unless the queue is paused) skips redundant tests and starts runs. */
+export function reconcileBisections(core: Core, q: QueueRecord, flowing: boolean): void {
+  for (const bis of Object.values(q.bisections)) {
+    if (q.bisections[bis.id] !== bis) continue;
+    resolveFailedNodes(core, q, bis);
+    if (flowing && q.bisections[bis.id] === bis) scheduleNodes(core, q, bis);
+    if (bis.nodes.length === 0) delete q.bisections[bis.id];
+  }
+}
+
+function resolveFailedNodes(core: Core, q: QueueRecord, bis: Bisection): void {
+  for (let changed = true; changed && q.bisections[bis.id] === bis; ) {
+    changed = false;
+    for (const nd of bis.nodes) {
+      if (nd.state !== 'failed' || nd.base.some((n) => isOpen(bis, n))) continue;
+      if (nd.prs.length === 1) failCulprit(core, q, nd, nd.failureReason ?? 'TEST_RUN_REQUIRED_STATUS_FAILED');
+      else splitInPlace(core, q, bis, nd, nd.base);
+      changed = true;
+      break;
+    }
+  }
+}
+
+function failCulprit(core: Core, q: QueueRecord, nd: BisectNode, reason: string): void {
+  const e = q.entries[String(nd.prs[0])];
+  if (e) leaveQueue(core, q, e, 'failed', reason);
+}
+
+function splitInPlace(core: Core, q: QueueRecord, bis: Bisection, nd: BisectNode, base: number[]): void {
+  const at = bis.nodes.indexOf(nd);
+  bis.nodes.splice(at, 1, ...halves(nd.prs, base));
+  for (const n of nd.prs) {
+    const m = q.entries[String(n)];
+    if (m && m.state !== 'pending') {
+      m.failureReason = null;
+      transition(core, q, m, 'pending', 'BISECTION_REQUIRED', nd.runId);
+    }
+  }
+}
+
+function scheduleNodes(core: Core, q: QueueRecord, bis: Bisection): void {
+  const skip = q.config.optimizationMode === 'bisection_skip_redundant_tests';
+  for (let i = 0; i < bis.nodes.length; i++) {
+    const nd = bis.nodes[i] as BisectNode;
+    if (nd.state !== 'waiting') continue;
+    if (skip && bis.failedSets.includes(setKey(nd.base, nd.prs))) {
+      const detached = nd.base.filter((n) => !isOpen(bis, n));
+      if (nd.prs.length === 1 && detached.length === nd.base.length) {
+        failCulprit(core, q, nd, 'TEST_RUN_FAILED_BY_OPTIMIZATION');
+        if (q.bisections[bis.id] !== bis) return;
+        i = -1;
+        continue;
+      }
+      if (nd.prs.length === 1) nd.base = detached;
+      else bis.nodes.splice(i, 1, ...halves(nd.prs, detached));
+      i--;
+      continue;
+    }
+    if (bisectionSlots(q) <= 0) continue;
+    startNode(core, q, bis, nd);
+  }
+}
+
+function startNode(core: Core, q: QueueRecord, bis: Bisection, nd: BisectNode): void {
+  const run = createRun(core, q, nd.prs, [...nd.base], { bisectionId: bis.id });
+  nd.state = 'testing';
+  nd.runId = run.id;
+  for (const n of nd.prs) {
+    const m = q.entries[String(n)];
+    if (!m) continue;
+    m.runId = run.id;
+    transition(core, q, m, 'testing', 'TEST_RUN_STARTED', run.id);
+  }
+  emitBatch(core, q, 'testing', run, nd.prs, 'TEST_RUN_STARTED');
+}
+
+export function completeBisectionRun(core: Core, q: QueueRecord, run: TestRun, passed: boolean, reason: string): void {
+  settleRun(core, run, passed ? 'succeeded' : 'failed');
+  run.failureReason = passed ? null : reason;
+  const bis = run.bisectionId === null ? undefined : q.bisections[run.bisectionId];
+  const nd = bis?.nodes.find((x) => x.runId === run.id && x.state === 'testing');
+  if (!bis || !nd) return;
+  const members = nd.prs
+    .map((n) => q.entries[String(n)])
+    .filter((m): m is Entry => m !== undefined && m.state === 'testing' && m.runId === run.id);
+  if (!passed) {
+    nd.state = 'failed';
+    nd.failureReason = reason;
+    bis.failedSets.push(setKey(run.base, run.group));
+    for (const m of members) {
+      m.failureReason = reason;
+      transition(core, q, m, 'pending_failure', reason, run.id);
+    }
+    emitBatch(core, q, 'pending_failure', run, members.map((m) => m.prNumber), reason);
+    return;
+  }
+  bis.nodes.splice(bis.nodes.indexOf(nd), 1);
+  bis.cleared.push(...nd.prs);
+  for (const m of members) {
+    m.verifiedByTestRun = run.id;
+    transition(core, q, m, 'tests_passed', 'TEST_RUN_PASSED', run.id);
+  }
+  for (const m of members) {
+    m.bisection = null;
+    returnToWaiting(q, m);
+  }
+  for (const m of members) {
+    m.verifiedByTestRun = null;
+    transition(core, q, m, 'pending', 'BISECTION_TEST_RUN_PASSED', run.id);
+  }
+  if (bis.nodes.length === 0) delete q.bisections[bis.id];
+}
+
+/** Back to waiting; its PRs under test or held go back to PENDING. */
+function resetNode(core: Core, q: QueueRecord, nd: BisectNode, reason: string): void {
+  if (nd.state === 'waiting') return;
+  if (nd.state === 'testing') cancelRun(core, nd.runId);
+  const runId = nd.runId;
+  nd.state = 'waiting';
+  nd.runId = null;
+  nd.failureReason = null;
+  for (const n of nd.prs) {
+    const m = q.entries[String(n)];
+    if (m && (m.state === 'testing' || m.state === 'pending_failure')) {
+      m.failureReason = null;
+      transition(core, q, m, 'pending', reason, runId);
+    }
+  }
+}
+
+/**
+ * A PR leaving the queue without merging: out of its node (whose other PRs are retested), and out
+ * of the base of every node, which is retested without it if it had run on top of it.
+ */
+export function dropFromBisections(core: Core, q: QueueRecord, e: Entry, reason: string): void {
+  const n = e.prNumber;
+  for (const bis of Object.values(q.bisections)) {
+    if (e.bisection === bis.id) {
+      const at = bis.nodes.findIndex((x) => x.prs.includes(n));
+      const own = bis.nodes[at];
+      if (own) {
+        own.prs = own.prs.filter((x) => x !== n);
+        if (e.state === 'testing') cancelRun(core, own.runId);
+        resetNode(core, q, own, reason);
+        if (own.prs.length === 0) bis.nodes.splice(at, 1);
+      }
+    }
+    for (const nd of bis.nodes) {
+      if (!nd.base.includes(n)) continue;
+      nd.base = nd.base.filter((x) => x !== n);
+      resetNode(core, q, nd, reason);
+    }
+    if (bis.nodes.length === 0) delete q.bisections[bis.id];
+  }
+}
+
+/** restartTestsOnPullRequest on a PR under bisection: its node is retested as it stands. */
+export function restartInBisection(core: Core, q: QueueRecord, e: Entry, reason: string): void {
+  const bis = e.bisection === null ? undefined : q.bisections[e.bisection];
+  const nd = bis?.nodes.find((x) => x.prs.includes(e.prNumber));
+  if (nd) resetNode(core, q, nd, reason);
+}
+
+/** PRs under bisection, in node order (getQueue lists them first: they were at the front). */
+export function* bisectingEntries(q: QueueRecord): Generator<Entry> {
+  for (const bis of Object.values(q.bisections)) {
+    for (const nd of bis.nodes) {
+      for (const n of nd.prs) {
+        const e = q.entries[String(n)];
+        if (e) yield e;
+      }
+    }
+  }
+}
