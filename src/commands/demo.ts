@@ -38,7 +38,24 @@ export async function runDemo(ctx: Context, flags: DemoFlags): Promise<number> {
     import('../api/http.js'),
     import('../api/client.js'),
   ]);
-  const emu = await startEmulator({ port: 0, clock: 'manual', seed, startTime: START });
+  // Every transition, as the engine makes it: polls alone would miss states a PR passes through
+  // within one instant (a restart: testing -> pending -> testing).
+  const log: string[] = [];
+  let restarts = 0;
+  const emu = await startEmulator({
+    port: 0,
+    clock: 'manual',
+    seed,
+    startTime: START,
+    onEffect: (e) => {
+      if (e.type !== 'pr_state') return;
+      const pr = DEMO_PRS.find((p) => p.number === e.prNumber);
+      if (!pr) return;
+      // A restart: a started PR sent back to wait for a new run (its base changed under it).
+      if ((e.from === 'testing' || e.from === 'pending_failure') && e.to === 'pending') restarts++;
+      log.push(changeLine(pr, e.from ?? undefined, e.to, e.at - START, e.reason));
+    },
+  });
   try {
     const http = new HttpClient({ baseUrl: emu.url, token: emu.token, userAgent: `mq/${VERSION} (demo)`, timeoutMs: 10_000 });
     const client = new MergeQueueClient(http);
@@ -64,7 +81,6 @@ export async function runDemo(ctx: Context, flags: DemoFlags): Promise<number> {
     const states = new Map<number, DemoPrState>(DEMO_PRS.map((pr) => [pr.number, { pr, state: 'submitted', since: START }]));
     let emulatedNow = START;
     let drawn = 0;
-    let restarts = 0;
     const wallStart = Date.now();
     for (;;) {
       const records = await Promise.all(DEMO_PRS.map((pr) => client.getSubmittedPullRequest({ ...target, pr: { number: pr.number } })));
@@ -72,12 +88,12 @@ export async function runDemo(ctx: Context, flags: DemoFlags): Promise<number> {
         const entry = states.get(rec.prNumber ?? -1);
         const state = rec.state ?? 'unknown';
         if (!entry || entry.state === state) continue;
-        if (entry.state === 'testing' && state === 'pending') restarts++;
         const since = rec.stateChangedAt ? Date.parse(rec.stateChangedAt) : emulatedNow;
-        if (!live && ctx.format() !== 'json') ctx.io.out(`${changeLine(entry.pr, entry.state === 'submitted' ? undefined : entry.state, state, since - START)}\n`);
         entry.state = state;
         entry.since = since;
       }
+      if (!live && ctx.format() !== 'json' && log.length > 0) ctx.io.out(`${log.join('\n')}\n`);
+      log.length = 0;
       if (live) {
         const frame = `${frameTitle('running', emulatedNow - START, style)}\n${await renderRows(FRAME_HEADERS, frameRows([...states.values()], emulatedNow, style), 'table', style)}`;
         ctx.io.out(redraw(drawn) + frame);

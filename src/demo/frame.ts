@@ -27,9 +27,10 @@ export function frameTitle(queueState: string, elapsedMs: number, style: Style):
   return `${style.bold('mq demo')} · queue main of github.com/acme/rocket · ${stateColor(style, queueState)} · emulated time ${style.bold(formatDuration(elapsedMs))}`;
 }
 
-export function changeLine(pr: DemoPr, from: string | undefined, to: string, elapsedMs: number): string {
+export function changeLine(pr: DemoPr, from: string | undefined, to: string, elapsedMs: number, reason?: string): string {
   const at = `+${formatDuration(elapsedMs)}`.padEnd(9);
-  return `${at} PR #${pr.number} ${from ? `${from} -> ` : ''}${to}`;
+  const why = reason ? `  (${reason.toLowerCase().replace(/_/g, ' ')})` : '';
+  return `${at} PR #${pr.number} ${from ? `${from} -> ` : ''}${to}${why}`;
 }
 
 /** ANSI: move the cursor up `lines` lines and clear from there down, to redraw in place. */

@@ -29,6 +29,8 @@ export interface StartEmulatorOptions {
   /** Delays before each retry of a failed delivery (default 5 s, 30 s, 2 min, 10 min, 30 min). */
   webhookRetryDelaysMs?: number[];
   webhookTimeoutMs?: number;
+  /** Called with every engine effect (PR and batch transitions), in order; used by `mq demo`. */
+  onEffect?: (effect: Effect) => void;
 }
 
 export interface RunningEmulator {
@@ -67,14 +69,16 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       })
     : undefined;
   // A webhook problem must never break the engine operation that produced the effect.
+  const listener = options.onEffect;
   const onEffect = (e: Effect) => {
     try {
       webhooks?.enqueue(e);
+      listener?.(e);
     } catch (err) {
-      options.log?.(`mq emulator: could not queue a webhook: ${(err as Error).message}`);
+      options.log?.(`mq emulator: could not pass on an effect: ${(err as Error).message}`);
     }
   };
-  const engine = new QueueEngine(state, webhooks ? { onEffect } : {});
+  const engine = new QueueEngine(state, webhooks || listener ? { onEffect } : {});
   // A reloaded real clock continues from the later of the saved time and now: time never runs back.
   const clock: Clock =
     options.clock === 'manual' ? manualClock(() => engine.now) : realClock(Math.max(engine.now, wallNow), speed);

@@ -15,8 +15,12 @@ describe('mq demo', () => {
     expect(Date.now() - started).toBeLessThan(30_000);
     expect(r.stdout).toContain('PR #103 testing -> pending_failure');
     expect(r.stdout).toContain('PR #103 pending_failure -> failed');
-    expect(r.stdout).toContain('PR #105 pending_failure -> testing');
-    expect(r.stdout).toMatch(/summary: 7 merged, 1 failed, 10 test runs/);
+    // The PRs tested on top of the breaking one go back and are tested again without it.
+    expect(r.stdout).toContain('PR #104 pending_failure -> pending  (prerequisite merge item failed)');
+    expect(r.stdout).toContain('PR #105 pending_failure -> pending  (prerequisite merge item failed)');
+    // The flaky PR is rescued by a successor's passing run (optimistic merging).
+    expect(r.stdout).toContain('PR #105 testing -> tests_passed  (successor test run passed)');
+    expect(r.stdout).toMatch(/summary: 7 merged, 1 failed, 10 test runs, 2 restarts/);
     expect(r.stdout).toMatch(/metrics: depth 0, testing 0, conclusions merged 7, failed 1/);
     expect(r.stdout).not.toContain('\x1b[');
   });
@@ -24,7 +28,7 @@ describe('mq demo', () => {
   it('--json prints one document with the outcome of every PR', async () => {
     const r = await runCli(['demo', '--seed', '1', '--speed', '1000', '--json']);
     const doc = JSON.parse(r.stdout);
-    expect(doc).toMatchObject({ merged: 7, failed: 1, testRuns: 10 });
+    expect(doc).toMatchObject({ merged: 7, failed: 1, testRuns: 10, restarts: 2 });
     expect(doc.prs.find((p: { pr: number }) => p.pr === 103).state).toBe('failed');
   });
 
@@ -51,6 +55,7 @@ describe('demo frame', () => {
     const rows = frameRows([{ pr: DEMO_PRS[2]!, state: 'failed', since: 0 }], 90_000, makeStyle(false));
     expect(rows[0]).toEqual(['#103', 'Rename the billing job', 'linus', { value: 'failed', styled: 'failed' }, '1m 30s', 'breaks the build']);
     expect(changeLine(DEMO_PRS[0]!, 'testing', 'merged', 540_000)).toBe('+9m       PR #101 testing -> merged');
+    expect(changeLine(DEMO_PRS[0]!, 'tests_passed', 'merged', 0, 'MERGE_GRAPH_MERGE')).toBe('+0s       PR #101 tests_passed -> merged  (merge graph merge)');
     expect(redraw(0)).toBe('');
     expect(redraw(3)).toBe('\x1b[3A\x1b[0J');
   });
