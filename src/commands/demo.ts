@@ -86,11 +86,10 @@ export async function runDemo(ctx: Context, flags: DemoFlags): Promise<number> {
       const records = await Promise.all(DEMO_PRS.map((pr) => client.getSubmittedPullRequest({ ...target, pr: { number: pr.number } })));
       for (const rec of records) {
         const entry = states.get(rec.prNumber ?? -1);
-        const state = rec.state ?? 'unknown';
-        if (!entry || entry.state === state) continue;
-        const since = rec.stateChangedAt ? Date.parse(rec.stateChangedAt) : emulatedNow;
-        entry.state = state;
-        entry.since = since;
+        if (!entry) continue;
+        // The service's own stateChangedAt: a PR restarted within one step keeps its state name.
+        entry.state = rec.state ?? 'unknown';
+        entry.since = rec.stateChangedAt ? Date.parse(rec.stateChangedAt) : emulatedNow;
       }
       if (!live && ctx.format() !== 'json' && log.length > 0) ctx.io.out(`${log.join('\n')}\n`);
       log.length = 0;
