@@ -68,9 +68,28 @@ await build({
   plugins: [{ name: 'cli-external', setup: (b) => b.onResolve({ filter: /^\.\/cli\.js$/ }, () => ({ path: './cli.js', external: true })) }],
 });
 await build({ ...common, entryPoints: { cli: 'src/cli.ts' }, outdir: 'dist', plugins: [lazyImports('./lazy/')] });
+/**
+ * zod re-exports every message locale (about 260 KB minified) through `z.locales`; mq never switches
+ * locale and zod configures English itself, so only English is bundled.
+ */
+const englishOnlyZod = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]/.test(args.importer) ? { path: resolve(args.resolveDir, '../locales/en.js'), namespace: 'zod-locales' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
 await build({
   ...common,
   entryPoints: LAZY,
+  plugins: [englishOnlyZod],
   outdir: 'dist/lazy',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',

@@ -75,6 +75,11 @@ let sharedDispatcher: Dispatcher | undefined;
 
 async function dispatcherFor(settings: HttpSettings): Promise<Dispatcher> {
   if (!sharedDispatcher) {
+    // undici parses HTTP with a WebAssembly module. V8 would also recompile it with TurboFan on
+    // background threads, and process exit waits for that work (~100 ms here); a CLI making a
+    // handful of requests is well served by Liftoff's baseline code.
+    const { setFlagsFromString } = await import('node:v8');
+    setFlagsFromString('--liftoff-only');
     // undici is CommonJS; through the bundle its exports sit on `default`.
     const undici = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
     const { EnvHttpProxyAgent } = undici.default ?? undici;
@@ -93,9 +98,9 @@ async function dispatcherFor(settings: HttpSettings): Promise<Dispatcher> {
 export async function closeHttp(): Promise<void> {
   const d = sharedDispatcher;
   sharedDispatcher = undefined;
-  // close() waits for requests in flight; a request abandoned at its deadline must not hold the
-  // process open, so destroy whatever is still running after a short grace.
-  if (d) await Promise.race([d.close(), new Promise((r) => setTimeout(r, 200).unref())]).then(() => d.destroy()).catch(() => undefined);
+  // Every request has been answered or abandoned by now; close() would linger over idle
+  // keep-alive sockets, so tear the pool down at once.
+  if (d) await d.destroy().catch(() => undefined);
 }
 
 export function truncate(text: string, cap = ERROR_BODY_CAP): string {
