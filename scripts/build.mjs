@@ -19,6 +19,7 @@ const LAZY = {
   client: 'src/api/client.ts',
   http: 'src/api/http.ts',
   prometheus: 'src/api/prometheus.ts',
+  'merge-queue-metrics': 'src/api/merge-queue-metrics.ts',
   emulator: 'src/emulator/index.ts',
   describe: 'src/help/describe.ts',
   completion: 'src/completion/generate.ts',

@@ -124,7 +124,7 @@ export async function runDemo(ctx: Context, flags: DemoFlags): Promise<number> {
       ctx.io.out(`${JSON.stringify({ ...summary, metrics: metrics.body }, null, 2)}\n`);
       return 0;
     }
-    const { parseExposition, summarizeMergeQueueMetrics } = await import('../api/prometheus.js');
+    const [{ parseExposition }, { summarizeMergeQueueMetrics }] = await Promise.all([import('../api/prometheus.js'), import('../api/merge-queue-metrics.js')]);
     const { histogramText } = await import('../views/metrics.js');
     const q = summarizeMergeQueueMetrics(parseExposition(metrics.body))[0];
     const lines = [

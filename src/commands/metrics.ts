@@ -48,7 +48,7 @@ export async function runMetrics(ctx: Context, opts: MetricsOptions): Promise<nu
     return 0;
   }
   const format = ctx.format();
-  const { parseExposition, summarizeMergeQueueMetrics } = await import('../api/prometheus.js');
+  const [{ parseExposition }, { summarizeMergeQueueMetrics }] = await Promise.all([import('../api/prometheus.js'), import('../api/merge-queue-metrics.js')]);
   let queues;
   let families;
   try {

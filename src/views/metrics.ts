@@ -1,5 +1,5 @@
 /** How the per-queue merge queue metrics read: one block per queue, or long-format rows for scripts. */
-import type { HistogramKey, HistogramSummary, QueueMetrics } from '../api/prometheus.js';
+import type { HistogramKey, HistogramSummary, QueueMetrics } from '../api/merge-queue-metrics.js';
 import type { Field, Row } from '../output/render.js';
 import type { Style } from '../output/style.js';
 import { formatDuration } from '../util/duration.js';

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ExpositionError,
-  histogramQuantile,
-  parseExposition,
-  summarizeMergeQueueMetrics,
-} from '../../src/api/prometheus.js';
-import type { Family, QueueMetrics } from '../../src/api/prometheus.js';
+import { histogramQuantile, summarizeMergeQueueMetrics, type QueueMetrics } from '../../src/api/merge-queue-metrics.js';
+import { ExpositionError, parseExposition, type Family } from '../../src/api/prometheus.js';
 
 const LES = ['60', '300', '600', '900', '1800', '3600', '5400', '7200', '+Inf'];
 

@@ -1,0 +1,257 @@
+/**
+ * The merge-queue view of the service's metrics: per-queue records built from parsed exposition
+ * families, and histogram quantiles estimated the way PromQL's histogram_quantile does.
+ */
+import { parseFloatToken, type Family } from './prometheus.js';
+
+// ---------------------------------------------------------------------------------------------
+// Quantiles
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Estimates the q-quantile from cumulative histogram buckets, following PromQL's
+ * histogram_quantile:
+ * - buckets are sorted by upper bound; buckets sharing an upper bound are added together; counts
+ *   that go down are raised to the running maximum;
+ * - there must be a +Inf bucket and at least one finite one, and at least one observation;
+ *   otherwise the result is undefined (where PromQL answers NaN);
+ * - the value is interpolated linearly inside the bucket holding the rank q × count; the first
+ *   bucket starts at 0 when its upper bound is positive (and its upper bound is returned when it is
+ *   not); a rank in the +Inf bucket returns the highest finite upper bound;
+ * - q < 0 gives -Infinity and q > 1 gives +Infinity, as in PromQL; q = NaN gives undefined;
+ * - q = 0 gives the lower bound of the first bucket holding an observation (PromQL gives NaN when
+ *   the first bucket is empty).
+ * Buckets whose `le` or `count` is NaN are ignored. The input array is not modified.
+ */
+export function histogramQuantile(buckets: ReadonlyArray<{ le: number; count: number }>, q: number): number | undefined {
+  if (Number.isNaN(q)) return undefined;
+  if (q < 0) return -Infinity;
+  if (q > 1) return Infinity;
+
+  const sorted = buckets
+    .filter((b) => !Number.isNaN(b.le) && !Number.isNaN(b.count))
+    .map((b) => ({ le: b.le, count: b.count }))
+    .sort((a, b) => a.le - b.le || 0);
+  const merged: Array<{ le: number; count: number }> = [];
+  for (const b of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && last.le === b.le) last.count += b.count;
+    else merged.push(b);
+  }
+  let max = -Infinity;
+  for (const b of merged) {
+    if (b.count < max) b.count = max;
+    else max = b.count;
+  }
+
+  const last = merged[merged.length - 1];
+  if (!last || last.le !== Infinity || merged.length < 2) return undefined;
+  const observations = last.count;
+  if (!(observations > 0)) return undefined;
+
+  let rank = q * observations;
+  // The first finite bucket whose cumulative count reaches the rank (for q = 0, the first that holds
+  // any observation); merged.length - 1 if there is none.
+  let b = 0;
+  const reached = (count: number): boolean => count >= rank && count > 0;
+  while (b < merged.length - 1 && !reached((merged[b] as { count: number }).count)) b++;
+  if (b === merged.length - 1) return (merged[b - 1] as { le: number }).le;
+
+  const bucket = merged[b] as { le: number; count: number };
+  if (b === 0 && bucket.le <= 0) return bucket.le;
+  let start = 0;
+  let count = bucket.count;
+  const previous = merged[b - 1];
+  if (previous) {
+    start = previous.le;
+    count -= previous.count;
+    rank -= previous.count;
+  }
+  return start + (bucket.le - start) * (rank / count);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The merge-queue view
+// ---------------------------------------------------------------------------------------------
+
+export type HistogramKey = 'wait' | 'test' | 'timeInQueue';
+
+export interface HistogramSummary {
+  /** Observations in the window (from `_count`, else the +Inf bucket). */
+  count: number;
+  /** Sum of the observations, in seconds (NaN when the service sent no `_sum`). */
+  sum: number;
+  /** Estimated median in seconds; absent when there were no observations. */
+  p50?: number;
+  /** Estimated 90th percentile in seconds; absent when there were no observations. */
+  p90?: number;
+}
+
+export interface QueueMetrics {
+  /** "owner/name". */
+  repo: string;
+  branch: string;
+  /** "main" or "bisection" (other values are passed through). */
+  queueType: string;
+  depth?: number;
+  awaitingMergeability?: number;
+  testingSlotsActive?: number;
+  /** PRs that left the queue in the last hour, by conclusion (merged, failed, cancelled, ...). */
+  conclusions: Record<string, number>;
+  restarts?: number;
+  /** Only the histograms the service has series for, for this queue. */
+  histograms: Partial<Record<HistogramKey, HistogramSummary>>;
+}
+
+type ScalarField = 'depth' | 'awaitingMergeability' | 'testingSlotsActive' | 'restarts';
+
+/** The families the summary reads; anything else is ignored. */
+export const MERGE_QUEUE_FAMILIES = {
+  scalars: {
+    mq_depth_current: 'depth',
+    mq_awaiting_mergeability: 'awaitingMergeability',
+    mq_testing_slots_active: 'testingSlotsActive',
+    mq_pr_restarts_1h_total: 'restarts',
+  },
+  conclusions: 'mq_pr_conclusions_1h_total',
+  histograms: {
+    mq_pr_wait_duration_1h_seconds: 'wait',
+    mq_pr_test_duration_1h_seconds: 'test',
+    mq_pr_time_in_queue_1h_seconds: 'timeInQueue',
+  },
+} as const satisfies {
+  scalars: Record<string, ScalarField>;
+  conclusions: string;
+  histograms: Record<string, HistogramKey>;
+};
+
+const SCALAR_FAMILIES: ReadonlyMap<string, ScalarField> = new Map(Object.entries(MERGE_QUEUE_FAMILIES.scalars));
+const HISTOGRAM_FAMILIES: ReadonlyMap<string, HistogramKey> = new Map(
+  Object.entries(MERGE_QUEUE_FAMILIES.histograms),
+);
+
+interface HistogramAcc {
+  buckets: Map<number, number>;
+  sum?: number;
+  count?: number;
+}
+
+interface QueueAcc {
+  repo: string;
+  branch: string;
+  queueType: string;
+  scalars: Map<ScalarField, number>;
+  conclusions: Map<string, number>;
+  histograms: Map<HistogramKey, HistogramAcc>;
+}
+
+function queueTypeRank(queueType: string): number {
+  return queueType === 'main' ? 0 : queueType === 'bisection' ? 1 : 2;
+}
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function add<K>(map: Map<K, number>, key: K, value: number): void {
+  map.set(key, (map.get(key) ?? 0) + value);
+}
+
+/**
+ * One record per (repo, branch, queue_type) found in the merge-queue families, sorted by repo, then
+ * branch, then queue type (main, bisection, then any other alphabetically). Series lacking one of
+ * the three labels are skipped. Series that differ only in other labels (an `instance`, say) are
+ * added together, like `sum by (repo, branch, queue_type)`. Families other than the merge-queue
+ * ones, and histogram families not typed `histogram`, are ignored.
+ */
+export function summarizeMergeQueueMetrics(families: readonly Family[]): QueueMetrics[] {
+  const queues = new Map<string, QueueAcc>();
+  const queueFor = (labels: Record<string, string>): QueueAcc | undefined => {
+    const { repo, branch, queue_type: queueType } = labels;
+    if (repo === undefined || branch === undefined || queueType === undefined) return undefined;
+    const key = JSON.stringify([repo, branch, queueType]);
+    let acc = queues.get(key);
+    if (!acc) {
+      acc = { repo, branch, queueType, scalars: new Map(), conclusions: new Map(), histograms: new Map() };
+      queues.set(key, acc);
+    }
+    return acc;
+  };
+
+  for (const family of families) {
+    const scalar = SCALAR_FAMILIES.get(family.name);
+    const isConclusions = family.name === MERGE_QUEUE_FAMILIES.conclusions;
+    if (scalar !== undefined || isConclusions) {
+      if (family.type === 'histogram' || family.type === 'summary') continue;
+      for (const sample of family.samples) {
+        if (sample.name !== family.name) continue;
+        const acc = queueFor(sample.labels);
+        if (!acc) continue;
+        if (scalar !== undefined) {
+          add(acc.scalars, scalar, sample.value);
+        } else {
+          const conclusion = sample.labels['conclusion'];
+          if (conclusion !== undefined) {
+            add(acc.conclusions, conclusion, sample.value);
+          }
+        }
+      }
+      continue;
+    }
+
+    const histogram = HISTOGRAM_FAMILIES.get(family.name);
+    if (histogram === undefined || family.type !== 'histogram') continue;
+    for (const sample of family.samples) {
+      const suffix = sample.name.startsWith(family.name) ? sample.name.slice(family.name.length) : undefined;
+      if (suffix !== '_bucket' && suffix !== '_sum' && suffix !== '_count') continue;
+      let le: number | undefined;
+      if (suffix === '_bucket') {
+        const raw = sample.labels['le'];
+        le = raw === undefined ? undefined : parseFloatToken(raw);
+        if (le === undefined || Number.isNaN(le)) continue;
+      }
+      const acc = queueFor(sample.labels);
+      if (!acc) continue;
+      let h = acc.histograms.get(histogram);
+      if (!h) {
+        h = { buckets: new Map() };
+        acc.histograms.set(histogram, h);
+      }
+      if (le !== undefined) add(h.buckets, le, sample.value);
+      else if (suffix === '_sum') h.sum = (h.sum ?? 0) + sample.value;
+      else h.count = (h.count ?? 0) + sample.value;
+    }
+  }
+
+  const result: QueueMetrics[] = [];
+  for (const acc of queues.values()) {
+    const record: QueueMetrics = {
+      repo: acc.repo,
+      branch: acc.branch,
+      queueType: acc.queueType,
+      conclusions: Object.fromEntries(acc.conclusions),
+      histograms: {},
+    };
+    for (const [field, value] of acc.scalars) record[field] = value;
+    for (const [key, h] of acc.histograms) {
+      const buckets = [...h.buckets].map(([le, count]) => ({ le, count }));
+      const summary: HistogramSummary = {
+        count: h.count ?? h.buckets.get(Infinity) ?? 0,
+        sum: h.sum ?? NaN,
+      };
+      const p50 = histogramQuantile(buckets, 0.5);
+      const p90 = histogramQuantile(buckets, 0.9);
+      if (p50 !== undefined) summary.p50 = p50;
+      if (p90 !== undefined) summary.p90 = p90;
+      record.histograms[key] = summary;
+    }
+    result.push(record);
+  }
+  return result.sort(
+    (a, b) =>
+      compareStrings(a.repo, b.repo) ||
+      compareStrings(a.branch, b.branch) ||
+      queueTypeRank(a.queueType) - queueTypeRank(b.queueType) ||
+      compareStrings(a.queueType, b.queueType),
+  );
+}
