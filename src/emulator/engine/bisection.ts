@@ -25,7 +25,7 @@ import { emitBatch, transition, type Core } from './lifecycle.js';
 import { returnToWaiting, unlink } from './queue-order.js';
 import { uuid } from './random.js';
 import { cancelRun, createRun, settleRun } from './runs.js';
-import { leaveQueue } from './scheduler.js';
+import { leaveQueue } from './membership.js';
 import type { BisectNode, Bisection, Entry, QueueRecord, TestRun } from './types.js';
 
 const setKey = (base: number[], prs: number[]): string =>

@@ -17,7 +17,8 @@ import { snapshotQueue, type QueueMetricsSnapshot } from './metrics.js';
 import * as prOps from './pr-ops.js';
 import { inQueueOrder } from './queue-order.js';
 import { KIND_BATCH_TIMER, KIND_COMPLETE, runIdFrom, simulatedPass } from './runs.js';
-import { admitAll, completeRun, reconcile } from './scheduler.js';
+import { admitAll } from './membership.js';
+import { completeRun, reconcile } from './scheduler.js';
 import { createState, describeQueue, mustQueue, newQueue } from './state.js';
 import type { Effect, EngineState, QueueMode, QueueRecord, RepoRef, RequestableQueueState, TestRun } from './types.js';
 import {

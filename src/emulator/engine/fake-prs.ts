@@ -8,7 +8,8 @@ import { badRequest } from './errors.js';
 import { prKey, queueKey, repoKey, type Core } from './lifecycle.js';
 import { sha } from './random.js';
 import { DEFAULT_TEST_MINUTES } from './runs.js';
-import { leaveQueue, reconcile, tryAdmit } from './scheduler.js';
+import { leaveQueue, tryAdmit } from './membership.js';
+import { reconcile } from './scheduler.js';
 import { RUN_OUTCOMES, type FakePr, type QueueRecord, type RepoRef, type RunOutcome } from './types.js';
 
 export interface FakePrInput {

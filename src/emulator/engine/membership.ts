@@ -1,0 +1,208 @@
+/**
+ * Joining and leaving a queue: admission (NOT_READY → PENDING, direct merge, urgent preemption),
+ * leaving it (merged, failed, cancelled) and restarting the PRs tested on top of a leaving one.
+ * See scheduler.ts for the queue's rules as a whole.
+ */
+import { dropFromBisections } from './bisection.js';
+import { TERMINAL, fakePrFor, isReady, readinessOf, transition, type Core } from './lifecycle.js';
+import { append, entryOf, insertStarted, unlink } from './queue-order.js';
+import { cancelRun } from './runs.js';
+import { TargetSet, groupTargetsOf, indexOverlaps, targetsOf } from './targets.js';
+import type { Entry, FakePr, QueueRecord, Targets } from './types.js';
+
+export function hasAny(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
+}
+
+// ---- admission ----------------------------------------------------------------------------------
+
+/** The impacted targets uploaded for the PR's current head SHA, or null. */
+export function uploadedTargets(core: Core, q: QueueRecord, prNumber: number): Targets | null {
+  const pr = fakePrFor(core, q, prNumber);
+  const t = pr ? q.impactedTargets[String(prNumber)]?.[pr.sha] : undefined;
+  return t === undefined ? null : t === 'ALL' ? 'ALL' : [...t];
+}
+
+/**
+ * D9: submissions are accepted in any queue state but only admitted while running. Admission is
+ * also where direct merge (§2.8) and urgent preemption (§2.7, D16) happen.
+ */
+export function tryAdmit(core: Core, q: QueueRecord, e: Entry): boolean {
+  if (q.state !== 'running' || e.state !== 'not_ready') return false;
+  if (!isReady(readinessOf(core, q, e.prNumber))) return false;
+  e.targets = uploadedTargets(core, q, e.prNumber);
+  if (directMergeAllowed(core, q, e)) {
+    unlink(q, e);
+    e.admittedAt = core.state.now;
+    e.mergeMethod = q.config.mergeMethod;
+    q.tipSeq = ++core.state.seq;
+    transition(core, q, e, 'merged', 'MERGE_GRAPH_DIRECT_MERGE');
+    return true;
+  }
+  append(q, e, 'waiting');
+  transition(core, q, e, 'pending', 'MERGE_ITEM_NOW_READY');
+  if (e.priorityValue === 0) overtake(core, q, e);
+  return true;
+}
+
+export function admitAll(core: Core, q: QueueRecord): void {
+  let cur = entryOf(q, q.notReady.head);
+  while (cur) {
+    const next = entryOf(q, cur.next);
+    tryAdmit(core, q, cur);
+    cur = next;
+  }
+}
+
+/** A fake PR is up to date while no merge into its branch happened since it was declared so. */
+export function isUpToDate(q: QueueRecord, pr: FakePr | undefined): boolean {
+  return pr !== undefined && pr.upToDateTip !== null && pr.upToDateTip > q.tipSeq;
+}
+
+/**
+ * Direct merge: on, the PR is up to date with the branch, and nothing is in its way — an empty
+ * queue in single mode (or with batching on: "if the queue has batching enabled and isn't empty,
+ * direct merge won't trigger"), an empty lane in parallel mode.
+ */
+function directMergeAllowed(core: Core, q: QueueRecord, e: Entry): boolean {
+  if (q.config.directMergeMode !== 'always') return false;
+  if (!isUpToDate(q, fakePrFor(core, q, e.prNumber))) return false;
+  if (q.config.mode !== 'parallel' || q.config.batch) return q.counts.admitted === 0;
+  return !laneBusy(core, q, new TargetSet(targetsOf(q, e)));
+}
+
+/** Whether any admitted PR (started, waiting or under bisection) overlaps `lane`. */
+function laneBusy(core: Core, q: QueueRecord, lane: TargetSet): boolean {
+  if (lane.empty) return false;
+  for (let cur = entryOf(q, q.started.head); cur; cur = entryOf(q, cur.next)) {
+    if (lane.overlaps(groupTargetsOf(q, cur, core.state.runs))) return true;
+  }
+  if (indexOverlaps(q.waitingIndex, lane)) return true;
+  for (const bis of Object.values(q.bisections)) {
+    for (const node of bis.nodes) {
+      for (const n of node.prs) if (lane.overlaps(q.entries[String(n)]?.targets ?? [])) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * An urgent PR goes to the front of its lane, behind earlier urgent ones, ahead of PRs already
+ * testing. Every started PR it overtakes in its lane (and whatever was tested on top of those) is
+ * interrupted and goes back to PENDING with SKIP_THE_LINE_INTERRUPTED, to be retested behind it
+ * (D16: the slots then go front to back, so the last ones wait).
+ */
+export function overtake(core: Core, q: QueueRecord, u: Entry): void {
+  let after: Entry | null = null;
+  for (let cur = entryOf(q, q.started.head); cur && cur.priorityValue === 0 && cur !== u; cur = entryOf(q, cur.next)) after = cur;
+  insertStarted(q, u, after);
+  const single = q.config.mode !== 'parallel';
+  const lane = new TargetSet(targetsOf(q, u));
+  const restarted = new Set<number>();
+  for (let cur = entryOf(q, u.next); cur; ) {
+    const next = entryOf(q, cur.next);
+    if (cur.state !== 'pending') {
+      const run = cur.runId === null ? undefined : core.state.runs[cur.runId];
+      const hit =
+        single ||
+        lane.overlaps(groupTargetsOf(q, cur, core.state.runs)) ||
+        (run !== undefined && (run.base.some((n) => restarted.has(n)) || run.group.some((n) => restarted.has(n))));
+      if (hit) {
+        restartInPlace(core, q, cur, 'SKIP_THE_LINE_INTERRUPTED');
+        restarted.add(cur.prNumber);
+      }
+    }
+    cur = next;
+  }
+}
+
+// ---- leaving the queue and restarting -----------------------------------------------------------
+
+/**
+ * Back to PENDING where it stands (its run, if in flight, is cancelled). A batch shares one run,
+ * so the PRs of its group still on that run go back with it.
+ */
+export function restartInPlace(core: Core, q: QueueRecord, s: Entry, reason: string): void {
+  const runId = s.runId;
+  const run = runId === null ? undefined : core.state.runs[runId];
+  const group = run && run.group.length > 1 ? run.group : [s.prNumber];
+  for (const n of group) {
+    const m = n === s.prNumber ? s : q.entries[String(n)];
+    if (!m || m.state === 'pending' || TERMINAL.has(m.state) || m.state === 'not_ready') continue;
+    if (m !== s && (m.runId !== runId || m.bisection !== null)) continue;
+    if (m.state === 'testing') cancelRun(core, m.runId);
+    m.verifiedByTestRun = null;
+    m.failureReason = null;
+    transition(core, q, m, 'pending', reason, m.runId);
+  }
+}
+
+/**
+ * Every started PR whose run was built on top of one of `leaving` (its base holds it, or it shares
+ * the group) goes back to PENDING to be retested without it (T9/T10/T13/T14/T16). In single mode
+ * that is everything started behind the first of them. Unstarted PRs are unaffected. A
+ * TESTING→PENDING move counts as a restart in the metrics; PENDING_FAILURE/TESTS_PASSED→PENDING
+ * does not (invariant 4.9.7).
+ */
+export function restartDependents(core: Core, q: QueueRecord, leaving: number[], reason: string): void {
+  const set = new Set(leaving);
+  const single = q.config.mode !== 'parallel';
+  let firstRank = Number.POSITIVE_INFINITY;
+  for (const n of leaving) firstRank = Math.min(firstRank, q.entries[String(n)]?.pinRank ?? Number.POSITIVE_INFINITY);
+  for (let s = entryOf(q, q.started.head); s; ) {
+    const next = entryOf(q, s.next);
+    if (!set.has(s.prNumber) && s.state !== 'pending') {
+      const run = s.runId === null ? undefined : core.state.runs[s.runId];
+      // Single mode: a base is everything ahead, so only the rank (and the group) needs checking.
+      const hit = single
+        ? (s.pinRank ?? 0) > firstRank || (run !== undefined && run.group.some((n) => set.has(n)))
+        : run !== undefined && (run.group.some((n) => set.has(n)) || run.base.some((n) => set.has(n)));
+      if (hit) restartInPlace(core, q, s, reason);
+    }
+    s = next;
+  }
+}
+
+export function leaveQueue(
+  core: Core,
+  q: QueueRecord,
+  e: Entry,
+  to: 'merged' | 'failed' | 'cancelled',
+  reason: string,
+): void {
+  if (to !== 'merged') {
+    if (e.list === 'started') {
+      restartDependents(core, q, [e.prNumber], successorReason(to));
+      revokeProofsContaining(core, q, e);
+    }
+    if (hasAny(q.bisections)) dropFromBisections(core, q, e, successorReason(to));
+  }
+  if (e.state === 'testing' || to === 'merged') cancelRun(core, e.runId);
+  unlink(q, e);
+  e.pinRank = null;
+  if (to === 'merged') q.tipSeq = ++core.state.seq;
+  transition(core, q, e, to, reason, e.runId);
+  e.bisection = null;
+}
+
+/**
+ * A PR vouched for by another run (optimistic merging) has that run as its only proof. If a PR of
+ * that run's tested set leaves without merging before the vouched PR merged (possible while
+ * paused), merging it would no longer match a tested state (invariant 4.9.1), so it goes back to
+ * PENDING and is retested in place. The reason code is the emulator's own: the sources do not name
+ * this case.
+ */
+export function revokeProofsContaining(core: Core, q: QueueRecord, leaving: Entry): void {
+  for (let cur = entryOf(q, q.started.head); cur; cur = entryOf(q, cur.next)) {
+    if (cur === leaving || cur.state !== 'tests_passed' || cur.verifiedByTestRun === null) continue;
+    const run = core.state.runs[cur.verifiedByTestRun];
+    if (!run || (!run.group.includes(leaving.prNumber) && !run.base.includes(leaving.prNumber))) continue;
+    cur.verifiedByTestRun = null;
+    transition(core, q, cur, 'pending', 'VERIFYING_TEST_RUN_INVALIDATED', run.id);
+  }
+}
+
+export function successorReason(to: 'failed' | 'cancelled' | 'merged'): string {
+  return to === 'cancelled' ? 'PREREQUISITE_MERGE_ITEM_CANCELLED' : 'PREREQUISITE_MERGE_ITEM_FAILED';
+}
