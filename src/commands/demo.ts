@@ -13,7 +13,7 @@ import { renderRows } from '../output/render.js';
 import { formatDuration } from '../util/duration.js';
 import { DEMO_BRANCH, DEMO_PRS, DEMO_QUEUE_SETTINGS, DEMO_REPO } from '../demo/cast.js';
 import { changeLine, frameRows, frameTitle, FRAME_HEADERS, redraw, type DemoPrState } from '../demo/frame.js';
-import { interruptibleSleep } from './wait.js';
+import { interruptibleSleep } from '../util/poll.js';
 import { withExamples } from './shared.js';
 
 interface DemoFlags {

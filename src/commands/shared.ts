@@ -31,11 +31,6 @@ export function finishDryRun(ctx: Context, doc: Record<string, unknown> = {}, bu
   ctx.io.err('dry run: nothing was sent\n');
 }
 
-/** A progress or result line on stderr. */
-export function note(ctx: Context, line: string): void {
-  ctx.io.err(`${line}\n`);
-}
-
 /** Accumulates a repeatable option; marked so `mq help --json` can say the option repeats. */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];

@@ -10,9 +10,10 @@ import type { SubmittedPullRequest } from '../api/schemas.js';
 import { parsePrNumber } from '../cli/args.js';
 import { inferPrNumber } from '../config/github.js';
 import { checkedTimeout, MAX_TIMEOUT_MS, type Context, type Target } from '../context.js';
-import { ExitCode, MqError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { json, renderFields } from '../output/render.js';
 import { formatDuration, parseDuration } from '../util/duration.js';
+import { poll } from '../util/poll.js';
 import { pullRequestFields } from '../views/pull-request.js';
 import { withExamples } from './shared.js';
 
@@ -50,24 +51,7 @@ type Outcome = 'merged' | 'failed' | 'cancelled' | 'left_queue' | 'timeout';
 
 const EXIT_FOR: Record<Outcome, number> = { merged: 0, failed: 9, cancelled: 9, left_queue: 9, timeout: 8 };
 
-export async function interruptibleSleep(ctx: Context, ms: number): Promise<void> {
-  if (ctx.signal.aborted) throw interrupted();
-  await new Promise<void>((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(interrupted());
-    };
-    const timer = setTimeout(() => {
-      ctx.signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
-export function interrupted(): MqError {
-  return new MqError(ExitCode.interrupted, 'interrupted', 'stopped by Ctrl-C');
-}
 
 function stateTime(pr: SubmittedPullRequest, fallback: number): number {
   const t = pr.stateChangedAt ? Date.parse(pr.stateChangedAt) : NaN;
@@ -90,22 +74,17 @@ export async function waitForPr(
   const style = ctx.styleErr;
   let last: SubmittedPullRequest | undefined;
   let lastChange = started;
-  let interval = settings.intervalMs;
-  let outcome: Outcome | undefined;
+  // Set inside the poll callback; 'timeout' unless a read ended the wait first.
+  let outcome = 'timeout' as Outcome;
   let reason = '';
 
-  for (;;) {
-    let record: SubmittedPullRequest | undefined;
-    try {
-      record = await client.getSubmittedPullRequest({ ...target, pr: { number: pr } });
-      interval = settings.intervalMs;
-    } catch (err) {
-      if (!(err instanceof MqError) || err.exitCode !== ExitCode.unavailable) throw err;
-      // A blip is not an outcome: say so and keep polling, slower.
-      ctx.io.err(`${style.yellow('!')} PR #${pr}: poll failed (${err.why}); retrying\n`);
-      interval = Math.min(interval * 2, settings.intervalMs * 8);
-    }
-    if (record) {
+  await poll(ctx, {
+    intervalMs: settings.intervalMs,
+    deadline,
+    jitter: true,
+    what: `PR #${pr}: poll`,
+    read: () => client.getSubmittedPullRequest({ ...target, pr: { number: pr } }),
+    onValue: (record) => {
       const state = record.state ?? 'unknown';
       if (state !== last?.state) {
         const at = stateTime(record, ctx.now());
@@ -119,22 +98,16 @@ export async function waitForPr(
       last = record;
       if (state === 'merged' || state === 'failed' || state === 'cancelled') {
         outcome = state;
-        break;
+        return true;
       }
       if (record.isCurrentlySubmittedToQueue === false) {
         outcome = 'left_queue';
         reason = `the service says PR #${pr} is no longer in the queue, though its state is ${state}`;
-        break;
+        return true;
       }
-    }
-    const remaining = deadline - ctx.now();
-    if (remaining <= 0) {
-      outcome = 'timeout';
-      break;
-    }
-    const jittered = interval * (0.9 + Math.random() * 0.2);
-    await interruptibleSleep(ctx, Math.min(jittered, remaining));
-  }
+      return false;
+    },
+  });
 
   const exitCode = EXIT_FOR[outcome];
   const waitedMs = ctx.now() - started;

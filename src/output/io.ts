@@ -31,7 +31,8 @@ export function colorWanted(env: NodeJS.ProcessEnv, isTTY: boolean, flag: boolea
   return isTTY;
 }
 
-class Redactor {
+/** Replaces registered secrets with `***` (tests use it for their string streams too). */
+export class Redactor {
   private secrets: string[] = [];
   add(secret: string): void {
     // Very short strings would turn ordinary output into asterisks; tokens are long.

@@ -3,13 +3,13 @@
  * uses, without a process start per call (for fuzzing thousands of command lines).
  */
 import { Context } from '../../src/context.js';
-import type { IO } from '../../src/output/io.js';
+import { Redactor, type IO } from '../../src/output/io.js';
 import { run } from '../../src/run.js';
 import type { CliResult } from './run-cli.js';
 
 export function stringIO(stdin = ''): IO & { stdout: string[]; stderr: string[] } {
-  const secrets: string[] = [];
-  const redact = (t: string) => secrets.reduce((acc, s) => acc.split(s).join('***'), t);
+  const redactor = new Redactor();
+  const redact = (t: string) => redactor.apply(t);
   const stdout: string[] = [];
   const stderr: string[] = [];
   return {
@@ -26,7 +26,7 @@ export function stringIO(stdin = ''): IO & { stdout: string[]; stderr: string[] 
     prompt: async () => {
       throw new Error('no terminal in tests');
     },
-    addSecret: (s) => void (s.length >= 4 && secrets.push(s)),
+    addSecret: (s) => redactor.add(s),
     redact,
   };
 }

@@ -3,7 +3,7 @@
  * fixed clock. Also builders for realistic service records used by the queue tests.
  */
 import { Context } from '../../src/context.js';
-import type { IO } from '../../src/output/io.js';
+import { Redactor, type IO } from '../../src/output/io.js';
 import { tempDir, TOKEN } from './run-cli.js';
 
 export interface TestIO extends IO {
@@ -27,15 +27,16 @@ export const FIXED_NOW = Date.parse('2026-11-22T12:00:00.000Z');
 
 export function testContext(opts: TestContextOptions = {}): { ctx: Context; io: TestIO } {
   const answers = [...(opts.answers ?? [])];
+  const redactor = new Redactor();
   const io: TestIO = {
     stdout: '',
     stderr: '',
     prompts: [],
     out(text) {
-      io.stdout += text;
+      io.stdout += redactor.apply(text);
     },
     err(text) {
-      io.stderr += text;
+      io.stderr += redactor.apply(text);
     },
     stdoutIsTTY: opts.stdoutIsTTY ?? false,
     stderrIsTTY: opts.stderrIsTTY ?? false,
@@ -50,8 +51,8 @@ export function testContext(opts: TestContextOptions = {}): { ctx: Context; io: 
       if (answer === undefined) throw new Error(`unexpected prompt: ${question}`);
       return answer;
     },
-    addSecret: () => undefined,
-    redact: (t) => t,
+    addSecret: (s) => redactor.add(s),
+    redact: (t) => redactor.apply(t),
   };
   const env: NodeJS.ProcessEnv = {
     MQ_CONFIG_DIR: tempDir('mq-config-'),

@@ -7,19 +7,16 @@ import { emit, withExamples } from '../shared.js';
 
 interface LoginOptions {
   withToken?: boolean;
-  apiUrl?: string;
-  repo?: string;
-  branch?: string;
 }
 
 export async function runLogin(ctx: Context, opts: LoginOptions): Promise<number> {
   const store = ctx.store();
   const config = store.read();
   const name = resolveProfileName(ctx.options, ctx.env, config).value;
-  // Global --api-url/--repo/--branch double as the values to save.
-  const apiUrl = ctx.options.apiUrl ?? opts.apiUrl;
+  // The global --api-url/--repo/--branch double as the values to save.
+  const apiUrl = ctx.options.apiUrl;
   if (apiUrl) checkApiUrl(apiUrl, '--api-url', ctx.options.insecureHttp === true);
-  const repo = ctx.options.repo ?? opts.repo;
+  const repo = ctx.options.repo;
   if (repo) parseRepo(repo, '--repo');
   let token: string;
   if (opts.withToken) {
@@ -43,7 +40,7 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<number
       token,
       ...(apiUrl ? { apiUrl: apiUrl.replace(/\/+$/, '') } : {}),
       ...(repo ? { repo } : {}),
-      ...(ctx.options.branch ?? opts.branch ? { branch: ctx.options.branch ?? opts.branch } : {}),
+      ...(ctx.options.branch ? { branch: ctx.options.branch } : {}),
     };
     data.activeProfile ??= name;
   });

@@ -35,4 +35,3 @@ export function choiceOption<T extends string>(flags: string, description: strin
   return new Option(flags, description).choices(values).argParser((v: string) => parseChoice(v, flag, values));
 }
 
-export { finishDryRun } from '../shared.js';

@@ -7,8 +7,8 @@ import { ApiError, ExitCode, MqError } from '../../errors.js';
 import { renderFields } from '../../output/render.js';
 import { queueSettingFields, queueSummaryFields } from '../../views/queue.js';
 import { formatRepo } from '../../config/resolve.js';
-import { emit, withExamples } from '../shared.js';
-import { choiceOption, finishDryRun, identity, queueName } from './common.js';
+import { emit, finishDryRun, withExamples } from '../shared.js';
+import { choiceOption, identity, queueName } from './common.js';
 
 export interface CreateOptions {
   mode?: (typeof QUEUE_MODES)[number];

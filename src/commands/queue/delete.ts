@@ -2,8 +2,8 @@ import { Command } from 'commander';
 import type { Queue } from '../../api/schemas.js';
 import type { Context } from '../../context.js';
 import { ExitCode, MqError } from '../../errors.js';
-import { emit, withExamples } from '../shared.js';
-import { canPrompt, finishDryRun, identity, queueName } from './common.js';
+import { emit, finishDryRun, withExamples } from '../shared.js';
+import { canPrompt, identity, queueName } from './common.js';
 
 export interface DeleteOptions {
   yes?: boolean;

@@ -2,12 +2,13 @@ import { Command } from 'commander';
 import type { MergeQueueClient } from '../../api/client.js';
 import type { QueueEntry } from '../../api/schemas.js';
 import type { Context, Target } from '../../context.js';
-import { ExitCode, MqError, UsageError } from '../../errors.js';
+import { ExitCode, UsageError } from '../../errors.js';
 import { json } from '../../output/render.js';
 import { formatDuration } from '../../util/duration.js';
 import { ACTIVE_STATES, countsText } from '../../views/queue.js';
 import { withExamples } from '../shared.js';
-import { interruptibleSleep, parseWaitOptions, type WaitSettings } from '../wait.js';
+import { poll } from '../../util/poll.js';
+import { parseWaitOptions, type WaitSettings } from '../wait.js';
 import { printStateChange, setQueueState } from './set-state.js';
 
 export interface DrainOptions {
@@ -34,13 +35,14 @@ export async function waitForDrain(ctx: Context, client: MergeQueueClient, targe
   const style = ctx.styleErr;
   let lastProgress = '';
   let lastState: string | null | undefined;
-  let interval = settings.intervalMs;
   let remaining: QueueEntry[] = [];
   let state: string | null = null;
-  for (;;) {
-    try {
-      const q = await client.getQueue(target);
-      interval = settings.intervalMs;
+  const outcome = await poll(ctx, {
+    intervalMs: settings.intervalMs,
+    deadline,
+    what: 'reading the queue',
+    read: () => client.getQueue(target),
+    onValue: (q) => {
       state = q.state ?? null;
       remaining = (q.enqueuedPullRequests ?? []).filter(isActive);
       if (lastState !== undefined && state !== lastState && state !== 'draining') {
@@ -53,17 +55,10 @@ export async function waitForDrain(ctx: Context, client: MergeQueueClient, targe
         ctx.io.err(`draining ${target.targetBranch}: ${remaining.length === 0 ? 'no PR in flight' : progress} ${style.dim(`(${elapsed})`)}\n`);
         lastProgress = progress;
       }
-      if (remaining.length === 0) return { outcome: 'drained', waitedMs: ctx.now() - started, state, remaining };
-    } catch (err) {
-      if (!(err instanceof MqError) || err.exitCode !== ExitCode.unavailable) throw err;
-      // One failed read is not an outcome: keep polling, slower.
-      ctx.io.err(`${style.yellow('!')} reading the queue failed (${err.why}); retrying\n`);
-      interval = Math.min(interval * 2, settings.intervalMs * 8);
-    }
-    const left = deadline - ctx.now();
-    if (left <= 0) return { outcome: 'timeout', waitedMs: ctx.now() - started, state, remaining };
-    await interruptibleSleep(ctx, Math.min(interval, left));
-  }
+      return remaining.length === 0;
+    },
+  });
+  return { outcome: outcome === 'done' ? 'drained' : 'timeout', waitedMs: ctx.now() - started, state, remaining };
 }
 
 export async function runQueueDrain(ctx: Context, opts: DrainOptions): Promise<number> {

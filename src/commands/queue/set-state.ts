@@ -8,7 +8,8 @@ import type { Context, Target } from '../../context.js';
 import { MqError } from '../../errors.js';
 import { json, renderFields, type Field } from '../../output/render.js';
 import { stateColor } from '../../output/style.js';
-import { bannerToStderr, finishDryRun, identity } from './common.js';
+import { bannerToStderr, identity } from './common.js';
+import { finishDryRun } from '../shared.js';
 
 export const ACTION_STATE = { pause: 'paused', resume: 'running', drain: 'draining' } as const;
 export type StateAction = keyof typeof ACTION_STATE;

@@ -6,8 +6,8 @@ import type { Context } from '../../context.js';
 import { MqError, UsageError } from '../../errors.js';
 import { json, renderRows } from '../../output/render.js';
 import { changeLines, changeRows, settingChanges, type SettingChange } from '../../views/queue.js';
-import { collect, withExamples } from '../shared.js';
-import { bannerToStderr, choiceOption, finishDryRun, identity, queueName } from './common.js';
+import { collect, finishDryRun, withExamples } from '../shared.js';
+import { bannerToStderr, choiceOption, identity, queueName } from './common.js';
 
 type Settings = Record<string, unknown>;
 

@@ -6,7 +6,7 @@ import { ExitCode, MqError, UsageError } from '../../errors.js';
 import { stateColor, type Style } from '../../output/style.js';
 import { parseDuration } from '../../util/duration.js';
 import { withExamples } from '../shared.js';
-import { interruptibleSleep } from '../wait.js';
+import { poll } from '../../util/poll.js';
 import { renderQueue } from './show.js';
 
 export interface WatchEvent {
@@ -83,15 +83,11 @@ export async function runQueueWatch(ctx: Context, opts: WatchOptions): Promise<n
   const recent: string[] = [];
   let prev: Queue | undefined;
   try {
-    for (;;) {
-      let queue: Queue | undefined;
-      try {
-        queue = await client.getQueue(target);
-      } catch (err) {
-        if (!(err instanceof MqError) || err.exitCode !== ExitCode.unavailable) throw err;
-        ctx.io.err(`${ctx.styleErr.yellow('!')} reading the queue failed (${err.why}); retrying\n`);
-      }
-      if (queue) {
+    await poll(ctx, {
+      intervalMs,
+      what: 'reading the queue',
+      read: () => client.getQueue(target),
+      onValue: async (queue) => {
         const at = new Date(ctx.now()).toISOString();
         const events = diffQueue(prev, queue);
         await resolveLeft(client, target, events);
@@ -108,9 +104,9 @@ export async function runQueueWatch(ctx: Context, opts: WatchOptions): Promise<n
           for (const ev of events) ctx.io.out(eventLine(ev, at));
         }
         prev = queue;
-      }
-      await interruptibleSleep(ctx, intervalMs);
-    }
+      },
+    });
+    return 0;
   } catch (err) {
     // Ctrl-C is how a watch ends: stop quietly with the interrupted code.
     if (err instanceof MqError && err.exitCode === ExitCode.interrupted) {

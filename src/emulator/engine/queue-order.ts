@@ -145,9 +145,9 @@ export function* inQueueOrder(q: QueueRecord): Generator<Entry> {
   }
 }
 
-/** Entries after `e` in the started list (the ones whose runs were built on top of it). */
-export function* startedAfter(q: QueueRecord, e: Entry): Generator<Entry> {
-  let cur = entryOf(q, e.next);
+/** Entries from `first` to the end of its list; the next link is read first, so the caller may unlink. */
+function* walkFrom(q: QueueRecord, first: number | null): Generator<Entry> {
+  let cur = entryOf(q, first);
   while (cur) {
     const next = entryOf(q, cur.next);
     yield cur;
@@ -155,11 +155,11 @@ export function* startedAfter(q: QueueRecord, e: Entry): Generator<Entry> {
   }
 }
 
-export function* listEntries(q: QueueRecord, list: ListLinks): Generator<Entry> {
-  let cur = entryOf(q, list.head);
-  while (cur) {
-    const next = entryOf(q, cur.next);
-    yield cur;
-    cur = next;
-  }
+/** Entries after `e` in the started list (the ones whose runs were built on top of it). */
+export function startedAfter(q: QueueRecord, e: Entry): Generator<Entry> {
+  return walkFrom(q, e.next);
+}
+
+export function listEntries(q: QueueRecord, list: ListLinks): Generator<Entry> {
+  return walkFrom(q, list.head);
 }
