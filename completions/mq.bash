@@ -3,7 +3,7 @@
 __mq_subcommands() {
   case "$1" in
     'mq') echo 'submit cancel restart status wait targets queue metrics emulator demo auth profile completion help' ;;
-    'mq queue') echo 'show watch history testing pause resume drain update create delete' ;;
+    'mq queue') echo 'show watch history stats testing pause resume drain update create delete' ;;
     'mq emulator') echo 'start' ;;
     'mq auth') echo 'login status logout' ;;
     'mq profile') echo 'list show use remove rm set' ;;
@@ -22,6 +22,7 @@ __mq_options() {
     'mq queue show') echo '--settings --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
     'mq queue watch') echo '--interval --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
     'mq queue history') echo '--state --since --limit --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
+    'mq queue stats') echo '--since --until --fail-if --html --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
     'mq queue testing') echo '--version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
     'mq queue pause') echo '--reason --dry-run --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
     'mq queue resume') echo '--dry-run --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
@@ -163,6 +164,19 @@ __mq_option_value() {
     'mq queue history --branch') echo '@any' ;;
     'mq queue history -B') echo '@any' ;;
     'mq queue history --timeout') echo '@any' ;;
+    'mq queue stats --since') echo '@any' ;;
+    'mq queue stats --until') echo '@any' ;;
+    'mq queue stats --fail-if') echo '@any' ;;
+    'mq queue stats --html') echo '@any' ;;
+    'mq queue stats --output') echo 'table plain json markdown raw' ;;
+    'mq queue stats -o') echo 'table plain json markdown raw' ;;
+    'mq queue stats --profile') echo '@profiles' ;;
+    'mq queue stats --api-url') echo '@any' ;;
+    'mq queue stats --repo') echo '@any' ;;
+    'mq queue stats -R') echo '@any' ;;
+    'mq queue stats --branch') echo '@any' ;;
+    'mq queue stats -B') echo '@any' ;;
+    'mq queue stats --timeout') echo '@any' ;;
     'mq queue testing --output') echo 'table plain json markdown raw' ;;
     'mq queue testing -o') echo 'table plain json markdown raw' ;;
     'mq queue testing --profile') echo '@profiles' ;;

@@ -6,7 +6,7 @@ import { renderFields } from '../../output/render.js';
 import { computeStats } from '../../stats/compute.js';
 import { evaluateThresholds, parseThreshold } from '../../stats/fail-if.js';
 import { fetchWindow, MAX_WINDOW_DAYS, serviceNow, type Progress } from '../../stats/fetch.js';
-import { parseWhen } from '../../stats/window.js';
+import { checkWindowEarly, parseWhen, resolveWindow } from '../../stats/window.js';
 import { htmlReport, terminalCharts } from '../../views/charts.js';
 import { crossedLines, statsFields } from '../../views/stats.js';
 import { collect, emit, withExamples } from '../shared.js';
@@ -19,27 +19,19 @@ export interface StatsOptions {
   html?: string;
 }
 
-const DAY = 86_400_000;
 
 export async function runQueueStats(ctx: Context, opts: StatsOptions): Promise<number> {
   // Everything the user typed is checked before anything is sent.
   const thresholds = (opts.failIf ?? []).map(parseThreshold);
-  const sinceText = opts.since ?? '24h';
-  parseWhen(sinceText, '--since', 0);
-  if (opts.until !== undefined) parseWhen(opts.until, '--until', 0);
+  const sinceWhen = parseWhen(opts.since ?? '24h', '--since');
+  const untilWhen = opts.until === undefined ? undefined : parseWhen(opts.until, '--until');
+  checkWindowEarly(sinceWhen, untilWhen);
   const target = ctx.target();
   const client = await ctx.client();
   const queue = await client.getQueue(target);
   // Durations count back from the service's clock (its Date header), so the window is right against an emulator.
   const now = serviceNow(client, ctx.now);
-  const until = opts.until === undefined ? now : parseWhen(opts.until, '--until', now);
-  const since = parseWhen(sinceText, '--since', now);
-  if (since >= until) throw new UsageError(`--since: the window is empty: ${new Date(since).toISOString()} is not before --until ${new Date(until).toISOString()}`);
-  if (until - since > MAX_WINDOW_DAYS * DAY) {
-    throw new UsageError(`--since: the window may span at most ${MAX_WINDOW_DAYS} days (the service keeps ${MAX_WINDOW_DAYS} days of history)`, {
-      hints: ['use --since 45d or less, or narrow it with --until'],
-    });
-  }
+  const { since, until } = resolveWindow(sinceWhen, untilWhen, now);
   const showProgress = ctx.io.stderrIsTTY && ctx.format() !== 'json';
   let lastDrawn = 0;
   const progress = (p: Progress) => {
