@@ -5,7 +5,7 @@
 import type { MergeQueueClient } from '../api/client.js';
 import { submittedPullRequestSchema, type Queue, type RepoRef, type SubmittedPullRequest } from '../api/schemas.js';
 import { ApiError, ExitCode, MqError } from '../errors.js';
-import type { ConcludedPr, QueueSettings, TestAttempt, Window } from './model.js';
+import type { ConcludedPr, QueueSettings, TestAttempt, Transition, Window } from './model.js';
 import { buildStory, failingChecksOf, type Story } from './story.js';
 import { batchOf, concludedOf, lastTripStart, testingPageOf, timelineOf } from './wire.js';
 
@@ -101,10 +101,45 @@ export async function fetchStory(client: MergeQueueClient, target: Target, pr: n
       }
     }
   }
+  await nameThePrsAhead(client, target, timeline);
   const story = buildStory(pr, timeline, checks);
   if (story.trips.length === 0) story.state = state || 'unknown';
   if (story.runId === null && typeof record.verifiedByTestRun === 'string' && (state === 'merged' || state === 'failed')) story.runId = record.verifiedByTestRun;
   return { record, story, checksNote };
+}
+
+/**
+ * "Back to pending: a PR ahead failed" names that PR when it can: the run the PR was testing in was
+ * built on the PRs ahead (`dependentPrs` of its testing details); the one of them that failed or was
+ * cancelled at that moment is the cause. At most three such transitions are looked into; a run whose
+ * details are gone leaves the words generic.
+ */
+async function nameThePrsAhead(client: MergeQueueClient, target: Target, timeline: Transition[]): Promise<void> {
+  const todo = timeline
+    .map((t, i) => ({ t, i }))
+    .filter(({ t }) => /^PREREQUISITE_MERGE_ITEM_(FAILED|CANCELLED)$/.test(t.reason) && typeof t.aheadPr !== 'number')
+    .slice(-3);
+  for (const { t, i } of todo) {
+    const run = timeline.slice(0, i).reverse().find((x) => x.state === 'testing' && x.runId)?.runId;
+    if (!run) continue;
+    let ahead: number[];
+    try {
+      const details = await client.getMergeQueueTestingDetails({ ...base(target), testRunId: run });
+      ahead = (details.dependentPrs ?? []).filter((n) => Number.isInteger(n));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) continue;
+      throw err;
+    }
+    if (ahead.length === 1) {
+      t.aheadPr = ahead[0] as number;
+      continue;
+    }
+    if (ahead.length === 0 || ahead.length > BATCH_SIZE) continue;
+    const wanted = t.reason.endsWith('FAILED') ? 'failed' : 'cancelled';
+    const { pullRequests } = await fetchBatch(client, target, ahead, true);
+    const culprit = pullRequests.find((r) => timelineOf(r).some((x) => x.state === wanted && Math.abs(x.at - t.at) <= 1000));
+    if (culprit && typeof culprit.prNumber === 'number') t.aheadPr = culprit.prNumber;
+  }
 }
 
 /** Several PRs, one request per 50; never-submitted ones come back in `notFound`. */

@@ -19,6 +19,8 @@ export interface Transition {
   runId: string | null;
   /** For PREREQUISITE_MERGE_ITEM_*: the PR ahead that failed or was cancelled, when known. */
   aheadPr?: number | null;
+  /** For a failure: the required statuses the service says caused it. */
+  statuses?: string[];
 }
 
 /** A check of a test run, from its testing details. */

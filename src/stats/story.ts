@@ -55,6 +55,7 @@ function statusList(names: string[]): string {
 
 /** One transition in plain words. `failedChecks` names the checks of a failing run, when known. */
 export function describeTransition(t: Transition, failedChecks: string[] = []): string {
+  if (failedChecks.length === 0 && t.statuses) failedChecks = t.statuses;
   const reason = (t.reason || '').toUpperCase();
   switch (reason) {
     case 'MERGE_ITEM_NOW_READY':
@@ -163,6 +164,8 @@ export function failingChecksOf(details: {
   }
   for (const s of details.statusChecks ?? []) {
     const state = (s.state ?? '').toUpperCase();
+    // The same status often comes both as a check run and as a commit status: list it once.
+    if (out.some((c) => c.name === clean(s.context ?? '(unnamed)', 120))) continue;
     if (state === 'FAILURE' || state === 'ERROR') out.push({ name: clean(s.context ?? '(unnamed)', 120), conclusion: state, url: safeUrl(s.url) });
   }
   return out;

@@ -31,16 +31,30 @@ function runIdOf(o: Obj): string | null {
   return run ? str(run.id) : null;
 }
 
-/** One timeline item: `{at|timestamp|time, state, reason, testRunId}` (a nested `testRun.id` too). */
+/** v1 puts a transition's details in an object named after its state (`failure.reason`, `testsPassed.testRunId`). */
+const STATE_KEYS = ['notReady', 'pending', 'testing', 'testsPassed', 'pendingFailure', 'failure', 'cancellation', 'merged'];
+
+/**
+ * One timeline item: `{timestamp|at|time, state, reason, testRunId}`, the reason and run id also
+ * read from the per-state object, a nested `testRun.id`, and `failureCausingStatuses`.
+ */
 export function transitionOf(item: unknown): Transition | null {
-  const o = obj(item);
-  if (!o) return null;
+  const flat = obj(item);
+  if (!flat) return null;
+  const o: Obj = { ...flat };
+  for (const key of STATE_KEYS) {
+    const d = obj(flat[key]);
+    if (!d) continue;
+    for (const k of ['reason', 'testRunId', 'failureCausingStatuses']) if (o[k] === undefined || o[k] === null) o[k] = d[k];
+  }
   const at = timeOf(first(o, ['at', 'timestamp', 'time', 'createdAt', 'stateChangedAt']));
   const state = str(o.state)?.toLowerCase();
   if (at === null || !state) return null;
   const reason = str(first(o, ['reason', 'stateReason'])) ?? '';
   const ahead = int(first(o, ['aheadPr', 'prerequisitePr', 'causedByPr', 'prerequisitePrNumber']));
-  const t: Transition = { at, state, reason, runId: runIdOf(o) };
+  const t: Transition = { at, state, reason: reason.toUpperCase(), runId: runIdOf(o) };
+  const statuses = arr(o.failureCausingStatuses).filter((x): x is string => typeof x === 'string');
+  if (statuses.length > 0) t.statuses = statuses;
   if (ahead !== null) t.aheadPr = ahead;
   else if (/^PREREQUISITE_MERGE_ITEM_/i.test(reason)) {
     // A nested run may name the PRs it was tested on top of; the one ahead is among them.
@@ -50,10 +64,14 @@ export function transitionOf(item: unknown): Transition | null {
   return t;
 }
 
+/** The timeline oldest first (v1 sends it newest first; equal times keep their causal order). */
 export function timelineOf(record: unknown): Transition[] {
-  return arr(obj(record)?.timeline)
+  const items = arr(obj(record)?.timeline)
     .map(transitionOf)
     .filter((t): t is Transition => t !== null);
+  const newestFirst = items.length > 1 && (items[0] as Transition).at > (items[items.length - 1] as Transition).at;
+  const ordered = newestFirst ? items.reverse() : items;
+  return ordered.map((t, i) => ({ t, i })).sort((a, b) => a.t.at - b.t.at || a.i - b.i).map((x) => x.t);
 }
 
 /** When the trip that ended last in the timeline (or is under way) began. */
@@ -79,7 +97,7 @@ export function batchOf(body: unknown): { pullRequests: Obj[]; notFound: number[
 }
 
 function resultOf(o: Obj): TestAttempt['result'] | null {
-  const raw = str(first(o, ['testRunConclusion', 'runConclusion', 'result', 'status', 'conclusion', 'testRunStatus']));
+  const raw = str(first(o, ['outcome', 'testRunConclusion', 'runConclusion', 'result', 'status', 'conclusion', 'testRunStatus']));
   if (!raw) return null;
   const r = raw.toLowerCase();
   if (['passed', 'succeeded', 'success', 'pass'].includes(r)) return 'passed';
@@ -105,6 +123,8 @@ export function testingPageOf(body: unknown): { attempts: TestAttempt[]; items: 
     const finishedAt = timeOf(first(x, ['completedAt', 'finishedAt', 'endedAt'])) ?? timeOf(first(run, ['completedAt', 'finishedAt']));
     let startedAt = timeOf(first(x, ['createdAt', 'startedAt'])) ?? timeOf(first(run, ['createdAt', 'startedAt']));
     const seconds = first(x, ['durationSeconds', 'duration']);
+    const ms = x.testingDurationMs;
+    if (startedAt === null && finishedAt !== null && typeof ms === 'number') startedAt = finishedAt - ms;
     if (startedAt === null && finishedAt !== null && typeof seconds === 'number') startedAt = finishedAt - seconds * 1000;
     const result = resultOf(x) ?? resultOf(run);
     if (prNumber === null || !runId || finishedAt === null || startedAt === null || !result) continue;

@@ -118,6 +118,15 @@ describe('mq status N: the story', () => {
     expect(sent('/getMergeQueueTestingDetails')).toHaveLength(0);
   });
 
+  it('names the PR ahead from the dependent PRs of the run it was testing in', async () => {
+    const timeline = FAILED_PR.timeline.map(({ aheadPr: _a, ...t }: Record<string, unknown>) => t).reverse(); // newest first, as v1 sends it
+    fake.on('POST /getSubmittedPullRequest', { status: 200, body: { ...FAILED_PR, timeline } });
+    fake.on('POST /getMergeQueueTestingDetails', { status: 200, body: DETAILS }, { status: 200, body: { ...DETAILS, dependentPrs: [40] } });
+    const r = await runCli(['status', '42'], { env: env() });
+    expect(sent('/getMergeQueueTestingDetails').map((q) => (q.body as { testRunId: string }).testRunId)).toEqual(['run-9', 'run-8']);
+    expect(r.stdout).toContain('back to pending: PR #40 ahead failed');
+  });
+
   it('a run whose details are gone still tells the story, with a note', async () => {
     fake.on('POST /getMergeQueueTestingDetails', { status: 404, body: 'test run not found' });
     const r = await runCli(['status', '42'], { env: env() });

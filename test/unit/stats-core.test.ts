@@ -231,3 +231,45 @@ describe('charts', () => {
     expect(escapeHtml(`'`)).toBe('&#39;');
   });
 });
+
+describe('reading the v1 history shapes', async () => {
+  const { batchOf, testingPageOf, timelineOf, lastTripStart, concludedOf } = await import('../../src/stats/wire.js');
+  it('reads a newest-first timeline with lowercase reasons in per-state objects', () => {
+    const record = {
+      timeline: [
+        { timestamp: '2026-11-20T10:16:00Z', state: 'failed', failure: { reason: 'test_run_required_status_failed', testRunId: 'r-2', failureCausingStatuses: ['unit'] } },
+        { timestamp: '2026-11-20T10:06:00Z', state: 'testing', reason: 'test_run_started', testRunId: 'r-2', testRun: { id: 'r-2' } },
+        { timestamp: '2026-11-20T10:06:00Z', state: 'pending', reason: 'merge_item_now_ready' },
+        { timestamp: 'garbage', state: 'pending' },
+        'not an object',
+      ],
+    };
+    const t = timelineOf(record);
+    expect(t.map((x) => [x.state, x.reason, x.runId])).toEqual([
+      ['pending', 'MERGE_ITEM_NOW_READY', null],
+      ['testing', 'TEST_RUN_STARTED', 'r-2'],
+      ['failed', 'TEST_RUN_REQUIRED_STATUS_FAILED', 'r-2'],
+    ]);
+    expect(buildStory(9, t).trips[0]!.steps.at(-1)!.text).toBe('failed: required status `unit` failed in run r-2');
+    expect(lastTripStart(t)).toBe(Date.parse('2026-11-20T10:06:00Z'));
+  });
+  it('reads batch lookups, testing results and concluded PRs, skipping malformed items', () => {
+    expect(batchOf({ pullRequests: [{ prNumber: 1 }, 7], notFound: [{ number: 3 }, 4, 'x'] })).toEqual({ pullRequests: [{ prNumber: 1 }], notFound: [3, 4] });
+    const page = testingPageOf({
+      testingResults: [
+        { testRunId: 'a', prNumber: 1, startedAt: '2026-11-20T10:00:00Z', completedAt: '2026-11-20T10:10:00Z', outcome: 'timed_out', bisection: null },
+        { testRunId: 'b-bisection', prNumber: 2, completedAt: '2026-11-20T10:10:00Z', testingDurationMs: 60_000, outcome: 'passed' },
+        { testRunId: 'c', prNumber: 3, startedAt: '2026-11-20T10:00:00Z', completedAt: '2026-11-20T10:10:00Z', outcome: 'mystery' },
+      ],
+      totalItems: 3,
+    });
+    expect(page.total).toBe(3);
+    expect(page.items).toBe(3);
+    expect(page.attempts).toEqual([
+      { runId: 'a', prNumber: 1, startedAt: Date.parse('2026-11-20T10:00:00Z'), finishedAt: Date.parse('2026-11-20T10:10:00Z'), result: 'failed', bisection: false },
+      { runId: 'b-bisection', prNumber: 2, startedAt: Date.parse('2026-11-20T10:09:00Z'), finishedAt: Date.parse('2026-11-20T10:10:00Z'), result: 'passed', bisection: true },
+    ]);
+    expect(concludedOf({ prNumber: 5, state: 'MERGED', stateChangedAt: '2026-11-20T10:10:00Z' })).toMatchObject({ number: 5, state: 'merged', submittedAt: null });
+    expect(concludedOf({ prNumber: 5, state: 'testing', stateChangedAt: '2026-11-20T10:10:00Z' })).toBeNull();
+  });
+});
