@@ -56,6 +56,13 @@ function statusList(names: string[]): string {
 /** One transition in plain words. `failedChecks` names the checks of a failing run, when known. */
 export function describeTransition(t: Transition, failedChecks: string[] = []): string {
   if (failedChecks.length === 0 && t.statuses) failedChecks = t.statuses;
+  const text = describeReason(t, failedChecks);
+  // A failure reason on pending_failure: failed, but held until the PRs ahead are known.
+  if (t.state === 'pending_failure' && text.startsWith('failed: ')) return `pending failure: ${text.slice(8)}; waiting for the PRs ahead before failing it`;
+  return text;
+}
+
+function describeReason(t: Transition, failedChecks: string[]): string {
   const reason = (t.reason || '').toUpperCase();
   switch (reason) {
     case 'MERGE_ITEM_NOW_READY':

@@ -31,15 +31,26 @@ export interface Bin {
   count: number;
 }
 
-/** Equal-width bins over ascending durations (seconds). */
+const NICE_STEPS = [1, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400, 172_800, 604_800];
+
+/** Equal-width bins over ascending durations (seconds), at most `bins` of them, on round boundaries (5m, 10m, 1h, …). */
 export function histogram(sortedSeconds: number[], bins = 8): Bin[] {
   if (sortedSeconds.length === 0) return [];
   const min = sortedSeconds[0] as number;
   const max = sortedSeconds[sortedSeconds.length - 1] as number;
-  const n = max === min ? 1 : bins;
-  const step = Math.max(1, Math.ceil((max - min + 1) / n));
-  const out: Bin[] = Array.from({ length: n }, (_, i) => ({ from: min + i * step, to: min + (i + 1) * step, count: 0 }));
-  for (const s of sortedSeconds) (out[Math.min(n - 1, Math.floor((s - min) / step))] as Bin).count += 1;
+  const want = Math.max(1, (max - min) / bins);
+  let step = NICE_STEPS.find((s) => s >= want) ?? Math.ceil(want / 604_800) * 604_800;
+  let start = Math.floor(min / step) * step;
+  // Rounding the start down may need one bin more than asked; widen the step instead.
+  const count = () => Math.max(1, Math.ceil((max - start) / step));
+  // The last bin includes its end, so a maximum on a boundary needs no extra bin.
+  while (count() > bins) {
+    step = NICE_STEPS.find((s) => s > step) ?? step * 2;
+    start = Math.floor(min / step) * step;
+  }
+  const n = count();
+  const out: Bin[] = Array.from({ length: n }, (_, i) => ({ from: start + i * step, to: start + (i + 1) * step, count: 0 }));
+  for (const s of sortedSeconds) (out[Math.min(n - 1, Math.floor((s - start) / step))] as Bin).count += 1;
   return out;
 }
 

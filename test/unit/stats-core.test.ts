@@ -73,6 +73,9 @@ describe('the PR story', () => {
     expect(describeTransition({ at: 0, state: 'pending', reason: 'PREREQUISITE_MERGE_ITEM_FAILED', runId: null })).toBe('back to pending: a PR ahead failed');
     expect(describeTransition({ at: 0, state: 'failed', reason: 'TEST_RUN_TIMEOUT', runId: 'r-3' })).toBe('failed: run r-3 timed out');
     expect(describeTransition({ at: 0, state: 'cancelled', reason: 'PR_PUSHED_TO', runId: null })).toBe('cancelled: new commits were pushed to the PR');
+    expect(describeTransition({ at: 0, state: 'pending_failure', reason: 'TEST_RUN_REQUIRED_STATUS_FAILED', runId: 'r-4', statuses: ['ci'] })).toBe(
+      'pending failure: required status `ci` failed in run r-4; waiting for the PRs ahead before failing it',
+    );
     expect(describeTransition({ at: 0, state: 'pending', reason: 'NEW_THING\u001b[31m', runId: null })).toBe('pending: new thing [31m');
   });
 });
@@ -205,9 +208,14 @@ describe('charts', () => {
   });
   it('bins durations', () => {
     expect(histogram([10, 20, 30, 40], 2)).toEqual([
-      { from: 10, to: 26, count: 2 },
-      { from: 26, to: 42, count: 2 },
+      { from: 0, to: 30, count: 2 },
+      { from: 30, to: 60, count: 2 },
     ]);
+    // Round boundaries: 10 to 120 minutes in 8 bins of 15 minutes.
+    const b = histogram([600, 1200, 3600, 7200], 8);
+    expect(b.map((x) => x.from / 60)).toEqual([0, 15, 30, 45, 60, 75, 90, 105]);
+    expect(b.map((x) => x.count)).toEqual([1, 1, 0, 0, 1, 0, 0, 1]); // 10m, 20m, 60m, and 120m in the last bin (its end included)
+    expect(b.reduce((n, x) => n + x.count, 0)).toBe(4);
     expect(histogram([5, 5, 5])).toEqual([{ from: 5, to: 6, count: 3 }]);
   });
   it('keeps every terminal line within the width', () => {
