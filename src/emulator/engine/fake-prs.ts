@@ -31,7 +31,7 @@ export interface FakePrInput {
 }
 
 /** A fake PR as the control API shows it. */
-export type WireFakePr = Omit<FakePr, 'upToDateTip'> & { upToDate: boolean };
+export type FakePrView = Omit<FakePr, 'upToDateTip'> & { upToDate: boolean };
 
 export const DEFAULT_AUTHOR = 'emulator-user';
 
@@ -51,7 +51,7 @@ export function newFakePr(core: Core, repo: RepoRef, number: number, baseBranch:
   };
 }
 
-export function wireFakePr(core: Core, pr: FakePr): WireFakePr {
+export function wireFakePr(core: Core, pr: FakePr): FakePrView {
   const { upToDateTip, ...rest } = pr;
   const q = pr.baseBranch === null ? undefined : core.state.queues[queueKey(pr.repo, pr.baseBranch)];
   return {
@@ -88,7 +88,7 @@ function check(input: FakePrInput): void {
   });
 }
 
-export function upsertFakePr(core: Core, input: FakePrInput): WireFakePr {
+export function upsertFakePr(core: Core, input: FakePrInput): FakePrView {
   check(input);
   const key = prKey(input.repo, input.number);
   const existing = core.state.fakePrs[key];

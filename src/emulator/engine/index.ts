@@ -52,11 +52,23 @@
  *    empty lane (parallel), and happens when the PR is admitted.
  */
 export { QueueEngine, type EngineOptions, type PrRef, type QueueRef } from './engine.js';
-export { EngineError, type EngineErrorStatus } from './errors.js';
+export { EngineError, type EngineErrorKind } from './errors.js';
 export { createState, validateState } from './state.js';
-export { PRIORITY_VALUES, resolvePriority, type QueueUpdate } from './config.js';
-export type { FakePrInput, WireFakePr } from './fake-prs.js';
+export { resolvePriority, type QueueUpdate } from './config.js';
+export type { FakePrInput, FakePrView } from './fake-prs.js';
+export type { Readiness } from './lifecycle.js';
 export type { QueueMetricsSnapshot } from './metrics.js';
 export type { ListQuery } from './pr-ops.js';
+export { MAX_BATCH_LOOKUP, MAX_WINDOW_DAYS, type TestingResultsQuery } from './history.js';
 export * from './types.js';
-export type { WirePullRequest, WireQueueEntry, WireRun } from './wire.js';
+export * from './vocabulary.js';
+export type {
+  EntryView,
+  PullRequestView,
+  QueueView,
+  QueueWithEntriesView,
+  RunDetailsView,
+  RunView,
+  TestingResultView,
+  TimelineItemView,
+} from './views.js';
