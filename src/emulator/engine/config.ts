@@ -13,7 +13,7 @@ import type {
   QueueMode,
   RequestableQueueState,
 } from './types.js';
-import { MAX_U32, PRIORITY_VALUES, type PriorityName } from './vocabulary.js';
+import { MAX_U32, PRIORITY_NAMES, PRIORITY_VALUES, type PriorityName } from './vocabulary.js';
 
 
 export function defaultConfig(mode: QueueMode = 'single', concurrency = 1): QueueConfig {
@@ -132,12 +132,14 @@ export function resolvePriority(p: string | number | null | undefined): { value:
   if (p === null || p === undefined) return { value: PRIORITY_VALUES.medium, name: 'medium' };
   if (typeof p === 'string') {
     const name = p.toLowerCase();
-    if (name in PRIORITY_VALUES) return { value: PRIORITY_VALUES[name as PriorityName], name: name as PriorityName };
+    // Own names only (`in` would also accept "constructor" and the like).
+    const known = PRIORITY_NAMES.find((x) => x === name);
+    if (known !== undefined) return { value: PRIORITY_VALUES[known], name: known };
     if (/^\d+$/.test(p)) return resolvePriority(Number(p));
-    throw badRequest(`priority: expected one of urgent, high, medium, low or an integer 0..255`);
+    throw badRequest(`priority: expected one of ${PRIORITY_NAMES.join(', ')} or an integer 0..255`);
   }
   if (!Number.isInteger(p) || p < 0 || p > 255) {
-    throw badRequest(`priority: expected one of urgent, high, medium, low or an integer 0..255`);
+    throw badRequest(`priority: expected one of ${PRIORITY_NAMES.join(', ')} or an integer 0..255`);
   }
   const name: PriorityName =
     p <= PRIORITY_VALUES.urgent ? 'urgent' : p <= PRIORITY_VALUES.high ? 'high' : p <= PRIORITY_VALUES.medium ? 'medium' : 'low';

@@ -13,6 +13,7 @@ import {
   MERGE_METHODS,
   OPTIMIZATION_MODES,
   PR_STATES,
+  PRIORITY_NAMES,
   QUEUE_MODES,
   REQUESTABLE_QUEUE_STATES,
   RUN_OUTCOMES,
@@ -81,7 +82,7 @@ export const testingResultsRequest = obj({
   take: int(1, 100).optional(),
 });
 
-const PRIORITY_ERROR = 'expected one of urgent, high, medium, low or an integer 0..255';
+const PRIORITY_ERROR = `expected one of ${PRIORITY_NAMES.join(', ')} or an integer 0..255`;
 export const submitRequest = obj({
   ...prRef,
   priority: z
@@ -90,7 +91,7 @@ export const submitRequest = obj({
       z.union(
         [
           z.int({ error: PRIORITY_ERROR }).min(0, { error: PRIORITY_ERROR }).max(255, { error: PRIORITY_ERROR }),
-          z.enum(['urgent', 'high', 'medium', 'low'], { error: PRIORITY_ERROR }),
+          z.enum(PRIORITY_NAMES, { error: PRIORITY_ERROR }),
           z.null(),
         ],
         { error: PRIORITY_ERROR },
