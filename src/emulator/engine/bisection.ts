@@ -9,7 +9,8 @@
  *
  *  - A node that passes clears its PRs: TESTS_PASSED, then PENDING (BISECTION_TEST_RUN_PASSED) at
  *    the front of the waiting region, to be retested in the main queue ("PRs that pass this way will
- *    be moved back to the main queue for re-testing"). A PR never merges on a bisection run.
+ *    be moved back to the main queue for re-testing") — unless the run tested exactly what the main
+ *    queue would test them on now: then it is their test and they stay TESTS_PASSED (reuse.ts).
  *  - A node that fails waits (PENDING_FAILURE) until every bisection PR in its base is cleared; then
  *    a single PR is the culprit and FAILS, a group is split again in place.
  *  - A culprit leaving takes itself out of every later node's base; nodes that were tested on top of
