@@ -71,11 +71,12 @@ export function computeStats(input: StatsInput): { stats: QueueStats; series: St
   const waiting: number[] = [];
   const testing: number[] = [];
   for (const p of merged) {
-    if (p.submittedAt === null || p.submittedAt > p.concludedAt) continue;
-    ttm.push(p.concludedAt - p.submittedAt);
-    const first = (attemptsByPr.get(p.number) ?? []).find((a) => a.startedAt >= p.submittedAt! && a.startedAt <= p.concludedAt);
+    const submitted = p.submittedAt;
+    if (submitted === null || submitted > p.concludedAt) continue;
+    ttm.push(p.concludedAt - submitted);
+    const first = (attemptsByPr.get(p.number) ?? []).find((a) => a.startedAt >= submitted && a.startedAt <= p.concludedAt);
     const start = first ? first.startedAt : p.concludedAt;
-    waiting.push(start - p.submittedAt);
+    waiting.push(start - submitted);
     testing.push(p.concludedAt - start);
   }
   asc(ttm);
@@ -118,7 +119,7 @@ export function computeStats(input: StatsInput): { stats: QueueStats; series: St
   const medianTest = percentile(asc(passedDurations), 50);
   const settings = input.settings;
   let ceiling: number | null = null;
-  if (settings && settings.concurrency && medianTest && medianTest > 0) {
+  if (settings?.concurrency && medianTest && medianTest > 0) {
     const batch = settings.batch ? Math.max(1, settings.batchingMinSize ?? 1) : 1;
     ceiling = round((settings.concurrency * batch * 3_600_000) / medianTest);
   }

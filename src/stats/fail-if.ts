@@ -27,7 +27,18 @@ export interface Crossed {
 
 const DURATION_FIGURES = ['timeToMerge.p50', 'timeToMerge.p90', 'timeToMerge.p95', 'waiting.p50', 'waiting.p95', 'testing.p50', 'testing.p95'];
 const SHARE_FIGURES = ['flakyShare'];
-const COUNT_FIGURES = ['prs.merged', 'prs.failed', 'prs.cancelled', 'mergedPerHour', 'runs.total', 'runs.failed', 'runs.bisection', 'runs.perMergedPr', 'testMinutesPerMergedPr', 'ceilingPerHour'];
+const COUNT_FIGURES = [
+  'prs.merged',
+  'prs.failed',
+  'prs.cancelled',
+  'mergedPerHour',
+  'runs.total',
+  'runs.failed',
+  'runs.bisection',
+  'runs.perMergedPr',
+  'testMinutesPerMergedPr',
+  'ceilingPerHour',
+];
 export const FIGURES: readonly string[] = [...DURATION_FIGURES, ...SHARE_FIGURES, ...COUNT_FIGURES];
 const ALIASES: Record<string, string> = { p50: 'timeToMerge.p50', p90: 'timeToMerge.p90', p95: 'timeToMerge.p95' };
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };

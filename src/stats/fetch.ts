@@ -89,7 +89,10 @@ export async function fetchStory(client: MergeQueueClient, target: Target, pr: n
   let checks: ReturnType<typeof failingChecksOf> = [];
   let checksNote: string | null = null;
   if (state === 'failed') {
-    const lastFailure = [...timeline].sort((a, b) => a.at - b.at).filter((t) => t.state === 'failed').at(-1);
+    const lastFailure = [...timeline]
+      .sort((a, b) => a.at - b.at)
+      .filter((t) => t.state === 'failed')
+      .at(-1);
     const runId = (typeof record.verifiedByTestRun === 'string' && record.verifiedByTestRun) || lastFailure?.runId || null;
     if (runId) {
       try {
@@ -104,7 +107,8 @@ export async function fetchStory(client: MergeQueueClient, target: Target, pr: n
   await nameThePrsAhead(client, target, timeline);
   const story = buildStory(pr, timeline, checks);
   if (story.trips.length === 0) story.state = state || 'unknown';
-  if (story.runId === null && typeof record.verifiedByTestRun === 'string' && (state === 'merged' || state === 'failed')) story.runId = record.verifiedByTestRun;
+  if (story.runId === null && typeof record.verifiedByTestRun === 'string' && (state === 'merged' || state === 'failed'))
+    story.runId = record.verifiedByTestRun;
   return { record, story, checksNote };
 }
 
@@ -120,7 +124,10 @@ async function nameThePrsAhead(client: MergeQueueClient, target: Target, timelin
     .filter(({ t }) => /^PREREQUISITE_MERGE_ITEM_(FAILED|CANCELLED)$/.test(t.reason) && typeof t.aheadPr !== 'number')
     .slice(-3);
   for (const { t, i } of todo) {
-    const run = timeline.slice(0, i).reverse().find((x) => x.state === 'testing' && x.runId)?.runId;
+    const run = timeline
+      .slice(0, i)
+      .reverse()
+      .find((x) => x.state === 'testing' && x.runId)?.runId;
     if (!run) continue;
     let ahead: number[];
     try {
@@ -151,7 +158,12 @@ export async function fetchBatch(
 ): Promise<{ pullRequests: Obj[]; notFound: number[] }> {
   const unique = [...new Set(numbers)];
   const pages = await pool(chunks(unique), PARALLEL, (prs) =>
-    post(client, 'getSubmittedPullRequests', { ...base(target), prs: prs.map((number) => ({ number })), ...(includeTimeline ? { includeTimeline: true } : {}) }, `get ${prs.length} PRs`),
+    post(
+      client,
+      'getSubmittedPullRequests',
+      { ...base(target), prs: prs.map((number) => ({ number })), ...(includeTimeline ? { includeTimeline: true } : {}) },
+      `get ${prs.length} PRs`,
+    ),
   );
   const pullRequests: Obj[] = [];
   const notFound: number[] = [];
@@ -178,7 +190,13 @@ export interface WindowData {
 
 /** Every test attempt that finished in the window: the first page says how many, the rest load in parallel. */
 async function fetchAttempts(client: MergeQueueClient, target: Target, window: Window, progress: (n: number, total: number | null) => void, count: () => void) {
-  const body = (offset: number) => ({ ...base(target), since: new Date(window.since).toISOString(), until: new Date(window.until).toISOString(), offset, take: PAGE_SIZE });
+  const body = (offset: number) => ({
+    ...base(target),
+    since: new Date(window.since).toISOString(),
+    until: new Date(window.until).toISOString(),
+    offset,
+    take: PAGE_SIZE,
+  });
   const what = 'list testing results';
   count();
   const firstPage = testingPageOf(await post(client, 'listMergeQueueTestingResults', body(0), what));
@@ -219,7 +237,14 @@ async function fetchConcluded(client: MergeQueueClient, target: Target, state: s
     const page = await post(
       client,
       'listPullRequests',
-      { ...base(target), state, since: new Date(window.since).toISOString(), until: new Date(window.until).toISOString(), take: PAGE_SIZE, ...(cursor ? { cursor } : {}) },
+      {
+        ...base(target),
+        state,
+        since: new Date(window.since).toISOString(),
+        until: new Date(window.until).toISOString(),
+        take: PAGE_SIZE,
+        ...(cursor ? { cursor } : {}),
+      },
       `list ${state} pull requests`,
     );
     const items = Array.isArray(page.pullRequests) ? page.pullRequests : [];
@@ -250,16 +275,29 @@ export async function fetchWindow(
   const tell = () => onProgress?.({ ...state });
   const [queue, attempts, ...byState] = await Promise.all([
     knownQueue ?? client.getQueue(target).finally(count),
-    fetchAttempts(client, target, window, (n, total) => {
-      state.attempts = n;
-      state.attemptsTotal = total;
-      tell();
-    }, count),
-    ...(['merged', 'failed', 'cancelled'] as const).map((s) =>
-      fetchConcluded(client, target, s, window, (n) => {
-        state.prs += n;
+    fetchAttempts(
+      client,
+      target,
+      window,
+      (n, total) => {
+        state.attempts = n;
+        state.attemptsTotal = total;
         tell();
-      }, count),
+      },
+      count,
+    ),
+    ...(['merged', 'failed', 'cancelled'] as const).map((s) =>
+      fetchConcluded(
+        client,
+        target,
+        s,
+        window,
+        (n) => {
+          state.prs += n;
+          tell();
+        },
+        count,
+      ),
     ),
   ]);
   const prs = byState.flat();
@@ -267,7 +305,12 @@ export async function fetchWindow(
   const missing = prs.filter((p) => p.state === 'merged' && p.submittedAt === null);
   if (missing.length > 0) {
     requests += Math.ceil(missing.length / BATCH_SIZE);
-    const { pullRequests } = await fetchBatch(client, target, missing.map((p) => p.number), true);
+    const { pullRequests } = await fetchBatch(
+      client,
+      target,
+      missing.map((p) => p.number),
+      true,
+    );
     const starts = new Map<number, number | null>();
     for (const r of pullRequests) if (typeof r.prNumber === 'number') starts.set(r.prNumber, lastTripStart(timelineOf(r)));
     for (const p of missing) p.submittedAt = starts.get(p.number) ?? null;

@@ -8,9 +8,11 @@ type Obj = Record<string, unknown>;
 
 /** The story's part of `mq status N --json`: the timeline oldest first, the run, the failing checks. */
 export function storyJson(story: Story): Obj {
-  const timeline = [...story.trips].reverse().flatMap((trip) =>
-    trip.steps.map((s) => ({ at: new Date(s.at).toISOString(), trip: trip.number, state: s.state, reason: s.reason, testRunId: s.runId, text: s.text })),
-  );
+  const timeline = [...story.trips]
+    .reverse()
+    .flatMap((trip) =>
+      trip.steps.map((s) => ({ at: new Date(s.at).toISOString(), trip: trip.number, state: s.state, reason: s.reason, testRunId: s.runId, text: s.text })),
+    );
   return { runId: story.runId, timeline, failingChecks: story.failingChecks };
 }
 

@@ -39,7 +39,7 @@ export interface Story {
 
 /** Service text is untrusted: no control characters, bounded length. */
 export function clean(text: string, max = 200): string {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
   const t = text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]+/g, ' ').trim();
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
@@ -123,7 +123,10 @@ function describeReason(t: Transition, failedChecks: string[]): string {
 
 /** Cuts a timeline (any order) into trips, newest first; a trip ends when the PR merges, fails or is cancelled. */
 export function buildStory(pr: number, timeline: Transition[], failingChecks: Check[] = []): Story {
-  const sorted = timeline.map((t, i) => ({ t, i })).sort((a, b) => a.t.at - b.t.at || a.i - b.i).map((x) => x.t);
+  const sorted = timeline
+    .map((t, i) => ({ t, i }))
+    .sort((a, b) => a.t.at - b.t.at || a.i - b.i)
+    .map((x) => x.t);
   const failedNames = failingChecks.map((c) => c.name);
   const trips: Trip[] = [];
   let current: Trip | undefined;
@@ -132,7 +135,13 @@ export function buildStory(pr: number, timeline: Transition[], failingChecks: Ch
       current = { number: trips.length + 1, startedAt: t.at, endedAt: null, outcome: t.state, runId: null, steps: [] };
       trips.push(current);
     }
-    current.steps.push({ at: t.at, state: t.state, reason: clean(t.reason, 80), runId: t.runId === null ? null : clean(t.runId, 80), text: describeTransition(t) });
+    current.steps.push({
+      at: t.at,
+      state: t.state,
+      reason: clean(t.reason, 80),
+      runId: t.runId === null ? null : clean(t.runId, 80),
+      text: describeTransition(t),
+    });
     current.outcome = t.state;
     if (isTerminal(t.state)) {
       current.endedAt = t.at;

@@ -11,7 +11,8 @@ export function parseWhen(text: string, flag: string): When {
   const t = text.trim();
   if (/^\d{4}-\d{2}-\d{2}/.test(t)) {
     const ms = Date.parse(t);
-    if (Number.isNaN(ms)) throw new UsageError(`${flag}: ${JSON.stringify(text)} is not a valid time; use ISO 8601 (2026-05-01T09:00:00Z) or a duration like 24h or 7d`);
+    if (Number.isNaN(ms))
+      throw new UsageError(`${flag}: ${JSON.stringify(text)} is not a valid time; use ISO 8601 (2026-05-01T09:00:00Z) or a duration like 24h or 7d`);
     return { kind: 'at', ms };
   }
   let ms: number;
@@ -25,7 +26,8 @@ export function parseWhen(text: string, flag: string): When {
 }
 
 function check(since: number, until: number): void {
-  if (since >= until) throw new UsageError(`--since: the window is empty: ${new Date(since).toISOString()} is not before --until ${new Date(until).toISOString()}`);
+  if (since >= until)
+    throw new UsageError(`--since: the window is empty: ${new Date(since).toISOString()} is not before --until ${new Date(until).toISOString()}`);
   if (until - since > MAX_WINDOW_DAYS * DAY) {
     throw new UsageError(`--since: the window may span at most ${MAX_WINDOW_DAYS} days (the service keeps ${MAX_WINDOW_DAYS} days of history)`, {
       hints: ['use --since 45d or less, or narrow it with --until'],

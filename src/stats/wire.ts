@@ -9,7 +9,8 @@ type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const int = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : typeof v === 'string' && /^\d{1,10}$/.test(v) ? Number(v) : null);
+const int = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : typeof v === 'string' && /^\d{1,10}$/.test(v) ? Number(v) : null;
 
 /** An ISO time or epoch ms; null when neither. */
 export function timeOf(v: unknown): number | null {
@@ -58,7 +59,9 @@ export function transitionOf(item: unknown): Transition | null {
   if (ahead !== null) t.aheadPr = ahead;
   else if (/^PREREQUISITE_MERGE_ITEM_/i.test(reason)) {
     // A nested run may name the PRs it was tested on top of; the one ahead is among them.
-    const base = arr(obj(first(o, ['testRun', 'run']))?.basePrNumbers).map(int).filter((n): n is number => n !== null);
+    const base = arr(obj(first(o, ['testRun', 'run']))?.basePrNumbers)
+      .map(int)
+      .filter((n): n is number => n !== null);
     if (base.length === 1) t.aheadPr = base[0] as number;
   }
   return t;
@@ -71,7 +74,10 @@ export function timelineOf(record: unknown): Transition[] {
     .filter((t): t is Transition => t !== null);
   const newestFirst = items.length > 1 && (items[0] as Transition).at > (items[items.length - 1] as Transition).at;
   const ordered = newestFirst ? items.reverse() : items;
-  return ordered.map((t, i) => ({ t, i })).sort((a, b) => a.t.at - b.t.at || a.i - b.i).map((x) => x.t);
+  return ordered
+    .map((t, i) => ({ t, i }))
+    .sort((a, b) => a.t.at - b.t.at || a.i - b.i)
+    .map((x) => x.t);
 }
 
 /** When the trip that ended last in the timeline (or is under way) began. */
@@ -89,7 +95,9 @@ export function lastTripStart(timeline: Transition[]): number | null {
 /** A batch lookup: the records and the numbers never submitted (`[1, 2]` or `[{number: 1}]`). */
 export function batchOf(body: unknown): { pullRequests: Obj[]; notFound: number[] } {
   const o = obj(body) ?? {};
-  const pullRequests = arr(o.pullRequests).map(obj).filter((x): x is Obj => x !== undefined);
+  const pullRequests = arr(o.pullRequests)
+    .map(obj)
+    .filter((x): x is Obj => x !== undefined);
   const notFound = arr(o.notFound)
     .map((n) => int(n) ?? int(obj(n)?.number) ?? int(obj(n)?.prNumber))
     .filter((n): n is number => n !== null);

@@ -123,8 +123,20 @@ export function htmlReport(stats: QueueStats, series: StatsSeries, meta: ReportM
 <h1>Merge queue statistics</h1>
 <p>${escapeHtml(meta.queue)}: ${escapeHtml(stats.window.since)} to ${escapeHtml(stats.window.until)} (made ${escapeHtml(meta.generatedAt)})</p>
 <table>${rows}</table>
-${barsSvg('merges-per-hour', 'Merges per hour', series.mergesPerHour.map((b) => b.count), hourLabels, 'bar')}
-${barsSvg('time-to-merge', 'Time to merge (PRs per range)', bins.map((b) => b.count), bins.map(binLabel), 'bin')}
+${barsSvg(
+  'merges-per-hour',
+  'Merges per hour',
+  series.mergesPerHour.map((b) => b.count),
+  hourLabels,
+  'bar',
+)}
+${barsSvg(
+  'time-to-merge',
+  'Time to merge (PRs per range)',
+  bins.map((b) => b.count),
+  bins.map(binLabel),
+  'bin',
+)}
 </body></html>
 `;
 }

@@ -144,7 +144,13 @@ describe('mq status with several PRs', () => {
       body: {
         pullRequests: [
           { ...FAILED_PR, prNumber: 1 },
-          { ...FAILED_PR, prNumber: 2, state: 'testing', isCurrentlySubmittedToQueue: true, timeline: [{ at: '2026-11-20T10:06:00Z', state: 'testing', reason: 'TEST_RUN_STARTED', testRunId: 'run-3' }] },
+          {
+            ...FAILED_PR,
+            prNumber: 2,
+            state: 'testing',
+            isCurrentlySubmittedToQueue: true,
+            timeline: [{ at: '2026-11-20T10:06:00Z', state: 'testing', reason: 'TEST_RUN_STARTED', testRunId: 'run-3' }],
+          },
         ],
         notFound: [120],
       },
@@ -161,7 +167,16 @@ describe('mq status with several PRs', () => {
   });
 
   it('--json lists the PRs and the ones not found; all found exits 0', async () => {
-    fake.on('POST /getSubmittedPullRequests', { status: 200, body: { pullRequests: [{ ...FAILED_PR, prNumber: 5 }, { ...FAILED_PR, prNumber: 6 }], notFound: [] } });
+    fake.on('POST /getSubmittedPullRequests', {
+      status: 200,
+      body: {
+        pullRequests: [
+          { ...FAILED_PR, prNumber: 5 },
+          { ...FAILED_PR, prNumber: 6 },
+        ],
+        notFound: [],
+      },
+    });
     const r = await runCli(['status', '5', '6', '--json'], { env: env() });
     expect(r.exitCode).toBe(0);
     const doc = JSON.parse(r.stdout);
@@ -191,11 +206,14 @@ describe('mq queue stats', () => {
     testRunStatus: 'succeeded',
     cycleConclusion: 'merged',
   });
-  const page1 = { testingResults: [
-    { prNumber: 1, testRunId: 'r1', createdAt: at(10), completedAt: at(20), testRunStatus: 'succeeded', cycleConclusion: 'merged' },
-    { prNumber: 4, testRunId: 'r4', createdAt: at(101), completedAt: at(111), testRunStatus: 'failed', cycleConclusion: 'failed' },
-    ...Array.from({ length: 98 }, (_, i) => result(i)),
-  ], totalItems: 150 };
+  const page1 = {
+    testingResults: [
+      { prNumber: 1, testRunId: 'r1', createdAt: at(10), completedAt: at(20), testRunStatus: 'succeeded', cycleConclusion: 'merged' },
+      { prNumber: 4, testRunId: 'r4', createdAt: at(101), completedAt: at(111), testRunStatus: 'failed', cycleConclusion: 'failed' },
+      ...Array.from({ length: 98 }, (_, i) => result(i)),
+    ],
+    totalItems: 150,
+  };
   const page2 = { testingResults: Array.from({ length: 50 }, (_, i) => result(98 + i)), totalItems: 150 };
 
   beforeEach(() => {
@@ -214,7 +232,11 @@ describe('mq queue stats', () => {
       [100, 100],
     ]);
     expect(pages[0]).toMatchObject({ since, until });
-    expect(sent('/listPullRequests').map((q) => (q.body as { state: string }).state).sort()).toEqual(['cancelled', 'failed', 'merged']);
+    expect(
+      sent('/listPullRequests')
+        .map((q) => (q.body as { state: string }).state)
+        .sort(),
+    ).toEqual(['cancelled', 'failed', 'merged']);
     const doc = JSON.parse(r.stdout);
     expect(Object.keys(doc).sort()).toEqual(
       ['window', 'prs', 'mergedPerHour', 'timeToMerge', 'waiting', 'testing', 'runs', 'testMinutesPerMergedPr', 'flakyShare', 'ceilingPerHour'].sort(),
@@ -243,7 +265,10 @@ describe('mq queue stats', () => {
   });
 
   it('--fail-if exits 11 and names the figures that crossed', async () => {
-    const r = await runCli(['queue', 'stats', '--since', since, '--until', until, '--fail-if', 'p95>1h', '--fail-if', 'flakyShare>10%', '--fail-if', 'mergedPerHour<1'], { env: env() });
+    const r = await runCli(
+      ['queue', 'stats', '--since', since, '--until', until, '--fail-if', 'p95>1h', '--fail-if', 'flakyShare>10%', '--fail-if', 'mergedPerHour<1'],
+      { env: env() },
+    );
     expect(r.exitCode).toBe(11);
     expect(r.stderr).toBe('mq: threshold crossed: timeToMerge.p95 is 6000 (p95>1h)\nmq: threshold crossed: mergedPerHour is 0.75 (mergedPerHour<1)\n');
     const ok = await runCli(['queue', 'stats', '--since', since, '--until', until, '--fail-if', 'p95>2h'], { env: env() });

@@ -38,7 +38,13 @@ beforeAll(async () => {
   emu = await startEmulatorProcess(['--clock', 'manual']);
   await api('createQueue', { repo: REPO, targetBranch: 'main' });
   for (let n = 1; n <= 12; n++) {
-    await emu.control('POST', '/_emulator/pullRequests', { repo: REPO, number: n, title: `PR ${n}`, ...(n === 5 ? { breaksBuild: true } : {}), ...(n === 8 ? { outcomes: ['fail', 'pass'] } : {}) });
+    await emu.control('POST', '/_emulator/pullRequests', {
+      repo: REPO,
+      number: n,
+      title: `PR ${n}`,
+      ...(n === 5 ? { breaksBuild: true } : {}),
+      ...(n === 8 ? { outcomes: ['fail', 'pass'] } : {}),
+    });
   }
   for (let n = 1; n <= 12; n++) await api('submitPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: n } });
   await emu.advance(125);
@@ -100,7 +106,10 @@ describe('mq status against the emulator', () => {
     const numbers = Array.from({ length: 60 }, (_, i) => String(i + 1));
     const r = await runCli(['status', ...numbers], { env: emu.env });
     expect(r.exitCode).toBe(3);
-    const rows = r.stdout.trim().split('\n').map((l) => l.split('\t'));
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(rows).toHaveLength(60);
     expect(rows[4]?.slice(0, 2)).toEqual(['5', 'failed']);
     expect(rows[0]?.slice(0, 2)).toEqual(['1', 'merged']);

@@ -20,7 +20,16 @@ function chromium(args: string[]): string {
   const profile = mkdtempSync(join(tmpdir(), 'mq-chromium-'));
   return execFileSync(
     CHROMIUM as string,
-    ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', `--user-data-dir=${profile}`, ...args],
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      `--user-data-dir=${profile}`,
+      ...args,
+    ],
     { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'] },
   );
 }
@@ -37,7 +46,15 @@ describe.skipIf(!CHROMIUM)(`the HTML report in headless Chromium${CHROMIUM ? '' 
   const bins = histogram(series.timeToMergeSeconds).length;
   const dir = mkdtempSync(join(tmpdir(), 'mq-report-'));
   const file = join(dir, 'report.html');
-  writeFileSync(file, htmlReport(stats, series, { queue: 'main of github.com/acme/<b>widgets</b>', generatedAt: '2026-11-20T12:00:00Z' }, statsFields(stats, true).map((f) => [f.label, f.value])));
+  writeFileSync(
+    file,
+    htmlReport(
+      stats,
+      series,
+      { queue: 'main of github.com/acme/<b>widgets</b>', generatedAt: '2026-11-20T12:00:00Z' },
+      statsFields(stats, true).map((f) => [f.label, f.value]),
+    ),
+  );
 
   it('has one bar per hour and one per time-to-merge range in the rendered DOM', () => {
     const dom = chromium(['--dump-dom', `file://${file}`]);

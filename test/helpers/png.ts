@@ -73,7 +73,12 @@ export function readPng(buf: Buffer): Image {
 export function countColour(img: Image, rgb: [number, number, number], tolerance = 24): number {
   let n = 0;
   for (let i = 0; i < img.rgba.length; i += 4) {
-    if (Math.abs((img.rgba[i] as number) - rgb[0]) <= tolerance && Math.abs((img.rgba[i + 1] as number) - rgb[1]) <= tolerance && Math.abs((img.rgba[i + 2] as number) - rgb[2]) <= tolerance) n++;
+    if (
+      Math.abs((img.rgba[i] as number) - rgb[0]) <= tolerance &&
+      Math.abs((img.rgba[i + 1] as number) - rgb[1]) <= tolerance &&
+      Math.abs((img.rgba[i + 2] as number) - rgb[2]) <= tolerance
+    )
+      n++;
   }
   return n;
 }

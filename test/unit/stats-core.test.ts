@@ -245,7 +245,11 @@ describe('reading the v1 history shapes', async () => {
   it('reads a newest-first timeline with lowercase reasons in per-state objects', () => {
     const record = {
       timeline: [
-        { timestamp: '2026-11-20T10:16:00Z', state: 'failed', failure: { reason: 'test_run_required_status_failed', testRunId: 'r-2', failureCausingStatuses: ['unit'] } },
+        {
+          timestamp: '2026-11-20T10:16:00Z',
+          state: 'failed',
+          failure: { reason: 'test_run_required_status_failed', testRunId: 'r-2', failureCausingStatuses: ['unit'] },
+        },
         { timestamp: '2026-11-20T10:06:00Z', state: 'testing', reason: 'test_run_started', testRunId: 'r-2', testRun: { id: 'r-2' } },
         { timestamp: '2026-11-20T10:06:00Z', state: 'pending', reason: 'merge_item_now_ready' },
         { timestamp: 'garbage', state: 'pending' },
@@ -274,10 +278,28 @@ describe('reading the v1 history shapes', async () => {
     expect(page.total).toBe(3);
     expect(page.items).toBe(3);
     expect(page.attempts).toEqual([
-      { runId: 'a', prNumber: 1, startedAt: Date.parse('2026-11-20T10:00:00Z'), finishedAt: Date.parse('2026-11-20T10:10:00Z'), result: 'failed', bisection: false },
-      { runId: 'b-bisection', prNumber: 2, startedAt: Date.parse('2026-11-20T10:09:00Z'), finishedAt: Date.parse('2026-11-20T10:10:00Z'), result: 'passed', bisection: true },
+      {
+        runId: 'a',
+        prNumber: 1,
+        startedAt: Date.parse('2026-11-20T10:00:00Z'),
+        finishedAt: Date.parse('2026-11-20T10:10:00Z'),
+        result: 'failed',
+        bisection: false,
+      },
+      {
+        runId: 'b-bisection',
+        prNumber: 2,
+        startedAt: Date.parse('2026-11-20T10:09:00Z'),
+        finishedAt: Date.parse('2026-11-20T10:10:00Z'),
+        result: 'passed',
+        bisection: true,
+      },
     ]);
-    expect(concludedOf({ prNumber: 5, state: 'MERGED', stateChangedAt: '2026-11-20T10:10:00Z' })).toMatchObject({ number: 5, state: 'merged', submittedAt: null });
+    expect(concludedOf({ prNumber: 5, state: 'MERGED', stateChangedAt: '2026-11-20T10:10:00Z' })).toMatchObject({
+      number: 5,
+      state: 'merged',
+      submittedAt: null,
+    });
     expect(concludedOf({ prNumber: 5, state: 'testing', stateChangedAt: '2026-11-20T10:10:00Z' })).toBeNull();
   });
 });

@@ -5,7 +5,7 @@ import { ExitCode, UsageError } from '../../errors.js';
 import { renderFields } from '../../output/render.js';
 import { computeStats } from '../../stats/compute.js';
 import { evaluateThresholds, parseThreshold } from '../../stats/fail-if.js';
-import { fetchWindow, MAX_WINDOW_DAYS, serviceNow, type Progress } from '../../stats/fetch.js';
+import { fetchWindow, MAX_WINDOW_DAYS, type Progress, serviceNow, type WindowData } from '../../stats/fetch.js';
 import { checkWindowEarly, parseWhen, resolveWindow } from '../../stats/window.js';
 import { htmlReport, terminalCharts } from '../../views/charts.js';
 import { crossedLines, statsFields } from '../../views/stats.js';
@@ -18,7 +18,6 @@ export interface StatsOptions {
   failIf?: string[];
   html?: string;
 }
-
 
 export async function runQueueStats(ctx: Context, opts: StatsOptions): Promise<number> {
   // Everything the user typed is checked before anything is sent.
@@ -40,7 +39,7 @@ export async function runQueueStats(ctx: Context, opts: StatsOptions): Promise<n
     lastDrawn = t;
     ctx.io.err(`\r\u001b[Kreading history: ${p.attempts}${p.attemptsTotal === null ? '' : `/${p.attemptsTotal}`} test results, ${p.prs} PRs`);
   };
-  let data;
+  let data: WindowData;
   try {
     data = await fetchWindow(client, target, { since, until }, showProgress ? progress : undefined, queue);
   } finally {
@@ -50,7 +49,12 @@ export async function runQueueStats(ctx: Context, opts: StatsOptions): Promise<n
   const crossed = evaluateThresholds(stats, thresholds);
 
   if (opts.html !== undefined) {
-    const page = htmlReport(stats, series, { queue: queueName(target), generatedAt: new Date(now).toISOString() }, statsFields(stats, true).map((f) => [f.label, f.value]));
+    const page = htmlReport(
+      stats,
+      series,
+      { queue: queueName(target), generatedAt: new Date(now).toISOString() },
+      statsFields(stats, true).map((f) => [f.label, f.value]),
+    );
     try {
       writeFileSync(opts.html, page);
     } catch (err) {
