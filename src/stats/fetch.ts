@@ -3,9 +3,9 @@
  * window's concluded PRs, test attempts and settings. Functions of a client; no output here.
  */
 import type { MergeQueueClient } from '../api/client.js';
-import { submittedPullRequestSchema, type Queue, type RepoRef, type SubmittedPullRequest } from '../api/schemas.js';
-import { ApiError, ExitCode, MqError } from '../errors.js';
-import type { ConcludedPr, QueueSettings, TestAttempt, Transition, Window } from './model.js';
+import type { Queue, RepoRef, SubmittedPullRequest } from '../api/schemas.js';
+import { ApiError } from '../errors.js';
+import type { ConcludedPr, QueueSettings, TerminalState, TestAttempt, Transition, Window } from './model.js';
 import { buildStory, failingChecksOf, type Story } from './story.js';
 import { batchOf, concludedOf, lastTripStart, testingPageOf, timelineOf } from './wire.js';
 
@@ -30,21 +30,6 @@ export function serviceNow(client: MergeQueueClient, fallback: () => number): nu
   return typeof http.serviceNow === 'function' ? http.serviceNow() : fallback();
 }
 
-/** POSTs a history request and returns its JSON object (lenient reading is left to wire.ts). */
-async function post(client: MergeQueueClient, endpoint: string, body: unknown, what: string): Promise<Obj> {
-  const res = await client.http.call({ endpoint, method: 'POST', body: JSON.stringify(body), idempotent: true, what });
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(res.body);
-  } catch {
-    throw new MqError(ExitCode.unexpected, what, 'the service sent something unexpected: not JSON');
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new MqError(ExitCode.unexpected, what, 'the service sent something unexpected: a JSON value that is not an object');
-  }
-  return parsed as Obj;
-}
-
 /** Runs `fn` over items with at most `limit` at a time, keeping order. */
 async function pool<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
@@ -65,14 +50,6 @@ export function chunks<T>(items: T[], size = BATCH_SIZE): T[][] {
   return out;
 }
 
-/** A PR record read as `mq status` reads one: a field of the wrong type is the server's fault (exit 1). */
-export function decodeRecord(raw: Obj, what: string): SubmittedPullRequest {
-  const result = submittedPullRequestSchema.safeParse(raw);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  throw new MqError(ExitCode.unexpected, what, `the service sent something unexpected: ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`);
-}
-
 export interface StoryResult {
   record: SubmittedPullRequest;
   story: Story;
@@ -82,9 +59,8 @@ export interface StoryResult {
 
 /** A PR with its timeline; for a failed PR, the failing run's checks too. */
 export async function fetchStory(client: MergeQueueClient, target: Target, pr: number): Promise<StoryResult> {
-  const raw = await post(client, 'getSubmittedPullRequest', { ...base(target), pr: { number: pr }, includeTimeline: true }, `get PR #${pr}`);
-  const record = decodeRecord(raw, `get PR #${pr}`);
-  const timeline = timelineOf(raw);
+  const record = await client.getSubmittedPullRequestWithTimeline({ ...base(target), pr: { number: pr } });
+  const timeline = timelineOf(record);
   const state = typeof record.state === 'string' ? record.state.toLowerCase() : '';
   let checks: ReturnType<typeof failingChecksOf> = [];
   let checksNote: string | null = null;
@@ -158,12 +134,7 @@ export async function fetchBatch(
 ): Promise<{ pullRequests: Obj[]; notFound: number[] }> {
   const unique = [...new Set(numbers)];
   const pages = await pool(chunks(unique), PARALLEL, (prs) =>
-    post(
-      client,
-      'getSubmittedPullRequests',
-      { ...base(target), prs: prs.map((number) => ({ number })), ...(includeTimeline ? { includeTimeline: true } : {}) },
-      `get ${prs.length} PRs`,
-    ),
+    client.getSubmittedPullRequests({ ...base(target), prs: prs.map((number) => ({ number })), ...(includeTimeline ? { includeTimeline: true } : {}) }),
   );
   const pullRequests: Obj[] = [];
   const notFound: number[] = [];
@@ -197,9 +168,8 @@ async function fetchAttempts(client: MergeQueueClient, target: Target, window: W
     offset,
     take: PAGE_SIZE,
   });
-  const what = 'list testing results';
   count();
-  const firstPage = testingPageOf(await post(client, 'listMergeQueueTestingResults', body(0), what));
+  const firstPage = testingPageOf(await client.listMergeQueueTestingResults(body(0)));
   const attempts = [...firstPage.attempts];
   progress(attempts.length, firstPage.total);
   if (firstPage.total !== null) {
@@ -207,7 +177,7 @@ async function fetchAttempts(client: MergeQueueClient, target: Target, window: W
     for (let o = PAGE_SIZE; o < firstPage.total; o += PAGE_SIZE) offsets.push(o);
     await pool(offsets, PARALLEL, async (o) => {
       count();
-      const page = testingPageOf(await post(client, 'listMergeQueueTestingResults', body(o), what));
+      const page = testingPageOf(await client.listMergeQueueTestingResults(body(o)));
       attempts.push(...page.attempts);
       progress(attempts.length, firstPage.total);
     });
@@ -217,7 +187,7 @@ async function fetchAttempts(client: MergeQueueClient, target: Target, window: W
     let last = firstPage.items;
     while (last === PAGE_SIZE) {
       count();
-      const page = testingPageOf(await post(client, 'listMergeQueueTestingResults', body(offset), what));
+      const page = testingPageOf(await client.listMergeQueueTestingResults(body(offset)));
       attempts.push(...page.attempts);
       progress(attempts.length, null);
       last = page.items;
@@ -228,25 +198,27 @@ async function fetchAttempts(client: MergeQueueClient, target: Target, window: W
 }
 
 /** The PRs of one state that concluded in the window, following cursors (a repeated cursor ends the walk). */
-async function fetchConcluded(client: MergeQueueClient, target: Target, state: string, window: Window, progress: (n: number) => void, count: () => void) {
+async function fetchConcluded(
+  client: MergeQueueClient,
+  target: Target,
+  state: TerminalState,
+  window: Window,
+  progress: (n: number) => void,
+  count: () => void,
+) {
   const out: ConcludedPr[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (;;) {
     count();
-    const page = await post(
-      client,
-      'listPullRequests',
-      {
-        ...base(target),
-        state,
-        since: new Date(window.since).toISOString(),
-        until: new Date(window.until).toISOString(),
-        take: PAGE_SIZE,
-        ...(cursor ? { cursor } : {}),
-      },
-      `list ${state} pull requests`,
-    );
+    const page = await client.listConcludedPullRequests({
+      ...base(target),
+      state,
+      since: new Date(window.since).toISOString(),
+      until: new Date(window.until).toISOString(),
+      take: PAGE_SIZE,
+      ...(cursor ? { cursor } : {}),
+    });
     const items = Array.isArray(page.pullRequests) ? page.pullRequests : [];
     for (const item of items) {
       const pr = concludedOf(item);
