@@ -38,7 +38,7 @@ export async function runStatusMany(ctx: Context, args: string[]): Promise<numbe
   const byNumber = new Map(pullRequests.map((r) => [r.prNumber, r]));
   const missing = new Set(notFound);
   const now = ctx.now();
-  const rows = numbers.filter((n, i) => numbers.indexOf(n) === i).map((n) => batchRow(n, byNumber.get(n), missing.has(n) || !byNumber.has(n), order, now));
+  const rows = [...new Set(numbers)].map((n) => batchRow(n, byNumber.get(n), missing.has(n) || !byNumber.has(n), order, now));
   const format = ctx.format();
   const human = format === 'table' || format === 'markdown';
   const style = ctx.style;
