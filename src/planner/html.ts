@@ -72,7 +72,7 @@ function cdfChart(rows: RowResult[]): string {
   const left = 44;
   const bottom = 30;
   const top = 10;
-  const plotW = W - left - 12;
+  const plotW = W - left - 36;
   const plotH = H - top - bottom;
   const all = rows.flatMap((r) => r.timeToMerge.distribution.filter((x): x is number => x !== null));
   const maxMin = Math.max(1, ...all.map((s) => s / 60));
@@ -91,7 +91,7 @@ function cdfChart(rows: RowResult[]): string {
     parts.push(`<polyline class="cdf" fill="none" stroke="${color(i)}" stroke-width="2" points="${pts.map(([s, p]) => `${n(x(s / 60))},${n(y(p))}`).join(' ')}"/>`);
     for (const [s, p] of pts) parts.push(`<circle class="pt" cx="${n(x(s / 60))}" cy="${n(y(p))}" r="2.5" fill="${color(i)}"/>`);
   });
-  return `<figure class="wide"><figcaption>Time to merge distribution <span class="unit">(share of merged PRs merged within x minutes; mean quantiles over runs)</span></figcaption><svg class="chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img">${parts.join('')}</svg></figure>`;
+  return `<figure class="wide"><figcaption>Time to merge distribution <span class="unit">(share of merged PRs merged within x minutes of submission; mean quantiles over runs)</span></figcaption><svg class="chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img">${parts.join('')}</svg></figure>`;
 }
 
 export function renderHtml(result: SimulateResult, inputsText: string, tableHtml: string): string {
