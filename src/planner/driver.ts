@@ -94,12 +94,25 @@ export function simulateRun(inputs: SimInputs, settings: SimSettings, runIndex: 
   const meanGapMs = HOUR / inputs.arrivalsPerHour;
   const lanes = settings.mode === 'parallel' ? Math.max(1, inputs.lanes) : 0;
 
-  const breaks = (n: number) => uniform(seed, STREAM.breaks, n) < inputs.failureRate;
+  // 0 = not drawn yet, 1 = good, 2 = breaks the build (drawn once per PR, then looked up).
+  let breakFlags = new Uint8Array(1024);
+  const breaks = (n: number): boolean => {
+    if (n >= breakFlags.length) {
+      const grown = new Uint8Array(Math.max(n + 1, breakFlags.length * 2));
+      grown.set(breakFlags);
+      breakFlags = grown;
+    }
+    let f = breakFlags[n] as number;
+    if (f === 0) {
+      f = uniform(seed, STREAM.breaks, n) < inputs.failureRate ? 2 : 1;
+      breakFlags[n] = f;
+    }
+    return f === 2;
+  };
   const submittedAt = new Map<number, number>();
   const admittedAt = new Map<number, number>();
   const merged = new Set<number>();
   const leadCount = new Map<number, number>();
-  const seen = new Set<string>();
   const inFlight = new Map<string, CiRun>();
   const waitingForRunner: CiRun[] = [];
   const completions = new CompletionHeap();
@@ -131,8 +144,8 @@ export function simulateRun(inputs: SimInputs, settings: SimSettings, runIndex: 
     if (e.type !== 'pr_state') return;
     const at = e.at;
     if (e.from === 'testing') dirty = true;
-    if (e.to === 'testing' && e.run && !seen.has(e.run.id)) {
-      seen.add(e.run.id);
+    // A run is announced once per member; the first announcement registers it (members all start together).
+    if (e.to === 'testing' && e.run && !inFlight.has(e.run.id)) {
       m.runsStarted++;
       const lead = e.run.prNumbers[0] ?? e.prNumber;
       const attempt = leadCount.get(lead) ?? 0;
