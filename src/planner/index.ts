@@ -87,45 +87,37 @@ function minutes(seconds: number | null): string {
 
 /**
  * Velocity first among the rows that keep up (time to merge p50), but the cheaper row wins when
- * the two are tied within their 95% intervals; the line says what the pick costs and risks next
- * to the cheapest and the most reliable rows (no setting wins all three).
+ * the two are tied within their 95% intervals. The line then says what the pick costs and risks
+ * next to the cheapest and the most reliable rows (no setting wins all three); rows that fall
+ * behind are named as such, since their figures only hold for the window simulated.
  */
 export function recommend(rows: RowResult[], inputs: SimInputs): Recommendation {
   const up = rows.filter((r) => r.keepsUp);
   const cands = up.length > 0 ? up : rows;
-  const byVelocity = [...cands].sort((a, b) => min(a.timeToMerge.p50) - min(b.timeToMerge.p50));
-  const fastest = byVelocity[0] as RowResult;
-  const fastHi = fastest.timeToMerge.p50.hi ?? fastest.timeToMerge.p50.mean ?? Number.POSITIVE_INFINITY;
-  const tied = cands.filter((r) => (r.timeToMerge.p50.lo ?? r.timeToMerge.p50.mean ?? Number.POSITIVE_INFINITY) <= fastHi);
+  const p50 = (r: RowResult) => min(r.timeToMerge.p50);
   const cost = (r: RowResult) => min(r.testMinutesPerMergedPr);
   const flaky = (r: RowResult) => min(r.failedPerDay.flaky);
+  const fastest = [...cands].sort((a, b) => p50(a) - p50(b))[0] as RowResult;
+  const fastHi = fastest.timeToMerge.p50.hi ?? fastest.timeToMerge.p50.mean ?? Number.POSITIVE_INFINITY;
+  const tied = cands.filter((r) => (r.timeToMerge.p50.lo ?? r.timeToMerge.p50.mean ?? Number.POSITIVE_INFINITY) <= fastHi);
   const pick = [...tied].sort((a, b) => cost(a) - cost(b) || flaky(a) - flaky(b))[0] as RowResult;
-  const cheapest = [...cands].sort((a, b) => cost(a) - cost(b))[0] as RowResult;
-  const reliable = [...cands].sort((a, b) => flaky(a) - flaky(b))[0] as RowResult;
+  const cheapest = [...rows].sort((a, b) => cost(a) - cost(b))[0] as RowResult;
+  const reliable = [...rows].sort((a, b) => flaky(a) - flaky(b))[0] as RowResult;
   const fmt = (x: number | null, d = 1) => (x === null ? 'n/a' : x.toFixed(d));
-  const velocity =
-    pick === fastest
-      ? 'fastest'
-      : `as fast as ${fastest.label} within the 95% intervals`;
-  const costPart =
-    pick === cheapest || cost(pick) === cost(cheapest)
-      ? 'cheapest'
-      : `${cheapest.label}: ${fmt(cheapest.testMinutesPerMergedPr.mean, 0)}`;
-  const relPart = pick === reliable || flaky(pick) === flaky(reliable) ? 'fewest' : `${reliable.label}: ${fmt(reliable.failedPerDay.flaky.mean)}`;
-  if (up.length === 1) {
-    return {
-      label: pick.label,
-      text: `Recommended: ${pick.label}, the only row that keeps up with ${fmt(inputs.arrivalsPerHour)} PRs/h — time to merge p50 ${minutes(pick.timeToMerge.p50.mean)}, p95 ${minutes(pick.timeToMerge.p95.mean)}; ${fmt(pick.testMinutesPerMergedPr.mean, 0)} test min per merged PR; ${fmt(pick.failedPerDay.flaky.mean)} good PRs/day failed by flakes.`,
-    };
-  }
-  const head =
-    up.length === 0
-      ? `No row keeps up with ${fmt(inputs.arrivalsPerHour)} PRs/h (the backlog grows); least bad: ${pick.label}`
-      : `Recommended: ${pick.label}`;
+  const other = (r: RowResult, value: string) => `${r.label}: ${value}${r.keepsUp ? '' : ', but it falls behind'}`;
+  const rate = fmt(inputs.arrivalsPerHour);
+  let velocity: string;
+  if (up.length === 1) velocity = `the only row that keeps up with ${rate} PRs/h`;
+  else if (up.length === 0) velocity = `no row keeps up with ${rate} PRs/h`;
+  else if (pick === fastest) velocity = 'fastest';
+  else velocity = `as fast as ${fastest.label} within the 95% intervals, and cheaper`;
+  const costNote = cost(pick) <= cost(cheapest) ? 'cheapest' : other(cheapest, fmt(cheapest.testMinutesPerMergedPr.mean, 0));
+  const relNote = flaky(pick) <= flaky(reliable) ? 'fewest' : other(reliable, fmt(reliable.failedPerDay.flaky.mean));
+  const head = up.length === 0 ? `No row keeps up (the backlog grows); least bad: ${pick.label}` : `Recommended: ${pick.label}`;
   const text =
     `${head} — velocity: time to merge p50 ${minutes(pick.timeToMerge.p50.mean)}, p95 ${minutes(pick.timeToMerge.p95.mean)} (${velocity}); ` +
-    `cost: ${fmt(pick.testMinutesPerMergedPr.mean, 0)} test min per merged PR (${costPart}); ` +
-    `reliability: ${fmt(pick.failedPerDay.flaky.mean)} good PRs/day failed by flakes (${relPart}).`;
+    `cost: ${fmt(pick.testMinutesPerMergedPr.mean, 0)} test min per merged PR (${costNote}); ` +
+    `reliability: ${fmt(pick.failedPerDay.flaky.mean)} good PRs/day failed by flakes (${relNote}).`;
   return { label: pick.label, text };
 }
 

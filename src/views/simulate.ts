@@ -41,12 +41,17 @@ export function formatEstimate(e: Estimate, format: (x: number) => string): stri
   return `${format(e.mean)} ±${format((e.hi - e.lo) / 2)}`;
 }
 
-/** For each column, the displayed mean that is best (ties all marked). */
-function bestTexts(results: RowResult[]): Array<string | null> {
+/**
+ * For each column, the displayed mean that is best (ties all marked), among the rows that keep up
+ * when any does: the figures of a row that falls behind depend on how long the window was.
+ */
+function bestTexts(all: RowResult[]): Array<string | null> {
+  const up = all.filter((r) => r.keepsUp);
+  const results = up.length > 0 ? up : all;
   return SIMULATE_COLUMNS.map((c) => {
     if (c.better === null) return null;
     const means = results.map((r) => c.get(r).mean).filter((x): x is number => x !== null);
-    if (means.length < 2) return null;
+    if (means.length < 1 || all.length < 2) return null;
     const best = c.better === 'high' ? Math.max(...means) : Math.min(...means);
     return c.format(best);
   });
@@ -64,7 +69,7 @@ export function simulateRows(result: SimulateResult, mark: (s: string) => string
     ...SIMULATE_COLUMNS.map((c, i): Cell => {
       const e = c.get(r);
       const text = formatEstimate(e, c.format);
-      const isBest = best[i] !== null && e.mean !== null && c.format(e.mean) === best[i];
+      const isBest = best[i] !== null && e.mean !== null && (r.keepsUp || result.results.every((x) => !x.keepsUp)) && c.format(e.mean) === best[i];
       return isBest ? { value: `${text} *`, styled: mark(`${text} *`) } : { value: text };
     }),
   ]);
@@ -85,7 +90,7 @@ export function inputsLine(result: SimulateResult): string {
   ].join(', ');
 }
 
-export const FOOTNOTE = 'mean ±half-width of the 95% interval over runs; * = best in column; TTM = time from submission to merge';
+export const FOOTNOTE = 'mean ±half-width of the 95% interval over runs; * = best in column (among rows that keep up); TTM = time from submission to merge';
 
 /** Plain output: one line per row and column (row label, column key, mean, lo, hi), then the recommendation. */
 export function simulatePlainLines(result: SimulateResult): string[] {
