@@ -48,7 +48,8 @@ export interface SimulateDeps {
 }
 
 const round = (x: number | null): number | null => (x === null ? null : Math.round(x * 1e4) / 1e4);
-const r4 = (e: Estimate): Estimate => ({ mean: round(e.mean), lo: round(e.lo), hi: round(e.hi) });
+/** Every figure here is a count, rate or duration: an interval never reaches below 0. */
+const r4 = (e: Estimate): Estimate => ({ mean: round(e.mean), lo: round(e.lo === null ? null : Math.max(0, e.lo)), hi: round(e.hi) });
 
 function aggregate(label: string, settings: SimSettings, inputs: SimInputs, runs: RunMetrics[]): RowResult {
   const hours = inputs.durationHours;
@@ -111,8 +112,8 @@ export function recommend(rows: RowResult[], inputs: SimInputs): Recommendation 
   else if (up.length === 0) velocity = `no row keeps up with ${rate} PRs/h`;
   else if (pick === fastest) velocity = 'fastest';
   else velocity = `as fast as ${fastest.label} within the 95% intervals, and cheaper`;
-  const costNote = cost(pick) <= cost(cheapest) ? 'cheapest' : other(cheapest, fmt(cheapest.testMinutesPerMergedPr.mean, 0));
-  const relNote = flaky(pick) <= flaky(reliable) ? 'fewest' : other(reliable, fmt(reliable.failedPerDay.flaky.mean));
+  const costNote = pick.testMinutesPerMergedPr.mean === null ? 'nothing merged' : cost(pick) <= cost(cheapest) ? 'cheapest' : other(cheapest, fmt(cheapest.testMinutesPerMergedPr.mean, 0));
+  const relNote = pick.failedPerDay.flaky.mean === null ? 'n/a' : flaky(pick) <= flaky(reliable) ? 'fewest' : other(reliable, fmt(reliable.failedPerDay.flaky.mean));
   const head = up.length === 0 ? `No row keeps up (the backlog grows); least bad: ${pick.label}` : `Recommended: ${pick.label}`;
   const text =
     `${head} — velocity: time to merge p50 ${minutes(pick.timeToMerge.p50.mean)}, p95 ${minutes(pick.timeToMerge.p95.mean)} (${velocity}); ` +
@@ -142,6 +143,11 @@ export async function runSimulate(flags: SimulateFlags, deps: SimulateDeps): Pro
   }
   const rows: SettingsRow[] = [{ label: 'baseline', settings: base }, ...compares.map((c) => ({ label: c.label, settings: { ...base, ...c.change } }))];
   // The bundle puts the worker entry next to this module's entry file (dist/lazy/planner-worker.js).
+  for (const row of rows) {
+    if (inputs.testMinutes >= row.settings.testingTimeoutMinutes) {
+      deps.notice(`${row.label}: --test-time is not below the testing timeout (${row.settings.testingTimeoutMinutes} min), so most runs time out and fail`);
+    }
+  }
   const metrics = await runAll(inputs, rows, jobs, new URL('./planner-worker.js', import.meta.url));
   const results = rows.map((row, i) => aggregate(row.label, row.settings, inputs, metrics[i] as RunMetrics[]));
   return { inputs: { ...inputs, baseline: source }, results, recommendation: recommend(results, inputs) };

@@ -34,11 +34,11 @@ export const SIMULATE_COLUMNS: Column[] = [
 
 export const SIMULATE_HEADERS = ['Settings', ...SIMULATE_COLUMNS.map((c) => c.label)];
 
-/** `12.3 ±0.4` (the half-width of the 95% interval), or `n/a`. */
+/** `12.3 ±0.4` (the 95% interval reaches that far above the mean), or `n/a`. */
 export function formatEstimate(e: Estimate, format: (x: number) => string): string {
   if (e.mean === null) return 'n/a';
-  if (e.lo === null || e.hi === null) return format(e.mean);
-  return `${format(e.mean)} ±${format((e.hi - e.lo) / 2)}`;
+  if (e.hi === null) return format(e.mean);
+  return `${format(e.mean)} ±${format(e.hi - e.mean)}`;
 }
 
 /**
