@@ -97,6 +97,20 @@ describe('planner on the engine: cost', () => {
   });
 });
 
+describe('planner on the engine: parallel mode', () => {
+  it('with independent lanes a failure restarts only its own lane (Trunk changelog 2023-11-21: "Only PRs affecting the same code areas are retested"), so fewer runs per merged PR than single mode', () => {
+    const w = { arrivalsPerHour: 6, failureRate: 0.1, lanes: 4 };
+    const single = sim(w, { concurrency: 4 });
+    const parallel = sim(w, { concurrency: 4, mode: 'parallel' });
+    expect(parallel.arrived).toBe(single.arrived);
+    expect(parallel.runsStarted / parallel.merged).toBeLessThan((single.runsStarted / single.merged) * 0.9);
+    // One lane is single mode again.
+    const oneLane = sim({ ...w, lanes: 1 }, { concurrency: 4, mode: 'parallel' });
+    expect(oneLane.runsStarted).toBe(single.runsStarted);
+    expect(oneLane.merged).toBe(single.merged);
+  });
+});
+
 describe('planner on the engine: an unsaturated queue', () => {
   it('merges what arrives, and its time to merge is about one test time', () => {
     const m = sim({ arrivalsPerHour: 1, durationHours: 200 }, { concurrency: 4 });
