@@ -87,8 +87,8 @@ function minutes(seconds: number | null): string {
 }
 
 /**
- * Velocity first among the rows that keep up (time to merge p50), but the cheaper row wins when
- * the two are tied within their 95% intervals. The line then says what the pick costs and risks
+ * Velocity first among the rows that keep up (time to merge p50), but a cheaper row wins when its
+ * p50 and p95 are tied with the fastest row's within their 95% intervals. The line then says what the pick costs and risks
  * next to the cheapest and the most reliable rows (no setting wins all three); rows that fall
  * behind are named as such, since their figures only hold for the window simulated.
  */
@@ -99,8 +99,13 @@ export function recommend(rows: RowResult[], inputs: SimInputs): Recommendation 
   const cost = (r: RowResult) => min(r.testMinutesPerMergedPr);
   const flaky = (r: RowResult) => min(r.failedPerDay.flaky);
   const fastest = [...cands].sort((a, b) => p50(a) - p50(b))[0] as RowResult;
-  const fastHi = fastest.timeToMerge.p50.hi ?? fastest.timeToMerge.p50.mean ?? Number.POSITIVE_INFINITY;
-  const tied = cands.filter((r) => (r.timeToMerge.p50.lo ?? r.timeToMerge.p50.mean ?? Number.POSITIVE_INFINITY) <= fastHi);
+  // Tied on velocity: both the p50 and the p95 intervals overlap the fastest row's.
+  const overlaps = (a: Estimate, b: Estimate) =>
+    (a.lo ?? a.mean ?? Number.POSITIVE_INFINITY) <= (b.hi ?? b.mean ?? Number.POSITIVE_INFINITY) &&
+    (b.lo ?? b.mean ?? Number.POSITIVE_INFINITY) <= (a.hi ?? a.mean ?? Number.POSITIVE_INFINITY);
+  const tied = cands.filter(
+    (r) => r === fastest || (overlaps(r.timeToMerge.p50, fastest.timeToMerge.p50) && overlaps(r.timeToMerge.p95, fastest.timeToMerge.p95)),
+  );
   const pick = [...tied].sort((a, b) => cost(a) - cost(b) || flaky(a) - flaky(b))[0] as RowResult;
   const cheapest = [...rows].sort((a, b) => cost(a) - cost(b))[0] as RowResult;
   const reliable = [...rows].sort((a, b) => flaky(a) - flaky(b))[0] as RowResult;
@@ -111,7 +116,7 @@ export function recommend(rows: RowResult[], inputs: SimInputs): Recommendation 
   if (up.length === 1) velocity = `the only row that keeps up with ${rate} PRs/h`;
   else if (up.length === 0) velocity = `no row keeps up with ${rate} PRs/h`;
   else if (pick === fastest) velocity = 'fastest';
-  else velocity = `as fast as ${fastest.label} within the 95% intervals, and cheaper`;
+  else velocity = `as fast as ${fastest.label} within the 95% intervals of p50 and p95, and cheaper`;
   const costNote = pick.testMinutesPerMergedPr.mean === null ? 'nothing merged' : cost(pick) <= cost(cheapest) ? 'cheapest' : other(cheapest, fmt(cheapest.testMinutesPerMergedPr.mean, 0));
   const relNote = pick.failedPerDay.flaky.mean === null ? 'n/a' : flaky(pick) <= flaky(reliable) ? 'fewest' : other(reliable, fmt(reliable.failedPerDay.flaky.mean));
   const head = up.length === 0 ? `No row keeps up (the backlog grows); least bad: ${pick.label}` : `Recommended: ${pick.label}`;

@@ -34,7 +34,14 @@ describe('recommend', () => {
   it('prefers the cheaper row when time to merge is tied within the 95% intervals', () => {
     const r = recommend([row('a', 60, 10, 40, 2), row('b', 65, 10, 20, 1)], inputs);
     expect(r.label).toBe('b');
-    expect(r.text).toMatch(/as fast as a within the 95% intervals, and cheaper/);
+    expect(r.text).toMatch(/as fast as a within the 95% intervals of p50 and p95, and cheaper/);
+  });
+
+  it('a tied p50 is not enough: a clearly worse p95 keeps the fastest row', () => {
+    const a = row('a', 60, 10, 40, 2);
+    const b = row('b', 65, 10, 20, 1);
+    b.timeToMerge.p95 = est(400 * 60, 20 * 60);
+    expect(recommend([a, b], inputs).label).toBe('a');
   });
 
   it('never recommends a row that falls behind while another keeps up, and says so when one is cheaper', () => {
