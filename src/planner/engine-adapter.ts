@@ -4,6 +4,7 @@
  * upsertFakePr, setImpactedTargets, submit, completeRun, advance, nextDueAt, getQueue), createState,
  * and a read of `state.runs[id]` (status, group, base) of a run the planner started.
  */
+import { wireQueueSettings } from '../emulator/http/wire.js';
 import { createState, QueueEngine, type Effect, type QueueUpdate, type RepoRef } from '../emulator/engine/index.js';
 import type { SimSettings } from './model.js';
 
@@ -76,5 +77,5 @@ export class SimEngine {
 export function engineDefaults(): Record<string, unknown> {
   const engine = new QueueEngine(createState(1, 0));
   engine.createQueue(Q, 0);
-  return engine.getQueue(Q, 0);
+  return wireQueueSettings(engine.getQueue(Q, 0));
 }
