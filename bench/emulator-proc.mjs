@@ -1,7 +1,7 @@
 // Starts the built emulator as a child process for benchmarks and returns its URL and token.
 import { spawn } from 'node:child_process';
 
-const BIN = new URL('../bin/mq.js', import.meta.url).pathname;
+const BIN = process.env.MQ_BENCH_BIN ?? new URL('../bin/mq.js', import.meta.url).pathname;
 
 export async function startEmulator(args = []) {
   const token = 'tok_bench_0123456789';
