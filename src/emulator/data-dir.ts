@@ -5,8 +5,8 @@
  * (so `--data-dir /proc/x` fails at once, not on the first request) and removes temp files a crash
  * left behind.
  */
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, unlinkSync, writeSync, fsyncSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, linkSync, mkdirSync, openSync, statSync, readFileSync, readdirSync, renameSync, unlinkSync, writeSync, fsyncSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 export const LOCK_FILE = 'emulator.lock';
 
@@ -43,10 +43,34 @@ function describeFsError(dir: string, err: unknown): string {
   return `--data-dir ${dir} cannot be used: ${e.code ? `${e.code} ` : ''}${e.message.replace(/^\w+: /, '')}`;
 }
 
+/**
+ * mkdir -p without `recursive: true`: Node's recursive mkdir retries for ever where the kernel
+ * answers ENOENT for a path whose parent exists (/proc), which hung `--data-dir /proc/x`.
+ */
+function makeDirs(dir: string): void {
+  const missing: string[] = [];
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    try {
+      if (!statSync(d).isDirectory()) throw Object.assign(new Error(`${d} is not a directory`), { code: 'ENOTDIR' });
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(d) === d) throw err;
+      missing.unshift(d);
+    }
+  }
+  for (const d of missing) {
+    try {
+      mkdirSync(d, 0o700);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+}
+
 /** Creates the directory if needed and fails with a plain message when it cannot hold files. */
 export function prepareDataDir(dir: string): void {
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
     const probe = join(dir, `.probe.${process.pid}.tmp`);
     const fd = openSync(probe, 'w', 0o600);
     try {
