@@ -34,6 +34,8 @@ export interface StartEmulatorOptions {
   webhookQueueCap?: number;
   /** Concluded PRs and finished runs older than this much engine time are dropped (default 45 days). */
   retentionMs?: number;
+  /** With --data-dir: journal bytes before a snapshot is written (default 4 MiB, or the last snapshot's size if larger). */
+  snapshotMinBytes?: number;
   /** Called with every engine effect (PR and batch transitions), in order; used by `mq demo`. */
   onEffect?: (effect: Effect) => void;
 }
@@ -134,6 +136,7 @@ async function startWith(
       release: passOn,
       ...(options.log ? { log: options.log } : {}),
       onRollback: () => emuRef?.schedule(),
+      ...(options.snapshotMinBytes !== undefined ? { snapshotMinBytes: options.snapshotMinBytes } : {}),
     });
     const s = store;
     webhooks?.setPersistence({ record: (kind, data) => s.recordWebhook(kind, data) });

@@ -170,6 +170,8 @@ export interface StateStoreOptions {
   log?: (line: string) => void;
   /** Called after the state was rebuilt from disk because a write failed. */
   onRollback?: () => void;
+  /** Journal bytes before a snapshot is considered (default 4 MiB; tests use less). */
+  snapshotMinBytes?: number;
 }
 
 export class StateStore {
@@ -179,6 +181,7 @@ export class StateStore {
   private readonly release: (effect: Effect) => void;
   private readonly log: (line: string) => void;
   private readonly onRollback: () => void;
+  private readonly minCompact: number;
   private journal!: Journal;
   private held: Array<{ tag: number; effect: Effect }> = [];
   private inOp = false;
@@ -194,6 +197,7 @@ export class StateStore {
     this.release = opts.release;
     this.log = opts.log ?? (() => {});
     this.onRollback = opts.onRollback ?? (() => {});
+    this.minCompact = opts.snapshotMinBytes ?? MIN_COMPACT_BYTES;
   }
 
   /** Opens the journal after writing a snapshot of the loaded state (so replay starts from it). */
@@ -264,7 +268,7 @@ export class StateStore {
       const ready = this.held.splice(0, i);
       for (const h of ready) this.release(h.effect);
     }
-    if (!this.compacting && !this.closed && this.journal.bytesSinceRotate > Math.max(MIN_COMPACT_BYTES, this.snapshotBytes)) {
+    if (!this.compacting && !this.closed && this.journal.bytesSinceRotate > Math.max(this.minCompact, this.snapshotBytes)) {
       this.compact().catch((err: unknown) => this.log(`mq emulator: writing a snapshot failed: ${(err as Error).message}`));
     }
   }
