@@ -209,29 +209,42 @@ class BatchCollector {
     return [];
   }
 
-  note(effect: Effect): void {
-    if (effect.type !== 'pr_state' || !effect.run || effect.run.prNumbers.length < 2) return;
-    if (effect.to !== 'pending' && effect.to !== 'cancelled') return;
-    if (effect.from === 'not_ready' || effect.from === 'pending') return;
+  /** Takes a PR transition that may belong to a batch event; false when it does not. */
+  note(effect: Effect): boolean {
+    if (effect.type !== 'pr_state' || !effect.run || effect.run.prNumbers.length < 2) return false;
+    if (effect.to !== 'pending' && effect.to !== 'cancelled') return false;
     const key = `${effect.repo.host}/${effect.repo.owner}/${effect.repo.name}:${effect.branch}|${effect.run.id}`;
     let g = this.groups.get(key);
-    if (!g) this.groups.set(key, (g = { queued: [], cancelled: [] }));
-    (effect.to === 'pending' ? g.queued : g.cancelled).push(effect);
+    if (effect.to === 'pending') {
+      if (effect.from !== 'testing' && effect.from !== 'pending_failure' && effect.from !== 'tests_passed') return false;
+      if (!g) this.groups.set(key, (g = { queued: [], cancelled: [] }));
+      g.queued.push(effect);
+    } else {
+      // Cancelled while on the run, or just sent back from it in this same step (a cancel first
+      // returns the whole batch to the queue, then the PR leaves).
+      const i = g ? g.queued.findIndex((q) => q.prNumber === effect.prNumber) : -1;
+      if (effect.from !== 'testing' && i < 0) return false;
+      if (!g) this.groups.set(key, (g = { queued: [], cancelled: [] }));
+      if (i >= 0) g.queued.splice(i, 1);
+      g.cancelled.push(effect);
+    }
     if (!this.scheduled) {
       this.scheduled = true;
       queueMicrotask(() => this.flush());
     }
+    return true;
   }
 
   flush(): void {
     this.scheduled = false;
+    if (this.groups.size === 0) return;
     const groups = this.groups;
     this.groups = new Map();
     for (const { queued, cancelled } of groups.values()) {
       const first = (cancelled[0] ?? queued[0])!;
       const base = { repo: first.repo, branch: first.branch, run: first.run!, at: first.at };
       if (cancelled.length > 0) {
-        const prs = [...cancelled, ...queued].map((e) => e.prNumber);
+        const prs = [...cancelled, ...queued].map((e) => e.prNumber).sort((a, b) => a - b);
         this.emit(batchEvent('canceled', { ...base, prNumbers: prs, reason: cancelled[0]!.reason }));
       }
       if (queued.length >= 2) {
@@ -370,10 +383,12 @@ export class WebhookDispatcher {
   /** Called synchronously from the engine: builds the payload and queues it, nothing more. */
   enqueue(effect: Effect): void {
     if (this.closed || this.targets.length === 0) return;
+    // A transition that is not part of a batch's leaving ends the step: its batch events go first.
+    const collected = this.batches.note(effect);
+    if (!collected) this.batches.flush();
     for (const e of this.batches.before(effect)) this.queueEvent(e);
     const event = eventFor(effect);
     if (event) this.queueEvent(event);
-    this.batches.note(effect);
   }
 
   private queueEvent(event: WebhookEvent): void {
