@@ -349,6 +349,13 @@ export class WebhookDispatcher {
   private persistence: WebhookPersistence | undefined;
   private seq = 0;
   private closed = false;
+  /** Message ids: a random prefix per process and a counter (no allocation of random bytes per event). */
+  private readonly idPrefix = `msg_${randomBytes(12).toString('base64url')}`;
+  private idSeq = 0;
+
+  private nextId(): string {
+    return `${this.idPrefix}${(++this.idSeq).toString(36).padStart(8, '0')}`;
+  }
 
   constructor(opts: WebhookOptions) {
     this.targets = opts.targets.map((t) => ({
@@ -396,7 +403,7 @@ export class WebhookDispatcher {
     const body = JSON.stringify(event.payload);
     for (const t of this.targets) {
       const d = this.add(t, {
-        id: `msg_${randomBytes(18).toString('base64url')}`,
+        id: this.nextId(),
         eventType: event.type,
         prNumbers: event.prNumbers,
         url: t.url,
