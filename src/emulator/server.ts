@@ -1,7 +1,9 @@
 /**
  * The HTTP adapter: route → authenticate → read the body under the limit → parse → validate →
- * call the engine at the request's time → persist (mutations) → answer. It holds no queue logic.
- * Every failure becomes a plain-text answer; nothing a client sends can take the process down.
+ * call the engine at the request's time → journal the change and wait until it is durable
+ * (mutations, with --data-dir) → answer. It holds no queue logic. Every answer carries the
+ * emulator's time in `Date`. Every failure becomes a plain-text answer; nothing a client sends can
+ * take the process down; a change that cannot be made durable is undone and answered 503.
  *
  * With a real clock a timer fires at the engine's next due event, so runs complete and PRs merge
  * while nobody is asking.
