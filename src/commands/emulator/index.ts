@@ -68,7 +68,7 @@ export function emulatorCommand(ctx: Context): Command {
     .option('--token <token>', 'the API token clients must send (default: generated; env MQ_EMULATOR_TOKEN)')
     .addOption(new Option('--clock <kind>', 'real: emulator time follows the wall clock; manual: it moves only through the control API').choices(['real', 'manual']).default('real'))
     .option('--speed <x>', 'with --clock real: emulator minutes per real minute', '1')
-    .option('--data-dir <dir>', 'keep state in this directory (journal + snapshots: every acknowledged change survives kill -9; one emulator per directory)')
+    .option('--data-dir <dir>', 'keep state in this directory (atomic writes; survives restarts and crashes)')
     .option('--seed <n>', 'seed for generated ids, shas and authors (repeatable runs)')
     .option('--webhook <url>', 'deliver pull_request.* and pull_request_batch.* events to this URL, signed as Svix signs them (repeatable)', collect)
     .option('--webhook-secret <whsec>', 'signing secret (whsec_ + base64): one for all --webhook URLs or one per URL in order; default: generated and shown on stderr', collect)
