@@ -156,6 +156,8 @@ export class Context {
       userAgent: `mq/${VERSION}`,
       timeoutMs,
       signal: this.signal,
+      now: this.now,
+      env: this.env,
       debug: this.debugEnabled ? (line) => this.debug(line) : undefined,
       backoffMs: this.env.MQ_RETRY_BASE_MS ? Number(this.env.MQ_RETRY_BASE_MS) : undefined,
     });
