@@ -75,7 +75,11 @@ export function nodeTransport(): Transport {
           clearTimeout(connectTimer);
           const flat: Record<string, string | undefined> = {};
           for (const [k, v] of Object.entries(res.headers)) flat[k] = Array.isArray(v) ? v[0] : v;
-          resolve({ status: res.statusCode ?? 0, headers: flat, body: body(res, signal), destroy: () => r.destroy() });
+          const destroy = () => {
+            res.on('error', () => undefined);
+            r.destroy();
+          };
+          resolve({ status: res.statusCode ?? 0, headers: flat, body: body(res, signal), destroy });
         });
         r.on('error', (err) => {
           clearTimeout(connectTimer);

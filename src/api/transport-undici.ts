@@ -118,7 +118,10 @@ export async function undiciTransport(proxies: ProxySettings, connectTimeoutMs: 
       }
       const headers: Record<string, string | undefined> = {};
       for (const [k, v] of Object.entries(res.headers)) headers[k] = Array.isArray(v) ? v[0] : v;
-      return { status: res.statusCode, headers, body: body(res.body, signal), destroy: () => res.body.destroy() };
+      const stream = res.body;
+      // Destroying an unread body reports an abort on it; nobody is listening any more.
+      const destroy = () => void stream.on('error', () => undefined).destroy();
+      return { status: res.statusCode, headers, body: body(stream, signal), destroy };
     },
     async close() {
       const all = [direct, proxied];

@@ -93,16 +93,23 @@ export function systemCode(err: unknown): string | undefined {
 /** An HTTP parser complaint (`HPE_…`) from either transport, as `HPE_X: reason`. */
 export function parserError(err: unknown): TransportError | undefined {
   const code = systemCode(err);
-  if (!code?.startsWith('HPE_')) return undefined;
-  const e = err as { reason?: unknown; message?: unknown };
-  const reason = typeof e.reason === 'string' ? e.reason : typeof e.message === 'string' ? e.message.replace(/^Parse Error:\s*/, '') : '';
-  const detail = `${code}${reason ? `: ${reason}` : ''}`.slice(0, 200);
+  const e = err as { name?: unknown; reason?: unknown; message?: unknown };
+  // undici's parser errors do not always carry their code; their name is reliable.
+  if (!code?.startsWith('HPE_') && e?.name !== 'HTTPParserError') return undefined;
+  const message = typeof e.message === 'string' ? e.message : '';
+  const reason =
+    typeof e.reason === 'string'
+      ? e.reason
+      : (/^Response does not match the HTTP\/1\.1 protocol \((.*)\)$/.exec(message)?.[1] ?? message.replace(/^Parse Error:\s*/, ''));
+  const detail = [code?.startsWith('HPE_') ? code : undefined, reason || undefined].filter(Boolean).join(': ').slice(0, 200) || 'parser error';
   return new TransportError('PARSE', `not a valid HTTP answer (${detail})`, { detail, cause: err });
 }
 
 // ---- which proxy applies ----------------------------------------------------------------------
 
-const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
+// URL host names arrive normalised: `127.1` and `2130706433` are already `127.0.0.1`, an
+// IPv4-mapped `[::ffff:127.0.0.1]` is `[::ffff:7f00:1]`.
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1|\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\])$/i;
 
 /** localhost, 127.0.0.0/8 and ::1: always reached directly, whatever the proxy settings say. */
 export function isLoopback(hostname: string): boolean {
