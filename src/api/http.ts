@@ -314,7 +314,15 @@ export class HttpClient {
 
   private pickTransport(url: URL): { name: TransportName; proxy?: string } {
     const proxy = proxyFor(url, proxySettings(this.env));
-    if (proxy) return { name: 'undici', proxy };
+    if (proxy) {
+      if (!/^(https?|socks5?):\/\/[^/]/i.test(proxy) || !URL.canParse(proxy)) {
+        // Not echoed: a proxy URL may carry a password.
+        throw new ConfigError(`the proxy for ${url.protocol}// URLs (HTTPS_PROXY / HTTP_PROXY) is not a URL`, {
+          hints: ['expected http://[user:password@]host:port', 'or list this host in NO_PROXY'],
+        });
+      }
+      return { name: 'undici', proxy };
+    }
     const forced = this.settings.transport ?? this.env.MQ_TEST_TRANSPORT;
     return { name: forced === 'undici' ? 'undici' : 'node' };
   }

@@ -259,4 +259,11 @@ describe('which proxy applies', () => {
     expect(via('https://mq.example.com/v1', { NO_PROXY: 'other.org, *' })).toBeUndefined();
     expect(via('https://10.1.2.3/v1', { NO_PROXY: '10.1.2.3' })).toBeUndefined();
   });
+
+  it('a proxy setting that is not a URL is a configuration error, never echoed, and nothing is sent', async () => {
+    const http = new HttpClient({ baseUrl: 'https://mq.example.com/v1', token: TOKEN, userAgent: 't', timeoutMs: 1000, env: { HTTPS_PROXY: 'http://u:pw-secret@[bad' } });
+    const err = await http.call({ endpoint: 'getQueue', method: 'POST', body: '{}', idempotent: true, what: 'get the queue' }).catch((e: MqError) => e);
+    expect(err).toMatchObject({ exitCode: 7 });
+    expect((err as MqError).message).not.toContain('pw-secret');
+  });
 });
