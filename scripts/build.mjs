@@ -2,8 +2,8 @@
 //   dist/main.js    tiny entry: answers --version, else imports cli.js
 //   dist/cli.js     one file with every command (fewest modules for Node's ESM loader to fetch)
 //   dist/lazy/*.js  what only some commands need, loaded on first use: the API client and HTTP
-//                   layer (zod, undici), the emulator, the Prometheus parser, completions, conf,
-//                   cli-table3. These files carry their own copy of small shared modules; the
+//                   layer (zod; the node:http transport, and undici only when a proxy applies),
+//                   the emulator, the Prometheus parser, completions, conf, cli-table3. These files carry their own copy of small shared modules; the
 //                   error classes are branded so `instanceof` works across copies.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
@@ -21,6 +21,8 @@ const LAZY = {
   prometheus: 'src/api/prometheus.ts',
   'merge-queue-metrics': 'src/api/merge-queue-metrics.ts',
   emulator: 'src/emulator/index.ts',
+  planner: 'src/planner/index.ts',
+  'planner-worker': 'src/planner/worker.ts',
   describe: 'src/help/describe.ts',
   completion: 'src/completion/generate.ts',
   conf: 'conf',

@@ -6,8 +6,10 @@
 import type { MergeQueueClient } from './api/client.js';
 import type { RequestDescription } from './api/http.js';
 import type { RepoRef } from './api/schemas.js';
+import { tokenDestinationError } from './config/api-url.js';
 import {
   activeProfile,
+  DEFAULT_API_URL,
   missingToken,
   resolveApiUrl,
   resolveBranch,
@@ -139,6 +141,8 @@ export class Context {
     const apiUrl = resolveApiUrl(this.options, this.env, data, name.value);
     const token = resolveToken(this.env, data, name.value);
     if (token) this.io.addSecret(token.value);
+    const refused = tokenDestinationError({ apiUrl, tokenSource: token?.source, profileName: name.value, profileApiUrl: data.apiUrl, defaultApiUrl: DEFAULT_API_URL });
+    if (refused) throw refused;
     return { apiUrl, token, profile: name };
   }
 
@@ -156,6 +160,8 @@ export class Context {
       userAgent: `mq/${VERSION}`,
       timeoutMs,
       signal: this.signal,
+      now: this.now,
+      env: this.env,
       debug: this.debugEnabled ? (line) => this.debug(line) : undefined,
       backoffMs: this.env.MQ_RETRY_BASE_MS ? Number(this.env.MQ_RETRY_BASE_MS) : undefined,
     });

@@ -78,7 +78,7 @@ export async function runTargets(ctx: Context, prArg: string | undefined, opts: 
     });
   }
   const client = await ctx.client({ dryRun: opts.dryRun });
-  await client.setImpactedTargets(request, body);
+  await client.setImpactedTargets(request, { body });
   const count = impactedTargets === 'ALL' ? 'ALL' : impactedTargets.length;
   if (opts.dryRun) {
     finishDryRun(ctx, { targets: count });

@@ -68,8 +68,6 @@ export async function waitForPr(
 ): Promise<number> {
   const started = ctx.now();
   const deadline = started + settings.timeoutMs;
-  // No poll (or its retries) may run past the wait's own deadline.
-  client.http.deadline = deadline;
   const transitions: Transition[] = [];
   const style = ctx.styleErr;
   let last: SubmittedPullRequest | undefined;
@@ -83,7 +81,7 @@ export async function waitForPr(
     deadline,
     jitter: true,
     what: `PR #${pr}: poll`,
-    read: () => client.getSubmittedPullRequest({ ...target, pr: { number: pr } }),
+    read: () => client.getSubmittedPullRequest({ ...target, pr: { number: pr } }, { deadline }),
     onValue: (record) => {
       const state = record.state ?? 'unknown';
       if (state !== last?.state) {

@@ -5,6 +5,7 @@
  */
 import { ConfigError, UsageError } from '../errors.js';
 import type { RepoRef } from '../api/schemas.js';
+import { checkUrlParts, withoutCredentials } from './api-url.js';
 import { readGitFacts, type GitFacts } from './git.js';
 import { DEFAULT_PROFILE, type ConfigData, type Profile } from './store.js';
 
@@ -65,14 +66,13 @@ export function checkApiUrl(raw: string, source: string, insecureHttp: boolean):
   try {
     url = new URL(raw);
   } catch {
-    throw bad(`the API URL ${JSON.stringify(raw)} (from ${source}) is not a URL`, [`expected something like ${DEFAULT_API_URL}`]);
+    throw bad(`the API URL ${JSON.stringify(withoutCredentials(raw))} (from ${source}) is not a URL`, [`expected something like ${DEFAULT_API_URL}`]);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw bad(`the API URL (from ${source}) must use https:// or http://, not ${url.protocol}`);
+    // `user:secret@host` parses with the scheme `user:`: never echo what may be a user name.
+    throw bad(`the API URL (from ${source}) must use https:// or http://${raw.includes('@') ? '' : `, not ${url.protocol}`}`);
   }
-  if (url.username || url.password) {
-    throw bad(`the API URL (from ${source}) must not carry credentials`, ['put the token in MQ_TOKEN or `mq auth login`']);
-  }
+  checkUrlParts(url, raw, source);
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !insecureHttp) {
     throw bad(`refusing to send the token over plain http:// to ${url.host} (from ${source})`, ['use https://, or pass --insecure-http if this network is trusted']);
   }

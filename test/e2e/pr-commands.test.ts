@@ -155,7 +155,7 @@ describe('mutation success bodies', () => {
     ['OK text', { status: 200, body: 'OK' }],
     ['empty', { status: 200, body: '' }],
     ['empty JSON object', { status: 200, body: {} }],
-    ['202 with junk', { status: 202, body: 'not json at all' }],
+    ['202 with JSON', { status: 202, body: { accepted: true } }],
   ] as const) {
     it(`submit accepts ${name}`, async () => {
       fake.on('POST /submitPullRequest', reply);

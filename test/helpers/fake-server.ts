@@ -21,7 +21,11 @@ export type Reply =
   | { reset: true }
   /** Headers and part of the body, then the connection is destroyed. */
   | { resetAfter: { status: number; partial: string } }
-  | { slow: { status: number; chunks: string[]; everyMs: number } };
+  | { slow: { status: number; chunks: string[]; everyMs: number } }
+  /** These bytes as they are (not HTTP, or broken HTTP), then the connection is closed. */
+  | { raw: string }
+  /** A body that never ends: 1 MiB chunks for as long as the client reads. */
+  | { endless: { status: number; contentLength?: number } };
 
 export interface FakeServer {
   url: string;
@@ -75,6 +79,23 @@ export async function startFakeServer(defaultReply: Reply = { status: 200, body:
 
 function answer(res: ServerResponse, reply: Reply): void {
   if ('hang' in reply) return;
+  if ('raw' in reply) {
+    res.socket?.end(reply.raw);
+    return;
+  }
+  if ('endless' in reply) {
+    const { status, contentLength } = reply.endless;
+    res.writeHead(status, { 'content-type': 'application/json', ...(contentLength !== undefined ? { 'content-length': String(contentLength) } : {}) });
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    let open = true;
+    res.on('close', () => (open = false));
+    const pump = () => {
+      while (open && res.write(chunk));
+      if (open) res.once('drain', pump);
+    };
+    pump();
+    return;
+  }
   if ('reset' in reply) {
     res.socket?.destroy();
     return;

@@ -31,7 +31,6 @@ const isActive = (e: QueueEntry) => (ACTIVE_STATES as readonly string[]).include
 export async function waitForDrain(ctx: Context, client: MergeQueueClient, target: Target, settings: WaitSettings): Promise<DrainWait> {
   const started = ctx.now();
   const deadline = started + settings.timeoutMs;
-  client.http.deadline = deadline;
   const style = ctx.styleErr;
   let lastProgress = '';
   let lastState: string | null | undefined;
@@ -41,7 +40,7 @@ export async function waitForDrain(ctx: Context, client: MergeQueueClient, targe
     intervalMs: settings.intervalMs,
     deadline,
     what: 'reading the queue',
-    read: () => client.getQueue(target),
+    read: () => client.getQueue(target, { deadline }),
     onValue: (q) => {
       state = q.state ?? null;
       remaining = (q.enqueuedPullRequests ?? []).filter(isActive);

@@ -9,6 +9,7 @@ import { queueStatsCommand } from './stats.js';
 import { queuePauseCommand } from './pause.js';
 import { queueResumeCommand } from './resume.js';
 import { queueShowCommand } from './show.js';
+import { queueSimulateCommand } from './simulate.js';
 import { queueTestingCommand } from './testing.js';
 import { queueUpdateCommand } from './update.js';
 import { queueWatchCommand } from './watch.js';
@@ -31,6 +32,7 @@ export function queueCommand(ctx: Context): Command {
     queueUpdateCommand(ctx),
     queueCreateCommand(ctx),
     queueDeleteCommand(ctx),
+    queueSimulateCommand(ctx),
   ]) {
     cmd.addCommand(sub);
   }
