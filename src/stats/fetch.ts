@@ -4,7 +4,8 @@
  */
 import type { MergeQueueClient } from '../api/client.js';
 import type { Queue, RepoRef, SubmittedPullRequest } from '../api/schemas.js';
-import { ApiError } from '../errors.js';
+import { ApiError, ExitCode, MqError } from '../errors.js';
+import { type PullRequestWithTimeline, pullRequestWithTimelineSchema } from '../api/history.js';
 import type { ConcludedPr, QueueSettings, TerminalState, TestAttempt, Transition, Window } from './model.js';
 import { buildStory, failingChecksOf, type Story } from './story.js';
 import { batchOf, concludedOf, lastTripStart, testingPageOf, timelineOf } from './wire.js';
@@ -50,6 +51,20 @@ export function chunks<T>(items: T[], size = BATCH_SIZE): T[][] {
   return out;
 }
 
+/** The PR record with its timeline; a body that is not JSON or a field of the wrong type is the server's fault (exit 1). */
+function decodeRecord(body: string, what: string): PullRequestWithTimeline {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    throw new MqError(ExitCode.unexpected, what, 'the service sent something unexpected: not JSON');
+  }
+  const result = pullRequestWithTimelineSchema.safeParse(parsed);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  throw new MqError(ExitCode.unexpected, what, `the service sent something unexpected: ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`);
+}
+
 export interface StoryResult {
   record: SubmittedPullRequest;
   story: Story;
@@ -59,7 +74,16 @@ export interface StoryResult {
 
 /** A PR with its timeline; for a failed PR, the failing run's checks too. */
 export async function fetchStory(client: MergeQueueClient, target: Target, pr: number): Promise<StoryResult> {
-  const record = await client.getSubmittedPullRequestWithTimeline({ ...base(target), pr: { number: pr } });
+  // Sent as `mq status` always sent it, so its messages keep naming `get PR #N`.
+  const what = `get PR #${pr}`;
+  const res = await client.http.call({
+    endpoint: 'getSubmittedPullRequest',
+    method: 'POST',
+    body: JSON.stringify({ ...base(target), pr: { number: pr }, includeTimeline: true }),
+    idempotent: true,
+    what,
+  });
+  const record = decodeRecord(res.body, what);
   const timeline = timelineOf(record);
   const state = typeof record.state === 'string' ? record.state.toLowerCase() : '';
   let checks: ReturnType<typeof failingChecksOf> = [];
