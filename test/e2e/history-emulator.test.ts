@@ -73,6 +73,16 @@ describe('mq queue stats on a known workload', () => {
     expect(s.ceilingPerHour).toBe(6); // concurrency 1 x batch 1 x 60 / 10 minutes
   });
 
+  it('the default window (last 24 h) counts back from the service clock, not the local one', async () => {
+    // The emulator's clock is 140 minutes ahead of this machine's: a window ending at the local time would miss the last merges.
+    const r = await runCli(['queue', 'stats', '--json'], { env: emu.env });
+    expect(r.exitCode).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(Math.abs(Date.parse(s.window.until) - now)).toBeLessThanOrEqual(5_000);
+    expect(Date.parse(s.window.until) - Date.parse(s.window.since)).toBe(24 * 3_600_000);
+    expect(s.prs).toEqual({ merged: 11, failed: 1, cancelled: 0 });
+  });
+
   it('--fail-if exits 11 on the flaky share and 0 under the limits', async () => {
     const crossed = await runCli(['queue', 'stats', ...window(), '--fail-if', 'flakyShare>10%', '--fail-if', 'p95>3h'], { env: emu.env });
     expect(crossed.exitCode).toBe(11);
