@@ -2,7 +2,7 @@
 //   dist/main.js    tiny entry: answers --version, else imports cli.js
 //   dist/cli.js     one file with every command (fewest modules for Node's ESM loader to fetch)
 //   dist/lazy/*.js  what only some commands need, loaded on first use: the API client and HTTP
-//                   layer (zod, undici), the emulator, the Prometheus parser, completions, conf,
+//                   layer (zod, undici), the emulator, the Prometheus parser, completions, the config writer,
 //                   cli-table3. These files carry their own copy of small shared modules; the
 //                   error classes are branded so `instanceof` works across copies.
 import { build } from 'esbuild';
@@ -23,7 +23,7 @@ const LAZY = {
   emulator: 'src/emulator/index.ts',
   describe: 'src/help/describe.ts',
   completion: 'src/completion/generate.ts',
-  conf: 'conf',
+  'config-write': 'src/config/write.ts',
   'cli-table3': 'cli-table3',
 };
 const lazyBySource = new Map(Object.entries(LAZY).filter(([, src]) => src.startsWith('src/')).map(([name, src]) => [resolve(root, src), name]));
@@ -38,7 +38,10 @@ const common = {
   legalComments: 'none',
   define: { MQ_VERSION: JSON.stringify(pkg.version) },
   // Bundled CommonJS dependencies call require(); give ESM output a real one.
-  banner: { js: "import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(import.meta.url);" },
+  // (and the __filename that write-file-atomic seeds its temporary names with).
+  banner: {
+    js: "import { createRequire as __mqCreateRequire } from 'node:module'; import { fileURLToPath as __mqFileURLToPath } from 'node:url'; const require = __mqCreateRequire(import.meta.url); const __filename = __mqFileURLToPath(import.meta.url);",
+  },
   logLevel: 'warning',
   absWorkingDir: root,
 };
