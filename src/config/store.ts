@@ -130,6 +130,15 @@ function check(raw: unknown, path: string): Loaded {
   return { data: { activeProfile, profiles }, raw: obj, ignoredProfiles, warnings };
 }
 
+function mkdirError(dir: string): string | undefined {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+    return undefined;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code;
+  }
+}
+
 /** Warnings already printed by this process (a command may read the file more than once). */
 const warned = new Set<string>();
 
@@ -219,7 +228,9 @@ export class ProfileStore {
     try {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      let code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      // A recursive mkdir reports ENOENT for a parent it could not create; ask once more for the real reason.
+      if (code === 'ENOENT') code = mkdirError(this.dir) ?? code;
       throw new ConfigError(`cannot create the config directory ${this.dir} (${code})`, {
         hints: ['point MQ_CONFIG_DIR at a writable directory', 'or use MQ_TOKEN and MQ_API_URL instead of a profile'],
       });
