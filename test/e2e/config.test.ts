@@ -233,7 +233,7 @@ describe('concurrent writers', () => {
 
 describe('profile names', () => {
   function configWith(doc: unknown): Record<string, string | undefined> {
-    const env = { ...baseEnv(), MQ_TOKEN: TOKEN, MQ_API_URL: fake.url, MQ_REPO: 'acme/widgets', MQ_BRANCH: 'main' };
+    const env: Record<string, string | undefined> = { ...baseEnv(), MQ_TOKEN: TOKEN, MQ_API_URL: fake.url, MQ_REPO: 'acme/widgets', MQ_BRANCH: 'main' };
     writeFileSync(join(env.MQ_CONFIG_DIR as string, 'config.json'), JSON.stringify(doc));
     return env;
   }
@@ -298,7 +298,7 @@ describe('profile names', () => {
 });
 
 describe('tokens are visible ASCII', () => {
-  const env = () => ({ ...baseEnv(), MQ_API_URL: fake.url, MQ_REPO: 'acme/widgets', MQ_BRANCH: 'main' });
+  const env = (): Record<string, string | undefined> => ({ ...baseEnv(), MQ_API_URL: fake.url, MQ_REPO: 'acme/widgets', MQ_BRANCH: 'main' });
   for (const [variable, token, what] of [
     ['MQ_TOKEN', 'tok_\u001b[2Jabc', 'a control character (U+001B)'],
     ['MQ_TOKEN', 'tok abc', 'a space (U+0020)'],
