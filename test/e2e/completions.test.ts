@@ -26,7 +26,7 @@ async function shellEnv(options: { stub?: string; config?: unknown } = {}): Prom
   const bin = tempDir('mq-bin-');
   writeFileSync(join(bin, 'mq'), options.stub ?? `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   chmodSync(join(bin, 'mq'), 0o755);
-  const env = { ...baseEnv(), PATH: `${bin}:${process.env.PATH}` };
+  const env: Record<string, string | undefined> = { ...baseEnv(), PATH: `${bin}:${process.env.PATH}` };
   if (options.config !== undefined) writeFileSync(join(env.MQ_CONFIG_DIR as string, 'config.json'), JSON.stringify(options.config));
   else {
     for (const name of ['alpha', 'bravo']) {
