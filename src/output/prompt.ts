@@ -34,15 +34,20 @@ export async function promptLine(question: string, options: PromptOptions = {}):
     };
   });
   // readline pauses its input when it closes: after an answer (then `read` settles in the same
-  // tick) or at end of input (then it never does).
+  // tick) or at end of input (then it never does). It also pauses for Ctrl-Z, but keeps its
+  // listeners then: only a pause that took them away is the end.
+  const listeners = () => input.listenerCount('keypress') + input.listenerCount('data');
+  let withReadline = Infinity;
   const onPause = () =>
     setImmediate(() => {
-      if (!settled) endOfInput?.();
+      if (!settled && listeners() < withReadline) endOfInput?.();
     });
   input.on('pause', onPause);
   try {
+    const reading = read({ prompt: question, silent: hidden, input, output, terminal: Boolean(input.isTTY) });
+    withReadline = listeners();
     const answer = await Promise.race([
-      read({ prompt: question, silent: hidden, input, output, terminal: Boolean(input.isTTY) }).then(
+      reading.then(
         (line) => line,
         (err: Error) => {
           throw err.message === 'canceled' ? interrupted() : err;
