@@ -15,6 +15,13 @@ describe('completions/ is what the generator produces', () => {
       expect(readFileSync(file(shell), 'utf8'), `completions/mq.${shell} is stale: run npm run completions`).toBe(r.stdout);
     });
   }
+  it('no script evaluates words it reads (no compgen -W, no eval)', () => {
+    for (const shell of ['bash', 'zsh', 'fish']) {
+      const text = readFileSync(file(shell), 'utf8');
+      expect(text).not.toMatch(/compgen\s+-W/);
+      expect(text).not.toMatch(/\beval\b/);
+    }
+  });
   it('an unknown shell is a usage error', async () => {
     const r = await runCli(['completion', 'tcsh']);
     expect(r.exitCode).toBe(2);
