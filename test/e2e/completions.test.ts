@@ -54,7 +54,7 @@ mkdirSync(join(cwd, 'state-dir'));
  * completion widget: stand-ins print what they are given (words with their shown descriptions).
  */
 async function complete(shell: string, words: string[], env: Record<string, string | undefined>): Promise<string[]> {
-  const line = words.map((w) => (w === '' ? '' : w)).join(' ');
+  const line = words.join(' ');
   const arr = words.map((w) => `'${w}'`).join(' ');
   let cmd: string[];
   if (shell === 'bash') {
