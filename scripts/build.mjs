@@ -37,8 +37,7 @@ const common = {
   minify: true,
   legalComments: 'none',
   define: { MQ_VERSION: JSON.stringify(pkg.version) },
-  // Bundled CommonJS dependencies call require(); give ESM output a real one.
-  // (and the __filename that write-file-atomic seeds its temporary names with).
+  // Bundled CommonJS dependencies call require() (and may read __filename); give ESM output real ones.
   banner: {
     js: "import { createRequire as __mqCreateRequire } from 'node:module'; import { fileURLToPath as __mqFileURLToPath } from 'node:url'; const require = __mqCreateRequire(import.meta.url); const __filename = __mqFileURLToPath(import.meta.url);",
   },
@@ -90,10 +89,33 @@ const englishOnlyZod = {
   },
 };
 
+/**
+ * conf imports ajv, ajv-formats and semver (about 180 KB minified) for its `schema` and
+ * `migrations` options; mq uses neither (the store checks the file itself), so they are replaced
+ * with stand-ins that throw if conf ever reaches them. The config writer's e2e tests run this build.
+ */
+const CONF_UNUSED = {
+  'ajv/dist/2020.js': 'export class Ajv2020 { constructor() { unused("schema"); } }',
+  'ajv-formats': 'export default { default: () => unused("schema") };',
+  semver: 'export default new Proxy({}, { get: () => () => unused("migrations") });',
+};
+const confWithoutSchema = {
+  name: 'conf-without-schema',
+  setup(b) {
+    b.onResolve({ filter: /^(ajv\/dist\/2020\.js|ajv-formats|semver)$/ }, (args) =>
+      /[\\/]node_modules[\\/]conf[\\/]/.test(args.importer) ? { path: args.path, namespace: 'conf-unused' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'conf-unused' }, (args) => ({
+      contents: `const unused = (option) => { throw new Error(\`conf's \${option} option is not bundled in mq\`); };\n${CONF_UNUSED[args.path]}`,
+      loader: 'js',
+    }));
+  },
+};
+
 await build({
   ...common,
   entryPoints: LAZY,
-  plugins: [englishOnlyZod],
+  plugins: [englishOnlyZod, confWithoutSchema],
   outdir: 'dist/lazy',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',

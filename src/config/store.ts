@@ -1,8 +1,9 @@
 /**
  * The profile store: one JSON file (`config.json`, mode 0600, in a 0700 directory) holding named
  * profiles. Reads parse the file directly (nothing heavy on the start-up path of every command);
- * writes (`update`) load `write.ts`, which locks with proper-lockfile and replaces the file with
- * write-file-atomic, so two `mq` processes saving profiles at once both keep their change.
+ * writes (`update`) load `write.ts` (and `conf` with it), which locks with proper-lockfile and
+ * replaces the file through `conf` (atomic, mode 0600), so two `mq` processes saving profiles at
+ * once both keep their change.
  *
  * What the file holds is checked before use:
  * - a file that cannot be read as a JSON object is a problem of the whole file: commands that
@@ -245,7 +246,7 @@ export class ProfileStore {
       const doc: Record<string, unknown> = { ...loaded.raw, profiles };
       if (loaded.data.activeProfile !== undefined) doc.activeProfile = loaded.data.activeProfile;
       else if (loaded.raw.activeProfile === undefined || (typeof loaded.raw.activeProfile === 'string' && isProfileName(loaded.raw.activeProfile))) delete doc.activeProfile;
-      await writeConfig(this.path, `${JSON.stringify(doc, null, 2)}\n`);
+      writeConfig(this.path, doc);
       return result;
     } finally {
       await release();

@@ -1,8 +1,8 @@
 /**
  * Writing the profile store (loaded only by commands that change it): an exclusive lock taken
- * with proper-lockfile (a lock directory whose mtime its holder keeps fresh) and an atomic
- * replace with write-file-atomic (temporary file, fsync, rename; the temporary file is removed
- * when the write fails, e.g. on a full disk).
+ * with proper-lockfile (a lock directory whose mtime its holder keeps fresh; conf has no lock),
+ * then the file written by `conf`: an atomic replace (temporary file next to it, fsync, rename)
+ * with `configFileMode: 0o600`. A write that fails (a full disk) leaves the old file as it was.
  *
  * The holder also records `pid host` in the lock directory, so a lock left by a process that
  * is gone is taken over at once instead of after the age limit. Locks whose owner cannot be
@@ -11,11 +11,11 @@
  * checking it again: two processes that both saw the dead owner cannot remove each other's
  * fresh lock.
  */
-import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import Conf from 'conf';
 import lockfile from 'proper-lockfile';
-import writeFileAtomic from 'write-file-atomic';
 import { ConfigError } from '../errors.js';
 
 /** How long a command waits for another mq process's lock, and when an unrefreshed lock is stale. */
@@ -136,11 +136,53 @@ export async function lockConfig(file: string, now: () => number = Date.now): Pr
   }
 }
 
-/** Replaces the file atomically (mode 0600); the file is unchanged when this fails. */
-export async function writeConfig(file: string, text: string): Promise<void> {
+/**
+ * Removes the temporary files conf's atomic write leaves next to `file` (`config.json.tmp-` and 16
+ * digits): one of a write that failed (conf removes it too, but asynchronously: this makes it
+ * certain before the lock is released) or of an mq process killed while writing. Only called
+ * under the lock, when no other mq process is writing.
+ */
+function removeTempFiles(file: string): void {
+  const dir = dirname(file);
+  const temp = new RegExp(`^${basename(file).replace(/[.]/g, '\\.')}\\.tmp-[0-9]{10}[0-9a-f]{6}$`);
+  let names: string[];
   try {
-    await writeFileAtomic(file, text, { mode: 0o600 });
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!temp.test(name)) continue;
+    try {
+      if (lstatSync(join(dir, name)).isFile()) rmSync(join(dir, name), { force: true });
+    } catch {
+      // gone already
+    }
+  }
+}
+
+/** How the file is laid out: two-space JSON and a final newline (conf's default is tabs). */
+const serialize = (doc: Record<string, unknown>): string => `${JSON.stringify(doc, null, 2)}\n`;
+
+/**
+ * Replaces `file` (a `.json` file, checked by the caller under the lock) with `doc` through conf:
+ * atomic, mode 0600. The file is unchanged when this fails, and no temporary file is left.
+ */
+export function writeConfig(file: string, doc: Record<string, unknown>): void {
+  try {
+    const conf = new Conf<Record<string, unknown>>({
+      cwd: dirname(file),
+      configName: basename(file, '.json'),
+      fileExtension: 'json',
+      configFileMode: 0o600,
+      accessPropertiesByDotNotation: false,
+      clearInvalidConfig: false,
+      serialize,
+    });
+    removeTempFiles(file);
+    conf.store = doc;
   } catch (err) {
+    removeTempFiles(file);
     throw lockError(file, `cannot be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); it is unchanged`, [
       'free some space or fix the permissions, then try again',
     ]);

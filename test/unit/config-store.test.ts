@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -59,5 +59,28 @@ describe('the profile store', () => {
     expect(quoteName('say "hi"\u202e')).toBe('"say \\"hi\\"\\u{202e}"');
     expect(isProfileName('a'.repeat(64))).toBe(true);
     expect(isProfileName('a'.repeat(65))).toBe(false);
+  });
+
+  it('a write goes through conf: mode 0600 whatever the old mode, two-space JSON and a newline', async () => {
+    const { store, path } = storeWith('{"profiles": {"work": {"repo": "o/r"}}}');
+    chmodSync(path, 0o644);
+    await store.update((data) => {
+      data.profiles.work = { ...data.profiles.work, branch: 'dev' };
+    });
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(readFileSync(path, 'utf8')).toBe('{\n  "profiles": {\n    "work": {\n      "repo": "o/r",\n      "branch": "dev"\n    }\n  }\n}\n');
+  });
+
+  it('a write removes the temporary files of a writer killed mid-write, and nothing else', async () => {
+    const { store, path } = storeWith('{"profiles": {}}');
+    const dir = join(path, '..');
+    writeFileSync(join(dir, 'config.json.tmp-1763900000012abc'), '{"partial');
+    writeFileSync(join(dir, 'config.json.tmp-mine'), 'kept');
+    mkdirSync(join(dir, 'config.json.tmp-17639000000123ab'));
+    await store.update((data) => {
+      data.activeProfile = 'work';
+    });
+    expect(readdirSync(dir).sort()).toEqual(['config.json', 'config.json.tmp-17639000000123ab', 'config.json.tmp-mine']);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ profiles: {}, activeProfile: 'work' });
   });
 });
