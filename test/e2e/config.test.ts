@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 import { baseEnv, runCli, tempDir, TOKEN } from '../helpers/run-cli.js';
@@ -330,3 +331,34 @@ describe('tokens are visible ASCII', () => {
     expect(existsSync(join(e.MQ_CONFIG_DIR as string, 'config.json'))).toBe(false);
   });
 });
+
+describe('the config writer (conf, the lock)', () => {
+  /** Runs mq with a module hook that lists every file module it loads; returns the result and that list. */
+  async function runLoggingModules(args: string[], env: Record<string, string | undefined>) {
+    const dir = tempDir('mq-hooks-');
+    const log = join(dir, 'modules.log');
+    writeFileSync(log, '');
+    writeFileSync(
+      join(dir, 'hooks.mjs'),
+      "import { appendFileSync } from 'node:fs';\n" +
+        'export async function load(url, context, next) {\n' +
+        "  if (url.startsWith('file:')) appendFileSync(process.env.MQ_TEST_MODULE_LOG, `${url}\\n`);\n" +
+        '  return next(url, context);\n}\n',
+    );
+    writeFileSync(join(dir, 'register.mjs'), "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n");
+    const r = await runCli(args, { env: { ...env, MQ_TEST_MODULE_LOG: log, NODE_OPTIONS: `--import ${pathToFileURL(join(dir, 'register.mjs')).href}` } });
+    return { r, modules: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
+  }
+
+  it('is loaded only by a command that writes the config', async () => {
+    const env = { ...baseEnv(fake.url) };
+    const status = await runLoggingModules(['status', '1'], env);
+    expect(status.r.exitCode).toBe(0);
+    expect(status.modules.some((m) => m.endsWith('/dist/cli.js'))).toBe(true);
+    expect(status.modules.filter((m) => m.includes('config-write'))).toEqual([]);
+    const set = await runLoggingModules(['profile', 'set', 'branch', 'dev'], env);
+    expect(set.r.exitCode).toBe(0);
+    expect(set.modules.filter((m) => m.includes('config-write'))).toEqual([expect.stringMatching(/\/dist\/lazy\/config-write\.js$/)]);
+  });
+});
+
