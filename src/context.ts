@@ -114,11 +114,11 @@ export class Context {
   }
 
   store(): ProfileStore {
-    return new ProfileStore(configDir(this.env));
+    return new ProfileStore(configDir(this.env), (line) => this.io.err(line));
   }
 
   config(): ConfigData {
-    this.cachedConfig ??= this.store().read();
+    this.cachedConfig ??= this.store().read({ lenient: true });
     return this.cachedConfig;
   }
 

@@ -3,7 +3,7 @@
  * Every write passes through the redactor, so a secret registered here (the API token) cannot
  * reach the terminal or a CI log even if a server echoes it back in an error body.
  */
-import { createInterface } from 'node:readline';
+import { promptLine } from './prompt.js';
 
 export interface IO {
   out(text: string): void;
@@ -69,31 +69,8 @@ export function processIO(env: NodeJS.ProcessEnv): IO {
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
       return Buffer.concat(chunks).toString('utf8');
     },
-    prompt: (question, options = {}) => promptLine(question, options.hidden === true),
+    prompt: (question, options = {}) => promptLine(question, { hidden: options.hidden === true }),
     addSecret: (s) => redactor.add(s),
     redact: (t) => redactor.apply(t),
   };
-}
-
-function promptLine(question: string, hidden: boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-    if (hidden) {
-      // Swallow the echo of typed characters; readline still handles editing keys.
-      const internal = rl as unknown as { _writeToOutput?: (s: string) => void };
-      internal._writeToOutput = (s: string) => {
-        if (s.includes(question)) process.stderr.write(question);
-        else if (s === '\r\n' || s === '\n') process.stderr.write('\n');
-      };
-    }
-    rl.on('SIGINT', () => {
-      rl.close();
-      reject(Object.assign(new Error('interrupted'), { code: 'MQ_INTERRUPTED' }));
-    });
-    rl.question(question, (answer) => {
-      rl.close();
-      if (hidden) process.stderr.write('\n');
-      resolve(answer);
-    });
-  });
 }

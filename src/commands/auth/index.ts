@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { checkApiUrl, DEFAULT_API_URL, parseRepo, resolveProfileName, resolveToken, resolveApiUrl, type Sourced } from '../../config/resolve.js';
+import { checkApiUrl, checkToken, DEFAULT_API_URL, parseRepo, resolveProfileName, resolveToken, resolveApiUrl, type Sourced } from '../../config/resolve.js';
 import { ExitCode, MqError, UsageError } from '../../errors.js';
 import { renderFields, type Field } from '../../output/render.js';
 import { emit, withExamples } from '../shared.js';
@@ -31,7 +31,7 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<number
     token = (await ctx.io.prompt('API token (input hidden): ', { hidden: true })).trim();
     if (!token) throw new UsageError('no token entered');
   }
-  if (/\s/.test(token)) throw new UsageError('the token must not contain white space');
+  checkToken(token, opts.withToken ? 'standard input (--with-token)' : 'the prompt');
   ctx.io.addSecret(token);
   await store.update((data) => {
     const existing = data.profiles[name] ?? {};
