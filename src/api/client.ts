@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { ExitCode, MqError, UsageError } from '../errors.js';
-import type { CallSpec, HttpClient, RequestDescription } from './http.js';
+import type { CallOptions, CallSpec, HttpClient, RequestDescription } from './http.js';
 import * as s from './schemas.js';
 
 export type SubmitRequest = z.infer<typeof s.submitRequest>;
@@ -64,12 +64,12 @@ export class MergeQueueClient {
     return this.options.dryRun !== undefined;
   }
 
-  private async mutate(spec: CallSpec): Promise<void> {
+  private async mutate(spec: CallSpec, call?: CallOptions): Promise<void> {
     if (this.options.dryRun) {
       this.options.dryRun(this.http.describe(spec));
       return;
     }
-    await this.http.call(spec);
+    await this.http.request(spec, call);
   }
 
   private post(endpoint: string, body: unknown, what: string, idempotent: boolean): CallSpec {
@@ -77,80 +77,80 @@ export class MergeQueueClient {
   }
 
   // Resubmitting a queued PR updates it in v1, so submit is safe to repeat.
-  submitPullRequest(req: SubmitRequest): Promise<void> {
+  submitPullRequest(req: SubmitRequest, call?: CallOptions): Promise<void> {
     const what = `submit ${prLabel(req)}`;
-    return this.mutate(this.post('submitPullRequest', checked(s.submitRequest, req, what), what, true));
+    return this.mutate(this.post('submitPullRequest', checked(s.submitRequest, req, what), what, true), call);
   }
 
-  cancelPullRequest(req: PrRequest): Promise<void> {
+  cancelPullRequest(req: PrRequest, call?: CallOptions): Promise<void> {
     const what = `cancel ${prLabel(req)}`;
-    return this.mutate(this.post('cancelPullRequest', checked(s.prRequest, req, what), what, false));
+    return this.mutate(this.post('cancelPullRequest', checked(s.prRequest, req, what), what, false), call);
   }
 
-  restartTestsOnPullRequest(req: PrRequest): Promise<void> {
+  restartTestsOnPullRequest(req: PrRequest, call?: CallOptions): Promise<void> {
     const what = `restart ${prLabel(req)}`;
-    return this.mutate(this.post('restartTestsOnPullRequest', checked(s.prRequest, req, what), what, false));
+    return this.mutate(this.post('restartTestsOnPullRequest', checked(s.prRequest, req, what), what, false), call);
   }
 
-  async getSubmittedPullRequest(req: PrRequest): Promise<s.SubmittedPullRequest> {
+  async getSubmittedPullRequest(req: PrRequest, call?: CallOptions): Promise<s.SubmittedPullRequest> {
     const what = `get ${prLabel(req)}`;
-    const res = await this.http.call(this.post('getSubmittedPullRequest', checked(s.prRequest, req, what), what, true));
+    const res = await this.http.request(this.post('getSubmittedPullRequest', checked(s.prRequest, req, what), what, true), call);
     return decode(s.submittedPullRequestSchema, res.body, what);
   }
 
   /** The last upload for a sha wins, so repeating it is harmless. */
-  setImpactedTargets(req: ImpactedTargetsRequest, body?: string): Promise<void> {
+  setImpactedTargets(req: ImpactedTargetsRequest, call?: CallOptions, body?: string): Promise<void> {
     const what = `set impacted targets of ${prLabel(req)}`;
     // Large target lists are validated by the command while reading them; skip a second pass here.
     const payload = body ?? JSON.stringify(checked(s.impactedTargetsRequest, req, what));
-    return this.mutate({ endpoint: 'setImpactedTargets', method: 'POST', body: payload, idempotent: true, what });
+    return this.mutate({ endpoint: 'setImpactedTargets', method: 'POST', body: payload, idempotent: true, what }, call);
   }
 
-  async getMergeQueueTestingDetails(req: TestingDetailsRequest): Promise<s.TestingDetails> {
+  async getMergeQueueTestingDetails(req: TestingDetailsRequest, call?: CallOptions): Promise<s.TestingDetails> {
     const what = `get testing details of ${req.testRunId}`;
-    const res = await this.http.call(this.post('getMergeQueueTestingDetails', checked(s.testingDetailsRequest, req, what), what, true));
+    const res = await this.http.request(this.post('getMergeQueueTestingDetails', checked(s.testingDetailsRequest, req, what), what, true), call);
     return decode(s.testingDetailsSchema, res.body, what);
   }
 
-  createQueue(req: CreateQueueRequest): Promise<void> {
+  createQueue(req: CreateQueueRequest, call?: CallOptions): Promise<void> {
     const what = `create the queue for ${req.targetBranch}`;
-    return this.mutate(this.post('createQueue', checked(s.createQueueRequest, req, what), what, false));
+    return this.mutate(this.post('createQueue', checked(s.createQueueRequest, req, what), what, false), call);
   }
 
-  deleteQueue(req: QueueTargetRequest): Promise<void> {
+  deleteQueue(req: QueueTargetRequest, call?: CallOptions): Promise<void> {
     const what = `delete the queue for ${req.targetBranch}`;
-    return this.mutate(this.post('deleteQueue', checked(s.queueTargetRequest, req, what), what, false));
+    return this.mutate(this.post('deleteQueue', checked(s.queueTargetRequest, req, what), what, false), call);
   }
 
-  async getQueue(req: QueueTargetRequest): Promise<s.Queue> {
+  async getQueue(req: QueueTargetRequest, call?: CallOptions): Promise<s.Queue> {
     const what = `get the queue for ${req.targetBranch}`;
-    const res = await this.http.call(this.post('getQueue', checked(s.queueTargetRequest, req, what), what, true));
+    const res = await this.http.request(this.post('getQueue', checked(s.queueTargetRequest, req, what), what, true), call);
     return decode(s.queueSchema, res.body, what);
   }
 
   /** Returns the updated queue, or undefined in a dry run. Setting values is idempotent. */
-  async updateQueue(req: UpdateQueueRequest): Promise<s.Queue | undefined> {
+  async updateQueue(req: UpdateQueueRequest, call?: CallOptions): Promise<s.Queue | undefined> {
     const what = `update the queue for ${req.targetBranch}`;
     const spec = this.post('updateQueue', checked(s.updateQueueRequest, req, what), what, true);
     if (this.options.dryRun) {
       this.options.dryRun(this.http.describe(spec));
       return undefined;
     }
-    const res = await this.http.call(spec);
+    const res = await this.http.request(spec, call);
     return decode(s.queueSchema, res.body, what);
   }
 
-  async getMergeQueueMetrics(req: { repo?: string; repoHost?: string }): Promise<{ contentType: string; body: string }> {
+  async getMergeQueueMetrics(req: { repo?: string; repoHost?: string }, call?: CallOptions): Promise<{ contentType: string; body: string }> {
     const query: Record<string, string> = {};
     if (req.repo !== undefined) query.repo = req.repo;
     if (req.repoHost !== undefined) query.repoHost = req.repoHost;
-    const res = await this.http.call({ endpoint: 'getMergeQueueMetrics', method: 'GET', query, idempotent: true, what: 'get metrics' });
+    const res = await this.http.request({ endpoint: 'getMergeQueueMetrics', method: 'GET', query, idempotent: true, what: 'get metrics' }, call);
     return { contentType: res.contentType, body: res.body };
   }
 
-  async listPullRequests(req: ListPullRequestsRequest): Promise<s.PullRequestPage> {
+  async listPullRequests(req: ListPullRequestsRequest, call?: CallOptions): Promise<s.PullRequestPage> {
     const what = `list pull requests of ${req.targetBranch}`;
-    const res = await this.http.call(this.post('listPullRequests', checked(s.listPullRequestsRequest, req, what), what, true));
+    const res = await this.http.request(this.post('listPullRequests', checked(s.listPullRequestsRequest, req, what), what, true), call);
     return decode(s.pullRequestPageSchema, res.body, what);
   }
 }

@@ -30,6 +30,12 @@ export interface HttpSettings {
   signal?: AbortSignal;
 }
 
+/** Per-call bounds: a deadline is an argument of a call, never state in the client. */
+export interface CallOptions {
+  deadline?: number /* epoch ms */;
+  signal?: AbortSignal;
+}
+
 export interface CallSpec {
   /** Endpoint name, e.g. `submitPullRequest`. */
   endpoint: string;
@@ -132,11 +138,6 @@ function interrupted(): MqError {
 
 export class HttpClient {
   readonly settings: HttpSettings;
-  /**
-   * Epoch ms after which no request may run, set by waiting commands so that --timeout bounds the
-   * whole wait: each attempt's timeout shrinks to what is left, and no retry starts past it.
-   */
-  deadline: number | undefined;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
 
@@ -167,14 +168,18 @@ export class HttpClient {
     return { method: spec.method, url: this.url(spec), headers: this.headers(spec, true), body: spec.body };
   }
 
-  async call(spec: CallSpec): Promise<HttpResponse> {
+  /**
+   * Sends `spec`, retrying as the header says. With `call.deadline` (epoch ms) each attempt's
+   * timeout shrinks to what is left and no retry starts past it; `call.signal` stops it too.
+   */
+  async request(spec: CallSpec, call: CallOptions = {}): Promise<HttpResponse> {
     // A dry run without a token may still try a read; never send one with an empty token.
     if (!this.settings.token) {
       throw new ConfigError('no API token to read with', { hints: ['run `mq auth login`, or set MQ_TOKEN'] });
     }
     const maxRetries = this.settings.maxRetries ?? 3;
     for (let attempt = 0; ; attempt++) {
-      const outcome = await this.attempt(spec);
+      const outcome = await this.attempt(spec, call);
       const canRetry = attempt < maxRetries;
       if (outcome.kind === 'response') {
         const { response, retryAfterMs } = outcome;
@@ -183,7 +188,7 @@ export class HttpClient {
         // A 429 means the server refused before acting, so even a non-idempotent write may repeat.
         const safe = spec.idempotent || response.status === 429;
         if (transient && safe && canRetry) {
-          await this.backoff(attempt, retryAfterMs, spec, `HTTP ${response.status}`);
+          await this.backoff(attempt, retryAfterMs, spec, `HTTP ${response.status}`, call);
           continue;
         }
         throw this.statusError(spec, response, transient && attempt > 0);
@@ -191,22 +196,28 @@ export class HttpClient {
       const code = errorCode(outcome.error) ?? 'unknown';
       const preSend = PRE_SEND_CODES.has(code);
       if ((spec.idempotent || preSend) && canRetry) {
-        await this.backoff(attempt, undefined, spec, code);
+        await this.backoff(attempt, undefined, spec, code, call);
         continue;
       }
       throw this.networkError(spec, outcome.error, code, preSend, attempt);
     }
   }
 
-  private async backoff(attempt: number, retryAfterMs: number | undefined, spec: CallSpec, reason: string): Promise<void> {
+  private signalFor(call: CallOptions): AbortSignal | undefined {
+    const own = this.settings.signal;
+    if (own && call.signal) return AbortSignal.any([own, call.signal]);
+    return call.signal ?? own;
+  }
+
+  private async backoff(attempt: number, retryAfterMs: number | undefined, spec: CallSpec, reason: string, call: CallOptions): Promise<void> {
     const base = this.settings.backoffMs ?? 500;
     const exp = Math.min(base * 2 ** attempt, MAX_RETRY_AFTER_MS);
     const delay = retryAfterMs ?? Math.round(exp / 2 + (this.random() * exp) / 2);
-    if (this.deadline !== undefined && Date.now() + delay >= this.deadline) {
+    if (call.deadline !== undefined && Date.now() + delay >= call.deadline) {
       throw new MqError(ExitCode.unavailable, spec.what, `${reason}, and no time is left to retry before --timeout`);
     }
     this.settings.debug?.(`retry ${attempt + 1} of ${spec.endpoint} after ${reason}, waiting ${delay} ms`);
-    const signal = this.settings.signal;
+    const signal = this.signalFor(call);
     if (!signal) return this.sleep(delay);
     if (signal.aborted) throw interrupted();
     await new Promise<void>((resolve, reject) => {
@@ -224,6 +235,7 @@ export class HttpClient {
 
   private async attempt(
     spec: CallSpec,
+    call: CallOptions,
   ): Promise<{ kind: 'response'; response: HttpResponse; retryAfterMs?: number } | { kind: 'error'; error: unknown }> {
     const url = new URL(this.url(spec));
     const debug = this.settings.debug;
@@ -234,9 +246,9 @@ export class HttpClient {
       if (spec.body !== undefined) debug(`> ${truncate(spec.body)}`);
     }
     const dispatcher = await dispatcherFor(this.settings);
-    const userSignal = this.settings.signal;
+    const userSignal = this.signalFor(call);
     if (userSignal?.aborted) throw interrupted();
-    const limit = this.deadline === undefined ? this.settings.timeoutMs : Math.min(this.settings.timeoutMs, Math.max(1, this.deadline - Date.now()));
+    const limit = call.deadline === undefined ? this.settings.timeoutMs : Math.min(this.settings.timeoutMs, Math.max(1, call.deadline - Date.now()));
     // The signal stops the exchange; the race also bounds phases a signal does not reach (a proxy
     // that accepts CONNECT and then stays silent), so no request outlives its limit or Ctrl-C.
     const controller = new AbortController();

@@ -5,16 +5,8 @@
  */
 import { z } from 'zod';
 
-import {
-  DIRECT_MERGE_MODES,
-  MAX_U32,
-  MERGE_METHODS,
-  OPTIMIZATION_MODES,
-  PR_STATES,
-  PRIORITY_NAMES,
-  QUEUE_MODES,
-  REQUESTABLE_QUEUE_STATES,
-} from './constants.js';
+import { MAX_U32, PR_STATES, PRIORITY_NAMES } from './constants.js';
+import { createRequestFields, settingRequestFields, settingResponseFields } from './queue-settings.js';
 
 // ---- requests ----------------------------------------------------------------------------------
 
@@ -22,7 +14,6 @@ export const repoRef = z.object({ host: z.string().min(1), owner: z.string().min
 export type RepoRef = z.infer<typeof repoRef>;
 
 const prNumber = z.int().min(0).max(MAX_U32);
-const positiveU32 = z.int().min(1).max(MAX_U32);
 const queueTarget = { repo: repoRef, targetBranch: z.string().min(1) };
 const prTarget = { ...queueTarget, pr: z.object({ number: prNumber }) };
 
@@ -39,27 +30,10 @@ export const impactedTargetsRequest = z.object({
   impactedTargets: z.union([z.literal('ALL'), z.array(z.string())]),
 });
 export const testingDetailsRequest = z.object({ ...queueTarget, testRunId: z.string().min(1) });
-export const createQueueRequest = z.object({ ...queueTarget, mode: z.enum(QUEUE_MODES).optional(), concurrency: positiveU32.optional() });
+export const createQueueRequest = z.object({ ...queueTarget, ...createRequestFields });
 
 export const updateQueueFields = {
-  state: z.enum(REQUESTABLE_QUEUE_STATES).optional(),
-  concurrency: positiveU32.optional(),
-  bisectionConcurrency: positiveU32.optional(),
-  testingTimeoutMinutes: positiveU32.optional(),
-  pendingFailureDepth: positiveU32.optional(),
-  canOptimisticallyMerge: z.boolean().optional(),
-  batch: z.boolean().optional(),
-  batchingMaxWaitTimeMinutes: positiveU32.optional(),
-  batchingMinSize: positiveU32.optional(),
-  mode: z.enum(QUEUE_MODES).optional(),
-  commentsEnabled: z.boolean().optional(),
-  commandsEnabled: z.boolean().optional(),
-  createPrsForTestingBranches: z.boolean().optional(),
-  directMergeMode: z.enum(DIRECT_MERGE_MODES).optional(),
-  optimizationMode: z.enum(OPTIMIZATION_MODES).optional(),
-  mergeMethod: z.enum(MERGE_METHODS).optional(),
-  statusCheckEnabled: z.boolean().optional(),
-  requiredStatuses: z.array(z.string().min(1)).optional(),
+  ...settingRequestFields,
   deleteRequiredStatuses: z.boolean().optional(),
 };
 export const updateQueueRequest = z.object({ ...queueTarget, ...updateQueueFields });
@@ -128,25 +102,8 @@ function renameLegacyQueueFields(input: unknown): unknown {
 export const queueSchema = z.preprocess(
   renameLegacyQueueFields,
   z.looseObject({
-    state: lower.nullish(),
     branch: str,
-    concurrency: num,
-    testingTimeoutMinutes: num,
-    mode: lower.nullish(),
-    canOptimisticallyMerge: bool,
-    pendingFailureDepth: num,
-    batch: bool,
-    batchingMaxWaitTimeMinutes: num,
-    batchingMinSize: num,
-    createPrsForTestingBranches: bool,
-    commentsEnabled: bool,
-    commandsEnabled: bool,
-    statusCheckEnabled: bool,
-    bisectionConcurrency: num,
-    requiredStatuses: z.array(z.string()).nullish(),
-    directMergeMode: lower.nullish(),
-    optimizationMode: lower.nullish(),
-    mergeMethod: lower.nullish(),
+    ...settingResponseFields,
     enqueuedPullRequests: z.array(queueEntrySchema).nullish(),
   }),
 );

@@ -33,6 +33,7 @@ afterAll(async () => {
 beforeEach(() => {
   fake.requests.length = 0;
   fake.on('POST /getSubmittedPullRequest', { status: 200, body: PR_RECORD });
+  for (const route of ['submitPullRequest', 'cancelPullRequest', 'restartTestsOnPullRequest', 'setImpactedTargets']) fake.on(`POST /${route}`, { status: 200, body: 'OK' });
 });
 
 const env = () => baseEnv(fake.url);
