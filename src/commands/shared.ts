@@ -33,11 +33,6 @@ export function act<A extends any[], O>(ctx: Context, name: string, toOptions: (
   };
 }
 
-/** A Result with nothing for stdout but the JSON document. */
-export function done(data: unknown, exitCode = 0): Result {
-  return { data, exitCode };
-}
-
 /** Accumulates a repeatable option; marked so `mq help --json` can say the option repeats. */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];

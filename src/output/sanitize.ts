@@ -21,12 +21,6 @@ export function safeLine(text: string): string {
   return text.replace(/(?:\r?\n|\t)+/g, ' ').replace(UNSAFE, escapeChar);
 }
 
-/** True when `safeLine` would change nothing (cheap check for the common case). */
-export function isSafe(text: string): boolean {
-  UNSAFE.lastIndex = 0;
-  return !UNSAFE.test(text);
-}
-
 /** A markdown table cell or heading: safe, pipes and backslashes escaped, HTML made inert. */
 export function safeMarkdown(text: string): string {
   return safeLine(text)
