@@ -3,9 +3,9 @@
  * on the command line (flag), to people (label) and in `queue show --settings` (key); its kind,
  * bounds, help and on/off words. The updateQueue/createQueue request fields, the decoding of a
  * queue's settings, the flags and help of `queue update` and `queue create`, and the rows of
- * `queue show --settings` are all generated from this list.
+ * `queue show --settings` are all generated from this list. Kept free of zod (the schemas are
+ * built in schemas.ts), so the command wiring stays cheap to load.
  */
-import { z } from 'zod';
 import { DIRECT_MERGE_MODES, MAX_U32, MERGE_METHODS, OPTIMIZATION_MODES, QUEUE_MODES, QUEUE_STATES, REQUESTABLE_QUEUE_STATES } from './constants.js';
 
 export type SettingKind = 'int' | 'minutes' | 'bool' | 'enum' | 'list';
@@ -97,75 +97,6 @@ export const SETTING_MAX = MAX_U32;
 export function flagAttr(flag: string): string {
   return flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
-
-// ---- request fields ------------------------------------------------------------------------------
-
-const positiveU32 = () => z.int().min(SETTING_MIN).max(SETTING_MAX).optional();
-const requestBool = () => z.boolean().optional();
-const requestList = () => z.array(z.string().min(1)).optional();
-function requestEnum<const V extends readonly [string, ...string[]]>(values: V) {
-  return z.enum(values).optional();
-}
-
-type RequestOf<S> = S extends { requestValues: infer V extends readonly [string, ...string[]] }
-  ? ReturnType<typeof requestEnum<V>>
-  : S extends { kind: 'enum'; values: infer V extends readonly [string, ...string[]] }
-    ? ReturnType<typeof requestEnum<V>>
-    : S extends { kind: 'bool' }
-      ? ReturnType<typeof requestBool>
-      : S extends { kind: 'list' }
-        ? ReturnType<typeof requestList>
-        : ReturnType<typeof positiveU32>;
-
-export type SettingRequestShape = { [S in QueueSetting as S['field']]: RequestOf<S> };
-
-function requestSchemaOf(s: SettingBase): z.ZodType {
-  if (s.kind === 'enum') return requestEnum((s.requestValues ?? s.values) as readonly [string, ...string[]]);
-  if (s.kind === 'bool') return requestBool();
-  if (s.kind === 'list') return requestList();
-  return positiveU32();
-}
-
-/** The updateQueue request fields, one per setting. */
-export const settingRequestFields = Object.fromEntries(QUEUE_SETTINGS.map((s) => [s.field, requestSchemaOf(s)])) as unknown as SettingRequestShape;
-
-/** The createQueue request fields: the settings marked `create`. */
-export const createRequestFields = {
-  mode: settingRequestFields.mode,
-  concurrency: settingRequestFields.concurrency,
-} satisfies Partial<SettingRequestShape>;
-
-// ---- response decoding ---------------------------------------------------------------------------
-
-const responseNum = () => z.number().nullish();
-const responseBool = () => z.boolean().nullish();
-const responseList = () => z.array(z.string()).nullish();
-// Enums are read case-insensitively: the live service is not consistent about case.
-const responseEnum = () =>
-  z
-    .string()
-    .transform((s) => s.toLowerCase())
-    .nullish();
-
-type ResponseOf<S> = S extends { kind: 'enum' }
-  ? ReturnType<typeof responseEnum>
-  : S extends { kind: 'bool' }
-    ? ReturnType<typeof responseBool>
-    : S extends { kind: 'list' }
-      ? ReturnType<typeof responseList>
-      : ReturnType<typeof responseNum>;
-
-export type SettingResponseShape = { [S in QueueSetting as S['field']]: ResponseOf<S> };
-
-function responseSchemaOf(s: SettingBase): z.ZodType {
-  if (s.kind === 'enum') return responseEnum();
-  if (s.kind === 'bool') return responseBool();
-  if (s.kind === 'list') return responseList();
-  return responseNum();
-}
-
-/** How a queue record's settings are decoded (leniently: absent or null is fine). */
-export const settingResponseFields = Object.fromEntries(QUEUE_SETTINGS.map((s) => [s.field, responseSchemaOf(s)])) as unknown as SettingResponseShape;
 
 /** Settings `mq queue update` sets through a flag of their own, in the order their flags are listed. */
 export function updateFlagSettings(): SettingBase[] {

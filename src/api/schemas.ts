@@ -6,7 +6,78 @@
 import { z } from 'zod';
 
 import { MAX_U32, PR_STATES, PRIORITY_NAMES } from './constants.js';
-import { createRequestFields, settingRequestFields, settingResponseFields } from './queue-settings.js';
+import { QUEUE_SETTINGS, SETTING_MAX, SETTING_MIN, type QueueSetting, type QueueSettingInfo } from './queue-settings.js';
+
+// ---- queue settings, generated from the registry -------------------------------------------------
+
+const positiveU32 = () => z.int().min(SETTING_MIN).max(SETTING_MAX).optional();
+const requestBool = () => z.boolean().optional();
+const requestList = () => z.array(z.string().min(1)).optional();
+function requestEnum<const V extends readonly [string, ...string[]]>(values: V) {
+  return z.enum(values).optional();
+}
+
+type RequestOf<S> = S extends { requestValues: infer V extends readonly [string, ...string[]] }
+  ? ReturnType<typeof requestEnum<V>>
+  : S extends { kind: 'enum'; values: infer V extends readonly [string, ...string[]] }
+    ? ReturnType<typeof requestEnum<V>>
+    : S extends { kind: 'bool' }
+      ? ReturnType<typeof requestBool>
+      : S extends { kind: 'list' }
+        ? ReturnType<typeof requestList>
+        : ReturnType<typeof positiveU32>;
+
+export type SettingRequestShape = { [S in QueueSetting as S['field']]: RequestOf<S> };
+
+function requestSchemaOf(s: QueueSettingInfo): z.ZodType {
+  if (s.kind === 'enum') return requestEnum((s.requestValues ?? s.values) as readonly [string, ...string[]]);
+  if (s.kind === 'bool') return requestBool();
+  if (s.kind === 'list') return requestList();
+  return positiveU32();
+}
+
+/** The updateQueue request fields, one per setting. */
+export const settingRequestFields = Object.fromEntries(QUEUE_SETTINGS.map((s) => [s.field, requestSchemaOf(s)])) as unknown as SettingRequestShape;
+
+/** The createQueue request fields: the settings marked `create`. */
+export const createRequestFields = {
+  mode: settingRequestFields.mode,
+  concurrency: settingRequestFields.concurrency,
+} satisfies Partial<SettingRequestShape>;
+
+// ---- response decoding ---------------------------------------------------------------------------
+
+const responseNum = () => z.number().nullish();
+const responseBool = () => z.boolean().nullish();
+const responseList = () => z.array(z.string()).nullish();
+// Enums are read case-insensitively: the live service is not consistent about case.
+const responseEnum = () =>
+  z
+    .string()
+    .transform((s) => s.toLowerCase())
+    .nullish();
+
+type ResponseOf<S> = S extends { kind: 'enum' }
+  ? ReturnType<typeof responseEnum>
+  : S extends { kind: 'bool' }
+    ? ReturnType<typeof responseBool>
+    : S extends { kind: 'list' }
+      ? ReturnType<typeof responseList>
+      : ReturnType<typeof responseNum>;
+
+export type SettingResponseShape = { [S in QueueSetting as S['field']]: ResponseOf<S> };
+
+function responseSchemaOf(s: QueueSettingInfo): z.ZodType {
+  if (s.kind === 'enum') return responseEnum();
+  if (s.kind === 'bool') return responseBool();
+  if (s.kind === 'list') return responseList();
+  return responseNum();
+}
+
+/** How a queue record's settings are decoded (leniently: absent or null is fine). */
+export const settingResponseFields = Object.fromEntries(QUEUE_SETTINGS.map((s) => [s.field, responseSchemaOf(s)])) as unknown as SettingResponseShape;
+
+
 
 // ---- requests ----------------------------------------------------------------------------------
 

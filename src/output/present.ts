@@ -39,6 +39,8 @@ export interface Result {
   /** What stdout shows in the other formats; undefined shows nothing. */
   view?: View;
   exitCode: number;
+  /** Lines for stderr in some formats only (a piped queue's state, an empty table's note). */
+  notes?: Partial<Record<Format, Line[]>>;
   /** Text printed as is whatever the format (a completion script, a help topic). */
   text?: string;
   /** Set by dry runs: the requests are the output. */
@@ -155,6 +157,7 @@ export class Presenter {
       this.io.err('dry run: nothing was sent\n');
       return result.exitCode;
     }
+    for (const line of result.notes?.[format] ?? []) this.note(line);
     if (result.text !== undefined) this.io.out(result.text);
     else if (format === 'json') {
       if (result.data !== undefined) this.io.out(json(result.data));

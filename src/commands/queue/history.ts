@@ -62,10 +62,10 @@ export async function runQueueHistory(opts: HistoryOptions, deps: Deps): Promise
   const now = deps.clock.now();
   const headers = ['PR', 'State', 'Since', 'Priority', 'Author', 'Title'];
   const human = historyRows(prs, now, true);
-  if (prs.length === 0 && deps.out.format() === 'table') deps.out.note('No PRs match.');
   return {
     data: prs,
     exitCode: 0,
+    notes: { table: prs.length === 0 ? ['No PRs match.'] : [] },
     view: { table: prs.length === 0 ? [] : [{ headers, rows: human }], markdown: [{ headers, rows: human }], plain: [{ headers, rows: historyRows(prs, now, false) }] },
   };
 }

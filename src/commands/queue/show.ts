@@ -3,11 +3,11 @@ import type { Queue } from '../../api/schemas.js';
 import { formatRepo } from '../../config/resolve.js';
 import type { Context, Deps, Target } from '../../context.js';
 import type { Block, Result, View } from '../../output/present.js';
-import { own, paints, v } from '../../output/render.js';
+import { own, paints, v, type Line } from '../../output/render.js';
 import { stateColor } from '../../output/style.js';
 import { bannerText, countsText, PR_HEADERS, queueBanner, queueRows, queueSettingFields, queueSummaryFields } from '../../views/queue.js';
 import { act, withExamples } from '../shared.js';
-import { bannerToStderr, queueName } from './common.js';
+import { queueName } from './common.js';
 
 export interface ShowOptions {
   settings?: boolean;
@@ -42,17 +42,18 @@ export async function runQueueShow(opts: ShowOptions, deps: Deps): Promise<Resul
   const target = deps.target();
   const client = await deps.client();
   const queue = await client.getQueue(target);
-  const format = deps.out.format();
   // Piped, stdout carries only rows: the state and the banner go to stderr.
-  if (format !== 'table' && format !== 'markdown') {
-    bannerToStderr(deps, queue.state);
-    if (!opts.settings && format !== 'json') {
-      deps.out.note(['queue ', v(queueName(target)), ': ', v(queue.state ?? 'unknown', stateColor), ' · ', v(countsText(queue.enqueuedPullRequests ?? []))]);
-    }
-  }
+  const banner = queueBanner(queue.state);
+  const bannerLines: Line[] = banner ? [banner] : [];
+  const summary: Line[] = opts.settings ? [] : [['queue ', v(queueName(target)), ': ', v(queue.state ?? 'unknown', stateColor), ' · ', v(countsText(queue.enqueuedPullRequests ?? []))]];
   const { enqueuedPullRequests, ...settings } = queue;
   const data = opts.settings ? settings : { ...queue, enqueuedPullRequests: enqueuedPullRequests ?? [] };
-  return { data, view: queueView(queue, target, deps.clock.now(), opts), exitCode: 0 };
+  return {
+    data,
+    view: queueView(queue, target, deps.clock.now(), opts),
+    notes: { json: bannerLines, plain: [...bannerLines, ...summary], raw: [...bannerLines, ...summary] },
+    exitCode: 0,
+  };
 }
 
 export function queueShowCommand(ctx: Context): Command {
