@@ -1,7 +1,8 @@
 /**
  * A recording fake of the merge queue service: node:http on 127.0.0.1, port 0. Each route answers
  * from a script (a list of replies, the last one repeating); every request is recorded with its
- * method, path, query, headers and body so tests can assert exactly what the CLI sent.
+ * method, path, query, headers and body so tests can assert exactly what the CLI sent. A route the
+ * test did not script answers a loud 500 (never 200 OK), unless the test passes its own default.
  */
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -36,7 +37,9 @@ export interface FakeServer {
   close(): Promise<void>;
 }
 
-export async function startFakeServer(defaultReply: Reply = { status: 200, body: 'OK' }): Promise<FakeServer> {
+export const UNSCRIPTED: Reply = { status: 500, body: 'fake server: no reply scripted for this route' };
+
+export async function startFakeServer(defaultReply: Reply = UNSCRIPTED): Promise<FakeServer> {
   const scripts = new Map<string, Reply[]>();
   const requests: Recorded[] = [];
   const sockets = new Set<Socket>();

@@ -1,15 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
-import type { Context } from '../../context.js';
+import type { Context, Deps } from '../../context.js';
+import type { Result } from '../../output/present.js';
 import { ExitCode, UsageError } from '../../errors.js';
-import { renderFields } from '../../output/render.js';
 import { computeStats } from '../../stats/compute.js';
 import { evaluateThresholds, parseThreshold } from '../../stats/fail-if.js';
 import { fetchWindow, MAX_WINDOW_DAYS, type Progress, serviceNow, type WindowData } from '../../stats/fetch.js';
 import { checkWindowEarly, parseWhen, resolveWindow } from '../../stats/window.js';
 import { htmlReport, terminalCharts } from '../../views/charts.js';
 import { crossedLines, statsFields } from '../../views/stats.js';
-import { collect, emit, withExamples } from '../shared.js';
+import { act, collect, withExamples } from '../shared.js';
 import { queueName } from './common.js';
 
 export interface StatsOptions {
@@ -19,35 +19,35 @@ export interface StatsOptions {
   html?: string;
 }
 
-export async function runQueueStats(ctx: Context, opts: StatsOptions): Promise<number> {
+export async function runQueueStats(opts: StatsOptions, deps: Deps): Promise<Result> {
   // Everything the user typed is checked before anything is sent.
   const thresholds = (opts.failIf ?? []).map(parseThreshold);
   const sinceWhen = parseWhen(opts.since ?? '24h', '--since');
   const untilWhen = opts.until === undefined ? undefined : parseWhen(opts.until, '--until');
   checkWindowEarly(sinceWhen, untilWhen);
-  const target = ctx.target();
-  const client = await ctx.client();
+  const target = deps.target();
+  const client = await deps.client();
   const queue = await client.getQueue(target);
   // Durations count back from the service's clock (its Date header), so the window is right against an emulator.
-  const now = serviceNow(client, ctx.now);
+  const now = serviceNow(client, () => deps.clock.now());
   const { since, until } = resolveWindow(sinceWhen, untilWhen, now);
-  const showProgress = ctx.io.stderrIsTTY && ctx.format() !== 'json';
+  const showProgress = deps.io.stderrIsTTY;
   let lastDrawn = 0;
   const progress = (p: Progress) => {
     const t = Date.now();
     if (t - lastDrawn < 100) return;
     lastDrawn = t;
-    ctx.io.err(`\r\u001b[Kreading history: ${p.attempts}${p.attemptsTotal === null ? '' : `/${p.attemptsTotal}`} test results, ${p.prs} PRs`);
+    deps.io.err(`\r\u001b[Kreading history: ${p.attempts}${p.attemptsTotal === null ? '' : `/${p.attemptsTotal}`} test results, ${p.prs} PRs`);
   };
   let data: WindowData;
   try {
     data = await fetchWindow(client, target, { since, until }, showProgress ? progress : undefined, queue);
   } finally {
-    if (showProgress && lastDrawn > 0) ctx.io.err('\r\u001b[K');
+    if (showProgress && lastDrawn > 0) deps.io.err('\r\u001b[K');
   }
   const { stats, series } = computeStats({ window: { since, until }, prs: data.prs, attempts: data.attempts, settings: data.settings });
   const crossed = evaluateThresholds(stats, thresholds);
-
+  const notes: string[] = [];
   if (opts.html !== undefined) {
     const page = htmlReport(
       stats,
@@ -60,20 +60,24 @@ export async function runQueueStats(ctx: Context, opts: StatsOptions): Promise<n
     } catch (err) {
       throw new UsageError(`--html: cannot write ${JSON.stringify(opts.html)}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
     }
-    ctx.io.err(`wrote ${opts.html}\n`);
+    notes.push(`wrote ${opts.html}`);
   }
-
-  const format = ctx.format();
-  await emit(ctx, stats, () => {
-    const human = format === 'table' || format === 'markdown';
-    const text = renderFields(statsFields(stats, human), format, ctx.style, format === 'markdown' ? `Merge queue statistics: ${queueName(target)}` : undefined);
-    if (!human) return text;
-    const width = Number(ctx.env.COLUMNS) || (ctx.io.stdoutIsTTY ? process.stdout.columns : 0) || 80;
-    const charts = terminalCharts(series, Math.min(width, 120));
-    return format === 'markdown' ? `${text}\n\`\`\`text\n${charts.join('\n')}\n\`\`\`\n` : `${text}\n${charts.join('\n')}\n`;
-  });
-  for (const line of crossedLines(crossed)) ctx.io.err(`mq: ${line}\n`);
-  return crossed.length > 0 ? ExitCode.threshold : ExitCode.ok;
+  for (const line of crossedLines(crossed)) notes.push(`mq: ${line}`);
+  const width = Math.min(Number(deps.env.COLUMNS) || (deps.io.stdoutIsTTY ? process.stdout.columns : 0) || 80, 120);
+  const charts = terminalCharts(series, width);
+  return {
+    data: stats,
+    exitCode: crossed.length > 0 ? ExitCode.threshold : ExitCode.ok,
+    view: {
+      table: [{ fields: statsFields(stats, true) }, { text: `\n${charts.join('\n')}\n` }],
+      plain: [{ fields: statsFields(stats, false) }],
+      markdown: [
+        { fields: statsFields(stats, true), title: `Merge queue statistics: ${queueName(target)}` },
+        { text: `\n\`\`\`text\n${charts.join('\n')}\n\`\`\`\n` },
+      ],
+    },
+    notes: { table: notes, plain: notes, markdown: notes, json: notes, raw: notes },
+  };
 }
 
 export function queueStatsCommand(ctx: Context): Command {
@@ -86,9 +90,7 @@ export function queueStatsCommand(ctx: Context): Command {
     .option('--until <when>', 'end of the window: a duration back or an ISO 8601 time (default: now)')
     .option('--fail-if <figure>', "exit 11 when a figure crosses a limit, e.g. 'p95>2h', 'flakyShare>10%', 'mergedPerHour<2' (repeatable)", collect)
     .option('--html <file>', 'also write a self-contained HTML report with the charts as SVG')
-    .action(async (opts: StatsOptions) => {
-      ctx.exitCode = await runQueueStats(ctx, opts);
-    });
+    .action(act(ctx, 'queue stats', (opts: StatsOptions): StatsOptions => opts, runQueueStats));
   return withExamples(cmd, [
     'mq queue stats',
     'mq queue stats --since 7d --html queue-report.html',
