@@ -26,6 +26,8 @@ export async function runStatus(opts: StatusOptions, deps: Deps): Promise<Result
   const storyBlock = (format: 'table' | 'plain' | 'markdown'): Block[] => {
     if (story.trips.length === 0 && story.failingChecks.length === 0) return [];
     const lines = storyLines(story, format, plain).slice(1);
+    // Piped, each line is tab-separated (trip / step / check first): rows keep the tabs.
+    if (format === 'plain') return [{ headers: [], rows: lines.map((l): Row => l.split('\t')) }];
     return [{ lines: lines.map((l): Line => (format === 'markdown' ? l : { text: l })) }];
   };
   const notes = checksNote ? [`mq: note: ${checksNote}`] : [];
