@@ -4,8 +4,7 @@
  */
 import type { MergeQueueClient } from '../api/client.js';
 import type { Queue, RepoRef, SubmittedPullRequest } from '../api/schemas.js';
-import { ApiError, ExitCode, MqError } from '../errors.js';
-import { type PullRequestWithTimeline, pullRequestWithTimelineSchema } from '../api/history.js';
+import { ApiError, MqError, UsageError } from '../errors.js';
 import type { ConcludedPr, QueueSettings, TerminalState, TestAttempt, Transition, Window } from './model.js';
 import { buildStory, failingChecksOf, type Story } from './story.js';
 import { batchOf, concludedOf, lastTripStart, testingPageOf, timelineOf } from './wire.js';
@@ -51,18 +50,15 @@ export function chunks<T>(items: T[], size = BATCH_SIZE): T[][] {
   return out;
 }
 
-/** The PR record with its timeline; a body that is not JSON or a field of the wrong type is the server's fault (exit 1). */
-function decodeRecord(body: string, what: string): PullRequestWithTimeline {
-  let parsed: unknown;
+/** Runs a call, naming it `what` in its errors (`mq status` has always said `get PR #N`). */
+async function renamed<T>(what: string, call: () => Promise<T>): Promise<T> {
   try {
-    parsed = JSON.parse(body);
-  } catch {
-    throw new MqError(ExitCode.unexpected, what, 'the service sent something unexpected: not JSON');
+    return await call();
+  } catch (err) {
+    if (err instanceof ApiError) throw new ApiError(err.exitCode, what, err.why, err.status, err.body, { hints: err.hints, cause: err });
+    if (err instanceof MqError && !(err instanceof UsageError)) throw new MqError(err.exitCode, what, err.why, { hints: err.hints, cause: err });
+    throw err;
   }
-  const result = pullRequestWithTimelineSchema.safeParse(parsed);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  throw new MqError(ExitCode.unexpected, what, `the service sent something unexpected: ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`);
 }
 
 export interface StoryResult {
@@ -74,16 +70,7 @@ export interface StoryResult {
 
 /** A PR with its timeline; for a failed PR, the failing run's checks too. */
 export async function fetchStory(client: MergeQueueClient, target: Target, pr: number): Promise<StoryResult> {
-  // Sent as `mq status` always sent it, so its messages keep naming `get PR #N`.
-  const what = `get PR #${pr}`;
-  const res = await client.http.call({
-    endpoint: 'getSubmittedPullRequest',
-    method: 'POST',
-    body: JSON.stringify({ ...base(target), pr: { number: pr }, includeTimeline: true }),
-    idempotent: true,
-    what,
-  });
-  const record = decodeRecord(res.body, what);
+  const record = await renamed(`get PR #${pr}`, () => client.getSubmittedPullRequestWithTimeline({ ...base(target), pr: { number: pr } }));
   const timeline = timelineOf(record);
   const state = typeof record.state === 'string' ? record.state.toLowerCase() : '';
   let checks: ReturnType<typeof failingChecksOf> = [];
