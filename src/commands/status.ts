@@ -2,12 +2,12 @@ import { Command } from 'commander';
 import type { Context, Deps } from '../context.js';
 import { ExitCode, mostSevere } from '../errors.js';
 import type { Block, Result } from '../output/present.js';
-import type { Line, Row } from '../output/render.js';
-import { makeStyle, stateColor } from '../output/style.js';
+import type { Row } from '../output/render.js';
+import { stateColor } from '../output/style.js';
 import { fetchBatch, fetchStory } from '../stats/fetch.js';
 import { batchRow, storyJson } from '../stats/status-rows.js';
 import { pullRequestFields } from '../views/pull-request.js';
-import { storyLines } from '../views/story.js';
+import { storyView } from '../views/story.js';
 import { act, onePr, prArguments, withExamples } from './shared.js';
 
 export interface StatusOptions {
@@ -21,23 +21,15 @@ export async function runStatus(opts: StatusOptions, deps: Deps): Promise<Result
   const { record, story, checksNote } = await fetchStory(client, target, opts.pr);
   const fields = pullRequestFields(record, deps.clock.now());
   if (story.runId) fields.push({ key: 'run', label: story.state === 'failed' ? 'Failing run' : 'Run', value: story.runId });
-  const plain = makeStyle(false);
-  // The story's service text is cleaned in the core; markdown lines escape it themselves.
-  const storyBlock = (format: 'table' | 'plain' | 'markdown'): Block[] => {
-    if (story.trips.length === 0 && story.failingChecks.length === 0) return [];
-    const lines = storyLines(story, format, plain).slice(1);
-    // Piped, each line is tab-separated (trip / step / check first): rows keep the tabs.
-    if (format === 'plain') return [{ headers: [], rows: lines.map((l): Row => l.split('\t')) }];
-    return [{ lines: lines.map((l): Line => (format === 'markdown' ? l : { text: l })) }];
-  };
+  const storyBlocks = storyView(story);
   const notes = checksNote ? [`mq: note: ${checksNote}`] : [];
   return {
     data: { ...record, ...storyJson(story) },
     exitCode: 0,
     view: {
-      table: [{ fields }, ...storyBlock('table')],
-      plain: [{ fields }, ...storyBlock('plain')],
-      markdown: [{ fields, title: `PR #${opts.pr}` }, ...storyBlock('markdown')],
+      table: [{ fields }, ...storyBlocks.table],
+      plain: [{ fields }, ...storyBlocks.plain],
+      markdown: [{ fields, title: `PR #${opts.pr}` }, ...storyBlocks.markdown],
     },
     notes: { table: notes, plain: notes, markdown: notes, json: notes },
   };

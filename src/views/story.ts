@@ -1,38 +1,54 @@
-/** A PR's story as lines: its trips newest first, each transition with time, state and reason. */
+/**
+ * A PR's story: its trips newest first, each transition with time, state and reason in plain
+ * words, then the failing checks. One view per format; the presenter makes every value inert.
+ */
+import type { Block } from '../output/present.js';
+import { own, paints, type Line, type Row, v } from '../output/render.js';
+import { stateColor } from '../output/style.js';
 import type { Story } from '../stats/story.js';
-import { clean } from '../stats/story.js';
-import type { Style } from '../output/style.js';
 
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
-/** Lines for a terminal or a pipe (`markdown` gives a list per trip). */
-export function storyLines(story: Story, format: 'table' | 'plain' | 'markdown', style: Style, title?: string | null): string[] {
-  const lines: string[] = [];
-  const md = format === 'markdown';
-  const head = `PR #${story.pr}${title ? ` ${clean(title, 120)}` : ''}: ${story.state}${story.runId ? ` (run ${story.runId})` : ''}`;
-  lines.push(md ? `### ${mdText(head)}` : format === 'table' ? style.bold(head) : head);
+function tripLabel(trip: Story['trips'][number]): string {
+  return `trip ${trip.number}${trip.endedAt === null ? ' (in the queue)' : `: ${trip.outcome}`}${trip.runId ? ` (run ${trip.runId})` : ''}`;
+}
+
+/** Piped: one record per line, kind first (`trip`, `step`, `check`), raw values. */
+function storyRows(story: Story): Row[] {
+  const rows: Row[] = [];
   for (const trip of story.trips) {
-    const label = `trip ${trip.number}${trip.endedAt === null ? ' (in the queue)' : `: ${trip.outcome}`}${trip.runId ? ` (run ${trip.runId})` : ''}`;
-    if (md) lines.push(`\n**${mdText(label)}**\n`);
-    else if (format === 'plain') lines.push(`trip\t${trip.number}\t${trip.endedAt === null ? 'in_queue' : trip.outcome}\t${trip.runId ?? ''}`);
-    else lines.push(label);
+    rows.push(['trip', String(trip.number), trip.endedAt === null ? 'in_queue' : trip.outcome, trip.runId ?? '']);
+    for (const step of [...trip.steps].reverse()) rows.push(['step', iso(step.at), step.state, step.reason, step.runId ?? '', step.text]);
+  }
+  for (const c of story.failingChecks) rows.push(['check', c.name, c.conclusion.toLowerCase(), c.url ?? '']);
+  return rows;
+}
+
+function storyText(story: Story, markdown: boolean): Line[] {
+  const lines: Line[] = [];
+  for (const trip of story.trips) {
+    lines.push('', markdown ? ['**', v(tripLabel(trip)), '**'] : own(paints.bold, tripLabel(trip)), ...(markdown ? [''] : []));
     for (const step of [...trip.steps].reverse()) {
-      if (md) lines.push(`- ${iso(step.at)} \`${step.state}\` ${mdText(step.text)}`);
-      else if (format === 'plain') lines.push(`step\t${iso(step.at)}\t${step.state}\t${step.reason}\t${step.runId ?? ''}\t${step.text}`);
-      else lines.push(`  ${style.dim(iso(step.at))}  ${step.state.padEnd(15)} ${step.text}`);
+      lines.push(
+        markdown
+          ? ['- ', v(iso(step.at)), ' `', v(step.state), '` ', v(step.text)]
+          : ['  ', own(paints.dim, iso(step.at)), '  ', v(step.state.padEnd(15), stateColor), ' ', v(step.text)],
+      );
     }
   }
   if (story.failingChecks.length > 0) {
-    if (format !== 'plain') lines.push(md ? '\n**failing checks**\n' : 'failing checks');
+    lines.push('', markdown ? '**failing checks**' : own(paints.bold, 'failing checks'), ...(markdown ? [''] : []));
     for (const c of story.failingChecks) {
-      if (md) lines.push(`- ${mdText(c.name)} (${c.conclusion.toLowerCase()})${c.url ? ` ${c.url}` : ''}`);
-      else if (format === 'plain') lines.push(`check\t${c.name}\t${c.conclusion.toLowerCase()}\t${c.url ?? ''}`);
-      else lines.push(`  ${c.name}  ${c.conclusion.toLowerCase()}  ${c.url ?? ''}`);
+      const conclusion = c.conclusion.toLowerCase();
+      lines.push(markdown ? ['- ', v(c.name), ` (${conclusion})`, ...(c.url ? [' ', v(c.url)] : [])] : ['  ', v(c.name), '  ', v(conclusion), '  ', v(c.url ?? '')]);
     }
   }
   return lines;
 }
 
-function mdText(t: string): string {
-  return t.replace(/[\\|*_<>[\]]/g, (c) => `\\${c}`);
+/** The story after the PR's fields, per format; nothing when the service sent no timeline. */
+export function storyView(story: Story): { table: Block[]; plain: Block[]; markdown: Block[] } {
+  if (story.trips.length === 0 && story.failingChecks.length === 0) return { table: [], plain: [], markdown: [] };
+  return { table: [{ lines: storyText(story, false) }], plain: [{ headers: [], rows: storyRows(story) }], markdown: [{ lines: storyText(story, true) }] };
 }
+

@@ -6,7 +6,8 @@ import type { ConcludedPr, TestAttempt } from '../../src/stats/model.js';
 import { buildStory, describeTransition, failingChecksOf } from '../../src/stats/story.js';
 import { escapeHtml, fitToWidth, histogram, htmlReport, sparkline, terminalCharts } from '../../src/views/charts.js';
 import { statsFields } from '../../src/views/stats.js';
-import { storyLines } from '../../src/views/story.js';
+import { renderBlocks } from '../../src/output/present.js';
+import { storyView } from '../../src/views/story.js';
 import { makeStyle } from '../../src/output/style.js';
 
 const T0 = Date.parse('2026-11-20T00:00:00Z');
@@ -40,7 +41,7 @@ describe('the PR story', () => {
     expect(story.trips[0]!.steps.at(-1)!.text).toBe('merged directly (up to date)');
   });
 
-  it('names the failing checks of the last failure and keeps their URLs', () => {
+  it('names the failing checks of the last failure and keeps their URLs', async () => {
     const failed = timeline.slice(0, 6);
     const checks = failingChecksOf({
       checkSuites: [
@@ -63,9 +64,12 @@ describe('the PR story', () => {
     expect(story.state).toBe('failed');
     expect(story.runId).toBe('r-2');
     expect(story.trips[0]!.steps.at(-1)!.text).toBe('failed: required status `test`, `e2e` and `ci/legacy` failed in run r-2');
-    const plain = storyLines(story, 'plain', makeStyle(false)).join('\n');
-    expect(plain).toContain('check\ttest\tfailure\thttps://ci.example/run/9');
-    expect(plain).toContain('PR #42: failed (run r-2)');
+    const plain = await renderBlocks(storyView(story).plain, 'plain', makeStyle(false));
+    expect(plain).toContain('check\ttest\tfailure\thttps://ci.example/run/9\n');
+    expect(plain).toContain('step\t');
+    const markdown = await renderBlocks(storyView(story).markdown, 'markdown', makeStyle(false));
+    expect(markdown).toContain('**trip 1: failed (run r-2)**');
+    expect(markdown).toContain('- test (failure) https://ci.example/run/9');
   });
 
   it('words other reasons and strips control characters from unknown ones', () => {
