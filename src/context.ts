@@ -162,6 +162,13 @@ export function requestTimeoutMs(options: GlobalOptions, env: NodeJS.ProcessEnv,
   return checkedTimeout(parseDuration(raw, source), source);
 }
 
+/** The setting behind the per-request limit, for hints: while waiting --timeout bounds the wait, not each request. */
+export function timeoutSourceOf(options: GlobalOptions, env: NodeJS.ProcessEnv, waiting: boolean): string {
+  if (!waiting && options.timeout !== undefined) return '--timeout';
+  if (env.MQ_TIMEOUT) return 'MQ_TIMEOUT';
+  return waiting ? 'MQ_TIMEOUT (each request of a wait; default 30s)' : '--timeout or MQ_TIMEOUT (default 30s)';
+}
+
 /** The real client: the HTTP layer over the resolved API URL and token. */
 export const httpClientFactory: ClientFactory = async (ctx, opts) => {
   // Command-line mistakes first (exit 2), then configuration (exit 7).
@@ -174,6 +181,7 @@ export const httpClientFactory: ClientFactory = async (ctx, opts) => {
     token: conn.token?.value ?? '',
     userAgent: `mq/${VERSION}`,
     timeoutMs,
+    timeoutSource: timeoutSourceOf(ctx.options, ctx.env, opts.waiting === true),
     signal: ctx.signal,
     now: () => ctx.clock.now(),
     env: ctx.env,

@@ -40,6 +40,8 @@ export interface HttpSettings {
   token: string;
   userAgent: string;
   timeoutMs: number;
+  /** What set timeoutMs, named in the hint when a request runs out of time (default: the flag and variable). */
+  timeoutSource?: string;
   connectTimeoutMs?: number;
   maxRetries?: number;
   debug?: (line: string) => void;
@@ -265,7 +267,7 @@ export class HttpClient {
       // A proxy refusing the credentials will refuse them again.
       const retryable = code !== 'PROXY_AUTH' && (spec.idempotent || preSend);
       if (retryable && canRetry && (await this.backoff(attempt, undefined, spec, call, code))) continue;
-      throw this.networkError(spec, outcome, preSend, attempt);
+      throw this.networkError(spec, outcome, preSend, attempt, deadline !== undefined && (outcome.timedOutMs ?? Infinity) < this.settings.timeoutMs);
     }
   }
 
@@ -454,7 +456,7 @@ export class HttpClient {
     return new ApiError(exitCodeForStatus(res.status), spec.what, why, res.status, res.body, { hints });
   }
 
-  private networkError(spec: CallSpec, outcome: Extract<Attempt, { kind: 'error' }>, preSend: boolean, attempt: number): MqError {
+  private networkError(spec: CallSpec, outcome: Extract<Attempt, { kind: 'error' }>, preSend: boolean, attempt: number, cutByDeadline = false): MqError {
     const { error, code } = outcome;
     const host = new URL(this.settings.baseUrl).host;
     const proxy = error instanceof TransportError ? error.proxy : undefined;
@@ -488,7 +490,9 @@ export class HttpClient {
     const tries = attempt + 1;
     const hint =
       outcome.timedOutMs !== undefined
-        ? 'raise the limit with --timeout or MQ_TIMEOUT, or try again later'
+        ? cutByDeadline
+          ? 'the wait ran out of time (--timeout bounds the whole wait); give it longer with --timeout'
+          : `raise the limit with ${this.settings.timeoutSource ?? '--timeout or MQ_TIMEOUT'}, or try again later`
         : code === 'PARSE'
           ? 'check the API URL: it must point at the merge queue service (https:// or http://, and the right port)'
           : 'check the API URL and your network or proxy settings (HTTPS_PROXY, NO_PROXY)';

@@ -123,6 +123,23 @@ describe.each(['node', 'undici'] as const)('HTTP layer (%s transport)', (transpo
     });
   });
 
+  describe('the hint of a request that ran out of time names the setting that applies', () => {
+    it('a plain request names the per-request setting it was given', async () => {
+      fake.on('POST /getSubmittedPullRequest', { hang: true });
+      const { api } = client({ timeoutMs: 100, maxRetries: 0, timeoutSource: 'MQ_TIMEOUT' });
+      const err = await api.getSubmittedPullRequest(PR).catch((e: unknown) => e);
+      expect(err).toMatchObject({ exitCode: 6, hints: ['raise the limit with MQ_TIMEOUT, or try again later'] });
+    });
+
+    it("a request cut short by a wait's deadline names the wait's --timeout", async () => {
+      fake.on('POST /getSubmittedPullRequest', { hang: true });
+      const { api, clk } = client({ timeoutMs: 5000, maxRetries: 0, timeoutSource: 'MQ_TIMEOUT' });
+      const err = await api.getSubmittedPullRequest(PR, { deadline: clk.now() + 100 }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ exitCode: 6 });
+      expect((err as { hints: string[] }).hints[0]).toContain('the wait ran out of time (--timeout bounds the whole wait)');
+    });
+  });
+
   describe('service time from the Date header', () => {
     it('keeps the offset of a skewed service clock and falls back to the local clock before any answer', async () => {
       const { http, api, clk } = client();
