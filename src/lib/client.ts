@@ -100,6 +100,7 @@ export class MergeQueueClient {
       throw usage(`apiUrl: ${JSON.stringify(options.apiUrl)} is not a URL`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw usage(`apiUrl: must be an http or https URL, got ${url.protocol}`);
+    if (url.username || url.password) throw usage('apiUrl: must not contain credentials; pass the token as `token`');
     if (typeof options.token !== 'string' || options.token === '') throw usage('token: required (the API token)');
     for (const [name, value] of [['timeoutMs', options.timeoutMs], ['maxRetries', options.maxRetries], ['retryBaseMs', options.retryBaseMs]] as const) {
       if (value !== undefined && !(Number.isFinite(value) && value >= 0)) throw usage(`${name}: expected a number 0 or more`);

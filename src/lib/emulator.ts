@@ -69,7 +69,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     });
     const text = await res.text();
     if (!res.ok) throw new EmulatorControlError(what, res.status, text.slice(0, 500));
-    return (text === '' ? undefined : JSON.parse(text)) as T;
+    const json = (res.headers.get('content-type') ?? '').includes('json');
+    return (json && text !== '' ? JSON.parse(text) : undefined) as T;
   }
 
   return {
