@@ -190,7 +190,8 @@ describe('bad inputs, refused before anything is sent', () => {
   });
 
   it('a bad timeout, a bad boolean, two kinds of targets: exit 2', async () => {
-    for (const inputs of [{ timeout: 'soon' }, { wait: 'yes' }, { 'impacts-all': 'true', 'impacted-targets': '//a' }]) {
+    const cases: Array<Record<string, string>> = [{ timeout: 'soon' }, { wait: 'yes' }, { 'impacts-all': 'true', 'impacted-targets': '//a' }];
+    for (const inputs of cases) {
       const result = await runAction(1, inputs).child;
       expect(result.exitCode, JSON.stringify(inputs)).toBe(2);
       expect(result.stdout).toMatch(/^::error title=mq%3A bad input::/m);
