@@ -182,6 +182,47 @@ describe('the action against the emulator', () => {
   });
 });
 
+describe('the README workflow', () => {
+  /** The `with:` inputs of the README's example step, as the runner would pass them. */
+  function readmeInputs(expressions: Record<string, string>): Record<string, string> {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## GitHub Action\n'));
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    const lines = yaml.split('\n');
+    const start = lines.findIndex((l) => /^ +with:$/.test(l));
+    const indent = (lines[start + 1] ?? '').search(/\S/);
+    const inputs: Record<string, string> = {};
+    for (let i = start + 1; i < lines.length && (lines[i] ?? '').search(/\S/) === indent; i++) {
+      const [, key, value] = /^ *([\w-]+): ?(.*)$/.exec(lines[i] ?? '') ?? [];
+      if (!key) break;
+      if (value === '|') {
+        const block: string[] = [];
+        while ((lines[i + 1] ?? '').search(/\S/) > indent) block.push((lines[++i] ?? '').trim());
+        inputs[key] = `${block.join('\n')}\n`;
+      } else {
+        inputs[key] = (value ?? '').replace(/\$\{\{ *([^}]+?) *\}\}/g, (_, expr: string) => expressions[expr] ?? `unknown expression ${expr}`);
+      }
+    }
+    return inputs;
+  }
+
+  it('runs the example step from README: targets uploaded, PR submitted with its priority, merged', async () => {
+    const inputs = readmeInputs({ 'secrets.MQ_TOKEN': TOKEN, 'vars.MQ_API_URL': emu.url });
+    expect(Object.keys(inputs)).toEqual(['token', 'api-url', 'priority', 'timeout', 'impacted-targets']);
+    await emu.createPullRequest({ repo, number: 12, sha: 'f'.repeat(40) });
+    const run = runAction(12, { ...inputs, interval: '100ms' });
+    await untilTesting(run, 12);
+    const [testRun] = await emu.listRuns();
+    const details = await client.getMergeQueueTestingDetails({ repo, targetBranch: 'main', testRunId: testRun?.id ?? '' });
+    expect(details.impactedTargetsForTestedPrs).toEqual(['//svc/api', '//svc/web']);
+    await emu.advance(10);
+    const result = await run.child;
+    expect(result.exitCode).toBe(0);
+    expect(run.outputs()).toMatchObject({ state: 'merged', 'exit-code': '0' });
+    expect((await client.getSubmittedPullRequest({ repo, targetBranch: 'main', pr: { number: 12 } })).priorityName).toBe('high');
+  });
+});
+
 describe('bad inputs, refused before anything is sent', () => {
   it('no token: exit 7 with an annotation naming the input', async () => {
     const result = await runAction(1, { token: '' }).child;

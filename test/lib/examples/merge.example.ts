@@ -17,7 +17,7 @@ try {
     intervalMs: 1_000,
     onTransition: (t) => console.log(`PR #${pr}: ${t.to}`),
   });
-  console.log(`PR #${pr}: ${result.outcome}`);
+  if (result.outcome !== 'merged') console.error(`PR #${pr} did not merge: ${result.outcome}`);
   process.exitCode = result.exitCode; // 0 merged, 9 failed or cancelled, 8 still pending at the timeout
 } catch (err) {
   if (!(err instanceof MergeQueueError)) throw err;
