@@ -17,7 +17,7 @@ export interface ActionResult {
   exitCode: number;
 }
 
-interface Report {
+export interface Report {
   state: string;
   exitCode: number;
   timeInQueueS: number | null;
@@ -78,7 +78,7 @@ function headline(inputs: ActionInputs, outcome: string, state: string): string 
   }
 }
 
-function summaryOf(inputs: ActionInputs, outcome: string, r: Report, transitions: Transition[], detail?: string): string {
+export function summaryOf(inputs: ActionInputs, outcome: string, r: Report, transitions: Transition[], detail?: string): string {
   const rows: Array<[string, string]> = [
     ['Repository', `${inputs.repo.host}/${inputs.repo.owner}/${inputs.repo.name}`],
     ['Target branch', inputs.branch],

@@ -172,6 +172,17 @@ describe('the action against the emulator', () => {
     expect(details.impactedTargetsForTestedPrs).toEqual(['//svc/api', '//svc/web']);
   });
 
+  it('a cancelled job (SIGINT from the runner) stops the wait: exit 130, an annotation, the PR left queued', async () => {
+    const run = runAction(13, { timeout: '1h' });
+    await untilTesting(run, 13);
+    run.child.kill('SIGINT');
+    const result = await run.child;
+    expect(result.exitCode).toBe(130);
+    expect(result.stdout).toMatch(/^::error title=mq%3A cancelled::/m);
+    expect(run.outputs()).toMatchObject({ 'exit-code': '130' });
+    expect((await client.getSubmittedPullRequest({ repo, targetBranch: 'main', pr: { number: 13 } })).state).toBe('testing');
+  });
+
   it('reports the service refusing the token as exit 4, without printing the token', async () => {
     const run = runAction(11, { token: 'wrong-token-value-123' });
     const result = await run.child;
