@@ -208,7 +208,5 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
     setOutputs(wf, r);
     wf.summary(summaryOf(inputs, e.kind === 'interrupted' ? 'cancelled by the workflow' : 'error', r, transitions, e.message));
     return { exitCode: e.exitCode };
-  } finally {
-    await client.close();
   }
 }

@@ -5,7 +5,7 @@
  * errors or `console.log(client)` (it lives in a private field).
  */
 import { MergeQueueClient as CliClient } from '../api/client.js';
-import { HttpClient, closeHttp } from '../api/http.js';
+import { HttpClient } from '../api/http.js';
 import { MergeQueueError, toPublicError } from './errors.js';
 import type {
   CreateQueueRequest,
@@ -117,11 +117,6 @@ export class MergeQueueClient {
       ...(options.debug ? { debug: options.debug } : {}),
     });
     this.#inner = new CliClient(http);
-  }
-
-  /** Drops idle connections so the process can exit at once (the next call opens new ones). */
-  close(): Promise<void> {
-    return closeHttp();
   }
 
   // ---- one method per endpoint, named after it --------------------------------------------------

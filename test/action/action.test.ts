@@ -26,7 +26,6 @@ beforeAll(async () => {
   client = new MergeQueueClient({ apiUrl: emu.url, token: emu.token });
 });
 afterAll(async () => {
-  await client.close();
   await emu.stop();
 });
 beforeEach(async () => {

@@ -24,7 +24,6 @@ describe('against the emulator fixture', () => {
     client = new MergeQueueClient({ apiUrl: emu.url, token: emu.token });
   });
   afterAll(async () => {
-    await client.close();
     await emu.stop();
   });
   beforeEach(async () => {
@@ -119,7 +118,6 @@ describe('against a scripted service', () => {
     expect(lines.join('\n')).toContain('x-api-token: ***');
     expect(lines.join('\n')).not.toContain(TOKEN);
     expect(inspect(client, { depth: 20, showHidden: true })).not.toContain(TOKEN);
-    await client.close();
   });
 
   it('gives up after maxRetries with kind unavailable and the last status', async () => {
@@ -127,7 +125,6 @@ describe('against a scripted service', () => {
     const client = new MergeQueueClient({ apiUrl: server.url, token: TOKEN, retryBaseMs: 1, maxRetries: 2 });
     await expect(client.getQueue(queue)).rejects.toMatchObject({ kind: 'unavailable', status: 502, exitCode: 6 });
     expect(server.requests).toHaveLength(3);
-    await client.close();
   });
 
   it('never follows a redirect (the token must not reach another host)', async () => {
@@ -135,7 +132,6 @@ describe('against a scripted service', () => {
     const client = new MergeQueueClient({ apiUrl: server.url, token: TOKEN });
     await expect(client.getQueue(queue)).rejects.toMatchObject({ kind: 'unexpected', status: 307 });
     expect(server.requests).toHaveLength(1);
-    await client.close();
   });
 });
 

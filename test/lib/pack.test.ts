@@ -110,7 +110,7 @@ describe('the packed package', () => {
     try {
       const setup = await execa(
         process.execPath,
-        ['--input-type=module', '-e', `import { MergeQueueClient } from 'mq-cli'; const c = new MergeQueueClient({ apiUrl: process.env.MQ_API_URL, token: process.env.MQ_TOKEN }); await c.createQueue({ repo: { host: 'github.com', owner: 'acme', name: 'app' }, targetBranch: 'main' }); await c.close();`],
+        ['--input-type=module', '-e', `import { MergeQueueClient } from 'mq-cli'; const c = new MergeQueueClient({ apiUrl: process.env.MQ_API_URL, token: process.env.MQ_TOKEN }); await c.createQueue({ repo: { host: 'github.com', owner: 'acme', name: 'app' }, targetBranch: 'main' });`],
         { cwd: project, env: { PATH: process.env.PATH ?? '', MQ_API_URL: emu.url, MQ_TOKEN: emu.token }, extendEnv: false },
       );
       expect(setup.exitCode).toBe(0);

@@ -16,7 +16,6 @@ before(async () => {
 });
 
 after(async () => {
-  await client.close();
   await emu.stop();
 });
 

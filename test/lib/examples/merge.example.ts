@@ -23,6 +23,4 @@ try {
   if (!(err instanceof MergeQueueError)) throw err;
   console.error(`${err.message} (HTTP ${err.status ?? 'none'}, ${err.kind})`);
   process.exitCode = err.exitCode;
-} finally {
-  await client.close();
 }
