@@ -48,7 +48,11 @@ export interface MergeQueueClientOptions {
   debug?: (line: string) => void;
   /** Sent as `user-agent` (default `mq-cli/<version>`). */
   userAgent?: string;
+  /** Allow plain http:// to a host other than this machine (the token then travels unencrypted). */
+  allowInsecureHttp?: boolean;
 }
+
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
 const TERMINAL = new Set(['merged', 'failed', 'cancelled']);
 const EXIT_FOR: Record<WaitOutcome, 0 | 8 | 9> = { merged: 0, failed: 9, cancelled: 9, left_queue: 9, timeout: 8 };
@@ -101,6 +105,9 @@ export class MergeQueueClient {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw usage(`apiUrl: must be an http or https URL, got ${url.protocol}`);
     if (url.username || url.password) throw usage('apiUrl: must not contain credentials; pass the token as `token`');
+    if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname) && options.allowInsecureHttp !== true) {
+      throw usage(`apiUrl: refusing to send the token over plain http:// to ${url.host}; use https://, or set allowInsecureHttp if this network is trusted`);
+    }
     if (typeof options.token !== 'string' || options.token === '') throw usage('token: required (the API token)');
     for (const [name, value] of [['timeoutMs', options.timeoutMs], ['maxRetries', options.maxRetries], ['retryBaseMs', options.retryBaseMs]] as const) {
       if (value !== undefined && !(Number.isFinite(value) && value >= 0)) throw usage(`${name}: expected a number 0 or more`);

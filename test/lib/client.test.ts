@@ -142,10 +142,13 @@ describe('constructor checks', () => {
       { apiUrl: 'ftp://x/v1', token: 't' },
       { apiUrl: 'https://user:pw@x/v1', token: 't' },
       { apiUrl: 'https://x/v1', token: '' },
+      { apiUrl: 'http://mq.internal/v1', token: 't' },
     ];
     for (const options of bad) {
       expect(() => new MergeQueueClient(options), JSON.stringify(options)).toThrow(MergeQueueError);
     }
+    expect(() => new MergeQueueClient({ apiUrl: 'http://mq.internal/v1', token: 't', allowInsecureHttp: true })).not.toThrow();
+    expect(() => new MergeQueueClient({ apiUrl: 'http://localhost:8080/v1', token: 't' })).not.toThrow();
   });
 });
 
