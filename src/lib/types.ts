@@ -190,6 +190,93 @@ export interface MetricsResult {
   body: string;
 }
 
+// ---- history -----------------------------------------------------------------------------------
+
+/** Per call: an absolute deadline (epoch ms) after which no attempt or retry starts, and a signal that stops the call. */
+export interface CallOptions {
+  deadline?: number;
+  signal?: AbortSignal;
+}
+
+export interface GetPullRequestRequest extends PrRequest {
+  /** Also return the PR's `timeline`: every transition of its trips through the queue. */
+  includeTimeline?: boolean;
+}
+
+export interface GetPullRequestsRequest extends QueueTargetRequest {
+  /** At most 50. */
+  prs: Array<{ number: number }>;
+  includeTimeline?: boolean;
+}
+
+export interface TestingResultsRequest extends QueueTargetRequest {
+  /** ISO-8601; the window is at most 45 days. */
+  since?: string;
+  until?: string;
+  offset?: number;
+  /** Page size, 1..100. */
+  take?: number;
+}
+
+export interface TimelineRun {
+  id?: Maybe<string>;
+  branch?: Maybe<string>;
+  sha?: Maybe<string>;
+  status?: Maybe<string>;
+  isBisection?: Maybe<boolean>;
+  requiredStatuses?: Maybe<string[]>;
+  testedPullRequests?: Maybe<Array<{ prNumber?: Maybe<number>; prUrl?: Maybe<string>; title?: Maybe<string>; [field: string]: unknown }>>;
+  [field: string]: unknown;
+}
+
+/** One transition of a PR. `reason` is upper-case (TEST_RUN_REQUIRED_STATUS_FAILED, ...). */
+export interface TimelineItem {
+  timestamp?: Maybe<string>;
+  state?: Maybe<string>;
+  reason?: Maybe<string>;
+  testRunId?: Maybe<string>;
+  testRun?: Maybe<TimelineRun>;
+  failureCausingStatuses?: Maybe<string[]>;
+  [field: string]: unknown;
+}
+
+export interface PullRequestWithTimeline extends SubmittedPullRequest {
+  /** Newest first, as the service sends it; only with `includeTimeline`. */
+  timeline?: Maybe<TimelineItem[]>;
+}
+
+export interface PullRequestsLookup {
+  pullRequests?: Maybe<PullRequestWithTimeline[]>;
+  /** The PRs never submitted to this queue. */
+  notFound?: Maybe<Array<{ number?: Maybe<number>; [field: string]: unknown }>>;
+  [field: string]: unknown;
+}
+
+/** One PR's part in one finished test run. */
+export interface TestingResult {
+  testRunId?: Maybe<string>;
+  testBranch?: Maybe<string>;
+  prNumber?: Maybe<number>;
+  startedAt?: Maybe<string>;
+  completedAt?: Maybe<string>;
+  testingDurationMs?: Maybe<number>;
+  /** passed, failed, timed_out or cancelled. */
+  outcome?: Maybe<string>;
+  failureReason?: Maybe<string>;
+  /** How the PR's trip ended (merged, failed, cancelled); null while it is in the queue. */
+  cycleConclusion?: Maybe<string>;
+  bisection?: Maybe<string>;
+  isBisection?: Maybe<boolean>;
+  startedBisection?: Maybe<boolean>;
+  [field: string]: unknown;
+}
+
+export interface TestingResultsPage {
+  testingResults?: Maybe<TestingResult[]>;
+  totalItems?: Maybe<number>;
+  [field: string]: unknown;
+}
+
 // ---- waiting -----------------------------------------------------------------------------------
 
 export interface WaitRequest extends QueueTargetRequest {
