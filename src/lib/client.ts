@@ -91,6 +91,19 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+const inners = new WeakMap<MergeQueueClient, CliClient>();
+
+/**
+ * The CLI's client behind a library client, for code of this repository that builds on it (the
+ * action reads the PR's story through it). Not part of the public API.
+ * @internal
+ */
+export function innerClient(client: MergeQueueClient): CliClient {
+  const inner = inners.get(client);
+  if (!inner) throw new TypeError('not a MergeQueueClient');
+  return inner;
+}
+
 export class MergeQueueClient {
   readonly apiUrl: string;
   readonly #inner: CliClient;
@@ -124,6 +137,7 @@ export class MergeQueueClient {
       ...(options.debug ? { debug: options.debug } : {}),
     });
     this.#inner = new CliClient(http);
+    inners.set(this, this.#inner);
   }
 
   // ---- one method per endpoint, named after it --------------------------------------------------
