@@ -5,7 +5,8 @@
  */
 import type { z } from 'zod';
 import { ExitCode, MqError, UsageError } from '../errors.js';
-import type { CallSpec, HttpClient, RequestDescription } from './http.js';
+import * as h from './history.js';
+import type { CallSpec, HttpClient, HttpResponse, RequestDescription } from './http.js';
 import * as s from './schemas.js';
 
 export type SubmitRequest = z.infer<typeof s.submitRequest>;
@@ -16,6 +17,15 @@ export type TestingDetailsRequest = z.infer<typeof s.testingDetailsRequest>;
 export type CreateQueueRequest = z.infer<typeof s.createQueueRequest>;
 export type UpdateQueueRequest = z.infer<typeof s.updateQueueRequest>;
 export type ListPullRequestsRequest = z.infer<typeof s.listPullRequestsRequest>;
+
+/**
+ * Per-call options of the history reads (a deadline in epoch ms, an abort signal). The HTTP layer
+ * is gaining them as a second argument of every call; until then they are handed on unused.
+ */
+export interface HistoryCallOptions {
+  deadline?: number;
+  signal?: AbortSignal;
+}
 
 export interface ClientOptions {
   /** When set, mutations are described to this function instead of being sent. Reads still go. */
@@ -146,6 +156,45 @@ export class MergeQueueClient {
     if (req.repoHost !== undefined) query.repoHost = req.repoHost;
     const res = await this.http.call({ endpoint: 'getMergeQueueMetrics', method: 'GET', query, idempotent: true, what: 'get metrics' });
     return { contentType: res.contentType, body: res.body };
+  }
+
+  // ---- history (trunk-wire §1.4, §1.6, §1.15) -------------------------------------------------
+
+  private read(spec: CallSpec, call?: HistoryCallOptions): Promise<HttpResponse> {
+    const send = this.http.call.bind(this.http) as (spec: CallSpec, call?: HistoryCallOptions) => Promise<HttpResponse>;
+    return send(spec, call);
+  }
+
+  /** A PR's record with its `timeline`: every transition of its trips, newest first as v1 sends it. */
+  async getSubmittedPullRequestWithTimeline(
+    req: Omit<h.GetPullRequestWithTimelineRequest, 'includeTimeline'>,
+    call?: HistoryCallOptions,
+  ): Promise<h.PullRequestWithTimeline> {
+    const what = `get the timeline of ${prLabel(req)}`;
+    const body = checked(h.getPullRequestWithTimelineRequest, { ...req, includeTimeline: true }, what);
+    const res = await this.read(this.post('getSubmittedPullRequest', body, what, true), call);
+    return decode(h.pullRequestWithTimelineSchema, res.body, what);
+  }
+
+  /** Up to 50 PRs in one call; those never submitted to the queue come back in `notFound`. */
+  async getSubmittedPullRequests(req: h.GetPullRequestsRequest, call?: HistoryCallOptions): Promise<h.PullRequestsLookup> {
+    const what = `get ${req.prs.length} pull request${req.prs.length === 1 ? '' : 's'} of ${req.targetBranch}`;
+    const res = await this.read(this.post('getSubmittedPullRequests', checked(h.getPullRequestsRequest, req, what), what, true), call);
+    return decode(h.pullRequestsLookupSchema, res.body, what);
+  }
+
+  /** One row per PR per test run finished in a window of at most 45 days; offset/take paging. */
+  async listMergeQueueTestingResults(req: h.TestingResultsRequest, call?: HistoryCallOptions): Promise<h.TestingResultsPage> {
+    const what = `list testing results of ${req.targetBranch}`;
+    const res = await this.read(this.post('listMergeQueueTestingResults', checked(h.testingResultsRequest, req, what), what, true), call);
+    return decode(h.testingResultsPageSchema, res.body, what);
+  }
+
+  /** listPullRequests with a conclusion window (`since`, `until`): PRs merged, failed or cancelled in it. */
+  async listConcludedPullRequests(req: h.ListConcludedPullRequestsRequest, call?: HistoryCallOptions): Promise<s.PullRequestPage> {
+    const what = `list concluded pull requests of ${req.targetBranch}`;
+    const res = await this.read(this.post('listPullRequests', checked(h.listConcludedPullRequestsRequest, req, what), what, true), call);
+    return decode(h.concludedPullRequestPageSchema, res.body, what);
   }
 
   async listPullRequests(req: ListPullRequestsRequest): Promise<s.PullRequestPage> {

@@ -17,6 +17,7 @@ import { controlRoutes } from './http/control-routes.js';
 import { HttpError, send, sendError } from './http/respond.js';
 import type { Route } from './http/route.js';
 import { describeIssues } from './http/schemas.js';
+import { engineErrorStatus } from './http/wire.js';
 import type { StateStore } from './store.js';
 import type { WebhookDispatcher } from './webhooks.js';
 
@@ -140,7 +141,7 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
       return;
     }
     if (err instanceof EngineError) {
-      sendError(res, err.status, err.message);
+      sendError(res, engineErrorStatus(err.kind), err.message);
       return;
     }
     log(`mq emulator: internal error on ${req.method ?? ''} ${req.url ?? ''}: ${(err as Error).stack ?? String(err)}`);

@@ -3,7 +3,8 @@
  * the engine's internals. The checks at the bottom make the compiler fail when the engine's wire
  * shapes drift away from them.
  */
-import type { FakePrInput, WireFakePr, WireRun } from '../emulator/engine/index.js';
+import type { FakePrInput, FakePrView } from '../emulator/engine/index.js';
+import type { WireRun } from '../emulator/http/wire.js';
 import type { WebhookTarget } from '../emulator/webhooks.js';
 import type { RepoRef } from './types.js';
 
@@ -88,7 +89,7 @@ export interface EmulatorRun {
 // ---- drift checks (compile time only) ------------------------------------------------------------
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sameRun: Same<Pick<WireRun, keyof EmulatorRun>, EmulatorRun> = true;
-const sameFakePr: Same<Pick<WireFakePr, keyof FakePullRequest>, FakePullRequest> = true;
+const sameFakePr: Same<Pick<FakePrView, keyof FakePullRequest>, FakePullRequest> = true;
 const inputFits: [FakePullRequestInput] extends [FakePrInput] ? true : false = true;
 const webhookFits: [EmulatorWebhookTarget] extends [WebhookTarget] ? true : false = true;
 void [sameRun, sameFakePr, inputFits, webhookFits];

@@ -122,6 +122,6 @@ export class Scenario {
   }
 
   queueOrder(): number[] {
-    return this.engine.getQueue(q, this.t).enqueuedPullRequests.map((e) => e.prNumber);
+    return this.engine.getQueue(q, this.t).entries.map((e) => e.prNumber);
   }
 }

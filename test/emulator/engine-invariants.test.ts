@@ -102,7 +102,7 @@ function randomQueue(seed: number, steps = 60, onStep?: (r: Run, step: number) =
       } else if (roll < 0.82) {
         // Raising a live PR to urgent (a resubmission after it left would start a new trip).
         const n = anyPr();
-        if (engine.getSubmittedPullRequest({ ...q, pr: { number: n } }, now).isCurrentlySubmittedToQueue) {
+        if (engine.getSubmittedPullRequest({ ...q, pr: { number: n } }, now).live) {
           engine.submit({ ...q, pr: { number: n }, priority: 'urgent' }, now);
         }
       } else {
@@ -130,7 +130,7 @@ function checkInvariants({ engine, concurrency, bisectionConcurrency }: Run): vo
     expect(bisection).toBeLessThanOrEqual(bisectionConcurrency);
   }
   const m = engine.metrics(engine.now)[0]!;
-  const order = engine.getQueue(q, engine.now).enqueuedPullRequests;
+  const order = engine.getQueue(q, engine.now).entries;
   // Every PR of a run in flight is TESTING, and every TESTING PR is in exactly one run in flight.
   const testing = order.filter((e) => e.state === 'testing').map((e) => e.prNumber).sort((a, b) => a - b);
   const inRuns = runs.flatMap((r) => r.prNumbers).sort((a, b) => a - b);
@@ -161,8 +161,8 @@ function checkOutcome(r: Run): void {
   // merge skips testing altogether: it needs an up-to-date PR and an empty lane).
   const direct = new Set(mergeEffects.filter((e) => e.reason === 'MERGE_GRAPH_DIRECT_MERGE').map((e) => e.prNumber));
   for (const n of r.breaking) if (!direct.has(n)) expect(mergedAt.has(n), `breaking PR ${n} merged`).toBe(false);
-  // 4.9.1/4.9.6: each merged PR merged once, covered by a passing main-queue run (its own, or one
-  // that vouched for it); everything that run tested merged, and what the PR was tested on top of
+  // 4.9.1/4.9.6: each merged PR merged once, covered by a passing run (its own, one that vouched
+  // for it, or the bisection run that tested exactly its content); everything that run tested merged, and what the PR was tested on top of
   // (its own run's base and the PRs ahead of it in its group) merged before it. In a queue that was
   // only ever single, the tested set is one lane: it merged in exactly its order.
   expect(new Set(merges).size).toBe(merges.length);
@@ -173,8 +173,18 @@ function checkOutcome(r: Run): void {
     const pr = r.engine.getSubmittedPullRequest({ ...q, pr: { number: n } }, r.engine.now);
     const run = runs.get(pr.verifiedByTestRun ?? '');
     expect(run?.status, `run covering PR ${n}`).toBe('succeeded');
-    expect(run?.isBisection, `PR ${n} merged on a bisection run`).toBe(false);
     const tested = [...run!.basePrNumbers, ...run!.prNumbers];
+    // The branch it merged onto is what that run tested (a bisection run counts only then, 15.2):
+    // every PR merged before it merged before the run started, or was tested by the run.
+    if (!r.parallelEver) {
+      const started = r.effects.findIndex((e) => e.runId === run!.id && e.to === 'testing');
+      const mine = r.effects.indexOf(mergeEffects[mergedAt.get(n)!]!);
+      for (const e of mergeEffects) {
+        const at = r.effects.indexOf(e);
+        if (at >= mine || at < started) continue;
+        expect(tested, `PR ${e.prNumber} merged under PR ${n} without being tested with it`).toContain(e.prNumber);
+      }
+    }
     const at = tested.indexOf(n);
     expect(at).toBeGreaterThanOrEqual(0);
     for (const b of tested) expect(mergedAt.has(b), `PR ${b} tested with PR ${n} merged`).toBe(true);
@@ -199,8 +209,8 @@ function dump(r: Run, step?: number): void {
   if (!process.env.DBG) return;
   if (step !== undefined) console.log(`failed after step ${step}`);
   console.log(r.effects.map((e) => `${(e.at - T0) / MIN} #${e.prNumber} ${e.from}->${e.to} ${e.reason}`).join('\n'));
-  const { enqueuedPullRequests, ...settings } = r.engine.getQueue(q, r.engine.now);
-  console.log(settings, enqueuedPullRequests.map((e) => `${e.prNumber}:${e.state}`).join(' '));
+  const { entries, ...settings } = r.engine.getQueue(q, r.engine.now);
+  console.log(settings, entries.map((e) => `${e.prNumber}:${e.state}`).join(' '));
   console.log(r.engine.listRuns().map((x) => `${x.prNumbers.join('+')}[${x.basePrNumbers.join(',')}]${x.isBisection ? 'B' : ''}:${x.status}`).join(' '));
 }
 
@@ -274,26 +284,26 @@ describe('engine properties', () => {
     ]);
   });
 
-  it('throws typed errors with HTTP statuses and changes nothing', () => {
+  it('throws typed errors of a kind and changes nothing', () => {
     const e = new QueueEngine(createState(1, T0));
     const status = (f: () => unknown) => {
       try {
         f();
       } catch (err) {
-        return err instanceof EngineError ? err.status : 'other';
+        return err instanceof EngineError ? err.kind : 'other';
       }
       return 'none';
     };
-    expect(status(() => e.getQueue(q, T0))).toBe(404);
+    expect(status(() => e.getQueue(q, T0))).toBe('not_found');
     e.createQueue(q, T0);
-    expect(status(() => e.createQueue(q, T0))).toBe(409);
-    expect(status(() => e.submit({ ...q, pr: { number: -1 } }, T0))).toBe(400);
-    expect(status(() => e.submit({ ...q, pr: { number: 1 }, priority: 'asap' }, T0))).toBe(400);
-    expect(status(() => e.updateQueue({ ...q, concurrency: 0, batch: true }, T0))).toBe(400);
-    expect(e.getQueue(q, T0).batch).toBe(false);
-    expect(status(() => e.cancel({ ...q, pr: { number: 1 } }, T0))).toBe(404);
-    expect(status(() => e.completeRun('nope', 'passed', T0))).toBe(404);
-    expect(e.getQueue(q, T0).enqueuedPullRequests).toEqual([]);
+    expect(status(() => e.createQueue(q, T0))).toBe('conflict');
+    expect(status(() => e.submit({ ...q, pr: { number: -1 } }, T0))).toBe('invalid');
+    expect(status(() => e.submit({ ...q, pr: { number: 1 }, priority: 'asap' }, T0))).toBe('invalid');
+    expect(status(() => e.updateQueue({ ...q, concurrency: 0, batch: true }, T0))).toBe('invalid');
+    expect(e.getQueue(q, T0).config.batch).toBe(false);
+    expect(status(() => e.cancel({ ...q, pr: { number: 1 } }, T0))).toBe('not_found');
+    expect(status(() => e.completeRun('nope', 'passed', T0))).toBe('not_found');
+    expect(e.getQueue(q, T0).entries).toEqual([]);
   });
 
   it('records mergeMethod and required statuses, and keeps metrics to the last hour', () => {

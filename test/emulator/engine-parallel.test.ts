@@ -29,13 +29,13 @@ describe('parallel mode', () => {
     expect(s.engine.getTestingDetails({ ...q, testRunId: c.id }, s.t)).toMatchObject({
       impactedTargets: ['frontend', 'backend'],
       impactedTargetsForTestedPrs: ['frontend', 'backend'],
-      dependentPrs: [1, 2],
+      basePrNumbers: [1, 2],
     });
     const d = s.runs()[3]!;
     expect(s.engine.getTestingDetails({ ...q, testRunId: d.id }, s.t)).toMatchObject({
       impactedTargets: ['docs'],
       impactedTargetsForTestedPrs: ['docs'],
-      dependentPrs: [],
+      basePrNumbers: [],
     });
     s.at(10);
     expect(s.merged()).toEqual([1, 2, 3, 4]);

@@ -67,7 +67,7 @@ describe('priority and skip-the-line', () => {
     }
     expect(s.metrics().restarts).toBe(2);
     const pr4 = s.engine.getSubmittedPullRequest({ ...q, pr: { number: 4 } }, s.t);
-    expect(pr4).toMatchObject({ priorityValue: 0, priorityName: 'urgent', skipTheLine: true });
+    expect(pr4).toMatchObject({ priorityValue: 0, priorityName: 'urgent' });
     s.at(14);
     expect(s.merged()).toEqual([4, 1]);
     s.at(30);
@@ -108,7 +108,7 @@ describe('mode switches', () => {
     const s = new Scenario({ concurrency: 2 }).submit(1).submit(2).submit(3);
     s.at(2).update({ mode: 'parallel' });
     const queue = () => s.engine.getQueue(q, s.t);
-    expect(queue()).toMatchObject({ state: 'switching_modes', mode: 'single' });
+    expect(queue()).toMatchObject({ state: 'switching_modes', config: { mode: 'single' } });
     s.submit(4);
     expect(s.state(4)).toBe('not_ready');
     let refused: unknown;
@@ -118,9 +118,9 @@ describe('mode switches', () => {
       refused = err;
     }
     expect(refused).toBeInstanceOf(EngineError);
-    expect((refused as EngineError).status).toBe(400);
+    expect((refused as EngineError).kind).toBe('invalid');
     expect((refused as EngineError).message).toContain('switching modes');
-    expect(queue().concurrency).toBe(2);
+    expect(queue().config.concurrency).toBe(2);
     // Repeating a current value and changing the state are accepted.
     s.update({ concurrency: 2, state: 'running' });
     s.at(10);
@@ -128,7 +128,7 @@ describe('mode switches', () => {
     expect(s.states(1, 2, 3, 4)).toEqual({ 1: 'merged', 2: 'merged', 3: 'testing', 4: 'not_ready' });
     expect(queue().state).toBe('switching_modes');
     s.at(20);
-    expect(queue()).toMatchObject({ state: 'running', mode: 'parallel' });
+    expect(queue()).toMatchObject({ state: 'running', config: { mode: 'parallel' } });
     // The new mode applies: PR 4 now needs impacted targets.
     expect(s.state(4)).toBe('not_ready');
     s.targets(4, ['x']);
@@ -141,19 +141,19 @@ describe('mode switches', () => {
     s.update({ mode: 'parallel' });
     s.update({ state: 'draining' });
     s.at(10);
-    expect(s.engine.getQueue(q, s.t)).toMatchObject({ state: 'draining', mode: 'parallel' });
+    expect(s.engine.getQueue(q, s.t)).toMatchObject({ state: 'draining', config: { mode: 'parallel' } });
     s.update({ mode: 'single' });
-    expect(s.engine.getQueue(q, s.t)).toMatchObject({ state: 'draining', mode: 'single' });
+    expect(s.engine.getQueue(q, s.t)).toMatchObject({ state: 'draining', config: { mode: 'single' } });
   });
 
   it('a switch requested while paused waits for the queue to be resumed', () => {
     const s = new Scenario().submit(1);
     s.at(1).update({ state: 'paused' }).update({ mode: 'parallel' });
     s.at(30);
-    expect(s.engine.getQueue(q, s.t)).toMatchObject({ state: 'switching_modes', mode: 'single' });
+    expect(s.engine.getQueue(q, s.t)).toMatchObject({ state: 'switching_modes', config: { mode: 'single' } });
     expect(s.state(1)).toBe('tests_passed');
     s.update({ state: 'running' });
-    expect(s.engine.getQueue(q, s.t)).toMatchObject({ state: 'running', mode: 'parallel' });
+    expect(s.engine.getQueue(q, s.t)).toMatchObject({ state: 'running', config: { mode: 'parallel' } });
     expect(s.merged()).toEqual([1]);
   });
 });

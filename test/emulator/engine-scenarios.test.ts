@@ -171,7 +171,7 @@ describe('cancel and restart', () => {
     expect(s.runs().map((r) => r.status)).toEqual(['in_progress', 'cancelled', 'cancelled', 'cancelled', 'in_progress', 'in_progress']);
     expect(s.metrics().restarts).toBe(2);
     const pr2 = s.engine.getSubmittedPullRequest({ repo: s.runs()[0]!.repo, targetBranch: 'main', pr: { number: 2 } }, s.t);
-    expect(pr2.isCurrentlySubmittedToQueue).toBe(false);
+    expect(pr2.live).toBe(false);
     s.at(10);
     expect(s.merged()).toEqual([1]);
     s.at(15);
@@ -270,7 +270,7 @@ describe('priority', () => {
     s.at(30);
     expect(s.merged()).toEqual([1, 2, 4, 3]);
     const pr4 = s.engine.getSubmittedPullRequest({ repo: s.runs()[0]!.repo, targetBranch: 'main', pr: { number: 4 } }, s.t);
-    expect(pr4).toMatchObject({ priorityValue: 10, priorityName: 'high', skipTheLine: false });
+    expect(pr4).toMatchObject({ priorityValue: 10, priorityName: 'high' });
   });
 
   it('orders by value: urgent 0 before high 10 before medium 100 before low 200', () => {

@@ -126,7 +126,7 @@ describe('pull requests', () => {
       testBranch: `trunk-merge/pr-2/${id}`,
       createdAt: new Date(T0).toISOString(),
       status: 'in_progress',
-      checkSuites: [],
+      checkSuites: [{ checkRuns: [{ name: 'build', status: 'IN_PROGRESS', url: `https://ci.emulator.invalid/runs/${id}` }] }],
       statusChecks: [{ context: 'build', state: 'PENDING' }],
       testedPullRequests: [{ prNumber: 2, prUrl: 'https://github.com/acme/app/pull/2', title: 'PR #2' }],
       dependentPrs: [1],

@@ -9,7 +9,8 @@
  *
  *  - A node that passes clears its PRs: TESTS_PASSED, then PENDING (BISECTION_TEST_RUN_PASSED) at
  *    the front of the waiting region, to be retested in the main queue ("PRs that pass this way will
- *    be moved back to the main queue for re-testing"). A PR never merges on a bisection run.
+ *    be moved back to the main queue for re-testing") — unless the run tested exactly what the main
+ *    queue would test them on now: then it is their test and they stay TESTS_PASSED (reuse.ts).
  *  - A node that fails waits (PENDING_FAILURE) until every bisection PR in its base is cleared; then
  *    a single PR is the culprit and FAILS, a group is split again in place.
  *  - A culprit leaving takes itself out of every later node's base; nodes that were tested on top of
@@ -21,28 +22,14 @@
  * being bisected ahead is retested on its own, without them; a group is split at once and its halves
  * are tested without the uncertain PRs ahead.
  */
+import { halves, isOpen, setKey } from './bisection-nodes.js';
 import { emitBatch, transition, type Core } from './lifecycle.js';
-import { returnToWaiting, unlink } from './queue-order.js';
-import { uuid } from './random.js';
-import { cancelRun, createRun, settleRun } from './runs.js';
 import { leaveQueue } from './membership.js';
+import { returnToWaiting, unlink } from './queue-order.js';
+import { reuseBisectionPass } from './reuse.js';
+import { uuid } from './random.js';
+import { createRun, settleRun } from './runs.js';
 import type { BisectNode, Bisection, Entry, QueueRecord, TestRun } from './types.js';
-
-const setKey = (base: number[], prs: number[]): string =>
-  [...new Set([...base, ...prs])].sort((a, b) => a - b).join(',');
-
-const node = (prs: number[], base: number[]): BisectNode => ({ prs, base, state: 'waiting', runId: null, failureReason: null });
-
-function halves(prs: number[], base: number[]): BisectNode[] {
-  const cut = Math.ceil(prs.length / 2);
-  const left = prs.slice(0, cut);
-  return [node(left, [...base]), node(prs.slice(cut), [...base, ...left])];
-}
-
-/** A PR of this bisection still under test (in a node that has not passed). */
-function isOpen(bis: Bisection, n: number): boolean {
-  return bis.nodes.some((nd) => nd.prs.includes(n));
-}
 
 function bisectionSlots(q: QueueRecord): number {
   const c = q.config;
@@ -59,6 +46,7 @@ export function startBisection(core: Core, q: QueueRecord, members: Entry[], fai
   const bis: Bisection = { id, base, nodes: [], cleared: [], failedSets: [setKey(failed.base, failed.group)] };
   q.bisections[id] = bis;
   q.everBisected = true;
+  failed.startedBisection = true;
   const prs: number[] = [];
   for (const m of members) {
     unlink(q, m);
@@ -178,71 +166,12 @@ export function completeBisectionRun(core: Core, q: QueueRecord, run: TestRun, p
     m.bisection = null;
     returnToWaiting(q, m);
   }
-  for (const m of members) {
-    m.verifiedByTestRun = null;
-    transition(core, q, m, 'pending', 'BISECTION_TEST_RUN_PASSED', run.id);
+  // The run already tested what the main queue would test them on: it is their test (15.2).
+  if (!reuseBisectionPass(core, q, run, members)) {
+    for (const m of members) {
+      m.verifiedByTestRun = null;
+      transition(core, q, m, 'pending', 'BISECTION_TEST_RUN_PASSED', run.id);
+    }
   }
   if (bis.nodes.length === 0) delete q.bisections[bis.id];
-}
-
-/** Back to waiting; its PRs under test or held go back to PENDING. */
-function resetNode(core: Core, q: QueueRecord, nd: BisectNode, reason: string): void {
-  if (nd.state === 'waiting') return;
-  if (nd.state === 'testing') cancelRun(core, nd.runId);
-  const runId = nd.runId;
-  nd.state = 'waiting';
-  nd.runId = null;
-  nd.failureReason = null;
-  for (const n of nd.prs) {
-    const m = q.entries[String(n)];
-    if (m && (m.state === 'testing' || m.state === 'pending_failure')) {
-      m.failureReason = null;
-      transition(core, q, m, 'pending', reason, runId);
-    }
-  }
-}
-
-/**
- * A PR leaving the queue without merging: out of its node (whose other PRs are retested), and out
- * of the base of every node, which is retested without it if it had run on top of it.
- */
-export function dropFromBisections(core: Core, q: QueueRecord, e: Entry, reason: string): void {
-  const n = e.prNumber;
-  for (const bis of Object.values(q.bisections)) {
-    if (e.bisection === bis.id) {
-      const at = bis.nodes.findIndex((x) => x.prs.includes(n));
-      const own = bis.nodes[at];
-      if (own) {
-        own.prs = own.prs.filter((x) => x !== n);
-        if (e.state === 'testing') cancelRun(core, own.runId);
-        resetNode(core, q, own, reason);
-        if (own.prs.length === 0) bis.nodes.splice(at, 1);
-      }
-    }
-    for (const nd of bis.nodes) {
-      if (!nd.base.includes(n)) continue;
-      nd.base = nd.base.filter((x) => x !== n);
-      resetNode(core, q, nd, reason);
-    }
-    if (bis.nodes.length === 0) delete q.bisections[bis.id];
-  }
-}
-
-/** restartTestsOnPullRequest on a PR under bisection: its node is retested as it stands. */
-export function restartInBisection(core: Core, q: QueueRecord, e: Entry, reason: string): void {
-  const bis = e.bisection === null ? undefined : q.bisections[e.bisection];
-  const nd = bis?.nodes.find((x) => x.prs.includes(e.prNumber));
-  if (nd) resetNode(core, q, nd, reason);
-}
-
-/** PRs under bisection, in node order (getQueue lists them first: they were at the front). */
-export function* bisectingEntries(q: QueueRecord): Generator<Entry> {
-  for (const bis of Object.values(q.bisections)) {
-    for (const nd of bis.nodes) {
-      for (const n of nd.prs) {
-        const e = q.entries[String(n)];
-        if (e) yield e;
-      }
-    }
-  }
 }

@@ -13,8 +13,8 @@ import type {
   QueueMode,
   RequestableQueueState,
 } from './types.js';
+import { MAX_U32, PRIORITY_NAMES, PRIORITY_VALUES, type PriorityName } from './vocabulary.js';
 
-export const MAX_U32 = 4_294_967_295;
 
 export function defaultConfig(mode: QueueMode = 'single', concurrency = 1): QueueConfig {
   return {
@@ -123,24 +123,25 @@ export function applyConfigUpdate(c: QueueConfig, u: QueueUpdate): void {
 
 // ---- priority -----------------------------------------------------------------------------------
 
-export const PRIORITY_VALUES = { urgent: 0, high: 10, medium: 100, low: 200 } as const;
-export type PriorityName = keyof typeof PRIORITY_VALUES;
 
 /**
  * Resolves a submitted priority. Numbers 0..255 keep their value and get the name of the band they
  * fall in (0 urgent, 1–10 high, 11–100 medium, above low): the sources only name the four levels.
  */
 export function resolvePriority(p: string | number | null | undefined): { value: number; name: PriorityName } {
-  if (p === null || p === undefined) return { value: 100, name: 'medium' };
+  if (p === null || p === undefined) return { value: PRIORITY_VALUES.medium, name: 'medium' };
   if (typeof p === 'string') {
     const name = p.toLowerCase();
-    if (name in PRIORITY_VALUES) return { value: PRIORITY_VALUES[name as PriorityName], name: name as PriorityName };
+    // Own names only (`in` would also accept "constructor" and the like).
+    const known = PRIORITY_NAMES.find((x) => x === name);
+    if (known !== undefined) return { value: PRIORITY_VALUES[known], name: known };
     if (/^\d+$/.test(p)) return resolvePriority(Number(p));
-    throw badRequest(`priority: expected one of urgent, high, medium, low or an integer 0..255`);
+    throw badRequest(`priority: expected one of ${PRIORITY_NAMES.join(', ')} or an integer 0..255`);
   }
   if (!Number.isInteger(p) || p < 0 || p > 255) {
-    throw badRequest(`priority: expected one of urgent, high, medium, low or an integer 0..255`);
+    throw badRequest(`priority: expected one of ${PRIORITY_NAMES.join(', ')} or an integer 0..255`);
   }
-  const name: PriorityName = p === 0 ? 'urgent' : p <= 10 ? 'high' : p <= 100 ? 'medium' : 'low';
+  const name: PriorityName =
+    p <= PRIORITY_VALUES.urgent ? 'urgent' : p <= PRIORITY_VALUES.high ? 'high' : p <= PRIORITY_VALUES.medium ? 'medium' : 'low';
   return { value: p, name };
 }

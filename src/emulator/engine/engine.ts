@@ -4,33 +4,40 @@
  * "tick" it; it never reads a clock, does no I/O and draws ids from a PRNG kept in the state.
  * Time never goes backwards: a `now` earlier than the engine's time is treated as the engine's time.
  *
- * Operations throw EngineError (400/404/409, plain message) on bad input, and validate before they
- * change anything, so a refused call leaves the state untouched.
+ * Operations throw EngineError (kind invalid / not_found / conflict, plain message) on bad input, and
+ * validate before they change anything, so a refused call leaves the state untouched. Reads answer
+ * with views (views.ts); the server spells them as the service's JSON.
  */
 import { applyConfigUpdate, validateUpdate, type QueueUpdate } from './config.js';
 import { badRequest, conflict, notFound } from './errors.js';
 import { heapPeek, heapPop } from './event-heap.js';
-import { bisectingEntries, completeBisectionRun } from './bisection.js';
-import { upsertFakePr, type FakePrInput, type WireFakePr } from './fake-prs.js';
+import { completeBisectionRun } from './bisection.js';
+import { bisectingEntries } from './bisection-nodes.js';
+import { upsertFakePr, type FakePrInput, type FakePrView } from './fake-prs.js';
 import { queueKey, repoKey, type Core } from './lifecycle.js';
 import { snapshotQueue, type QueueMetricsSnapshot } from './metrics.js';
 import * as prOps from './pr-ops.js';
 import { inQueueOrder } from './queue-order.js';
-import { KIND_BATCH_TIMER, KIND_COMPLETE, runIdFrom, simulatedPass } from './runs.js';
+import { KIND_BATCH_TIMER, KIND_COMPLETE, breakersOf, runIdFrom, spendScripts } from './runs.js';
 import { admitAll } from './membership.js';
 import { completeRun, reconcile } from './scheduler.js';
 import { createState, describeQueue, mustQueue, newQueue } from './state.js';
 import type { Effect, EngineState, QueueMode, QueueRecord, RepoRef, RequestableQueueState, TestRun } from './types.js';
+import { lookupPullRequests, testingResults, type TestingResultsQuery } from './history.js';
 import {
-  wireEntry,
-  wirePullRequest,
-  wireQueueSettings,
-  wireRun,
-  wireTestingDetails,
-  type WirePullRequest,
-  type WireQueueEntry,
-  type WireRun,
-} from './wire.js';
+  entryView,
+  pullRequestView,
+  queueView,
+  runDetailsView,
+  runView,
+  type EntryView,
+  type PullRequestView,
+  type QueueView,
+  type QueueWithEntriesView,
+  type RunDetailsView,
+  type RunView,
+  type TestingResultView,
+} from './views.js';
 
 export interface QueueRef {
   repo: RepoRef;
@@ -103,7 +110,14 @@ export class QueueEngine {
       for (const { run, kind } of due) {
         const q = s.queues[run.queueKey];
         if (!q || run.status !== 'in_progress') continue;
-        const passed = kind === KIND_COMPLETE && simulatedPass(this.core, q, run);
+        let passed = false;
+        if (kind === KIND_COMPLETE) {
+          const breakers = breakersOf(this.core, q, run);
+          passed = breakers.length === 0 && run.scripted !== 'fail';
+          spendScripts(this.core, q, run, { kind: 'completed', breakers });
+        } else {
+          spendScripts(this.core, q, run, { kind: 'timed_out' });
+        }
         const reason = kind === KIND_COMPLETE ? 'TEST_RUN_REQUIRED_STATUS_FAILED' : 'TEST_RUN_TIMEOUT';
         finishRun(this.core, q, run, passed, reason);
         touched.add(q.key);
@@ -168,11 +182,11 @@ export class QueueEngine {
     delete this.state.queues[key];
   }
 
-  getQueue(req: QueueRef, now: number): Record<string, unknown> & { enqueuedPullRequests: WireQueueEntry[] } {
+  getQueue(req: QueueRef, now: number): QueueWithEntriesView {
     this.advance(now);
     const q = mustQueue(this.state, req.repo, req.targetBranch);
-    const enqueued = [...bisectingEntries(q), ...inQueueOrder(q)].map((e) => wireEntry(this.core, q, e));
-    return { ...wireQueueSettings(q), enqueuedPullRequests: enqueued };
+    const entries = [...bisectingEntries(q), ...inQueueOrder(q)].map((e) => entryView(this.core, q, e));
+    return { ...queueView(q), entries };
   }
 
   /**
@@ -187,7 +201,7 @@ export class QueueEngine {
    * with 400, as the service refuses config writes then (MODE_CHANGE_IN_PROGRESS). Repeating a
    * setting's current value is not a change and is accepted.
    */
-  updateQueue(req: QueueRef & QueueUpdate, now: number): Record<string, unknown> {
+  updateQueue(req: QueueRef & QueueUpdate, now: number): QueueView {
     this.advance(now);
     const q = mustQueue(this.state, req.repo, req.targetBranch);
     validateUpdate(req);
@@ -204,7 +218,7 @@ export class QueueEngine {
       }
       if (state !== undefined) q.switching.resume = state;
       reconcile(this.core, q);
-      return wireQueueSettings(q);
+      return queueView(q);
     }
     const switchTo = req.mode !== undefined && req.mode !== q.config.mode && q.counts.admitted > 0 ? req.mode : null;
     const modeBefore = q.config.mode;
@@ -217,7 +231,7 @@ export class QueueEngine {
     }
     if (q.state === 'running' || q.config.mode !== modeBefore) admitAll(this.core, q);
     reconcile(this.core, q);
-    return wireQueueSettings(q);
+    return queueView(q);
   }
 
   // ---- pull requests -------------------------------------------------------------------------
@@ -238,11 +252,29 @@ export class QueueEngine {
     prOps.restart(this.core, mustQueue(this.state, req.repo, req.targetBranch), req.pr.number);
   }
 
-  getSubmittedPullRequest(req: PrRef, now: number): WirePullRequest {
+  /** A PR's record in this queue (404 if never submitted to it), with its timeline if asked for. */
+  getSubmittedPullRequest(req: PrRef & { includeTimeline?: boolean }, now: number): PullRequestView {
     this.advance(now);
     const q = mustQueue(this.state, req.repo, req.targetBranch);
     prOps.checkPrNumber(req.pr.number);
-    return wirePullRequest(this.core, q, prOps.anyEntry(q, req.pr.number));
+    return pullRequestView(this.core, q, prOps.anyEntry(q, req.pr.number), req.includeTimeline === true);
+  }
+
+  /** Up to 50 PRs at once; the numbers never submitted to this queue come back in `notFound`. */
+  getSubmittedPullRequests(
+    req: QueueRef & { prs: Array<{ number: number }>; includeTimeline?: boolean },
+    now: number,
+  ): { pullRequests: PullRequestView[]; notFound: number[] } {
+    this.advance(now);
+    const q = mustQueue(this.state, req.repo, req.targetBranch);
+    req.prs.forEach((p, i) => prOps.checkPrNumber(p.number, `prs.${i}.number`));
+    return lookupPullRequests(this.core, q, req.prs.map((p) => p.number), req.includeTimeline === true);
+  }
+
+  /** One row per PR per finished test run in a window of at most 45 days, paged by offset/take. */
+  listTestingResults(req: QueueRef & TestingResultsQuery, now: number): { results: TestingResultView[]; total: number } {
+    this.advance(now);
+    return testingResults(this.core, mustQueue(this.state, req.repo, req.targetBranch), req);
   }
 
   setImpactedTargets(
@@ -254,12 +286,12 @@ export class QueueEngine {
     prOps.setImpactedTargets(this.core, q, req.pr.number, req.pr.sha, req.impactedTargets);
   }
 
-  listPullRequests(req: QueueRef & prOps.ListQuery, now: number): { pullRequests: WireQueueEntry[]; nextCursor?: string } {
+  listPullRequests(req: QueueRef & prOps.ListQuery, now: number): { pullRequests: EntryView[]; nextCursor?: string } {
     this.advance(now);
     return prOps.listPullRequests(this.core, mustQueue(this.state, req.repo, req.targetBranch), req);
   }
 
-  getTestingDetails(req: QueueRef & { testRunId: string }, now: number): Record<string, unknown> {
+  getTestingDetails(req: QueueRef & { testRunId: string }, now: number): RunDetailsView {
     this.advance(now);
     const q = mustQueue(this.state, req.repo, req.targetBranch);
     // Accept the bare UUID (with or without -bisection), or the whole test branch name.
@@ -268,31 +300,32 @@ export class QueueEngine {
     if (!run || run.queueKey !== q.key) {
       throw notFound(`test run ${req.testRunId} not found in the merge queue for ${describeQueue(q.repo, q.branch)}`);
     }
-    return wireTestingDetails(this.core, q, run);
+    return runDetailsView(this.core, q, run);
   }
 
   // ---- emulator control ----------------------------------------------------------------------
 
-  upsertFakePr(input: FakePrInput, now: number): WireFakePr {
+  upsertFakePr(input: FakePrInput, now: number): FakePrView {
     this.advance(now);
     return upsertFakePr(this.core, input);
   }
 
   /** Finishes an in-flight run now with the given result, then lets its queue react. */
-  completeRun(id: string, result: 'passed' | 'failed', now: number): WireRun {
+  completeRun(id: string, result: 'passed' | 'failed', now: number): RunView {
     this.advance(now);
     const run = this.state.runs[id];
     if (!run) throw notFound(`test run ${id} not found`);
     if (run.status !== 'in_progress') throw badRequest(`test run ${id} already finished (${run.status})`);
     const q = this.state.queues[run.queueKey];
     if (!q) throw notFound(`test run ${id} not found`);
+    spendScripts(this.core, q, run, { kind: 'forced' });
     finishRun(this.core, q, run, result === 'passed', 'TEST_RUN_REQUIRED_STATUS_FAILED');
     reconcile(this.core, q);
-    return wireRun(q, run);
+    return runView(q, run);
   }
 
-  listRuns(filter: { host?: string; owner?: string; name?: string; branch?: string } = {}): WireRun[] {
-    const out: WireRun[] = [];
+  listRuns(filter: { host?: string; owner?: string; name?: string; branch?: string } = {}): RunView[] {
+    const out: RunView[] = [];
     for (const q of Object.values(this.state.queues)) {
       if (filter.host !== undefined && q.repo.host !== filter.host) continue;
       if (filter.owner !== undefined && q.repo.owner !== filter.owner) continue;
@@ -300,7 +333,7 @@ export class QueueEngine {
       if (filter.branch !== undefined && q.branch !== filter.branch) continue;
       for (const id of q.runIds) {
         const run = this.state.runs[id];
-        if (run) out.push(wireRun(q, run));
+        if (run) out.push(runView(q, run));
       }
     }
     return out;

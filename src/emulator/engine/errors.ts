@@ -1,19 +1,20 @@
 /**
- * The one error type the engine throws on purpose. The HTTP adapter answers it with `status` and
- * the message as a plain-text body; anything else escaping the engine is a bug and becomes a 500.
+ * The one error type the engine throws on purpose. It says what kind of refusal it is; the server
+ * decides how to answer each kind (HTTP status), so the engine knows nothing of HTTP. Anything
+ * else escaping the engine is a bug.
  */
-export type EngineErrorStatus = 400 | 404 | 409;
+export type EngineErrorKind = 'invalid' | 'not_found' | 'conflict';
 
 export class EngineError extends Error {
-  readonly status: EngineErrorStatus;
+  readonly kind: EngineErrorKind;
 
-  constructor(status: EngineErrorStatus, message: string) {
+  constructor(kind: EngineErrorKind, message: string) {
     super(message);
     this.name = 'EngineError';
-    this.status = status;
+    this.kind = kind;
   }
 }
 
-export const badRequest = (message: string): EngineError => new EngineError(400, message);
-export const notFound = (message: string): EngineError => new EngineError(404, message);
-export const conflict = (message: string): EngineError => new EngineError(409, message);
+export const badRequest = (message: string): EngineError => new EngineError('invalid', message);
+export const notFound = (message: string): EngineError => new EngineError('not_found', message);
+export const conflict = (message: string): EngineError => new EngineError('conflict', message);

@@ -11,6 +11,7 @@ import { DEFAULT_TEST_MINUTES } from './runs.js';
 import { leaveQueue, tryAdmit } from './membership.js';
 import { reconcile } from './scheduler.js';
 import { RUN_OUTCOMES, type FakePr, type QueueRecord, type RepoRef, type RunOutcome } from './types.js';
+import { MAX_U32 } from './vocabulary.js';
 
 export interface FakePrInput {
   repo: RepoRef;
@@ -31,7 +32,7 @@ export interface FakePrInput {
 }
 
 /** A fake PR as the control API shows it. */
-export type WireFakePr = Omit<FakePr, 'upToDateTip'> & { upToDate: boolean };
+export type FakePrView = Omit<FakePr, 'upToDateTip'> & { upToDate: boolean };
 
 export const DEFAULT_AUTHOR = 'emulator-user';
 
@@ -51,7 +52,7 @@ export function newFakePr(core: Core, repo: RepoRef, number: number, baseBranch:
   };
 }
 
-export function wireFakePr(core: Core, pr: FakePr): WireFakePr {
+export function wireFakePr(core: Core, pr: FakePr): FakePrView {
   const { upToDateTip, ...rest } = pr;
   const q = pr.baseBranch === null ? undefined : core.state.queues[queueKey(pr.repo, pr.baseBranch)];
   return {
@@ -77,8 +78,8 @@ export function ensureFakePr(core: Core, q: QueueRecord, number: number): FakePr
 }
 
 function check(input: FakePrInput): void {
-  if (!Number.isInteger(input.number) || input.number < 0 || input.number > 4_294_967_295) {
-    throw badRequest('number: expected integer 0..4294967295');
+  if (!Number.isInteger(input.number) || input.number < 0 || input.number > MAX_U32) {
+    throw badRequest(`number: expected integer 0..${MAX_U32}`);
   }
   if (input.testMinutes !== undefined && !(Number.isFinite(input.testMinutes) && input.testMinutes > 0)) {
     throw badRequest('testMinutes: expected a number greater than 0');
@@ -88,7 +89,7 @@ function check(input: FakePrInput): void {
   });
 }
 
-export function upsertFakePr(core: Core, input: FakePrInput): WireFakePr {
+export function upsertFakePr(core: Core, input: FakePrInput): FakePrView {
   check(input);
   const key = prKey(input.repo, input.number);
   const existing = core.state.fakePrs[key];

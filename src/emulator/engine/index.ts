@@ -10,9 +10,11 @@
  *  D5  batchingMinSize is both the trigger and the cap of a batch.
  *  D6  a batch's wait clock starts when its earliest PR was admitted (became PENDING).
  *  D7  bisection: the failed batch leaves the main order and is split in half, L on its base and
- *      R on base + L, recursively; a passing part goes back to the main queue to be retested (a
- *      PR never merges on a bisection run); a failing single PR whose base holds only cleared PRs
- *      is the culprit. bisectionConcurrency unset = bisection shares the main `concurrency` slots.
+ *      R on base + L, recursively; a passing part goes back to the main queue to be retested,
+ *      unless its run tested exactly what the main queue would test it on now (same branch state,
+ *      same PRs under it): that run is then its test (no identical rerun, reuse.ts); a failing
+ *      single PR whose base holds only cleared PRs is the culprit. bisectionConcurrency unset =
+ *      bisection shares the main `concurrency` slots.
  *  D8  bisection_skip_redundant_tests reuses failures only (the batching page), per bisection.
  *  D9  submit is accepted in any queue state; the PR stays NOT_READY until the queue runs.
  *  D10 a draining queue stays draining when it empties, until set to running.
@@ -28,6 +30,9 @@
  *      it overtakes there goes back to PENDING (SKIP_THE_LINE_INTERRUPTED); slots then fill front
  *      to back, so the last ones wait.
  *  Own choices:
+ *  - a fake PR's scripted outcome is spent only by a run that reaches that PR's own result; a run
+ *    cancelled or restarted, or failed by another PR of its content, leaves it for the next run;
+ *  - a failed PR's verifiedByTestRun names the run that failed it; timelines keep every trip;
  *  - vouching is all-or-nothing over the passing run's base (a merge must match a tested state), and
  *    a PENDING_FAILURE PR can only be vouched for while pendingFailureDepth > 0 (the hold is open);
  *  - manual restart retests only that PR (v1: "without ... causing other PRs to be retested") —
@@ -52,11 +57,23 @@
  *    empty lane (parallel), and happens when the PR is admitted.
  */
 export { QueueEngine, type EngineOptions, type PrRef, type QueueRef } from './engine.js';
-export { EngineError, type EngineErrorStatus } from './errors.js';
+export { EngineError, type EngineErrorKind } from './errors.js';
 export { createState, validateState } from './state.js';
-export { PRIORITY_VALUES, resolvePriority, type QueueUpdate } from './config.js';
-export type { FakePrInput, WireFakePr } from './fake-prs.js';
+export { resolvePriority, type QueueUpdate } from './config.js';
+export type { FakePrInput, FakePrView } from './fake-prs.js';
+export type { Readiness } from './lifecycle.js';
 export type { QueueMetricsSnapshot } from './metrics.js';
 export type { ListQuery } from './pr-ops.js';
+export { MAX_BATCH_LOOKUP, MAX_WINDOW_DAYS, type TestingResultsQuery } from './history.js';
 export * from './types.js';
-export type { WirePullRequest, WireQueueEntry, WireRun } from './wire.js';
+export * from './vocabulary.js';
+export type {
+  EntryView,
+  PullRequestView,
+  QueueView,
+  QueueWithEntriesView,
+  RunDetailsView,
+  RunView,
+  TestingResultView,
+  TimelineItemView,
+} from './views.js';

@@ -69,6 +69,7 @@ export function transition(
   count(q, to, 1);
   e.state = to;
   e.stateChangedAt = now;
+  e.history.push([now, to, reason, runId]);
   const s = q.samples;
   if (from === 'not_ready' && to === 'pending') e.admittedAt = now;
   // A PR under bisection reports under queue_type="bisection".

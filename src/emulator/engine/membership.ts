@@ -3,7 +3,7 @@
  * leaving it (merged, failed, cancelled) and restarting the PRs tested on top of a leaving one.
  * See scheduler.ts for the queue's rules as a whole.
  */
-import { dropFromBisections } from './bisection.js';
+import { dropFromBisections } from './bisection-nodes.js';
 import { TERMINAL, fakePrFor, isReady, readinessOf, transition, type Core } from './lifecycle.js';
 import { append, entryOf, insertStarted, unlink } from './queue-order.js';
 import { cancelRun } from './runs.js';
@@ -37,6 +37,7 @@ export function tryAdmit(core: Core, q: QueueRecord, e: Entry): boolean {
     e.admittedAt = core.state.now;
     e.mergeMethod = q.config.mergeMethod;
     q.tipSeq = ++core.state.seq;
+    q.merges++;
     transition(core, q, e, 'merged', 'MERGE_GRAPH_DIRECT_MERGE');
     return true;
   }
@@ -181,7 +182,15 @@ export function leaveQueue(
   if (e.state === 'testing' || to === 'merged') cancelRun(core, e.runId);
   unlink(q, e);
   e.pinRank = null;
-  if (to === 'merged') q.tipSeq = ++core.state.seq;
+  if (to === 'failed') {
+    // A failed PR names the run that failed it (none when a reused failure named it).
+    const run = e.runId === null ? undefined : core.state.runs[e.runId];
+    e.verifiedByTestRun = run?.status === 'failed' && run.group.includes(e.prNumber) ? run.id : null;
+  }
+  if (to === 'merged') {
+    q.tipSeq = ++core.state.seq;
+    q.merges++;
+  }
   transition(core, q, e, to, reason, e.runId);
   e.bisection = null;
 }

@@ -1,10 +1,10 @@
 /**
  * The pull-request operations of the API, on a queue the caller has already resolved.
  */
-import { MAX_U32, resolvePriority } from './config.js';
+import { resolvePriority } from './config.js';
 import { badRequest, notFound } from './errors.js';
 import { fakePrFor, transition, type Core } from './lifecycle.js';
-import { restartInBisection } from './bisection.js';
+import { restartInBisection } from './bisection-nodes.js';
 import { append } from './queue-order.js';
 import { uuid } from './random.js';
 import { cancelRun } from './runs.js';
@@ -14,7 +14,8 @@ import { indexAdd } from './targets.js';
 import { ensureFakePr } from './fake-prs.js';
 import { describeQueue } from './state.js';
 import { PR_STATES, type Entry, type PrState, type QueueRecord } from './types.js';
-import { wireEntry, type WireQueueEntry } from './wire.js';
+import { MAX_U32 } from './vocabulary.js';
+import { entryView, type EntryView } from './views.js';
 
 export function checkPrNumber(n: number, field = 'pr.number', min = 0): void {
   if (!Number.isInteger(n) || n < min || n > MAX_U32) throw badRequest(`${field}: expected integer ${min}..${MAX_U32}`);
@@ -93,6 +94,7 @@ export function submit(
       list: null,
       prev: null,
       next: null,
+      history: [],
     };
     q.entries[String(n)] = e;
     q.entryOrder.push(n);
@@ -177,17 +179,23 @@ export function setImpactedTargets(core: Core, q: QueueRecord, n: number, sha: s
 
 export interface ListQuery {
   state?: PrState;
+  /** Epoch ms: only PRs whose trip concluded (merged, failed, cancelled) at or after it. */
   since?: number;
+  /** Epoch ms: only PRs whose trip concluded at or before it. */
+  until?: number;
   cursor?: string;
   take?: number;
 }
 
-/** listPullRequests: every entry of the queue in submission order, paged by entry id. */
+/**
+ * listPullRequests: every entry of the queue in submission order, paged by entry id. With `since` or
+ * `until`, only concluded PRs (their stateChangedAt is the conclusion time).
+ */
 export function listPullRequests(
   core: Core,
   q: QueueRecord,
   query: ListQuery,
-): { pullRequests: WireQueueEntry[]; nextCursor?: string } {
+): { pullRequests: EntryView[]; nextCursor?: string } {
   const take = query.take ?? 50;
   if (!Number.isInteger(take) || take < 1 || take > 100) throw badRequest('take: expected integer 1..100');
   if (query.state !== undefined && !PR_STATES.includes(query.state)) {
@@ -199,15 +207,16 @@ export function listPullRequests(
     if (at < 0) throw badRequest('cursor: unknown cursor');
     start = at + 1;
   }
-  const out: WireQueueEntry[] = [];
+  const out: EntryView[] = [];
   let last: Entry | undefined;
   for (let i = start; i < q.entryOrder.length; i++) {
     const e = q.entries[String(q.entryOrder[i])];
     if (!e) continue;
     if (query.state !== undefined && e.state !== query.state) continue;
     if (query.since !== undefined && (e.live || e.stateChangedAt < query.since)) continue;
+    if (query.until !== undefined && (e.live || e.stateChangedAt > query.until)) continue;
     if (out.length === take) return { pullRequests: out, ...(last ? { nextCursor: last.id } : {}) };
-    out.push(wireEntry(core, q, e));
+    out.push(entryView(core, q, e));
     last = e;
   }
   return { pullRequests: out };

@@ -144,22 +144,3 @@ export function* inQueueOrder(q: QueueRecord): Generator<Entry> {
     }
   }
 }
-
-/** Entries from `first` to the end of its list; the next link is read first, so the caller may unlink. */
-function* walkFrom(q: QueueRecord, first: number | null): Generator<Entry> {
-  let cur = entryOf(q, first);
-  while (cur) {
-    const next = entryOf(q, cur.next);
-    yield cur;
-    cur = next;
-  }
-}
-
-/** Entries after `e` in the started list (the ones whose runs were built on top of it). */
-export function startedAfter(q: QueueRecord, e: Entry): Generator<Entry> {
-  return walkFrom(q, e.next);
-}
-
-export function listEntries(q: QueueRecord, list: ListLinks): Generator<Entry> {
-  return walkFrom(q, list.head);
-}

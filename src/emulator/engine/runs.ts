@@ -3,11 +3,13 @@
  * batch being bisected) on top of a BASE (the unmerged PRs ahead of it in its lane). Runs in flight
  * are counted per queue (main and bisection) because concurrency counts groups, not PRs. The
  * simulated CI decides a run's fate:
- *  - it fails when any PR of group ∪ base has `breaksBuild` (checked at completion, so a test can
- *    flip the flag while the run is in flight);
- *  - otherwise each group member's next scripted outcome (consumed when the run starts, since a
- *    hang must be known then: it gets no completion event, only the timeout);
+ *  - it fails when any PR of group ∪ unmerged base has `breaksBuild` (checked at completion, so a
+ *    test can flip the flag while the run is in flight);
+ *  - otherwise by the group members' next scripted outcomes (hang > fail > pass), read when the run
+ *    starts, since a hang must be known then: it gets no completion event, only the timeout;
  *  - otherwise it passes, after the longest `testMinutes` of its group.
+ * A scripted outcome is only spent by the run it was meant for: one that reaches that PR's own
+ * result (see spendScripts). A run cancelled or restarted, or failed by another PR, gives it back.
  */
 import { heapPush } from './event-heap.js';
 import { fakePrFor, type Core } from './lifecycle.js';
@@ -32,14 +34,19 @@ export function createRun(core: Core, q: QueueRecord, group: number[], base: num
   const id = uuid(s);
   let scripted: RunOutcome | null = null;
   let minutes = 0;
+  const scripts: Array<[number, RunOutcome]> = [];
   for (const n of group) {
     const pr = fakePrFor(core, q, n);
     minutes = Math.max(minutes, pr?.testMinutes ?? DEFAULT_TEST_MINUTES);
-    const outcome = pr?.outcomes.shift();
+    // Read, not taken: the outcome is spent only when this run reaches the PR's own result.
+    const outcome = pr?.outcomes[0];
+    if (outcome !== undefined) scripts.push([n, outcome]);
     if (outcome === 'hang' || scripted === 'hang') scripted = 'hang';
     else if (outcome === 'fail' || scripted === 'fail') scripted = 'fail';
     else if (outcome === 'pass') scripted = 'pass';
   }
+  let mergedBase = 0;
+  for (const n of base) if (q.entries[String(n)]?.state === 'merged') mergedBase++;
   const override = q.config.requiredStatuses;
   const run: TestRun = {
     id,
@@ -53,6 +60,9 @@ export function createRun(core: Core, q: QueueRecord, group: number[], base: num
     dueAt: scripted === 'hang' ? null : s.now + Math.max(1, Math.round(minutes * 60_000)),
     timeoutAt: s.now + q.config.testingTimeoutMinutes * 60_000,
     scripted,
+    scripts,
+    branchAt: q.merges - mergedBase,
+    startedBisection: false,
     isBisection: opts.bisectionId !== undefined,
     bisectionId: opts.bisectionId ?? null,
     targets: opts.targets ?? null,
@@ -73,15 +83,45 @@ export function createRun(core: Core, q: QueueRecord, group: number[], base: num
   return run;
 }
 
-/** Whether a run that reached its completion time passed, per the simulated CI rules above. */
-export function simulatedPass(core: Core, q: QueueRecord, run: TestRun): boolean {
-  for (const n of run.group) if (fakePrFor(core, q, n)?.breaksBuild) return false;
+/**
+ * The PRs whose `breaksBuild` fails a run that reached its completion time: of its group, and of
+ * its base those not merged yet (a merged PR is part of the branch it was tested on).
+ */
+export function breakersOf(core: Core, q: QueueRecord, run: TestRun): number[] {
+  const out: number[] = [];
+  for (const n of run.group) if (fakePrFor(core, q, n)?.breaksBuild) out.push(n);
   for (const n of run.base) {
-    const e = q.entries[String(n)];
-    if (e?.state === 'merged') continue;
-    if (fakePrFor(core, q, n)?.breaksBuild) return false;
+    if (q.entries[String(n)]?.state === 'merged') continue;
+    if (fakePrFor(core, q, n)?.breaksBuild) out.push(n);
   }
-  return run.scripted !== 'fail';
+  return out;
+}
+
+/** How a run ended, for spending its scripted outcomes. */
+export type RunEnd = { kind: 'completed'; breakers: number[] } | { kind: 'timed_out' } | { kind: 'forced' };
+
+/**
+ * Spends the scripted outcomes the run reached (each shifted off its fake PR, if the tester has
+ * not rewritten the list meanwhile); the others stay for the PR's next run:
+ *  - completed with breaking PRs in its content: only the breaking PRs' own outcomes are spent;
+ *  - completed otherwise: a scripted failure spends the `fail` outcomes (a `pass` of a batch mate
+ *    was not reached), a pass spends them all;
+ *  - timed out: the `hang` outcomes (a run that hung because of a batch mate gives the others back);
+ *  - finished by hand through the control API: all of them (the tester decided the result).
+ * A cancelled run never gets here, so it spends nothing.
+ */
+export function spendScripts(core: Core, q: QueueRecord, run: TestRun, end: RunEnd): void {
+  for (const [n, outcome] of run.scripts) {
+    let spent: boolean;
+    if (end.kind === 'forced') spent = true;
+    else if (end.kind === 'timed_out') spent = outcome === 'hang';
+    else if (end.breakers.length > 0) spent = end.breakers.includes(n);
+    else spent = run.scripted === 'fail' ? outcome === 'fail' : true;
+    if (!spent) continue;
+    const pr = fakePrFor(core, q, n);
+    if (pr && pr.outcomes[0] === outcome) pr.outcomes.shift();
+  }
+  run.scripts = [];
 }
 
 /** Ends a run in flight with its final status and frees its slot. */

@@ -57,6 +57,7 @@ function issue6Fields() {
     everBisected: false,
     switching: null,
     tipSeq: 0,
+    merges: 0,
   } satisfies Partial<QueueRecord>;
 }
 
@@ -77,11 +78,17 @@ function upgrade(state: EngineState): void {
     for (const e of Object.values(rec.entries)) {
       if (e.targets === undefined) e.targets = null;
       if (e.bisection === undefined) e.bisection = null;
+      // Older states kept no history: start it with the current state.
+      if (e.history === undefined) e.history = [[e.stateChangedAt, e.state, e.conclusionReason ?? 'USER_REQUESTED', e.runId]];
     }
   }
   for (const r of Object.values(state.runs)) {
     if (r.bisectionId === undefined) r.bisectionId = null;
     if (r.targets === undefined) r.targets = null;
+    // Scripts were spent at the start then; -1 = unknown branch state (never reused).
+    if (r.scripts === undefined) r.scripts = [];
+    if (r.branchAt === undefined) r.branchAt = -1;
+    if (r.startedBisection === undefined) r.startedBisection = false;
   }
   for (const p of Object.values(state.fakePrs)) if (p.upToDateTip === undefined) p.upToDateTip = null;
 }

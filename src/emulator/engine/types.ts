@@ -4,31 +4,24 @@
  * Times are epoch milliseconds; the wire layer turns them into ISO strings.
  */
 
-export const PR_STATES = [
-  'not_ready',
-  'pending',
-  'testing',
-  'tests_passed',
-  'merged',
-  'failed',
-  'cancelled',
-  'pending_failure',
-] as const;
-export type PrState = (typeof PR_STATES)[number];
+import type { DirectMergeMode, MergeMethod, OptimizationMode, PrState, QueueMode, QueueStateName, RequestableQueueState } from './vocabulary.js';
 
-export const QUEUE_STATES = ['running', 'paused', 'draining', 'switching_modes'] as const;
-export type QueueStateName = (typeof QUEUE_STATES)[number];
-export const REQUESTABLE_QUEUE_STATES = ['running', 'paused', 'draining'] as const;
-export type RequestableQueueState = (typeof REQUESTABLE_QUEUE_STATES)[number];
-
-export const QUEUE_MODES = ['single', 'parallel'] as const;
-export type QueueMode = (typeof QUEUE_MODES)[number];
-export const DIRECT_MERGE_MODES = ['off', 'always'] as const;
-export type DirectMergeMode = (typeof DIRECT_MERGE_MODES)[number];
-export const OPTIMIZATION_MODES = ['off', 'bisection_skip_redundant_tests'] as const;
-export type OptimizationMode = (typeof OPTIMIZATION_MODES)[number];
-export const MERGE_METHODS = ['merge_commit', 'squash', 'rebase'] as const;
-export type MergeMethod = (typeof MERGE_METHODS)[number];
+export {
+  DIRECT_MERGE_MODES,
+  MERGE_METHODS,
+  OPTIMIZATION_MODES,
+  PR_STATES,
+  QUEUE_MODES,
+  QUEUE_STATES,
+  REQUESTABLE_QUEUE_STATES,
+  type DirectMergeMode,
+  type MergeMethod,
+  type OptimizationMode,
+  type PrState,
+  type QueueMode,
+  type QueueStateName,
+  type RequestableQueueState,
+} from './vocabulary.js';
 
 export const RUN_OUTCOMES = ['pass', 'fail', 'hang'] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
@@ -117,7 +110,12 @@ export interface Entry {
   list: ListName | null;
   prev: number | null;
   next: number | null;
+  /** Every transition of every trip, oldest first (the v1 timeline). */
+  history: HistoryItem[];
 }
+
+/** One transition of an entry: [at, state, reason, test run id or null]. */
+export type HistoryItem = [number, PrState, string, string | null];
 
 /** Impacted targets: a list of opaque names, or ALL (overlaps every PR with a non-empty list). */
 export type Targets = string[] | 'ALL';
@@ -214,6 +212,8 @@ export interface QueueRecord {
   switching: ModeSwitch | null;
   /** Engine sequence tick of the last merge into the branch (direct merge staleness), 0 = none. */
   tipSeq: number;
+  /** How many merges into the branch the queue has made (identifies the branch's state for reuse). */
+  merges: number;
   /** Impacted targets per PR number, then per head SHA ("last upload wins per SHA"). */
   impactedTargets: Record<string, Record<string, string[] | 'ALL'>>;
   samples: QueueSamples;
@@ -250,6 +250,18 @@ export interface TestRun {
   dueAt: number | null;
   timeoutAt: number;
   scripted: RunOutcome | null;
+  /**
+   * The scripted outcomes this run was started with: [PR of the group, the head of its outcomes].
+   * Each is spent (shifted off the fake PR) only if the run reaches that PR's own result (runs.ts).
+   */
+  scripts: Array<[number, RunOutcome]>;
+  /**
+   * The branch state the run's content starts from: queue merges at its start minus the base PRs
+   * already merged then, so "branch at `branchAt` merges + base + group" is what it tested.
+   */
+  branchAt: number;
+  /** A main-queue run whose failure sent its batch into bisection. */
+  startedBisection: boolean;
   isBisection: boolean;
   bisectionId: string | null;
   /** Union of the group's targets (parallel mode), so a group overlaps as a unit. */

@@ -1,11 +1,16 @@
 /**
- * The `/v1` endpoints: the spec's eleven plus listPullRequests. Each one validates (schemas.ts),
- * calls the engine with the request's time and shapes the answer; mutations answer `OK`.
+ * The `/v1` endpoints: the spec's eleven, plus the v1 read endpoints that hold history
+ * (listPullRequests, getSubmittedPullRequests, listMergeQueueTestingResults). Each one validates
+ * (schemas.ts), calls the engine with the request's time and spells the answer as the service does
+ * (wire.ts); mutations answer `OK`.
  */
 import { HttpError, OK } from './respond.js';
 import { renderMetrics, METRICS_CONTENT_TYPE } from './metrics.js';
 import { route, type Route } from './route.js';
 import * as s from './schemas.js';
+import { wireEntry, wirePullRequest, wireQueueSettings, wireTestingDetails, wireTestingResult } from './wire.js';
+
+const time = (v: string | undefined): number | undefined => (v === undefined ? undefined : Date.parse(v));
 
 export const apiRoutes: Route[] = [
   route('POST', '/v1/submitPullRequest', s.submitRequest, true, (c, b) => {
@@ -20,19 +25,34 @@ export const apiRoutes: Route[] = [
     c.engine.restart(b, c.now);
     return OK;
   }),
-  route('POST', '/v1/getSubmittedPullRequest', s.prRequest, false, (c, b) => ({
-    json: c.engine.getSubmittedPullRequest(b, c.now),
+  route('POST', '/v1/getSubmittedPullRequest', s.getPullRequestRequest, false, (c, b) => ({
+    json: wirePullRequest(c.engine.getSubmittedPullRequest(b, c.now), b.repo),
   })),
+  route('POST', '/v1/getSubmittedPullRequests', s.getPullRequestsRequest, false, (c, b) => {
+    const { pullRequests, notFound } = c.engine.getSubmittedPullRequests(b, c.now);
+    return {
+      json: {
+        pullRequests: pullRequests.map((p) => wirePullRequest(p, b.repo)),
+        notFound: notFound.map((number) => ({ number })),
+      },
+    };
+  }),
   route('POST', '/v1/listPullRequests', s.listPullRequestsRequest, false, (c, b) => {
-    const { since, ...rest } = b;
-    return { json: c.engine.listPullRequests({ ...rest, ...(since ? { since: Date.parse(since) } : {}) }, c.now) };
+    const { since, until, ...rest } = b;
+    const page = c.engine.listPullRequests({ ...rest, since: time(since), until: time(until) }, c.now);
+    return { json: { pullRequests: page.pullRequests.map(wireEntry), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) } };
+  }),
+  route('POST', '/v1/listMergeQueueTestingResults', s.testingResultsRequest, false, (c, b) => {
+    const { since, until, ...rest } = b;
+    const { results, total } = c.engine.listTestingResults({ ...rest, since: time(since), until: time(until) }, c.now);
+    return { json: { testingResults: results.map(wireTestingResult), totalItems: total } };
   }),
   route('POST', '/v1/setImpactedTargets', s.impactedTargetsRequest, true, (c, b) => {
     c.engine.setImpactedTargets(b, c.now);
     return OK;
   }),
   route('POST', '/v1/getMergeQueueTestingDetails', s.testingDetailsRequest, false, (c, b) => ({
-    json: c.engine.getTestingDetails(b, c.now),
+    json: wireTestingDetails(c.engine.getTestingDetails(b, c.now)),
   })),
   route('POST', '/v1/createQueue', s.createQueueRequest, true, (c, b) => {
     c.engine.createQueue(b, c.now);
@@ -42,8 +62,13 @@ export const apiRoutes: Route[] = [
     c.engine.deleteQueue(b, c.now);
     return OK;
   }),
-  route('POST', '/v1/getQueue', s.queueRequest, false, (c, b) => ({ json: c.engine.getQueue(b, c.now) })),
-  route('POST', '/v1/updateQueue', s.updateQueueRequest, true, (c, b) => ({ json: c.engine.updateQueue(b, c.now) })),
+  route('POST', '/v1/getQueue', s.queueRequest, false, (c, b) => {
+    const q = c.engine.getQueue(b, c.now);
+    return { json: { ...wireQueueSettings(q), enqueuedPullRequests: q.entries.map(wireEntry) } };
+  }),
+  route('POST', '/v1/updateQueue', s.updateQueueRequest, true, (c, b) => ({
+    json: wireQueueSettings(c.engine.updateQueue(b, c.now)),
+  })),
   route('GET', '/v1/getMergeQueueMetrics', undefined, false, async (c) => {
     const repo = c.url.searchParams.get('repo');
     const host = c.url.searchParams.get('repoHost');

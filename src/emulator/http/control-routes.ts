@@ -3,10 +3,10 @@
  * CI, move a manual clock, list and finish test runs, list webhook deliveries, reset. Answers are
  * JSON so tests can read what they changed.
  */
-import { iso } from '../engine/wire.js';
 import { HttpError, OK } from './respond.js';
 import { route, type Route } from './route.js';
 import * as s from './schemas.js';
+import { iso, wireRun } from './wire.js';
 
 function safeDecode(s: string): string {
   try {
@@ -38,10 +38,10 @@ export const controlRoutes: Route[] = [
       if (v !== null && v !== '') filter[k] = v;
     }
     c.engine.advance(c.now);
-    return { json: { testRuns: c.engine.listRuns(filter) } };
+    return { json: { testRuns: c.engine.listRuns(filter).map(wireRun) } };
   }),
   route('POST', /^\/_emulator\/testRuns\/([^/]+)\/complete$/, s.completeRunRequest, true, (c, b) => ({
-    json: c.engine.completeRun(safeDecode(c.params[0] ?? ''), b.result, c.now),
+    json: wireRun(c.engine.completeRun(safeDecode(c.params[0] ?? ''), b.result, c.now)),
   })),
   route('GET', '/_emulator/webhookDeliveries', undefined, false, (c) => ({
     json: { deliveries: c.webhooks?.list() ?? [] },

@@ -6,22 +6,43 @@
  */
 import { z } from 'zod';
 
-import { MAX_U32 } from '../engine/config.js';
 import {
   DIRECT_MERGE_MODES,
+  MAX_BATCH_LOOKUP,
+  MAX_U32,
   MERGE_METHODS,
   OPTIMIZATION_MODES,
   PR_STATES,
+  PRIORITY_NAMES,
   QUEUE_MODES,
   REQUESTABLE_QUEUE_STATES,
   RUN_OUTCOMES,
-} from '../engine/types.js';
+} from '../engine/index.js';
+
+/**
+ * Longest strings accepted (issue 15.6): names of branches and repository parts as code hosts
+ * bound them, titles as GitHub does, the rest generously above anything real.
+ */
+export const LIMITS = {
+  name: 255,
+  title: 1_024,
+  sha: 255,
+  testRunId: 512,
+  target: 1_024,
+  status: 255,
+  time: 64,
+} as const;
 
 const lower = (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v);
 const numeric = (v: unknown) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v);
 
 const str = () => z.string({ error: 'expected a string' });
 const nonEmpty = () => str().min(1, { error: 'expected a non-empty string' });
+/** A string of at most `max` characters (UTF-16 units, as JavaScript counts them). */
+const upTo = (max: number) => str().max(max, { error: `expected at most ${max} characters` });
+const name = () => nonEmpty().max(LIMITS.name, { error: `expected at most ${LIMITS.name} characters` });
+const isoTime = () =>
+  upTo(LIMITS.time).refine((v) => !Number.isNaN(Date.parse(v)), { error: 'expected an ISO-8601 date-time' });
 const bool = () => z.boolean({ error: 'expected true or false' });
 function int(min: number, max: number) {
   const error = `expected integer ${min}..${max}`;
@@ -32,15 +53,36 @@ function oneOf<T extends readonly [string, ...string[]]>(values: T) {
 }
 const obj = <S extends z.ZodRawShape>(shape: S) => z.object(shape, { error: 'expected an object' });
 
-const repo = obj({ host: nonEmpty(), owner: nonEmpty(), name: nonEmpty() });
-const queueRef = { repo, targetBranch: nonEmpty() };
+const repo = obj({ host: name(), owner: name(), name: name() });
+const queueRef = { repo, targetBranch: name() };
 const prNumber = (min = 0) => z.preprocess(numeric, int(min, MAX_U32));
 const prRef = { ...queueRef, pr: obj({ number: prNumber() }) };
 
 export const queueRequest = obj(queueRef);
 export const prRequest = obj(prRef);
+export const getPullRequestRequest = obj({
+  ...prRef,
+  includeTimeline: bool().optional(),
+  // Accepted and ignored: the emulator makes no estimates.
+  includeEstimatedTimeToMerge: bool().optional(),
+});
+export const getPullRequestsRequest = obj({
+  ...queueRef,
+  prs: z
+    .array(obj({ number: prNumber() }), { error: 'expected an array of {"number": …}' })
+    .min(1, { error: 'expected at least one pull request' })
+    .max(MAX_BATCH_LOOKUP, { error: `expected at most ${MAX_BATCH_LOOKUP} pull requests` }),
+  includeTimeline: bool().optional(),
+});
+export const testingResultsRequest = obj({
+  ...queueRef,
+  since: isoTime().optional(),
+  until: isoTime().optional(),
+  offset: int(0, MAX_U32).optional(),
+  take: int(1, 100).optional(),
+});
 
-const PRIORITY_ERROR = 'expected one of urgent, high, medium, low or an integer 0..255';
+const PRIORITY_ERROR = `expected one of ${PRIORITY_NAMES.join(', ')} or an integer 0..255`;
 export const submitRequest = obj({
   ...prRef,
   priority: z
@@ -49,7 +91,7 @@ export const submitRequest = obj({
       z.union(
         [
           z.int({ error: PRIORITY_ERROR }).min(0, { error: PRIORITY_ERROR }).max(255, { error: PRIORITY_ERROR }),
-          z.enum(['urgent', 'high', 'medium', 'low'], { error: PRIORITY_ERROR }),
+          z.enum(PRIORITY_NAMES, { error: PRIORITY_ERROR }),
           z.null(),
         ],
         { error: PRIORITY_ERROR },
@@ -61,18 +103,21 @@ export const submitRequest = obj({
 
 export const impactedTargetsRequest = obj({
   ...queueRef,
-  pr: obj({ number: prNumber(1), sha: nonEmpty() }),
+  pr: obj({ number: prNumber(1), sha: nonEmpty().max(LIMITS.sha, { error: `expected at most ${LIMITS.sha} characters` }) }),
   impactedTargets: z.union(
     [
       // "IMPACTS_ALL" is the 2024 spelling of the same thing (trunk-wire §1.5).
       z.enum(['ALL', 'IMPACTS_ALL']).transform(() => 'ALL' as const),
-      z.array(str(), { error: 'expected "ALL" or an array of strings' }),
+      z.array(upTo(LIMITS.target), { error: 'expected "ALL" or an array of strings' }),
     ],
     { error: 'expected "ALL" or an array of strings' },
   ),
 });
 
-export const testingDetailsRequest = obj({ ...queueRef, testRunId: nonEmpty() });
+export const testingDetailsRequest = obj({
+  ...queueRef,
+  testRunId: nonEmpty().max(LIMITS.testRunId, { error: `expected at most ${LIMITS.testRunId} characters` }),
+});
 
 export const createQueueRequest = obj({
   ...queueRef,
@@ -100,10 +145,10 @@ export const updateQueueRequest = obj({
   directMergeMode: oneOf(DIRECT_MERGE_MODES).optional(),
   optimizationMode: oneOf(OPTIMIZATION_MODES).optional(),
   mergeMethod: oneOf(MERGE_METHODS).optional(),
-  requiredStatuses: z.array(str(), { error: 'expected an array of strings' }).optional(),
+  requiredStatuses: z.array(upTo(LIMITS.status), { error: 'expected an array of strings' }).optional(),
   deleteRequiredStatuses: bool().optional(),
   extensionEnabled: bool().optional(),
-  enqueueingLabel: str().nullable().optional(),
+  enqueueingLabel: upTo(LIMITS.name).nullable().optional(),
   labelCommandsEnabled: bool().optional(),
   stateLabelsEnabled: bool().optional(),
 });
@@ -111,10 +156,9 @@ export const updateQueueRequest = obj({
 export const listPullRequestsRequest = obj({
   ...queueRef,
   state: oneOf(PR_STATES).optional(),
-  since: str()
-    .refine((s) => !Number.isNaN(Date.parse(s)), { error: 'expected an ISO-8601 date-time' })
-    .optional(),
-  cursor: nonEmpty().optional(),
+  since: isoTime().optional(),
+  until: isoTime().optional(),
+  cursor: name().optional(),
   take: int(1, 100).optional(),
 });
 
@@ -123,10 +167,10 @@ export const listPullRequestsRequest = obj({
 export const fakePrRequest = obj({
   repo,
   number: prNumber(),
-  title: str().optional(),
-  author: str().optional(),
-  sha: nonEmpty().optional(),
-  baseBranch: nonEmpty().optional(),
+  title: upTo(LIMITS.title).optional(),
+  author: upTo(LIMITS.name).optional(),
+  sha: nonEmpty().max(LIMITS.sha, { error: `expected at most ${LIMITS.sha} characters` }).optional(),
+  baseBranch: name().optional(),
   mergeable: bool().optional(),
   breaksBuild: bool().optional(),
   outcomes: z.array(oneOf(RUN_OUTCOMES), { error: 'expected an array of "pass", "fail", "hang"' }).optional(),

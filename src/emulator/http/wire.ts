@@ -1,0 +1,320 @@
+/**
+ * The JSON the emulator sends, built from the engine's views: the real service's shapes
+ * (trunk-wire.md §1.4, §1.6, §1.9, §1.15 and the live captures in §1.12) — lowercase enums,
+ * ISO-8601 times with milliseconds, `pr*` field names, queue entries without readiness — and the
+ * HTTP status of each kind of engine error.
+ */
+import type {
+  EngineErrorKind,
+  EntryView,
+  PrState,
+  PullRequestView,
+  QueueView,
+  RepoRef,
+  RunDetailsView,
+  RunStatus,
+  RunView,
+  TestingResultView,
+  TimelineItemView,
+} from '../engine/index.js';
+
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
+const ENGINE_ERROR_STATUS: Record<EngineErrorKind, 400 | 404 | 409> = { invalid: 400, not_found: 404, conflict: 409 };
+
+/** invalid → 400, not_found → 404, conflict → 409. */
+export function engineErrorStatus(kind: EngineErrorKind): 400 | 404 | 409 {
+  return ENGINE_ERROR_STATUS[kind];
+}
+
+const prUrl = (repo: RepoRef, n: number) => `https://${repo.host}/${repo.owner}/${repo.name}/pull/${n}`;
+const branchUrl = (repo: RepoRef, branch: string) => `https://${repo.host}/${repo.owner}/${repo.name}/tree/${branch}`;
+const checkUrl = (runId: string) => `https://ci.emulator.invalid/runs/${runId}`;
+
+// ---- pull requests -------------------------------------------------------------------------------
+
+export interface WireQueueEntry {
+  id: string;
+  state: string;
+  stateChangedAt: string;
+  priorityValue: number;
+  priorityName: string;
+  usedDefaultPriorityName: string;
+  skipTheLine: boolean;
+  noBatch: boolean;
+  prNumber: number;
+  prTitle: string;
+  prSha: string;
+  prBaseBranch: string;
+  prAuthor: string;
+}
+
+export interface WirePullRequest extends WireQueueEntry {
+  readiness: PullRequestView['readiness'];
+  forceEnqueued: boolean;
+  isCurrentlySubmittedToQueue: boolean;
+  verifiedByTestRun: string | null;
+  timeline?: WireTimelineItem[];
+}
+
+export function wireEntry(e: EntryView): WireQueueEntry {
+  return {
+    id: e.id,
+    state: e.state,
+    stateChangedAt: iso(e.stateChangedAt),
+    priorityValue: e.priorityValue,
+    priorityName: e.priorityName,
+    usedDefaultPriorityName: 'medium',
+    skipTheLine: e.priorityValue === 0,
+    noBatch: e.noBatch,
+    prNumber: e.prNumber,
+    prTitle: e.title,
+    prSha: e.sha,
+    prBaseBranch: e.baseBranch,
+    prAuthor: e.author,
+  };
+}
+
+export function wirePullRequest(p: PullRequestView, repo: RepoRef): WirePullRequest {
+  return {
+    ...wireEntry(p),
+    readiness: { ...p.readiness },
+    forceEnqueued: false,
+    isCurrentlySubmittedToQueue: p.live,
+    verifiedByTestRun: p.verifiedByTestRun,
+    ...(p.timeline ? { timeline: wireTimeline(p.timeline, repo) } : {}),
+  };
+}
+
+// ---- timelines -----------------------------------------------------------------------------------
+
+/** The per-state object of a v1 timeline item (`notReady.reason`, `failure.reason`, …). */
+const STATE_KEY: Record<PrState, string> = {
+  not_ready: 'notReady',
+  pending: 'pending',
+  testing: 'testing',
+  tests_passed: 'testsPassed',
+  pending_failure: 'pendingFailure',
+  failed: 'failure',
+  cancelled: 'cancellation',
+  merged: 'merged',
+};
+
+export interface WireTimelineItem {
+  timestamp: string;
+  state: PrState;
+  /** v1 spells timeline reasons in lowercase (`prerequisite_merge_item_failed`). */
+  reason: string;
+  testRunId?: string;
+  testRun?: WireTimelineRun;
+  [stateKey: string]: unknown;
+}
+
+interface WireTimelineRun {
+  id: string;
+  branch: string;
+  sha: string;
+  status: RunStatus;
+  isBisection: boolean;
+  requiredStatuses: string[];
+  testedPullRequests: Array<{ prNumber: number; prUrl: string; title: string }>;
+}
+
+/**
+ * A PR's timeline, newest first as v1 sends it (the current state comes first): each transition
+ * with its time, state, reason and the test run it concerns, plus the v1 per-state object.
+ */
+export function wireTimeline(items: TimelineItemView[], repo: RepoRef): WireTimelineItem[] {
+  const out: WireTimelineItem[] = [];
+  for (let i = items.length - 1; i >= 0; i--) {
+    const t = items[i] as TimelineItemView;
+    const reason = t.reason.toLowerCase();
+    const detail: Record<string, unknown> = { reason };
+    if (t.runId !== null) detail.testRunId = t.runId;
+    if (t.state === 'tests_passed' && t.run) {
+      detail.testBranchSha = t.run.testBranchSha;
+      detail.testBranchUrl = branchUrl(repo, t.run.testBranch);
+    }
+    if (t.state === 'failed') {
+      detail.failureCausingStatuses =
+        t.run && t.reason === 'TEST_RUN_REQUIRED_STATUS_FAILED' ? [...t.run.requiredStatuses] : [];
+    }
+    out.push({
+      timestamp: iso(t.at),
+      state: t.state,
+      reason,
+      ...(t.runId !== null ? { testRunId: t.runId } : {}),
+      ...(t.run ? { testRun: timelineRun(t.run, repo) } : {}),
+      [STATE_KEY[t.state]]: detail,
+    });
+  }
+  return out;
+}
+
+function timelineRun(r: RunDetailsView, repo: RepoRef): WireTimelineRun {
+  return {
+    id: r.id,
+    branch: r.testBranch,
+    sha: r.testBranchSha,
+    status: r.status,
+    isBisection: r.isBisection,
+    requiredStatuses: [...r.requiredStatuses],
+    testedPullRequests: r.testedPullRequests.map((p) => ({ prNumber: p.prNumber, prUrl: prUrl(repo, p.prNumber), title: p.title })),
+  };
+}
+
+// ---- queues --------------------------------------------------------------------------------------
+
+/** Every setting, as getQueue and updateQueue report them (no repo/branch identity echo but `branch`). */
+export function wireQueueSettings(q: QueueView): Record<string, unknown> {
+  const c = q.config;
+  return {
+    state: q.state,
+    branch: q.branch,
+    concurrency: c.concurrency,
+    testingTimeoutMinutes: c.testingTimeoutMinutes,
+    mode: c.mode,
+    canOptimisticallyMerge: c.canOptimisticallyMerge,
+    pendingFailureDepth: c.pendingFailureDepth,
+    batch: c.batch,
+    batchingMaxWaitTimeMinutes: c.batchingMaxWaitTimeMinutes,
+    batchingMinSize: c.batchingMinSize,
+    createPrsForTestingBranches: c.createPrsForTestingBranches,
+    commentsEnabled: c.commentsEnabled,
+    commandsEnabled: c.commandsEnabled,
+    statusCheckEnabled: c.statusCheckEnabled,
+    extensionEnabled: c.extensionEnabled,
+    bisectionConcurrency: c.bisectionConcurrency ?? c.concurrency,
+    // The schema says string[]; with no override the list is empty (statuses then come from the
+    // fake code host's branch protection, which getMergeQueueTestingDetails reports).
+    requiredStatuses: c.requiredStatuses ? [...c.requiredStatuses] : [],
+    directMergeMode: c.directMergeMode,
+    optimizationMode: c.optimizationMode,
+    mergeMethod: c.mergeMethod,
+    enqueueingLabel: c.enqueueingLabel,
+    labelCommandsEnabled: c.labelCommandsEnabled,
+    stateLabelsEnabled: c.stateLabelsEnabled,
+  };
+}
+
+// ---- test runs -----------------------------------------------------------------------------------
+
+const STATUS_CHECK_STATE: Record<RunStatus, string> = {
+  in_progress: 'PENDING',
+  succeeded: 'SUCCESS',
+  failed: 'FAILURE',
+  cancelled: 'ERROR',
+};
+
+/** A required status's GitHub-style check run: how it ended and why the run failed. */
+function checkRun(r: RunView, name: string): { name: string; url: string; status: string; conclusion?: string } {
+  const url = checkUrl(r.id);
+  if (r.status === 'in_progress') return { name, url, status: 'IN_PROGRESS' };
+  const conclusion =
+    r.status === 'succeeded'
+      ? 'SUCCESS'
+      : r.status === 'cancelled'
+        ? 'CANCELLED'
+        : r.failureReason === 'TEST_RUN_TIMEOUT'
+          ? 'TIMED_OUT'
+          : 'FAILURE';
+  return { name, url, status: 'COMPLETED', conclusion };
+}
+
+export function wireTestingDetails(r: RunDetailsView): Record<string, unknown> {
+  return {
+    requiredStatuses: [...r.requiredStatuses],
+    requiredStatusesSource: r.requiredStatusesSource,
+    testBranch: r.testBranch,
+    testBranchSha: r.testBranchSha,
+    createdAt: iso(r.createdAt),
+    status: r.status,
+    // One suite with a check run per required status: its conclusion says which status failed.
+    checkSuites: [{ checkRuns: r.requiredStatuses.map((name) => checkRun(r, name)) }],
+    statusChecks: r.requiredStatuses.map((context) => ({
+      context,
+      url: checkUrl(r.id),
+      state: STATUS_CHECK_STATE[r.status],
+    })),
+    testedPullRequests: r.testedPullRequests.map((p) => ({ prNumber: p.prNumber, prUrl: prUrl(r.repo, p.prNumber), title: p.title })),
+    ...(r.impactedTargets ? { impactedTargets: [...r.impactedTargets] } : {}),
+    ...(r.impactedTargetsForTestedPrs ? { impactedTargetsForTestedPrs: [...r.impactedTargetsForTestedPrs] } : {}),
+    dependentPrs: [...r.basePrNumbers],
+  };
+}
+
+/** A test run as the control API lists it. */
+export interface WireRun {
+  id: string;
+  prNumbers: number[];
+  basePrNumbers: number[];
+  status: RunStatus;
+  createdAt: string;
+  completedAt: string | null;
+  isBisection: boolean;
+  testBranch: string;
+  repo: RepoRef;
+  branch: string;
+}
+
+export function wireRun(r: RunView): WireRun {
+  return {
+    id: r.id,
+    prNumbers: [...r.prNumbers],
+    basePrNumbers: [...r.basePrNumbers],
+    status: r.status,
+    createdAt: iso(r.createdAt),
+    completedAt: r.completedAt === null ? null : iso(r.completedAt),
+    isBisection: r.isBisection,
+    testBranch: r.testBranch,
+    repo: { ...r.repo },
+    branch: r.branch,
+  };
+}
+
+// ---- testing results -----------------------------------------------------------------------------
+
+/** How one PR's test attempt ended. */
+const OUTCOME: Record<Exclude<RunStatus, 'in_progress'>, string> = {
+  succeeded: 'passed',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
+
+export interface WireTestingResult {
+  testRunId: string;
+  testBranch: string;
+  prNumber: number;
+  startedAt: string;
+  completedAt: string;
+  testingDurationMs: number;
+  /** passed, failed, timed_out or cancelled. */
+  outcome: string;
+  failureReason: string | null;
+  /** How the PR's trip through the queue ended (merged, failed, cancelled), null while in it. */
+  cycleConclusion: string | null;
+  /** v1: "in_bisection" for a bisection run, "entered_bisection" for the run that started one. */
+  bisection: 'in_bisection' | 'entered_bisection' | null;
+  isBisection: boolean;
+  startedBisection: boolean;
+}
+
+export function wireTestingResult(t: TestingResultView): WireTestingResult {
+  const r = t.run;
+  const completedAt = r.completedAt ?? r.createdAt;
+  const status = r.status === 'in_progress' ? 'cancelled' : r.status;
+  return {
+    testRunId: r.id,
+    testBranch: r.testBranch,
+    prNumber: t.prNumber,
+    startedAt: iso(r.createdAt),
+    completedAt: iso(completedAt),
+    testingDurationMs: completedAt - r.createdAt,
+    outcome: r.failureReason === 'TEST_RUN_TIMEOUT' ? 'timed_out' : OUTCOME[status],
+    failureReason: r.failureReason,
+    cycleConclusion: t.conclusion,
+    bisection: r.isBisection ? 'in_bisection' : r.startedBisection ? 'entered_bisection' : null,
+    isBisection: r.isBisection,
+    startedBisection: r.startedBisection,
+  };
+}
