@@ -64,7 +64,9 @@ async function emitDeclarations() {
   const outDir = resolve(root, 'dist/types/lib');
   mkdirSync(outDir, { recursive: true });
   const emitted = new Map();
-  for (const name of readdirSync(srcDir).filter((f) => f.endsWith('.ts')).sort()) {
+  for (const name of readdirSync(srcDir)
+    .filter((f) => f.endsWith('.ts'))
+    .sort()) {
     const out = ts.transpileDeclaration(readFileSync(join(srcDir, name), 'utf8'), {
       fileName: name,
       reportDiagnostics: true,

@@ -12,6 +12,11 @@ try {
   process.exitCode = exitCode;
 } catch (err) {
   // Not expected: runAction reports its own failures. Never print more than the message.
-  process.stdout.write(`::error title=mq: unexpected error::${String((err as Error)?.message ?? err).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}\n`);
+  process.stdout.write(
+    `::error title=mq: unexpected error::${String((err as Error)?.message ?? err)
+      .replace(/%/g, '%25')
+      .replace(/\r/g, '%0D')
+      .replace(/\n/g, '%0A')}\n`,
+  );
   process.exitCode = 1;
 }

@@ -76,7 +76,10 @@ function duration(name: string, text: string, fallback: string): number {
 }
 
 export function parseRepo(text: string, source: string): RepoRef {
-  const parts = text.trim().replace(/\.git$/, '').split('/');
+  const parts = text
+    .trim()
+    .replace(/\.git$/, '')
+    .split('/');
   if (parts.length === 2) parts.unshift('github.com');
   const [host, owner, name] = parts as [string, string, string];
   if (parts.length !== 3 || !HOST_PART.test(host) || !NAME_PART.test(owner) || !NAME_PART.test(name) || name === '.' || name === '..') {
@@ -100,7 +103,8 @@ function parseTargetsText(text: string, source: string): string[] {
     } catch {
       throw new InputError(`${source} starts with [ but is not a valid JSON array`);
     }
-    if (!Array.isArray(parsed) || parsed.some((t) => typeof t !== 'string' || t === '')) throw new InputError(`${source} must be a JSON array of non-empty strings`);
+    if (!Array.isArray(parsed) || parsed.some((t) => typeof t !== 'string' || t === ''))
+      throw new InputError(`${source} must be a JSON array of non-empty strings`);
     return parsed as string[];
   }
   return text
@@ -111,7 +115,7 @@ function parseTargetsText(text: string, source: string): string[] {
 
 export function readInputs(wf: Workflow, env: NodeJS.ProcessEnv): ActionInputs {
   const token = wf.input('token');
-  if (token === '') throw new InputError('input token: required (the merge queue API token, e.g. ${{ secrets.MQ_TOKEN }})', 7);
+  if (token === '') throw new InputError('input token: required (the merge queue API token, e.g. from secrets.MQ_TOKEN)', 7);
   // Before anything else can print it.
   wf.mask(token);
   const event = readEvent(env);
@@ -166,10 +170,15 @@ export function readInputs(wf: Workflow, env: NodeJS.ProcessEnv): ActionInputs {
   if (given === 1) {
     const headSha = event.pull_request?.head?.sha;
     const sha = wf.input('sha') || (typeof headSha === 'string' ? headSha : '');
-    if (sha === '' || /\s/.test(sha)) throw new InputError('input sha: the head commit SHA of the PR is needed to upload impacted targets (it defaults to the pull_request event\'s head SHA)');
+    if (sha === '' || /\s/.test(sha))
+      throw new InputError("input sha: the head commit SHA of the PR is needed to upload impacted targets (it defaults to the pull_request event's head SHA)");
     let impactedTargets: 'ALL' | string[];
     if (all || listed === 'ALL') impactedTargets = 'ALL';
-    else if (listed !== '') impactedTargets = listed.split(/[\n,]/).map((t) => t.trim()).filter((t) => t !== '');
+    else if (listed !== '')
+      impactedTargets = listed
+        .split(/[\n,]/)
+        .map((t) => t.trim())
+        .filter((t) => t !== '');
     else {
       let text: string;
       try {

@@ -11,7 +11,7 @@ import type { QueueTargetRequest, SubmittedPullRequest, Transition, WaitResult }
 import { formatDuration } from '../util/duration.js';
 import { InputError, readInputs, type ActionInputs } from './inputs.js';
 import { cell, Workflow, type ActionIo } from './workflow.js';
-import { failedRunOf, failingChecks, type FailingCheck } from './story.js';
+import { type FailingCheck, type PrStory, readStory } from './story.js';
 
 export interface ActionResult {
   exitCode: number;
@@ -41,6 +41,14 @@ function timeInQueue(result: WaitResult): number {
   const first = result.transitions[0];
   const last = result.transitions[result.transitions.length - 1];
   if (result.outcome === 'timeout' || !first || !last || first === last) return Math.round(result.waitedMs / 1000);
+  return Math.max(0, Math.round((Date.parse(last.at) - Date.parse(first.at)) / 1000));
+}
+
+/** Seconds of the PR's last trip by the service's timeline (submitted to merged, failed or cancelled). */
+function storyTime(story: PrStory | undefined): number | null {
+  const first = story?.steps[0];
+  const last = story?.steps[story.steps.length - 1];
+  if (!first || !last || !['merged', 'failed', 'cancelled'].includes(last.state)) return null;
   return Math.max(0, Math.round((Date.parse(last.at) - Date.parse(first.at)) / 1000));
 }
 
@@ -78,7 +86,7 @@ function headline(inputs: ActionInputs, outcome: string, state: string): string 
   }
 }
 
-export function summaryOf(inputs: ActionInputs, outcome: string, r: Report, transitions: Transition[], detail?: string): string {
+export function summaryOf(inputs: ActionInputs, outcome: string, r: Report, transitions: Transition[], detail?: string, story?: PrStory): string {
   const rows: Array<[string, string]> = [
     ['Repository', `${inputs.repo.host}/${inputs.repo.owner}/${inputs.repo.name}`],
     ['Target branch', inputs.branch],
@@ -90,7 +98,11 @@ export function summaryOf(inputs: ActionInputs, outcome: string, r: Report, tran
   const out = [`### ${cell(headline(inputs, outcome, r.state))}`, ''];
   if (detail) out.push(cell(detail), '');
   out.push('| | |', '| --- | --- |', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
-  if (transitions.length > 0) {
+  if (story && story.steps.length > 0) {
+    out.push("#### The PR's trip through the queue", '', '| At | State | What happened |', '| --- | --- | --- |');
+    for (const st of story.steps) out.push(`| ${cell(st.at)} | ${cell(st.state)} | ${cell(st.text)} |`);
+    out.push('');
+  } else if (transitions.length > 0) {
     out.push('#### Transitions', '', '| At | From | To | After |', '| --- | --- | --- | --- |');
     for (const t of transitions) {
       out.push(`| ${cell(t.at)} | ${cell(t.from ?? '—')} | ${cell(t.to)} | ${t.afterMs === null ? '' : formatDuration(t.afterMs)} |`);
@@ -102,6 +114,7 @@ export function summaryOf(inputs: ActionInputs, outcome: string, r: Report, tran
     for (const c of r.failing) out.push(`- ${link(c.name, c.url)}: ${cell(c.conclusion)}`);
     out.push('');
   }
+  if (story?.note) out.push(cell(story.note), '');
   return `${out.join('\n')}\n`;
 }
 
@@ -177,15 +190,14 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
     endGroup();
 
     const state = result.state ?? '';
-    let testRun = result.pullRequest?.verifiedByTestRun ?? '';
-    let failing: FailingCheck[] = [];
-    if (result.outcome === 'failed') {
-      testRun = testRun || ((await failedRunOf(client, prRef).catch(() => undefined)) ?? '');
-      if (testRun) failing = await failingChecks(client, target, testRun).catch(() => []);
-    }
-    const r: Report = { state, exitCode: result.exitCode, timeInQueueS: timeInQueue(result), testRun, failing };
+    // The story is extra: a service without the history endpoints (or a failure reading them)
+    // leaves the summary with the transitions this step saw.
+    const story = result.outcome === 'timeout' ? undefined : await readStory(client, target, inputs.pr).catch(() => undefined);
+    const testRun = story?.runId ?? result.pullRequest?.verifiedByTestRun ?? '';
+    const failing: FailingCheck[] = result.outcome === 'failed' ? (story?.failing ?? []) : [];
+    const r: Report = { state, exitCode: result.exitCode, timeInQueueS: storyTime(story) ?? timeInQueue(result), testRun, failing };
     setOutputs(wf, r);
-    wf.summary(summaryOf(inputs, result.outcome, r, transitions));
+    wf.summary(summaryOf(inputs, result.outcome, r, transitions, undefined, story));
     if (result.exitCode === 0) {
       wf.log(`✓ ${label} merged`);
     } else {
@@ -201,7 +213,8 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
     return { exitCode: result.exitCode };
   } catch (err) {
     endGroup();
-    const e = err instanceof MergeQueueError ? err : new MergeQueueError({ exitCode: 1, what: 'mq action', why: (err as Error)?.message ?? String(err), cause: err });
+    const e =
+      err instanceof MergeQueueError ? err : new MergeQueueError({ exitCode: 1, what: 'mq action', why: (err as Error)?.message ?? String(err), cause: err });
     const text = [e.message, ...e.hints.map((h) => `hint: ${h}`)].join('\n');
     wf.error(text, e.kind === 'interrupted' ? 'mq: cancelled' : `mq: ${e.what}`);
     const r: Report = { state: '', exitCode: e.exitCode, timeInQueueS: null, testRun: '', failing: [] };

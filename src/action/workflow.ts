@@ -97,5 +97,9 @@ export class Workflow {
 
 /** Markdown table cell text: no pipes or newlines can break the table, no HTML gets through. */
 export function cell(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ').replace(/[|\\]/g, (c) => `\\${c}`).replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return text
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/[|\\]/g, (c) => `\\${c}`)
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
 }

@@ -8,7 +8,14 @@ import { MergeQueueClient as CliClient } from '../api/client.js';
 import { HttpClient } from '../api/http.js';
 import { MergeQueueError, toPublicError } from './errors.js';
 import type {
+  CallOptions,
   CreateQueueRequest,
+  GetPullRequestRequest,
+  GetPullRequestsRequest,
+  PullRequestWithTimeline,
+  PullRequestsLookup,
+  TestingResultsPage,
+  TestingResultsRequest,
   ImpactedTargetsRequest,
   ListPullRequestsRequest,
   MetricsRequest,
@@ -109,7 +116,8 @@ export class MergeQueueClient {
   readonly #inner: CliClient;
 
   constructor(options: MergeQueueClientOptions) {
-    if (!options || typeof options.apiUrl !== 'string' || options.apiUrl === '') throw usage('apiUrl: required (the API base URL, e.g. https://api.trunk.io/v1)');
+    if (!options || typeof options.apiUrl !== 'string' || options.apiUrl === '')
+      throw usage('apiUrl: required (the API base URL, e.g. https://api.trunk.io/v1)');
     let url: URL;
     try {
       url = new URL(options.apiUrl);
@@ -122,7 +130,11 @@ export class MergeQueueClient {
       throw usage(`apiUrl: refusing to send the token over plain http:// to ${url.host}; use https://, or set allowInsecureHttp if this network is trusted`);
     }
     if (typeof options.token !== 'string' || options.token === '') throw usage('token: required (the API token)');
-    for (const [name, value] of [['timeoutMs', options.timeoutMs], ['maxRetries', options.maxRetries], ['retryBaseMs', options.retryBaseMs]] as const) {
+    for (const [name, value] of [
+      ['timeoutMs', options.timeoutMs],
+      ['maxRetries', options.maxRetries],
+      ['retryBaseMs', options.retryBaseMs],
+    ] as const) {
       if (value !== undefined && !(Number.isFinite(value) && value >= 0)) throw usage(`${name}: expected a number 0 or more`);
     }
     this.apiUrl = options.apiUrl;
@@ -155,8 +167,23 @@ export class MergeQueueClient {
     return publicErrors(() => this.#inner.restartTestsOnPullRequest(req));
   }
 
-  getSubmittedPullRequest(req: PrRequest): Promise<SubmittedPullRequest> {
+  /** The PR's record; with `includeTimeline`, every transition of its trips too (newest first). */
+  getSubmittedPullRequest(req: GetPullRequestRequest): Promise<PullRequestWithTimeline> {
+    if (req.includeTimeline === true) {
+      const { includeTimeline: _, ...rest } = req;
+      return publicErrors(() => this.#inner.getSubmittedPullRequestWithTimeline(rest));
+    }
     return publicErrors(() => this.#inner.getSubmittedPullRequest(req));
+  }
+
+  /** Up to 50 PRs in one call; those never submitted to the queue come back in `notFound`. */
+  getSubmittedPullRequests(req: GetPullRequestsRequest, call?: CallOptions): Promise<PullRequestsLookup> {
+    return publicErrors(() => this.#inner.getSubmittedPullRequests(req, call));
+  }
+
+  /** One row per PR per finished test run, in a window of at most 45 days; `offset`/`take` paging. */
+  listMergeQueueTestingResults(req: TestingResultsRequest, call?: CallOptions): Promise<TestingResultsPage> {
+    return publicErrors(() => this.#inner.listMergeQueueTestingResults(req, call));
   }
 
   setImpactedTargets(req: ImpactedTargetsRequest): Promise<void> {
@@ -191,7 +218,9 @@ export class MergeQueueClient {
     return publicErrors(() => this.#inner.getMergeQueueMetrics(req));
   }
 
+  /** A page of the queue's PRs; with `until` (and `since`), the PRs that concluded in that window. */
   listPullRequests(req: ListPullRequestsRequest): Promise<PullRequestPage> {
+    if (req.until !== undefined) return publicErrors(() => this.#inner.listConcludedPullRequests(req));
     return publicErrors(() => this.#inner.listPullRequests(req));
   }
 

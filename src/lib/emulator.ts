@@ -78,7 +78,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     token,
     port: running.port,
     async advance(minutes) {
-      if (!(typeof minutes === 'number' && Number.isFinite(minutes) && minutes >= 0)) throw new TypeError('advance(minutes): expected a number of minutes, 0 or more');
+      if (!(typeof minutes === 'number' && Number.isFinite(minutes) && minutes >= 0))
+        throw new TypeError('advance(minutes): expected a number of minutes, 0 or more');
       return (await control<{ now: string }>('POST', 'clock/advance', 'advance the clock', { minutes })).now;
     },
     async now() {

@@ -4,7 +4,20 @@
  * errors are converted at the library's edge, so callers never meet the CLI's error family.
  */
 import { EXIT_CODES, MqError, type ExitCodeValue } from '../errors.js';
-import type { ErrorKind } from './types.js';
+
+/** The names of mq's exit codes (see `mq help exit-codes`). */
+export type ErrorKind =
+  | 'unexpected'
+  | 'usage'
+  | 'not-found'
+  | 'auth'
+  | 'rejected'
+  | 'unavailable'
+  | 'config'
+  | 'timeout'
+  | 'left-queue'
+  | 'confirm'
+  | 'interrupted';
 
 export class MergeQueueError extends Error {
   /** mq's exit code for this failure (2 usage, 3 not found, 4 auth, 5 rejected, 6 unavailable, ...). */

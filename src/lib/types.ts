@@ -72,6 +72,8 @@ export interface ListPullRequestsRequest extends QueueTargetRequest {
   state?: PrState;
   /** ISO-8601 date-time. */
   since?: string;
+  /** ISO-8601 date-time: with it, the PRs that concluded (merged, failed, cancelled) between since and until. */
+  until?: string;
   cursor?: string;
   /** Page size, 1..100. */
   take?: number;
@@ -319,16 +321,4 @@ export interface WaitResult {
 
 // ---- errors ------------------------------------------------------------------------------------
 
-/** The names of mq's exit codes (see `mq help exit-codes`). */
-export type ErrorKind =
-  | 'unexpected'
-  | 'usage'
-  | 'not-found'
-  | 'auth'
-  | 'rejected'
-  | 'unavailable'
-  | 'config'
-  | 'timeout'
-  | 'left-queue'
-  | 'confirm'
-  | 'interrupted';
+export type { ErrorKind } from './errors.js';

@@ -49,7 +49,16 @@ function runAction(pr: number, inputs: Record<string, string> = {}, env: Record<
   const summary = join(dir, 'summary.md');
   writeFileSync(output, '');
   writeFileSync(summary, '');
-  const all: Record<string, string> = { token: TOKEN, 'api-url': emu.url, 'no-batch': 'false', wait: 'true', timeout: '1m', interval: '100ms', 'impacts-all': 'false', ...inputs };
+  const all: Record<string, string> = {
+    token: TOKEN,
+    'api-url': emu.url,
+    'no-batch': 'false',
+    wait: 'true',
+    timeout: '1m',
+    interval: '100ms',
+    'impacts-all': 'false',
+    ...inputs,
+  };
   const child = execa(process.execPath, [ACTION], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -125,7 +134,9 @@ describe('the action against the emulator', () => {
     const summary = run.summary();
     expect(summary).toContain('### ✅ PR #7 merged');
     expect(summary).toContain('| Time in queue | 10m |');
-    expect(summary).toMatch(/\| testing \| merged \| 10m \|/);
+    expect(summary).toContain("#### The PR's trip through the queue");
+    expect(summary).toMatch(/^\| \S+ \| testing \| test run started \(run [^)]+\) \|$/m);
+    expect(summary).toMatch(new RegExp(`^\\| \\S+ \\| merged \\| .*\\(run ${runId}\\) \\|$`, 'm'));
     expect(await client.getSubmittedPullRequest({ repo, targetBranch: 'main', pr: { number: 7 } })).toMatchObject({ state: 'merged' });
   });
 
@@ -138,9 +149,17 @@ describe('the action against the emulator', () => {
     expect(result.exitCode).toBe(9);
     const outputs = run.outputs();
     expect(outputs).toMatchObject({ state: 'failed', 'exit-code': '9', 'time-in-queue': '600' });
-    expect(JSON.parse(outputs['failing-checks'] ?? '')).toBeInstanceOf(Array);
+    const failedRun = (await emu.listRuns()).find((r) => r.prNumbers.includes(8));
+    expect(outputs['test-run']).toBe(failedRun?.id);
+    expect(JSON.parse(outputs['failing-checks'] ?? '')).toEqual([
+      { name: 'ci', url: `https://ci.emulator.invalid/runs/${failedRun?.id}`, conclusion: 'failure' },
+    ]);
     expect(result.stdout).toMatch(/^::error title=mq%3A PR left the queue without merging::PR #8 failed in the merge queue/m);
-    expect(run.summary()).toContain('### ❌ PR #8 failed in the merge queue');
+    const summary = run.summary();
+    expect(summary).toContain('### ❌ PR #8 failed in the merge queue');
+    expect(summary).toContain("#### The PR's trip through the queue");
+    expect(summary).toMatch(/\| failed \| test run required status failed \(run [^)]+\) \|/);
+    expect(summary).toContain(`- [ci](https://ci.emulator.invalid/runs/${failedRun?.id}): failure`);
     expectTokenOnlyMasked(result.stdout);
     const pr = await client.getSubmittedPullRequest({ repo, targetBranch: 'main', pr: { number: 8 } });
     expect(pr).toMatchObject({ priorityName: 'high', noBatch: true });
@@ -264,16 +283,34 @@ describe('the committed bundle', () => {
     const fresh = result.outputFiles?.find((f) => f.path.endsWith('index.js'));
     expect(fresh, 'the build produced index.js').toBeDefined();
     const committed = readFileSync(ACTION);
-    expect(Buffer.compare(Buffer.from(fresh?.contents ?? []), committed) === 0, 'action/dist/index.js is stale: run `npm run build:action` and commit it').toBe(true);
+    expect(Buffer.compare(Buffer.from(fresh?.contents ?? []), committed) === 0, 'action/dist/index.js is stale: run `npm run build:action` and commit it').toBe(
+      true,
+    );
   });
 
   it('action.yml runs the bundle on node20 and declares every input and output the action reads and writes', () => {
     const yml = readFileSync(join(ROOT, 'action/action.yml'), 'utf8');
     expect(yml).toMatch(/^runs:\n {2}using: node20\n {2}main: dist\/index\.js$/m);
-    for (const input of ['token', 'api-url', 'repo', 'branch', 'pr', 'priority', 'no-batch', 'wait', 'timeout', 'interval', 'impacted-targets', 'impacted-targets-file', 'impacts-all', 'sha']) {
+    for (const input of [
+      'token',
+      'api-url',
+      'repo',
+      'branch',
+      'pr',
+      'priority',
+      'no-batch',
+      'wait',
+      'timeout',
+      'interval',
+      'impacted-targets',
+      'impacted-targets-file',
+      'impacts-all',
+      'sha',
+    ]) {
       expect(yml, input).toMatch(new RegExp(`^ {2}${input}:$`, 'm'));
     }
-    for (const output of ['state', 'exit-code', 'time-in-queue', 'test-run', 'failing-checks']) expect(yml, output).toMatch(new RegExp(`^ {2}${output}:$`, 'm'));
+    for (const output of ['state', 'exit-code', 'time-in-queue', 'test-run', 'failing-checks'])
+      expect(yml, output).toMatch(new RegExp(`^ {2}${output}:$`, 'm'));
     expect(yml).toMatch(/^ {2}token:\n(?: {4}.*\n)*? {4}required: true$/m);
   });
 });

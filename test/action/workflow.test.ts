@@ -64,7 +64,14 @@ describe('the job summary', () => {
 
   it('lists the failing checks with links to http(s) URLs only, with service text escaped', () => {
     const failing = failingChecksOf({
-      checkSuites: [{ checkRuns: [{ name: 'unit | tests', url: 'https://ci.example/runs/1?a=(b)', conclusion: 'FAILURE' }, { name: 'lint', conclusion: 'success' }] }],
+      checkSuites: [
+        {
+          checkRuns: [
+            { name: 'unit | tests', url: 'https://ci.example/runs/1?a=(b)', conclusion: 'FAILURE' },
+            { name: 'lint', conclusion: 'success' },
+          ],
+        },
+      ],
       statusChecks: [
         { context: '<img src=x onerror=alert(1)>', url: 'javascript:alert(1)', state: 'ERROR' },
         { context: 'build', url: 'https://ci.example/b', state: 'SUCCESS' },

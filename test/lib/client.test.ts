@@ -51,12 +51,29 @@ describe('against the emulator fixture', () => {
     expect((await client.getMergeQueueMetrics({ repo: 'acme/app', repoHost: 'github.com' })).body).toContain('# TYPE');
   });
 
+  it('history: a PR with its timeline, several PRs at once, testing results', async () => {
+    await client.submitPullRequest({ ...queue, pr: { number: 21 } });
+    await emu.advance(10);
+    const pr = await client.getSubmittedPullRequest({ ...queue, pr: { number: 21 }, includeTimeline: true });
+    expect(pr.state).toBe('merged');
+    const states = (pr.timeline ?? []).map((t) => t.state);
+    expect(states).toContain('testing');
+    expect(states).toContain('merged');
+    expect((await client.getSubmittedPullRequest({ ...queue, pr: { number: 21 } })).timeline).toBeUndefined();
+    const lookup = await client.getSubmittedPullRequests({ ...queue, prs: [{ number: 21 }, { number: 99 }] });
+    expect(lookup.pullRequests?.map((p) => p.prNumber)).toEqual([21]);
+    expect(lookup.notFound?.map((n) => n.number)).toEqual([99]);
+    const results = await client.listMergeQueueTestingResults({ ...queue, since: '2026-01-05T00:00:00Z', until: '2026-01-06T00:00:00Z' });
+    expect(results.testingResults?.map((r) => [r.prNumber, r.outcome, r.cycleConclusion])).toEqual([[21, 'passed', 'merged']]);
+  });
+
   it('waitForPr resolves merged once the clock moves past the run, with the transitions it saw', async () => {
     await client.submitPullRequest({ ...queue, pr: { number: 5 } });
     const seen: string[] = [];
     const waiting = client.waitForPr({ ...queue, pr: 5, intervalMs: 100, timeoutMs: 60_000, onTransition: (t) => seen.push(t.to) });
     await until(() => seen.includes('testing'));
-    expect(await emu.advance(10)).toBe('2026-01-05T09:10:00.000Z');
+    const before = Date.parse(await emu.now());
+    expect(Date.parse(await emu.advance(10)) - before).toBe(600_000);
     const result = await waiting;
     expect(result).toMatchObject({ pr: 5, outcome: 'merged', exitCode: 0, state: 'merged' });
     expect(result.transitions.map((t) => [t.from, t.to, t.afterMs])).toEqual([
@@ -162,7 +179,9 @@ describe('what the bundles contain', () => {
     const inputs = Object.keys(index?.inputs ?? {});
     expect(inputs).toContain('src/api/client.ts');
     expect(inputs).toContain('src/lib/client.ts');
-    const forbidden = inputs.filter((i) => /node_modules\/(commander|cli-table3|chalk|conf|prom-client)\/|^src\/(commands|cli|output|config|views|help|context|program|run|main)\b/.test(i));
+    const forbidden = inputs.filter((i) =>
+      /node_modules\/(commander|cli-table3|chalk|conf|prom-client)\/|^src\/(commands|cli|output|config|views|help|context|program|run|main)\b/.test(i),
+    );
     expect(forbidden).toEqual([]);
     // The fixture does not pull the CLI in either.
     const emulator = Object.entries(outputs).find(([name]) => name.endsWith('dist/lib/emulator.js'))?.[1];

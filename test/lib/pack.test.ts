@@ -41,7 +41,11 @@ beforeAll(async () => {
   const tarball = join(tmp, info?.filename ?? '');
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
   if (Object.keys(pkg.dependencies ?? {}).length === 0) {
-    await execa('npm', ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', tarball], { cwd: project, env: cleanEnv(), extendEnv: false });
+    await execa('npm', ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', tarball], {
+      cwd: project,
+      env: cleanEnv(),
+      extendEnv: false,
+    });
   } else {
     // While the CLI still lists runtime dependencies, an offline install would have to fetch them;
     // unpack the tarball as npm would instead. The library bundles need none of them, which this
@@ -78,59 +82,89 @@ afterAll(() => {
 });
 
 describe('the packed package', () => {
-  it('type-checks the examples strictly and compiles them', async () => {
-    const result = await execa(process.execPath, [TSC, '-p', project], { cwd: project, reject: false });
-    expect(result.stdout + result.stderr).toBe('');
-    expect(result.exitCode).toBe(0);
-  }, TIMEOUT);
-
-  it('a type error in user code against the shipped types is reported (the check has teeth)', async () => {
-    const bad = join(project, 'bad');
-    mkdirSync(bad, { recursive: true });
-    writeFileSync(
-      join(bad, 'bad.ts'),
-      "import { MergeQueueClient } from 'mq-cli';\nconst c = new MergeQueueClient({ apiUrl: 'http://x/v1', token: 't' });\nawait c.submitPullRequest({ repo: 'acme/app', targetBranch: 'main', pr: { number: 1 } });\n",
-    );
-    writeFileSync(join(bad, 'tsconfig.json'), JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { noEmit: true, skipLibCheck: true }, include: ['bad.ts'] }));
-    const result = await execa(process.execPath, [TSC, '-p', bad], { cwd: project, reject: false });
-    expect(result.exitCode).not.toBe(0);
-    expect(result.stdout).toMatch(/bad\.ts\(3,\d+\): error TS2322: Type 'string' is not assignable to type 'RepoRef'/);
-  }, TIMEOUT);
-
-  it('runs the fixture example with node --test: start, submit through the client, advance, merge, stop', async () => {
-    const result = await execa(process.execPath, ['--test', 'out/merge-bot.test.js'], { cwd: project, reject: false, env: cleanEnv(), extendEnv: false });
-    expect(result.stdout).toMatch(/^# pass 2$/m);
-    expect(result.stdout).toMatch(/^# fail 0$/m);
-    expect(result.exitCode).toBe(0);
-  }, TIMEOUT);
-
-  it('runs the client example against a fixture from the installed package', async () => {
-    const fixture = (await import(pathToFileURL(join(project, 'node_modules/mq-cli/dist/lib/emulator.js')).href)) as typeof import('../../src/lib/emulator.js');
-    const emu = await fixture.startEmulator({ clock: 'manual' });
-    try {
-      const setup = await execa(
-        process.execPath,
-        ['--input-type=module', '-e', `import { MergeQueueClient } from 'mq-cli'; const c = new MergeQueueClient({ apiUrl: process.env.MQ_API_URL, token: process.env.MQ_TOKEN }); await c.createQueue({ repo: { host: 'github.com', owner: 'acme', name: 'app' }, targetBranch: 'main' });`],
-        { cwd: project, env: { PATH: process.env.PATH ?? '', MQ_API_URL: emu.url, MQ_TOKEN: emu.token }, extendEnv: false },
-      );
-      expect(setup.exitCode).toBe(0);
-      const child = execa(process.execPath, ['out/merge.js', '42'], { cwd: project, env: { PATH: process.env.PATH ?? '', MQ_API_URL: emu.url, MQ_TOKEN: emu.token }, extendEnv: false, reject: false });
-      await new Promise<void>((resolve, reject) => {
-        let seen = '';
-        child.stdout?.on('data', (d: Buffer) => {
-          seen += d.toString();
-          if (seen.includes('PR #42: testing\n')) resolve();
-        });
-        void child.then((r) => reject(new Error(`the example ended first (exit ${r.exitCode}): ${r.stdout}${r.stderr}`)));
-      });
-      await emu.advance(10);
-      const result = await child;
-      expect(result.stdout).toBe('PR #42: testing\nPR #42: merged');
+  it(
+    'type-checks the examples strictly and compiles them',
+    async () => {
+      const result = await execa(process.execPath, [TSC, '-p', project], { cwd: project, reject: false });
+      expect(result.stdout + result.stderr).toBe('');
       expect(result.exitCode).toBe(0);
-    } finally {
-      await emu.stop();
-    }
-  }, TIMEOUT);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'a type error in user code against the shipped types is reported (the check has teeth)',
+    async () => {
+      const bad = join(project, 'bad');
+      mkdirSync(bad, { recursive: true });
+      writeFileSync(
+        join(bad, 'bad.ts'),
+        "import { MergeQueueClient } from 'mq-cli';\nconst c = new MergeQueueClient({ apiUrl: 'http://x/v1', token: 't' });\nawait c.submitPullRequest({ repo: 'acme/app', targetBranch: 'main', pr: { number: 1 } });\n",
+      );
+      writeFileSync(
+        join(bad, 'tsconfig.json'),
+        JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { noEmit: true, skipLibCheck: true }, include: ['bad.ts'] }),
+      );
+      const result = await execa(process.execPath, [TSC, '-p', bad], { cwd: project, reject: false });
+      expect(result.exitCode).not.toBe(0);
+      expect(result.stdout).toMatch(/bad\.ts\(3,\d+\): error TS2322: Type 'string' is not assignable to type 'RepoRef'/);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'runs the fixture example with node --test: start, submit through the client, advance, merge, stop',
+    async () => {
+      const result = await execa(process.execPath, ['--test', 'out/merge-bot.test.js'], { cwd: project, reject: false, env: cleanEnv(), extendEnv: false });
+      expect(result.stdout).toMatch(/^# pass 2$/m);
+      expect(result.stdout).toMatch(/^# fail 0$/m);
+      expect(result.exitCode).toBe(0);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'runs the client example against a fixture from the installed package',
+    async () => {
+      const fixture = (await import(
+        pathToFileURL(join(project, 'node_modules/mq-cli/dist/lib/emulator.js')).href
+      )) as typeof import('../../src/lib/emulator.js');
+      const emu = await fixture.startEmulator({ clock: 'manual' });
+      try {
+        const setup = await execa(
+          process.execPath,
+          [
+            '--input-type=module',
+            '-e',
+            `import { MergeQueueClient } from 'mq-cli'; const c = new MergeQueueClient({ apiUrl: process.env.MQ_API_URL, token: process.env.MQ_TOKEN }); await c.createQueue({ repo: { host: 'github.com', owner: 'acme', name: 'app' }, targetBranch: 'main' });`,
+          ],
+          { cwd: project, env: { PATH: process.env.PATH ?? '', MQ_API_URL: emu.url, MQ_TOKEN: emu.token }, extendEnv: false },
+        );
+        expect(setup.exitCode).toBe(0);
+        const child = execa(process.execPath, ['out/merge.js', '42'], {
+          cwd: project,
+          env: { PATH: process.env.PATH ?? '', MQ_API_URL: emu.url, MQ_TOKEN: emu.token },
+          extendEnv: false,
+          reject: false,
+        });
+        await new Promise<void>((resolve, reject) => {
+          let seen = '';
+          child.stdout?.on('data', (d: Buffer) => {
+            seen += d.toString();
+            if (seen.includes('PR #42: testing\n')) resolve();
+          });
+          void child.then((r) => reject(new Error(`the example ended first (exit ${r.exitCode}): ${r.stdout}${r.stderr}`)));
+        });
+        await emu.advance(10);
+        const result = await child;
+        expect(result.stdout).toBe('PR #42: testing\nPR #42: merged');
+        expect(result.exitCode).toBe(0);
+      } finally {
+        await emu.stop();
+      }
+    },
+    TIMEOUT,
+  );
 });
 
 describe('README', () => {
