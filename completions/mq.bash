@@ -3,7 +3,7 @@
 __mq_subcommands() {
   case "$1" in
     'mq') echo 'submit cancel restart status wait targets queue metrics emulator demo auth profile completion help' ;;
-    'mq queue') echo 'show watch history testing pause resume drain update create delete' ;;
+    'mq queue') echo 'show watch history testing pause resume drain update create delete simulate' ;;
     'mq emulator') echo 'start' ;;
     'mq auth') echo 'login status logout' ;;
     'mq profile') echo 'list show use remove rm set' ;;
@@ -29,6 +29,7 @@ __mq_options() {
     'mq queue update') echo '--concurrency --bisection-concurrency --testing-timeout --pending-failure-depth --batching-max-wait --batching-min-size --mode --direct-merge --optimization --merge-method --optimistic-merge --no-optimistic-merge --batch --no-batch --comments --no-comments --commands --no-commands --testing-branch-prs --no-testing-branch-prs --status-check --no-status-check --required-status --clear-required-statuses --dry-run --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
     'mq queue create') echo '--mode --concurrency --dry-run --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
     'mq queue delete') echo '--yes -y --dry-run --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
+    'mq queue simulate') echo '--arrivals --test-time --test-time-spread --failure-rate --flake-rate --duration --runs --seed --compare --ci-capacity --lanes --baseline --jobs --html --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
     'mq metrics') echo '--all-repos --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
     'mq emulator') echo '--version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
     'mq emulator start') echo '--host --port --token --clock --speed --data-dir --seed --webhook --webhook-secret --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
@@ -241,6 +242,29 @@ __mq_option_value() {
     'mq queue delete --branch') echo '@any' ;;
     'mq queue delete -B') echo '@any' ;;
     'mq queue delete --timeout') echo '@any' ;;
+    'mq queue simulate --arrivals') echo '@any' ;;
+    'mq queue simulate --test-time') echo '@any' ;;
+    'mq queue simulate --test-time-spread') echo '@any' ;;
+    'mq queue simulate --failure-rate') echo '@any' ;;
+    'mq queue simulate --flake-rate') echo '@any' ;;
+    'mq queue simulate --duration') echo '@any' ;;
+    'mq queue simulate --runs') echo '@any' ;;
+    'mq queue simulate --seed') echo '@any' ;;
+    'mq queue simulate --compare') echo '@any' ;;
+    'mq queue simulate --ci-capacity') echo '@any' ;;
+    'mq queue simulate --lanes') echo '@any' ;;
+    'mq queue simulate --baseline') echo '@any' ;;
+    'mq queue simulate --jobs') echo '@any' ;;
+    'mq queue simulate --html') echo '@any' ;;
+    'mq queue simulate --output') echo 'table plain json markdown raw' ;;
+    'mq queue simulate -o') echo 'table plain json markdown raw' ;;
+    'mq queue simulate --profile') echo '@profiles' ;;
+    'mq queue simulate --api-url') echo '@any' ;;
+    'mq queue simulate --repo') echo '@any' ;;
+    'mq queue simulate -R') echo '@any' ;;
+    'mq queue simulate --branch') echo '@any' ;;
+    'mq queue simulate -B') echo '@any' ;;
+    'mq queue simulate --timeout') echo '@any' ;;
     'mq metrics --output') echo 'table plain json markdown raw' ;;
     'mq metrics -o') echo 'table plain json markdown raw' ;;
     'mq metrics --profile') echo '@profiles' ;;

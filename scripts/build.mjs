@@ -21,6 +21,8 @@ const LAZY = {
   prometheus: 'src/api/prometheus.ts',
   'merge-queue-metrics': 'src/api/merge-queue-metrics.ts',
   emulator: 'src/emulator/index.ts',
+  planner: 'src/planner/index.ts',
+  'planner-worker': 'src/planner/worker.ts',
   describe: 'src/help/describe.ts',
   completion: 'src/completion/generate.ts',
   conf: 'conf',

@@ -15,7 +15,7 @@ const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { ve
 describe('npm pack, then npm install -g of the tarball', { timeout: 60_000 }, () => {
   let prefix: string;
   let installLog: string;
-  let packed: { files: Array<{ path: string }> };
+  let packed: { files: Array<{ path: string }> } | undefined;
   let server: FakeServer;
 
   beforeAll(async () => {
@@ -36,7 +36,7 @@ describe('npm pack, then npm install -g of the tarball', { timeout: 60_000 }, ()
   afterAll(async () => server?.close());
 
   it('ships the bundle and no install-time build: no prepare or install scripts, no runtime dependencies', () => {
-    const paths = packed.files.map((f) => f.path);
+    const paths = (packed?.files ?? []).map((f) => f.path);
     expect(paths).toContain('dist/main.js');
     expect(paths).toContain('bin/mq.js');
     expect(paths.some((p) => p.startsWith('src/') || p.startsWith('test/'))).toBe(false);

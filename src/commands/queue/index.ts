@@ -8,6 +8,7 @@ import { queueHistoryCommand } from './history.js';
 import { queuePauseCommand } from './pause.js';
 import { queueResumeCommand } from './resume.js';
 import { queueShowCommand } from './show.js';
+import { queueSimulateCommand } from './simulate.js';
 import { queueTestingCommand } from './testing.js';
 import { queueUpdateCommand } from './update.js';
 import { queueWatchCommand } from './watch.js';
@@ -29,6 +30,7 @@ export function queueCommand(ctx: Context): Command {
     queueUpdateCommand(ctx),
     queueCreateCommand(ctx),
     queueDeleteCommand(ctx),
+    queueSimulateCommand(ctx),
   ]) {
     cmd.addCommand(sub);
   }

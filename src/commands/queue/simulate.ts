@@ -1,0 +1,119 @@
+/**
+ * `mq queue simulate`: thin commander wiring around runSimulate (src/planner), which returns plain
+ * data; the views in src/views/simulate.ts turn it into a table, markdown or plain lines.
+ */
+import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { MqError, UsageError } from '../../errors.js';
+import { json, renderRows } from '../../output/render.js';
+import type { SimulateFlags, SimulateResult } from '../../planner/index.js';
+import { FOOTNOTE, inputsLine, SIMULATE_HEADERS, simulatePlainLines, simulateRows } from '../../views/simulate.js';
+import { collect, withExamples } from '../shared.js';
+
+export const SIMULATE_LIMITS = [
+  'What the model assumes: PRs arrive as a Poisson process at --arrivals and are ready at once (checks passed, mergeable, not up to date with the branch, so no direct merges);',
+  'each PR breaks the build independently with probability --failure-rate; a run fails iff a PR in it, or an unmerged PR in the base it is tested on, breaks the build (failure attribution), or it flakes with probability --flake-rate, independently of everything else;',
+  'test time is lognormal around --test-time with --test-time-spread as its coefficient of variation, drawn per run; a run past the queue\'s testing timeout fails;',
+  'no logical conflicts between PRs beyond impacted-target lanes (parallel mode with --lanes N: each PR touches one of N lanes at random);',
+  'CI capacity is unlimited unless --ci-capacity N caps the runs in flight across main and bisection (the others wait for a runner, and the wait counts towards the timeout).',
+  'The queue itself is the emulator\'s engine: its scheduling, batching, bisection, pending failure depth and optimistic merging rules.',
+  'Not modelled: merge conflicts and PRs that need rebasing, people cancelling, restarting or re-submitting PRs, priorities and urgent PRs, pausing or draining, direct merge, submission rates that react to a slow queue, time-of-day or weekday patterns, flakes that repeat on the same PR, CI queue time outside --ci-capacity, and the time GitHub takes to merge.',
+  'Figures are measured over the whole --duration from an empty queue; PRs still in the queue at the end count in the depth but not in the time to merge (a row that falls behind shows fewer merges than arrivals and a growing backlog). Each row sees the same arrivals, test times, breaking PRs and flakes (common random numbers); the same --seed gives the same output.',
+].join('\n');
+
+async function loadQueue(ctx: Context, required: boolean): Promise<Record<string, unknown> | null> {
+  let target;
+  try {
+    target = ctx.target();
+  } catch (err) {
+    if (required) throw err;
+    return null;
+  }
+  if (!ctx.connection().token && !required) return null;
+  const client = await ctx.client();
+  try {
+    return (await client.getQueue(target)) as Record<string, unknown>;
+  } catch (err) {
+    if (err instanceof MqError) {
+      throw new MqError(err.exitCode, err.what, err.why, { hints: [...err.hints, 'to simulate from the service defaults instead, pass --baseline defaults'], cause: err });
+    }
+    throw err;
+  }
+}
+
+function checkHtmlTarget(file: string): string {
+  const path = resolve(file);
+  try {
+    if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) throw new Error('is a directory');
+    accessSync(dirname(path), constants.W_OK);
+  } catch (err) {
+    throw new UsageError(`--html: cannot write ${file}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return path;
+}
+
+async function render(ctx: Context, data: SimulateResult): Promise<string> {
+  const format = ctx.format();
+  if (format === 'json') return json(data);
+  if (format === 'plain' || format === 'raw') return `${simulatePlainLines(data).join('\n')}\n`;
+  if (format === 'markdown') {
+    const table = await renderRows(SIMULATE_HEADERS, simulateRows(data), 'markdown', ctx.style);
+    return `${inputsLine(data)}\n\n${table}\n${FOOTNOTE}\n\n**${data.recommendation.text}**\n`;
+  }
+  const table = await renderRows(SIMULATE_HEADERS, simulateRows(data, (s) => ctx.style.green(ctx.style.bold(s))), 'table', ctx.style);
+  return `${ctx.style.dim(inputsLine(data))}\n${table}${ctx.style.dim(FOOTNOTE)}\n${ctx.style.bold(data.recommendation.text)}\n`;
+}
+
+export async function runQueueSimulate(ctx: Context, flags: SimulateFlags): Promise<number> {
+  const htmlPath = flags.html === undefined || flags.html.trim() === '' ? undefined : checkHtmlTarget(flags.html);
+  const planner = await import('../../planner/index.js');
+  const data = await planner.runSimulate(flags, {
+    loadQueue: (required) => loadQueue(ctx, required),
+    notice: (line) => ctx.io.err(`${line}\n`),
+  });
+  ctx.io.out(await render(ctx, data));
+  if (htmlPath !== undefined) {
+    const rows = simulateRows(data).map((r) => r.map((c) => (typeof c === 'string' ? c : c.value)));
+    writeFileSync(htmlPath, planner.renderHtml(data, inputsLine(data), planner.htmlTable(SIMULATE_HEADERS, rows)));
+    ctx.io.err(`wrote ${flags.html}\n`);
+  }
+  return 0;
+}
+
+export function queueSimulateCommand(ctx: Context): Command {
+  const cmd = new Command('simulate')
+    .summary('predict what queue settings will do, on a simulated workload')
+    .description(
+      [
+        'Simulate the merge queue on a virtual clock, many times, and compare settings side by side before changing them. The baseline row is the configured queue\'s current settings (read with getQueue), or the service defaults when no queue is configured (or with --baseline defaults); each --compare is the baseline with the given settings changed (names of `mq queue update` flags or API fields; batch=N means batching on with batching-min-size N).',
+        '',
+        'Reported per row, as the mean and a 95% interval over --runs runs: merges per hour, time to merge (submission to merge) p50 and p95, CI runs and test minutes per merged PR, mean queue depth, and PRs failed per day (really breaking / good PRs failed by flakes). The best value of each column is marked with *, and one line recommends a row and names its trade-off between velocity, cost and reliability.',
+        '',
+        SIMULATE_LIMITS,
+      ].join('\n'),
+    )
+    .option('--arrivals <rate>', 'PR submissions per hour (20/h) or per day (150/d), Poisson')
+    .option('--test-time <duration>', 'mean duration of one test run (30m)')
+    .option('--test-time-spread <pct>', 'coefficient of variation of the test time (default 0%)')
+    .option('--failure-rate <pct>', 'share of PRs that really break the build (5%)')
+    .option('--flake-rate <pct>', 'chance that a run fails spuriously (default 0%)')
+    .option('--duration <duration>', 'simulated time per run (default 7d)')
+    .option('--runs <n>', 'independent runs per row; the intervals are over these (default 20)')
+    .option('--seed <n>', 'random seed; the same seed gives the same output (default 1)')
+    .option('--compare <settings>', "a row of changed settings, e.g. 'concurrency=8,batch=4' (repeatable)", collect)
+    .option('--ci-capacity <n>', 'at most n runs in flight across main and bisection (default unlimited)')
+    .option('--lanes <n>', 'parallel mode: independent impacted-target lanes, one per PR at random (default 1)')
+    .option('--baseline <source>', 'queue (read the configured queue) or defaults (service defaults); default: queue when configured')
+    .option('--jobs <n>', 'worker threads (default: one per CPU)')
+    .option('--html <file>', 'also write a self-contained HTML report with charts')
+    .action(async (opts: SimulateFlags) => {
+      ctx.exitCode = await runQueueSimulate(ctx, opts);
+    });
+  return withExamples(cmd, [
+    'mq queue simulate --arrivals 20/h --test-time 30m --failure-rate 5% --flake-rate 2%',
+    "mq queue simulate --arrivals 20/h --test-time 30m --failure-rate 5% --compare 'concurrency=4' --compare 'concurrency=8,batch=4'",
+    'mq queue simulate --arrivals 150/d --test-time 45m --test-time-spread 20% --failure-rate 3% --ci-capacity 6 --html plan.html',
+  ]);
+}

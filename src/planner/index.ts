@@ -1,0 +1,159 @@
+/**
+ * `mq queue simulate` without the command line: inputs in, plain result data out (the JSON
+ * document is this data). The baseline comes from the caller (the queue's settings, or the
+ * engine's defaults); every --compare is the baseline with some settings changed.
+ */
+import { UsageError } from '../errors.js';
+import { engineDefaults } from './engine-adapter.js';
+import { parseSimulateFlags, type SimulateFlags } from './inputs.js';
+import { TTM_POINTS, type RunMetrics, type SettingsRow, type SimInputs, type SimSettings } from './model.js';
+import { runAll } from './pool.js';
+import { compareLabel, parseCompare, settingsFromQueue } from './settings.js';
+import { estimate, type Estimate } from './stats.js';
+
+export { htmlTable, renderHtml } from './html.js';
+export type { SimulateFlags } from './inputs.js';
+
+export interface RowResult {
+  label: string;
+  settings: SimSettings;
+  /** False when the queue fell behind: the backlog at the end was over 10% of arrivals (and over 10 PRs). */
+  keepsUp: boolean;
+  mergedPerHour: Estimate;
+  /** Seconds from submission to merge; distribution = mean over runs of the quantiles at `points`. */
+  timeToMerge: { p50: Estimate; p95: Estimate; points: number[]; distribution: Array<number | null> };
+  runsPerMergedPr: Estimate;
+  testMinutesPerMergedPr: Estimate;
+  meanDepth: Estimate;
+  failedPerDay: { real: Estimate; flaky: Estimate };
+  backlogAtEnd: Estimate;
+}
+
+export interface Recommendation {
+  label: string;
+  text: string;
+}
+
+export interface SimulateResult {
+  inputs: SimInputs & { baseline: 'queue' | 'defaults' };
+  results: RowResult[];
+  recommendation: Recommendation;
+}
+
+export interface SimulateDeps {
+  /** The configured queue's settings (getQueue), or null when no queue is configured. */
+  loadQueue: (required: boolean) => Promise<Record<string, unknown> | null>;
+  /** One line of progress or notice for stderr. */
+  notice: (line: string) => void;
+}
+
+const round = (x: number | null): number | null => (x === null ? null : Math.round(x * 1e4) / 1e4);
+/** Every figure here is a count, rate or duration: an interval never reaches below 0. */
+const r4 = (e: Estimate): Estimate => ({ mean: round(e.mean), lo: round(e.lo === null ? null : Math.max(0, e.lo)), hi: round(e.hi) });
+
+function aggregate(label: string, settings: SimSettings, inputs: SimInputs, runs: RunMetrics[]): RowResult {
+  const hours = inputs.durationHours;
+  const days = hours / 24;
+  const per = (f: (m: RunMetrics) => number | null) => r4(estimate(runs.map(f)));
+  const perMerged = (f: (m: RunMetrics) => number) => per((m) => (m.merged > 0 ? f(m) / m.merged : null));
+  const backlog = estimate(runs.map((m) => m.backlogAtEnd));
+  const arrivals = estimate(runs.map((m) => m.arrived)).mean ?? 0;
+  const distribution = TTM_POINTS.map((_, i) => round(estimate(runs.map((m) => m.ttmQuantiles?.[i] ?? null)).mean));
+  return {
+    label,
+    settings,
+    keepsUp: !((backlog.mean ?? 0) > 10 && (backlog.mean ?? 0) > 0.1 * arrivals),
+    mergedPerHour: per((m) => m.merged / hours),
+    timeToMerge: {
+      p50: per((m) => m.ttmQuantiles?.[10] ?? null),
+      p95: per((m) => m.ttmQuantiles?.[19] ?? null),
+      points: [...TTM_POINTS],
+      distribution,
+    },
+    runsPerMergedPr: perMerged((m) => m.runsStarted),
+    testMinutesPerMergedPr: perMerged((m) => m.testMinutes),
+    meanDepth: per((m) => m.meanDepth),
+    failedPerDay: { real: per((m) => m.failedReal / days), flaky: per((m) => m.failedFlaky / days) },
+    backlogAtEnd: r4(backlog),
+  };
+}
+
+const min = (e: Estimate) => e.mean ?? Number.POSITIVE_INFINITY;
+
+function minutes(seconds: number | null): string {
+  if (seconds === null) return 'n/a';
+  const m = seconds / 60;
+  return m < 90 ? `${Math.round(m)}m` : `${(m / 60).toFixed(1)}h`;
+}
+
+/**
+ * Velocity first among the rows that keep up (time to merge p50), but a cheaper row wins when its
+ * p50 and p95 are tied with the fastest row's within their 95% intervals. The line then says what the pick costs and risks
+ * next to the cheapest and the most reliable rows (no setting wins all three); rows that fall
+ * behind are named as such, since their figures only hold for the window simulated.
+ */
+export function recommend(rows: RowResult[], inputs: SimInputs): Recommendation {
+  const up = rows.filter((r) => r.keepsUp);
+  const cands = up.length > 0 ? up : rows;
+  const p50 = (r: RowResult) => min(r.timeToMerge.p50);
+  const cost = (r: RowResult) => min(r.testMinutesPerMergedPr);
+  const flaky = (r: RowResult) => min(r.failedPerDay.flaky);
+  const fastest = [...cands].sort((a, b) => p50(a) - p50(b))[0] as RowResult;
+  // Tied on velocity: both the p50 and the p95 intervals overlap the fastest row's.
+  const overlaps = (a: Estimate, b: Estimate) =>
+    (a.lo ?? a.mean ?? Number.POSITIVE_INFINITY) <= (b.hi ?? b.mean ?? Number.POSITIVE_INFINITY) &&
+    (b.lo ?? b.mean ?? Number.POSITIVE_INFINITY) <= (a.hi ?? a.mean ?? Number.POSITIVE_INFINITY);
+  const tied = cands.filter(
+    (r) => r === fastest || (overlaps(r.timeToMerge.p50, fastest.timeToMerge.p50) && overlaps(r.timeToMerge.p95, fastest.timeToMerge.p95)),
+  );
+  const pick = [...tied].sort((a, b) => cost(a) - cost(b) || flaky(a) - flaky(b))[0] as RowResult;
+  const cheapest = [...rows].sort((a, b) => cost(a) - cost(b))[0] as RowResult;
+  const reliable = [...rows].sort((a, b) => flaky(a) - flaky(b))[0] as RowResult;
+  const fmt = (x: number | null, d = 1) => (x === null ? 'n/a' : x.toFixed(d));
+  const other = (r: RowResult, value: string) => `${r.label}: ${value}${r.keepsUp ? '' : ', but it falls behind'}`;
+  const rate = fmt(inputs.arrivalsPerHour);
+  let velocity: string;
+  if (up.length === 1) velocity = `the only row that keeps up with ${rate} PRs/h`;
+  else if (up.length === 0) velocity = `no row keeps up with ${rate} PRs/h`;
+  else if (pick === fastest) velocity = 'fastest';
+  else velocity = `as fast as ${fastest.label} within the 95% intervals of p50 and p95, and cheaper`;
+  const costNote = pick.testMinutesPerMergedPr.mean === null ? 'nothing merged' : cost(pick) <= cost(cheapest) ? 'cheapest' : other(cheapest, fmt(cheapest.testMinutesPerMergedPr.mean, 0));
+  const relNote = pick.failedPerDay.flaky.mean === null ? 'n/a' : flaky(pick) <= flaky(reliable) ? 'fewest' : other(reliable, fmt(reliable.failedPerDay.flaky.mean));
+  const head = up.length === 0 ? `No row keeps up (the backlog grows); least bad: ${pick.label}` : `Recommended: ${pick.label}`;
+  const text =
+    `${head} — velocity: time to merge p50 ${minutes(pick.timeToMerge.p50.mean)}, p95 ${minutes(pick.timeToMerge.p95.mean)} (${velocity}); ` +
+    `cost: ${fmt(pick.testMinutesPerMergedPr.mean, 0)} test min per merged PR (${costNote}); ` +
+    `reliability: ${fmt(pick.failedPerDay.flaky.mean)} good PRs/day failed by flakes (${relNote}).`;
+  return { label: pick.label, text };
+}
+
+export async function runSimulate(flags: SimulateFlags, deps: SimulateDeps): Promise<SimulateResult> {
+  const { inputs, jobs, baseline } = parseSimulateFlags(flags);
+  const compares = (flags.compare ?? []).map((c) => ({ label: compareLabel(c), change: parseCompare(c) }));
+  if (compares.length > 20) throw new UsageError('--compare: at most 20 settings rows');
+  let base: SimSettings;
+  let source: 'queue' | 'defaults';
+  const queue = baseline === 'defaults' ? null : await deps.loadQueue(baseline === 'queue');
+  if (queue) {
+    base = settingsFromQueue(queue);
+    source = 'queue';
+    deps.notice('baseline: the current settings of the configured queue');
+  } else {
+    base = settingsFromQueue(engineDefaults());
+    source = 'defaults';
+    deps.notice('baseline: the service defaults (no queue configured, or --baseline defaults)');
+  }
+  if (base.mode === 'parallel' && inputs.lanes === 1) {
+    deps.notice('parallel mode with --lanes 1: every PR shares one lane (impacted targets overlap); pass --lanes N to model independent lanes');
+  }
+  const rows: SettingsRow[] = [{ label: 'baseline', settings: base }, ...compares.map((c) => ({ label: c.label, settings: { ...base, ...c.change } }))];
+  // The bundle puts the worker entry next to this module's entry file (dist/lazy/planner-worker.js).
+  for (const row of rows) {
+    if (inputs.testMinutes >= row.settings.testingTimeoutMinutes) {
+      deps.notice(`${row.label}: --test-time is not below the testing timeout (${row.settings.testingTimeoutMinutes} min), so most runs time out and fail`);
+    }
+  }
+  const metrics = await runAll(inputs, rows, jobs, new URL('./planner-worker.js', import.meta.url));
+  const results = rows.map((row, i) => aggregate(row.label, row.settings, inputs, metrics[i] as RunMetrics[]));
+  return { inputs: { ...inputs, baseline: source }, results, recommendation: recommend(results, inputs) };
+}
