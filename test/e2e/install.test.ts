@@ -22,7 +22,7 @@ describe('npm pack, then npm install -g of the tarball', { timeout: 60_000 }, ()
     const dest = tempDir('mq-pack-');
     // dist/ was built by `npm test`; --ignore-scripts keeps prepack from rebuilding it under running tests.
     const pack = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dest], { cwd: ROOT });
-    packed = (JSON.parse(pack.stdout) as Array<{ files: Array<{ path: string }> }>)[0] ?? { files: [] };
+    [packed] = JSON.parse(pack.stdout) as Array<{ files: Array<{ path: string }> }>;
     const tarball = join(dest, `mq-cli-${PKG.version}.tgz`);
     prefix = tempDir('mq-prefix-');
     const install = await execa('npm', ['install', '-g', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tarball], {
