@@ -47,6 +47,9 @@ export class EmulatorControlError extends Error {
 export async function startEmulator(options: StartEmulatorOptions = {}): Promise<EmulatorFixture> {
   const token = options.token ?? `emu_${randomBytes(16).toString('hex')}`;
   const webhooks: EmulatorWebhookTarget[] | undefined = options.webhooks;
+  const startTime =
+    options.startTime === undefined ? undefined : options.startTime instanceof Date ? options.startTime.getTime() : Date.parse(options.startTime);
+  if (startTime !== undefined && Number.isNaN(startTime)) throw new TypeError(`startTime: ${String(options.startTime)} is not a date`);
   const running = await startServer({
     host: '127.0.0.1',
     port: options.port ?? 0,
@@ -54,7 +57,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     clock: options.clock ?? 'manual',
     ...(options.speed !== undefined ? { speed: options.speed } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
-    ...(options.startTime !== undefined ? { startTime: options.startTime instanceof Date ? options.startTime.getTime() : Date.parse(options.startTime) } : {}),
+    ...(startTime !== undefined ? { startTime } : {}),
     ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
     ...(webhooks ? { webhooks } : {}),
     ...(options.log ? { log: options.log } : {}),
