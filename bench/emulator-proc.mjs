@@ -1,7 +1,7 @@
 // Starts the built emulator as a child process for benchmarks and returns its URL and token.
 import { spawn } from 'node:child_process';
 
-const BIN = new URL('../bin/mq.js', import.meta.url).pathname;
+const BIN = process.env.MQ_BENCH_BIN ?? new URL('../bin/mq.js', import.meta.url).pathname;
 
 export async function startEmulator(args = []) {
   const token = 'tok_bench_0123456789';
@@ -29,6 +29,7 @@ export async function startEmulator(args = []) {
   return {
     url,
     token,
+    pid: child.pid,
     call,
     env: { ...process.env, MQ_API_URL: url, MQ_TOKEN: token, MQ_REPO: 'github.com/bench/repo', MQ_BRANCH: 'main', NO_COLOR: '1', MQ_CONFIG_DIR: '/tmp/mq-bench-config' },
     stop: () => new Promise((r) => { child.on('exit', r); child.kill('SIGINT'); }),

@@ -30,3 +30,10 @@ export function realClock(start: number, speed: number, wall: () => number = Dat
 export function manualClock(engineNow: () => number): Clock {
   return { kind: 'manual', speed: 0, now: engineNow, wallDelayUntil: () => Infinity };
 }
+
+/**
+ * The latest time the emulator's clock may reach (2200-01-01): far beyond any scenario, early
+ * enough that every derived time stays a valid date. Advancing past it is refused, and a state
+ * file holding a later (or negative) time is refused at load.
+ */
+export const CLOCK_HORIZON = Date.UTC(2200, 0, 1);

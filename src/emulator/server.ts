@@ -1,7 +1,9 @@
 /**
  * The HTTP adapter: route → authenticate → read the body under the limit → parse → validate →
- * call the engine at the request's time → persist (mutations) → answer. It holds no queue logic.
- * Every failure becomes a plain-text answer; nothing a client sends can take the process down.
+ * call the engine at the request's time → journal the change and wait until it is durable
+ * (mutations, with --data-dir) → answer. It holds no queue logic. Every answer carries the
+ * emulator's time in `Date`. Every failure becomes a plain-text answer; nothing a client sends can
+ * take the process down; a change that cannot be made durable is undone and answered 503.
  *
  * With a real clock a timer fires at the engine's next due event, so runs complete and PRs merge
  * while nobody is asking.
@@ -17,7 +19,9 @@ import { controlRoutes } from './http/control-routes.js';
 import { HttpError, send, sendError } from './http/respond.js';
 import type { Route } from './http/route.js';
 import { describeIssues } from './http/schemas.js';
+import { DEFAULT_RETENTION_MS, pruneConcluded } from './engine/retention.js';
 import { engineErrorStatus } from './http/wire.js';
+import { DurabilityError } from './journal.js';
 import type { StateStore } from './store.js';
 import type { WebhookDispatcher } from './webhooks.js';
 
@@ -32,7 +36,12 @@ export interface EmulatorServerOptions {
   store?: StateStore;
   log?: (line: string) => void;
   webhooks?: WebhookDispatcher;
+  /** Concluded PRs and finished runs older than this (engine time) are dropped (default 45 days). */
+  retentionMs?: number;
 }
+
+/** How often (engine time) retention looks for concluded PRs to drop. */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 export interface EmulatorServer {
   server: Server;
@@ -66,8 +75,25 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
   let closing = false;
   let timer: NodeJS.Timeout | undefined;
 
-  async function persist(): Promise<void> {
-    if (store) await store.save();
+  const retentionMs = opts.retentionMs ?? DEFAULT_RETENTION_MS;
+  let lastPruneAt = -Infinity;
+
+  /** The emulator's time for the `Date` header: the engine's (manual clock) or the running clock's. */
+  function dateHeader(): Record<string, string> {
+    const t = Math.max(clock.now(), engine.now);
+    return Number.isFinite(t) ? { date: new Date(t).toUTCString() } : {};
+  }
+
+  /** Drops concluded PRs and runs past the retention window, at most once per engine hour. */
+  function maybePrune(): number | undefined {
+    const now = engine.now;
+    if (now - lastPruneAt < PRUNE_EVERY_MS) return undefined;
+    lastPruneAt = now;
+    const cutoff = now - retentionMs;
+    const pruned = pruneConcluded(engine.state, cutoff);
+    if (pruned.prs + pruned.runs === 0) return undefined;
+    log(`mq emulator: retention dropped ${pruned.prs} concluded pull requests and ${pruned.runs} test runs older than ${new Date(cutoff).toISOString()}`);
+    return store?.recordPrune(now, cutoff);
   }
 
   function schedule(): void {
@@ -80,11 +106,20 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
     const delay = Math.min(clock.wallDelayUntil(due), 2_147_483_647);
     timer = setTimeout(() => {
       timer = undefined;
+      let recorded = false;
+      store?.beginOp();
       try {
-        engine.advance(clock.now());
-        persist().catch((err: unknown) => log(`mq emulator: saving state failed: ${(err as Error).message}`));
+        const at = Math.max(clock.now(), engine.now);
+        engine.advance(at);
+        if (store) {
+          store.recordTick(at);
+          recorded = true;
+        }
+        maybePrune();
       } catch (err) {
         log(`mq emulator: processing due events failed: ${(err as Error).stack ?? String(err)}`);
+      } finally {
+        store?.endOp(recorded);
       }
       schedule();
     }, delay);
@@ -120,15 +155,36 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
       if (!parsed.success) throw new HttpError(400, describeIssues(parsed.error, body));
       input = parsed.data;
     }
-    const reply = await route.handle({ engine, clock, now: clock.now(), url, params, ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) }, input);
-    if (route.mutates) await persist();
-    send(res, reply, closing ? { connection: 'close' } : {});
+    // Time never runs back: a change runs at the later of the clock and the engine (the journal
+    // records this time, so replaying it reproduces the change exactly).
+    const at = Math.max(clock.now(), engine.now);
+    const ctx = { engine, clock, now: at, url, params, ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) };
+    let reply;
+    if (route.mutates && store) {
+      // Apply, record and wait for the record to be durable; nothing in between may yield.
+      let seq: number | undefined;
+      store.beginOp();
+      try {
+        const r = route.handle(ctx, input);
+        seq = store.recordOp(route, params, input, at);
+        seq = maybePrune() ?? seq;
+        reply = await r;
+      } finally {
+        store.endOp(seq !== undefined);
+      }
+      await store.durable(seq);
+    } else {
+      reply = await route.handle(ctx, input);
+      if (route.mutates) maybePrune();
+    }
+    send(res, reply, { ...dateHeader(), ...(closing ? { connection: 'close' } : {}) });
     schedule();
   }
 
   function fail(req: IncomingMessage, res: ServerResponse, err: unknown): void {
+    const date = dateHeader();
     if (err instanceof HttpError) {
-      sendError(res, err.status, err.message, { ...err.headers, ...(closing ? { connection: 'close' } : {}) });
+      sendError(res, err.status, err.message, { ...date, ...err.headers, ...(closing ? { connection: 'close' } : {}) });
       if (err.status === 413) {
         // The rest of an oversized body is discarded as it arrives (never buffered).
         // It is not closed at once: closing with unread data makes the kernel send a reset, which
@@ -141,11 +197,16 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
       return;
     }
     if (err instanceof EngineError) {
-      sendError(res, engineErrorStatus(err.kind), err.message);
+      sendError(res, engineErrorStatus(err.kind), err.message, date);
+      return;
+    }
+    if (err instanceof DurabilityError) {
+      sendError(res, 503, err.message, { ...date, 'retry-after': '5' });
+      schedule();
       return;
     }
     log(`mq emulator: internal error on ${req.method ?? ''} ${req.url ?? ''}: ${(err as Error).stack ?? String(err)}`);
-    sendError(res, 500, `internal error: ${(err as Error).message ?? String(err)}`);
+    sendError(res, 500, `internal error: ${(err as Error).message ?? String(err)}`, date);
   }
 
   const server = createServer((req, res) => {

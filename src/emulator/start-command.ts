@@ -3,7 +3,7 @@
  * banner a shell can eval, run until SIGINT/SIGTERM (or the given AbortSignal), shut down cleanly.
  * The first stdout line is a contract scripts wait for: `mq emulator listening on http://H:P/v1`.
  */
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 
 import { startEmulator, type StartEmulatorOptions } from './start-emulator.js';
 import { checkWebhookUrl, generateSecret, secretKey, type WebhookTarget } from './webhooks.js';
@@ -55,11 +55,27 @@ export interface EmulatorIo {
   stderr: (s: string) => void;
 }
 
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/** localhost, any 127.x.x.x, ::1 in any spelling, and IPv4-mapped ::ffff:127.x.x.x. */
 export function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  if (h === 'localhost') return true;
-  if (isIP(h) === 4) return h.startsWith('127.');
-  return h === '::1' || h === '0:0:0:0:0:0:0:1';
+  if (h === 'localhost' || h === 'localhost.') return true;
+  const v = isIP(h);
+  return v !== 0 && LOOPBACK.check(h, v === 6 ? 'ipv6' : 'ipv4');
+}
+
+const ANY = new BlockList();
+ANY.addAddress('0.0.0.0', 'ipv4');
+ANY.addAddress('::', 'ipv6');
+
+/** Listening on every address (0.0.0.0, ::): clients on this machine reach it through loopback. */
+export function isWildcard(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '');
+  const v = isIP(h);
+  return v !== 0 && ANY.check(h, v === 6 ? 'ipv6' : 'ipv4');
 }
 
 /** Single-quotes a value for POSIX shells when it contains anything beyond a safe set. */
@@ -88,6 +104,10 @@ function waitForStop(signal?: AbortSignal): Promise<string> {
 export async function runEmulatorStart(options: EmulatorStartOptions, io: EmulatorIo): Promise<number> {
   const { hostExplicit, signal, webhookUrls, webhookSecrets, ...startOptions } = options;
   const host = startOptions.host ?? '127.0.0.1';
+  if (host.trim() === '') {
+    io.stderr(`mq: emulator: --host must not be empty\nhint: leave --host out to listen on 127.0.0.1, or give an address such as 0.0.0.0\n`);
+    return 2;
+  }
   if (!isLoopback(host) && !hostExplicit) {
     io.stderr(`mq: emulator: refusing to listen on non-loopback host ${host}\nhint: pass --host ${host} explicitly to expose the emulator\n`);
     return 2;
@@ -108,11 +128,16 @@ export async function runEmulatorStart(options: EmulatorStartOptions, io: Emulat
       ...(hooks.targets.length > 0 ? { webhooks: [...(startOptions.webhooks ?? []), ...hooks.targets] } : {}),
     });
   } catch (err) {
-    io.stderr(`mq: emulator: could not start: ${(err as Error).message}\n`);
+    const hint = (err as Error).name === 'DataDirError' ? 'hint: give --data-dir a directory this user can create and write, e.g. --data-dir .mq-emulator\n' : '';
+    io.stderr(`mq: emulator: could not start: ${(err as Error).message}\n${hint}`);
     return 1;
   }
   io.stdout(`mq emulator listening on ${emu.url}\n`);
-  io.stdout(`export MQ_API_URL=${shellQuote(emu.url)}\n`);
+  // A wildcard address is not one a client can connect to: hand out the loopback URL for this machine.
+  const clientUrl = isWildcard(host)
+    ? `http://${host.includes(':') ? '[::1]' : '127.0.0.1'}:${emu.port}/v1`
+    : emu.url;
+  io.stdout(`export MQ_API_URL=${shellQuote(clientUrl)}\n`);
   io.stdout(`export MQ_TOKEN=${shellQuote(emu.token)}\n`);
   if (!isLoopback(host)) io.stderr(`warning: the emulator is reachable from other machines on ${host}\n`);
   if (hooks.generated) io.stderr(`mq emulator: webhook signing secret (verify deliveries with it): ${hooks.generated}\n`);

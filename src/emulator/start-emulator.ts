@@ -5,10 +5,11 @@
  */
 import { randomBytes } from 'node:crypto';
 
-import { manualClock, realClock, type Clock } from './clock.js';
+import { CLOCK_HORIZON, manualClock, realClock, type Clock } from './clock.js';
+import { lockDataDir, prepareDataDir, removeStaleTempFiles, type DataDirLock } from './data-dir.js';
 import { QueueEngine, createState, type Effect } from './engine/index.js';
 import { createEmulatorServer } from './server.js';
-import { StateStore, loadState } from './store.js';
+import { StateStore, loadDataDir, type LoadedData } from './store.js';
 import { WebhookDispatcher, type WebhookTarget } from './webhooks.js';
 
 export interface StartEmulatorOptions {
@@ -29,6 +30,12 @@ export interface StartEmulatorOptions {
   /** Delays before each retry of a failed delivery (default 5 s, 30 s, 2 min, 10 min, 30 min). */
   webhookRetryDelaysMs?: number[];
   webhookTimeoutMs?: number;
+  /** Pending deliveries per receiver before the oldest is dropped (default 1,000). */
+  webhookQueueCap?: number;
+  /** Concluded PRs and finished runs older than this much engine time are dropped (default 45 days). */
+  retentionMs?: number;
+  /** With --data-dir: journal bytes before a snapshot is written (default 4 MiB, or the last snapshot's size if larger). */
+  snapshotMinBytes?: number;
   /** Called with every engine effect (PR and batch transitions), in order; used by `mq demo`. */
   onEffect?: (effect: Effect) => void;
 }
@@ -56,21 +63,53 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const token = options.token ?? randomBytes(24).toString('hex');
   if (token === '') throw new Error('token must not be empty');
 
-  const loaded = options.dataDir ? await loadState(options.dataDir) : undefined;
+  // One owner per data dir: take its lock first, then clean up after a crash and load.
+  let lock: DataDirLock | undefined;
+  let loaded: LoadedData | undefined;
+  if (options.dataDir) {
+    prepareDataDir(options.dataDir);
+    lock = lockDataDir(options.dataDir);
+    try {
+      removeStaleTempFiles(options.dataDir);
+      loaded = loadDataDir(options.dataDir);
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+  }
+  try {
+    return await startWith(options, host, speed, token, loaded, lock);
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
+}
+
+async function startWith(
+  options: StartEmulatorOptions,
+  host: string,
+  speed: number,
+  token: string,
+  loaded: LoadedData | undefined,
+  lock: DataDirLock | undefined,
+): Promise<RunningEmulator> {
   const wallNow = Date.now();
-  const state =
-    loaded ?? createState(options.seed ?? randomBytes(4).readUInt32LE(0), options.startTime ?? wallNow);
+  const startTime = options.startTime ?? wallNow;
+  if (!(startTime >= 0 && startTime <= CLOCK_HORIZON)) throw new Error(`start time must lie between 1970 and ${new Date(CLOCK_HORIZON).toISOString()}`);
+  const state = loaded?.state ?? createState(options.seed ?? randomBytes(4).readUInt32LE(0), startTime);
   const webhooks = options.webhooks?.length
     ? new WebhookDispatcher({
         targets: options.webhooks,
         ...(options.webhookRetryDelaysMs ? { retryDelaysMs: options.webhookRetryDelaysMs } : {}),
         ...(options.webhookTimeoutMs !== undefined ? { timeoutMs: options.webhookTimeoutMs } : {}),
+        ...(options.webhookQueueCap !== undefined ? { queueCap: options.webhookQueueCap } : {}),
         ...(options.log ? { log: options.log } : {}),
+        ...(loaded ? { restore: loaded.webhooks } : {}),
       })
     : undefined;
   // A webhook problem must never break the engine operation that produced the effect.
   const listener = options.onEffect;
-  const onEffect = (e: Effect) => {
+  const passOn = (e: Effect) => {
     try {
       webhooks?.enqueue(e);
       listener?.(e);
@@ -78,16 +117,29 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       options.log?.(`mq emulator: could not pass on an effect: ${(err as Error).message}`);
     }
   };
+  // With --data-dir an effect waits until the change that produced it is durable.
+  let store: StateStore | undefined;
+  const onEffect = (e: Effect) => (store ? store.effect(e) : passOn(e));
   const engine = new QueueEngine(state, webhooks || listener ? { onEffect } : {});
   // A reloaded real clock continues from the later of the saved time and now: time never runs back.
   const clock: Clock =
     options.clock === 'manual' ? manualClock(() => engine.now) : realClock(Math.max(engine.now, wallNow), speed);
   engine.advance(clock.now());
 
-  const store = options.dataDir ? new StateStore(options.dataDir, () => engine.state) : undefined;
-  if (store) {
-    await store.init();
-    await store.save();
+  let emuRef: { schedule(): void } | undefined;
+  if (options.dataDir) {
+    store = await StateStore.open({
+      dir: options.dataDir,
+      engine,
+      seq: loaded?.seq ?? 0,
+      ...(webhooks ? { webhooks } : {}),
+      release: passOn,
+      ...(options.log ? { log: options.log } : {}),
+      onRollback: () => emuRef?.schedule(),
+      ...(options.snapshotMinBytes !== undefined ? { snapshotMinBytes: options.snapshotMinBytes } : {}),
+    });
+    const s = store;
+    webhooks?.setPersistence({ record: (kind, data) => s.recordWebhook(kind, data) });
   }
   const emu = createEmulatorServer({
     engine,
@@ -96,15 +148,23 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     ...(store ? { store } : {}),
     ...(options.log ? { log: options.log } : {}),
     ...(webhooks ? { webhooks } : {}),
+    ...(options.retentionMs !== undefined ? { retentionMs: options.retentionMs } : {}),
   });
-  await new Promise<void>((resolve, reject) => {
-    const onError = (err: Error) => reject(err);
-    emu.server.once('error', onError);
-    emu.server.listen(options.port ?? 0, host, () => {
-      emu.server.off('error', onError);
-      resolve();
+  emuRef = emu;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const onError = (err: Error) => reject(err);
+      emu.server.once('error', onError);
+      emu.server.listen(options.port ?? 0, host, () => {
+        emu.server.off('error', onError);
+        resolve();
+      });
     });
-  });
+  } catch (err) {
+    await webhooks?.close();
+    await store?.close().catch(() => {});
+    throw err;
+  }
   emu.schedule();
   const address = emu.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
@@ -118,9 +178,13 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     ...(webhooks ? { webhooks } : {}),
     close() {
       closed ??= (async () => {
-        await emu.close();
-        await webhooks?.close();
-        if (store) await store.save();
+        try {
+          await emu.close();
+          await webhooks?.close();
+          await store?.close();
+        } finally {
+          lock?.release();
+        }
       })();
       return closed;
     },

@@ -15,7 +15,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 
-import type { Effect, PrStateEffect, BatchEffect, RepoRef } from './engine/index.js';
+import type { Effect, EffectRun, PrStateEffect, BatchEffect, RepoRef } from './engine/index.js';
 
 /** Delays before the 2nd, 3rd, … attempt; after the last one the delivery is given up. */
 export const DEFAULT_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000];
@@ -102,12 +102,16 @@ const PR_EVENTS: Partial<Record<PrStateEffect['to'], { status: string; reasonFie
   merged: { status: 'merged', reasonField: 'merged_reason' },
 };
 
-const BATCH_REASON: Record<BatchEffect['event'], string> = {
+const BATCH_REASON: Record<BatchStatus, string> = {
+  submitted: '',
+  queued: 'queued_reason',
   testing: '',
   pending_failure: 'failure_reason',
   failed: 'failure_reason',
+  canceled: 'cancellation_reason',
   merged: 'merged_reason',
 };
+type BatchStatus = BatchEffect['event'] | 'submitted' | 'queued' | 'canceled';
 
 export interface WebhookEvent {
   type: string;
@@ -120,33 +124,38 @@ export interface WebhookEvent {
 const repository = (r: RepoRef) => ({ host: r.host, owner: r.owner, name: r.name });
 const orderKey = (r: RepoRef, branch: string, pr: number) => `${r.host}/${r.owner}/${r.name}:${branch}#${pr}`;
 
+/** A `pull_request_batch.*` event (trunk-wire §3.2: pr_numbers and pr_numbers_in_batch, test branch required). */
+export function batchEvent(
+  status: BatchStatus,
+  b: { repo: RepoRef; branch: string; prNumbers: number[]; run: EffectRun; reason: string; at: number },
+): WebhookEvent {
+  const reasonField = BATCH_REASON[status];
+  return {
+    type: `pull_request_batch.${status}`,
+    prNumbers: [...b.prNumbers],
+    keys: b.prNumbers.map((n) => orderKey(b.repo, b.branch, n)),
+    payload: {
+      type: `pull_request_batch.${status}`,
+      action: status,
+      status,
+      pr_numbers: [...b.prNumbers],
+      pr_numbers_in_batch: [...b.run.prNumbers],
+      repository: repository(b.repo),
+      target_branch: b.branch,
+      timestamp: new Date(b.at).toISOString(),
+      test_branch: b.run.testBranch,
+      test_branch_sha: b.run.testBranchSha,
+      batched: true,
+      is_bisection: b.run.isBisection,
+      ...(reasonField ? { [reasonField]: b.reason } : {}),
+    },
+  };
+}
+
 /** The event an engine effect becomes, or null (tests_passed has no webhook). */
 export function eventFor(effect: Effect): WebhookEvent | null {
   const timestamp = new Date(effect.at).toISOString();
-  if (effect.type === 'batch') {
-    const status = effect.event;
-    const reasonField = BATCH_REASON[status];
-    return {
-      type: `pull_request_batch.${status}`,
-      prNumbers: [...effect.prNumbers],
-      keys: effect.prNumbers.map((n) => orderKey(effect.repo, effect.branch, n)),
-      payload: {
-        type: `pull_request_batch.${status}`,
-        action: status,
-        status,
-        pr_numbers: [...effect.prNumbers],
-        pr_numbers_in_batch: [...effect.run.prNumbers],
-        repository: repository(effect.repo),
-        target_branch: effect.branch,
-        timestamp,
-        test_branch: effect.run.testBranch,
-        test_branch_sha: effect.run.testBranchSha,
-        batched: true,
-        is_bisection: effect.run.isBisection,
-        ...(reasonField ? { [reasonField]: effect.reason } : {}),
-      },
-    };
-  }
+  if (effect.type === 'batch') return batchEvent(effect.event, effect);
   const kind = PR_EVENTS[effect.to];
   if (!kind) return null;
   const { repo, prNumber: n } = effect;
@@ -175,115 +184,364 @@ export function eventFor(effect: Effect): WebhookEvent | null {
   };
 }
 
+// ---- batch events derived from PR transitions ------------------------------------------------------
+
+/**
+ * The engine reports a batch's testing, pending_failure, failed and merged itself. Three more are
+ * derived here from the PR transitions of one engine step (they arrive synchronously together):
+ *  - `pull_request_batch.submitted`: a batch was formed and handed to testing (just before its
+ *    `.testing`);
+ *  - `pull_request_batch.queued`: two or more PRs of one batch went back to the queue together
+ *    (a restart, a bisection, a PR of the batch leaving);
+ *  - `pull_request_batch.canceled`: a PR of a batch was cancelled while the batch was under test, so
+ *    the batch's run was cancelled; `pr_numbers` are the batch's PRs that left the run with it.
+ * Each is sent after the PR events it summarises.
+ */
+class BatchCollector {
+  private groups = new Map<string, { queued: PrStateEffect[]; cancelled: PrStateEffect[] }>();
+  private scheduled = false;
+
+  constructor(private readonly emit: (e: WebhookEvent) => void) {}
+
+  /** Returns the events to send before this effect's own event. */
+  before(effect: Effect): WebhookEvent[] {
+    if (effect.type === 'batch' && effect.event === 'testing') return [batchEvent('submitted', { ...effect, reason: '' })];
+    return [];
+  }
+
+  /** Takes a PR transition that may belong to a batch event; false when it does not. */
+  note(effect: Effect): boolean {
+    if (effect.type !== 'pr_state' || !effect.run || effect.run.prNumbers.length < 2) return false;
+    if (effect.to !== 'pending' && effect.to !== 'cancelled') return false;
+    const key = `${effect.repo.host}/${effect.repo.owner}/${effect.repo.name}:${effect.branch}|${effect.run.id}`;
+    let g = this.groups.get(key);
+    if (effect.to === 'pending') {
+      if (effect.from !== 'testing' && effect.from !== 'pending_failure' && effect.from !== 'tests_passed') return false;
+      if (!g) this.groups.set(key, (g = { queued: [], cancelled: [] }));
+      g.queued.push(effect);
+    } else {
+      // Cancelled while on the run, or just sent back from it in this same step (a cancel first
+      // returns the whole batch to the queue, then the PR leaves).
+      const i = g ? g.queued.findIndex((q) => q.prNumber === effect.prNumber) : -1;
+      if (effect.from !== 'testing' && i < 0) return false;
+      if (!g) this.groups.set(key, (g = { queued: [], cancelled: [] }));
+      if (i >= 0) g.queued.splice(i, 1);
+      g.cancelled.push(effect);
+    }
+    if (!this.scheduled) {
+      this.scheduled = true;
+      queueMicrotask(() => this.flush());
+    }
+    return true;
+  }
+
+  flush(): void {
+    this.scheduled = false;
+    if (this.groups.size === 0) return;
+    const groups = this.groups;
+    this.groups = new Map();
+    for (const { queued, cancelled } of groups.values()) {
+      const first = (cancelled[0] ?? queued[0])!;
+      const base = { repo: first.repo, branch: first.branch, run: first.run!, at: first.at };
+      if (cancelled.length > 0) {
+        const prs = [...cancelled, ...queued].map((e) => e.prNumber).sort((a, b) => a - b);
+        this.emit(batchEvent('canceled', { ...base, prNumbers: prs, reason: cancelled[0]!.reason }));
+      }
+      if (queued.length >= 2) {
+        this.emit(batchEvent('queued', { ...base, prNumbers: queued.map((e) => e.prNumber), reason: queued[0]!.reason }));
+      }
+    }
+  }
+}
+
 // ---- delivery ----------------------------------------------------------------------------------------
 
-interface Delivery {
+/** Pending deliveries kept per receiver; past it the oldest is dropped (and counted). */
+export const DEFAULT_QUEUE_CAP = 1_000;
+/** Attempts in flight per receiver. */
+const MAX_IN_FLIGHT = 8;
+
+/** A pending delivery as it is kept in --data-dir (snapshot and journal). */
+export interface PersistedDelivery {
   id: string;
   eventType: string;
   prNumbers: number[];
-  target: number;
   url: string;
   body: string;
+  /** Ordering keys without the receiver prefix. */
   keys: string[];
   attempts: DeliveryAttempt[];
-  state: WireDelivery['state'];
+}
+
+export interface PersistedWebhooks {
+  pending: PersistedDelivery[];
+  /** Deliveries dropped by the queue cap, per receiver URL. */
+  dropped: Record<string, number>;
+}
+
+export interface WebhookPersistence {
+  /** A delivery was queued (`w+`) or left the queue (`w-`: delivered, given up or dropped). */
+  record(kind: 'w+' | 'w-', data: Record<string, unknown>): void;
+}
+
+export interface WebhookOptions {
+  targets: WebhookTarget[];
+  retryDelaysMs?: number[];
+  timeoutMs?: number;
+  /** Pending deliveries per receiver before the oldest is dropped (default 1,000). */
+  queueCap?: number;
+  log?: (line: string) => void;
+  /** Pending deliveries to resume (from --data-dir). */
+  restore?: PersistedWebhooks;
+}
+
+interface Delivery {
+  id: string;
+  seq: number;
+  eventType: string;
+  prNumbers: number[];
+  target: Target;
+  body: string;
+  /** Ordering keys without the receiver prefix. */
+  keys: string[];
+  attempts: DeliveryAttempt[];
+  state: WireDelivery['state'] | 'dropped';
   sending: boolean;
   timer: NodeJS.Timeout | undefined;
 }
 
+interface Target extends WebhookTarget {
+  key: Buffer;
+  /** Pending deliveries, oldest first. */
+  pending: Map<string, Delivery>;
+  /** Pending deliveries at the head of all their lines and not waiting for a retry, oldest first. */
+  ready: Set<Delivery>;
+  /** Per PR: pending deliveries in order (the head is the only one that may be sent). */
+  lines: Map<string, Delivery[]>;
+  inFlight: number;
+  /** After a failed attempt the receiver gets nothing new until then (wall ms). */
+  pausedUntil: number;
+  pauseTimer: NodeJS.Timeout | undefined;
+  dropped: number;
+}
+
+export interface DeliveryPage {
+  deliveries: WireDelivery[];
+  total: number;
+  offset: number;
+  nextOffset?: number;
+  /** Pending deliveries dropped by the queue cap, per receiver URL. */
+  dropped: Record<string, number>;
+  pending: number;
+}
+
 export class WebhookDispatcher {
-  private readonly targets: Array<WebhookTarget & { key: Buffer }>;
+  private readonly targets: Target[];
   private readonly retryDelays: number[];
   private readonly timeoutMs: number;
+  private readonly cap: number;
   private readonly log: (line: string) => void;
-  private readonly deliveries = new Map<string, Delivery>();
-  /** Per receiver and PR: ids of deliveries not yet finished, oldest first. */
-  private readonly lines = new Map<string, string[]>();
+  /** Finished deliveries kept for the listing (bodies released), oldest first. */
+  private readonly finished = new Map<string, Delivery>();
   private readonly stop = new AbortController();
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly batches: BatchCollector;
+  private persistence: WebhookPersistence | undefined;
+  private seq = 0;
   private closed = false;
+  /** Message ids: a random prefix per process and a counter (no allocation of random bytes per event). */
+  private readonly idPrefix = `msg_${randomBytes(12).toString('base64url')}`;
+  private idSeq = 0;
+
+  private nextId(): string {
+    return `${this.idPrefix}${(++this.idSeq).toString(36).padStart(8, '0')}`;
+  }
 
   constructor(opts: WebhookOptions) {
-    this.targets = opts.targets.map((t) => ({ url: checkWebhookUrl(t.url), secret: t.secret, key: secretKey(t.secret) }));
+    this.targets = opts.targets.map((t) => ({
+      url: checkWebhookUrl(t.url),
+      secret: t.secret,
+      key: secretKey(t.secret),
+      pending: new Map(),
+      ready: new Set(),
+      lines: new Map(),
+      inFlight: 0,
+      pausedUntil: 0,
+      pauseTimer: undefined,
+      dropped: 0,
+    }));
     this.retryDelays = [...(opts.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS)];
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.cap = Math.max(1, opts.queueCap ?? DEFAULT_QUEUE_CAP);
     this.log = opts.log ?? (() => {});
+    this.batches = new BatchCollector((e) => this.queueEvent(e));
+    if (opts.restore) this.restore(opts.restore);
   }
 
   get active(): boolean {
     return this.targets.length > 0;
   }
 
+  /** Where queue changes are recorded (--data-dir); set once the store is open. */
+  setPersistence(p: WebhookPersistence | undefined): void {
+    this.persistence = p;
+  }
+
   /** Called synchronously from the engine: builds the payload and queues it, nothing more. */
   enqueue(effect: Effect): void {
     if (this.closed || this.targets.length === 0) return;
+    // A transition that is not part of a batch's leaving ends the step: its batch events go first.
+    const collected = this.batches.note(effect);
+    if (!collected) this.batches.flush();
+    for (const e of this.batches.before(effect)) this.queueEvent(e);
     const event = eventFor(effect);
-    if (!event) return;
+    if (event) this.queueEvent(event);
+  }
+
+  private queueEvent(event: WebhookEvent): void {
+    if (this.closed) return;
     const body = JSON.stringify(event.payload);
-    this.targets.forEach((t, target) => {
-      const d: Delivery = {
-        id: `msg_${randomBytes(18).toString('base64url')}`,
+    for (const t of this.targets) {
+      const d = this.add(t, {
+        id: this.nextId(),
         eventType: event.type,
         prNumbers: event.prNumbers,
-        target,
         url: t.url,
         body,
-        keys: event.keys.map((k) => `${target}|${k}`),
+        keys: event.keys,
         attempts: [],
-        state: 'pending',
-        sending: false,
-        timer: undefined,
-      };
-      this.deliveries.set(d.id, d);
-      for (const k of d.keys) {
-        const line = this.lines.get(k);
-        if (line) line.push(d.id);
-        else this.lines.set(k, [d.id]);
-      }
-      this.prune();
-      if (this.atHead(d)) setImmediate(() => this.attempt(d));
-    });
+      });
+      this.persistence?.record('w+', { d: persisted(d) });
+    }
+  }
+
+  private add(t: Target, p: PersistedDelivery): Delivery {
+    const d: Delivery = {
+      id: p.id,
+      seq: ++this.seq,
+      eventType: p.eventType,
+      prNumbers: p.prNumbers,
+      target: t,
+      body: p.body,
+      keys: p.keys,
+      attempts: p.attempts,
+      state: 'pending',
+      sending: false,
+      timer: undefined,
+    };
+    t.pending.set(d.id, d);
+    for (const k of d.keys) {
+      const line = t.lines.get(k);
+      if (line) line.push(d);
+      else t.lines.set(k, [d]);
+    }
+    if (this.atHead(d)) t.ready.add(d);
+    // Bounded backlog: the oldest pending delivery goes, in constant time.
+    while (t.pending.size > this.cap) {
+      const oldest = t.pending.values().next().value as Delivery;
+      this.drop(oldest);
+    }
+    this.pump(t);
+    return d;
+  }
+
+  private restore(saved: PersistedWebhooks): void {
+    for (const p of saved.pending) {
+      const t = this.targets.find((x) => x.url === p.url);
+      if (!t) continue; // that receiver is no longer configured
+      this.add(t, { ...p, attempts: Array.isArray(p.attempts) ? p.attempts : [] });
+    }
+    for (const t of this.targets) t.dropped += saved.dropped?.[t.url] ?? 0;
+  }
+
+  exportState(): PersistedWebhooks {
+    const pending: PersistedDelivery[] = [];
+    const dropped: Record<string, number> = {};
+    for (const t of this.targets) {
+      for (const d of t.pending.values()) pending.push(persisted(d));
+      if (t.dropped > 0) dropped[t.url] = t.dropped;
+    }
+    return { pending, dropped };
+  }
+
+  /** Deliveries oldest first, paged. */
+  page(offset = 0, take = 100): DeliveryPage {
+    const all: Delivery[] = [...this.finished.values()];
+    for (const t of this.targets) all.push(...t.pending.values());
+    all.sort((a, b) => a.seq - b.seq);
+    const slice = all.slice(offset, offset + take);
+    const dropped: Record<string, number> = {};
+    let pending = 0;
+    for (const t of this.targets) {
+      dropped[t.url] = t.dropped;
+      pending += t.pending.size;
+    }
+    return {
+      deliveries: slice.map(wire),
+      total: all.length,
+      offset,
+      ...(offset + slice.length < all.length ? { nextOffset: offset + slice.length } : {}),
+      dropped,
+      pending,
+    };
   }
 
   list(): WireDelivery[] {
-    return [...this.deliveries.values()].map((d) => ({
-      id: d.id,
-      eventType: d.eventType,
-      prNumbers: [...d.prNumbers],
-      url: d.url,
-      attempts: d.attempts.map((a) => ({ ...a })),
-      state: d.state,
-    }));
+    return this.page(0, Number.MAX_SAFE_INTEGER).deliveries;
   }
 
   /** Stops retrying and aborts attempts in flight; queued deliveries stay pending. */
   async close(): Promise<void> {
+    this.batches.flush();
     this.closed = true;
     this.stop.abort();
-    for (const d of this.deliveries.values()) if (d.timer) clearTimeout(d.timer);
+    for (const t of this.targets) {
+      if (t.pauseTimer) clearTimeout(t.pauseTimer);
+      for (const d of t.pending.values()) if (d.timer) clearTimeout(d.timer);
+    }
     await Promise.allSettled([...this.inFlight]);
   }
 
   private atHead(d: Delivery): boolean {
-    return d.keys.every((k) => this.lines.get(k)?.[0] === d.id);
+    return d.keys.every((k) => d.target.lines.get(k)?.[0] === d);
+  }
+
+  /** Starts attempts for ready deliveries while the receiver has room and is not paused. */
+  private pump(t: Target): void {
+    if (this.closed) return;
+    const wait = t.pausedUntil - Date.now();
+    if (wait > 0) {
+      if (!t.pauseTimer) {
+        t.pauseTimer = setTimeout(() => {
+          t.pauseTimer = undefined;
+          this.pump(t);
+        }, wait).unref();
+      }
+      return;
+    }
+    for (const d of t.ready) {
+      if (t.inFlight >= MAX_IN_FLIGHT) break;
+      t.ready.delete(d);
+      this.attempt(d);
+    }
   }
 
   private attempt(d: Delivery): void {
     if (this.closed || d.sending || d.state !== 'pending') return;
     d.sending = true;
     d.timer = undefined;
+    d.target.inFlight++;
     const p = this.send(d).finally(() => this.inFlight.delete(p));
     this.inFlight.add(p);
   }
 
   private async send(d: Delivery): Promise<void> {
-    const target = this.targets[d.target];
-    if (!target) return;
+    const target = d.target;
     const timestamp = Math.floor(Date.now() / 1000);
     const at = new Date().toISOString();
     let outcome: DeliveryAttempt;
     try {
-      const res = await fetch(d.url, {
+      const res = await fetch(target.url, {
         method: 'POST',
         redirect: 'manual',
         headers: {
@@ -301,6 +559,7 @@ export class WebhookDispatcher {
     } catch (err) {
       if (this.closed) {
         d.sending = false;
+        target.inFlight--;
         return;
       }
       const e = err as Error & { cause?: { code?: string; message?: string } };
@@ -308,38 +567,87 @@ export class WebhookDispatcher {
       outcome = { at, error: why };
     }
     d.sending = false;
+    target.inFlight--;
+    if (d.state !== 'pending') {
+      // Dropped by the cap while in flight: nothing more to do for it.
+      this.pump(target);
+      return;
+    }
     d.attempts.push(outcome);
     const ok = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
-    if (ok) return this.finish(d, 'delivered');
+    if (ok) {
+      target.pausedUntil = 0;
+      this.finish(d, 'delivered');
+      return;
+    }
     const retryIn = this.retryDelays[d.attempts.length - 1];
     if (retryIn === undefined) {
-      this.log(`mq emulator: webhook ${d.eventType} to ${d.url} given up after ${d.attempts.length} attempts`);
-      return this.finish(d, 'failed');
+      this.log(`mq emulator: webhook ${d.eventType} to ${target.url} given up after ${d.attempts.length} attempts`);
+      target.pausedUntil = 0;
+      this.finish(d, 'failed');
+      return;
     }
-    if (!this.closed) d.timer = setTimeout(() => this.attempt(d), retryIn).unref();
+    // The receiver is failing: send it nothing new until this delivery's retry is due.
+    target.pausedUntil = Date.now() + retryIn;
+    if (!this.closed) {
+      d.timer = setTimeout(() => {
+        d.timer = undefined;
+        if (d.state !== 'pending') return;
+        target.pausedUntil = 0;
+        target.ready.add(d);
+        this.pump(target);
+      }, retryIn).unref();
+    }
+  }
+
+  /** Removes a delivery from its receiver's queue and lines; the next in each line may go. */
+  private unqueue(d: Delivery): void {
+    const t = d.target;
+    t.pending.delete(d.id);
+    t.ready.delete(d);
+    if (d.timer) clearTimeout(d.timer);
+    d.timer = undefined;
+    const next = new Set<Delivery>();
+    for (const k of d.keys) {
+      const line = t.lines.get(k);
+      if (!line) continue;
+      const i = line.indexOf(d);
+      if (i >= 0) line.splice(i, 1);
+      if (line.length === 0) t.lines.delete(k);
+      else next.add(line[0]!);
+    }
+    for (const n of next) if (n.state === 'pending' && !n.sending && !n.timer && this.atHead(n)) t.ready.add(n);
   }
 
   private finish(d: Delivery, state: 'delivered' | 'failed'): void {
     d.state = state;
-    const next = new Set<string>();
-    for (const k of d.keys) {
-      const line = this.lines.get(k);
-      if (!line) continue;
-      line.shift();
-      if (line.length === 0) this.lines.delete(k);
-      else if (line[0] !== undefined) next.add(line[0]);
-    }
-    for (const id of next) {
-      const n = this.deliveries.get(id);
-      if (n && this.atHead(n)) this.attempt(n);
-    }
+    this.unqueue(d);
+    d.body = '';
+    this.finished.set(d.id, d);
+    if (this.finished.size > MAX_KEPT) this.finished.delete(this.finished.keys().next().value as string);
+    this.persistence?.record('w-', { id: d.id });
+    this.pump(d.target);
   }
 
-  private prune(): void {
-    if (this.deliveries.size <= MAX_KEPT) return;
-    for (const [id, d] of this.deliveries) {
-      if (this.deliveries.size <= MAX_KEPT) break;
-      if (d.state !== 'pending') this.deliveries.delete(id);
-    }
+  private drop(d: Delivery): void {
+    d.state = 'dropped';
+    d.target.dropped++;
+    this.unqueue(d);
+    this.persistence?.record('w-', { id: d.id, dropped: true });
   }
+}
+
+function persisted(d: Delivery): PersistedDelivery {
+  return { id: d.id, eventType: d.eventType, prNumbers: d.prNumbers, url: d.target.url, body: d.body, keys: d.keys, attempts: d.attempts };
+}
+
+function wire(d: Delivery): WireDelivery {
+  return {
+    id: d.id,
+    eventType: d.eventType,
+    prNumbers: [...d.prNumbers],
+    url: d.target.url,
+    attempts: d.attempts.map((a) => ({ ...a })),
+    state: d.state === 'dropped' ? 'failed' : d.state,
+  };
 }

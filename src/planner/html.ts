@@ -3,7 +3,7 @@
  * One bar chart per figure with the settings rows side by side (95% interval as a whisker), and
  * the time-to-merge distribution of every row as a CDF (one marker per quantile point).
  */
-import type { RowResult, SimulateResult } from './index.js';
+import type { RowResult, SimulateResult } from './result.js';
 import type { Estimate } from './stats.js';
 
 const COLORS = ['#2b6cb0', '#c05621', '#2f855a', '#6b46c1', '#b83280', '#2c7a7b', '#975a16', '#4a5568'];

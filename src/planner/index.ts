@@ -9,36 +9,13 @@ import { parseSimulateFlags, type SimulateFlags } from './inputs.js';
 import { TTM_POINTS, type RunMetrics, type SettingsRow, type SimInputs, type SimSettings } from './model.js';
 import { runAll } from './pool.js';
 import { compareLabel, parseCompare, settingsFromQueue } from './settings.js';
+import type { Recommendation, RowResult, SimulateResult } from './result.js';
 import { estimate, type Estimate } from './stats.js';
 
 export { htmlTable, renderHtml } from './html.js';
 export type { SimulateFlags } from './inputs.js';
 
-export interface RowResult {
-  label: string;
-  settings: SimSettings;
-  /** False when the queue fell behind: the backlog at the end was over 10% of arrivals (and over 10 PRs). */
-  keepsUp: boolean;
-  mergedPerHour: Estimate;
-  /** Seconds from submission to merge; distribution = mean over runs of the quantiles at `points`. */
-  timeToMerge: { p50: Estimate; p95: Estimate; points: number[]; distribution: Array<number | null> };
-  runsPerMergedPr: Estimate;
-  testMinutesPerMergedPr: Estimate;
-  meanDepth: Estimate;
-  failedPerDay: { real: Estimate; flaky: Estimate };
-  backlogAtEnd: Estimate;
-}
-
-export interface Recommendation {
-  label: string;
-  text: string;
-}
-
-export interface SimulateResult {
-  inputs: SimInputs & { baseline: 'queue' | 'defaults' };
-  results: RowResult[];
-  recommendation: Recommendation;
-}
+export type { Recommendation, RowResult, SimulateResult } from './result.js';
 
 export interface SimulateDeps {
   /** The configured queue's settings (getQueue), or null when no queue is configured. */

@@ -170,9 +170,11 @@ describe('webhook deliveries', () => {
     await c.advance(10);
     await r.until((g) => g.some((x) => x.body.type === 'pull_request_batch.merged'), 'the batch merge');
     const batch = r.got.filter((g) => g.body.type.startsWith('pull_request_batch.'));
-    expect(batch.map((g) => g.body.type)).toEqual(['pull_request_batch.testing', 'pull_request_batch.merged']);
-    expect(batch[0]!.body).toMatchObject({ pr_numbers: [1, 2], pr_numbers_in_batch: [1, 2], batched: true, is_bisection: false, status: 'testing' });
-    expect(batch[0]!.body.test_branch).toMatch(/^trunk-merge\/pr-1\//);
+    expect(batch.map((g) => g.body.type)).toEqual(['pull_request_batch.submitted', 'pull_request_batch.testing', 'pull_request_batch.merged']);
+    expect(batch[0]!.body).toMatchObject({ pr_numbers: [1, 2], pr_numbers_in_batch: [1, 2], status: 'submitted', action: 'submitted' });
+    expect(batch[1]!.body).toMatchObject({ pr_numbers: [1, 2], pr_numbers_in_batch: [1, 2], batched: true, is_bisection: false, status: 'testing' });
+    expect(batch[1]!.body.test_branch).toMatch(/^trunk-merge\/pr-1\//);
+    expect(batch[0]!.body.test_branch).toBe(batch[1]!.body.test_branch);
     for (const g of batch) expect(verify(SECRET, g.headers, g.raw)).toBe(true);
     const testing = r.got.find((g) => g.body.type === 'pull_request.testing')!.body;
     expect(testing.batched).toBe(true);

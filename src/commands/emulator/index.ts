@@ -23,6 +23,8 @@ export async function runEmulatorStartCommand(ctx: Context, flags: StartFlags): 
   if (!Number.isFinite(speed) || speed <= 0 || speed > 1_000_000) throw new UsageError(`--speed: "${flags.speed}" must be a number above 0 (1 = real time, 60 = a minute per second)`);
   const seed = flags.seed === undefined ? undefined : parseIntIn(flags.seed, '--seed', 0, 2 ** 31 - 1);
   if (flags.token !== undefined && flags.token.length < 8) throw new UsageError('--token: use at least 8 characters');
+  const envToken = flags.token === undefined ? ctx.env.MQ_EMULATOR_TOKEN || undefined : undefined;
+  if (envToken !== undefined && envToken.length < 8) throw new UsageError('MQ_EMULATOR_TOKEN: use at least 8 characters (the same rule as --token)', { hints: ['unset MQ_EMULATOR_TOKEN to have a token generated, or set a longer one'] });
   // Stop on Ctrl-C (the context's signal) and on SIGTERM, answering in-flight requests first.
   const stop = new AbortController();
   const onTerm = () => stop.abort();
@@ -35,7 +37,7 @@ export async function runEmulatorStartCommand(ctx: Context, flags: StartFlags): 
         host: flags.host ?? '127.0.0.1',
         hostExplicit: flags.host !== undefined,
         port,
-        token: flags.token ?? (ctx.env.MQ_EMULATOR_TOKEN || undefined),
+        token: flags.token ?? envToken,
         clock,
         speed,
         dataDir: flags.dataDir,

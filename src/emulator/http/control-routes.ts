@@ -3,6 +3,7 @@
  * CI, move a manual clock, list and finish test runs, list webhook deliveries, reset. Answers are
  * JSON so tests can read what they changed.
  */
+import { CLOCK_HORIZON } from '../clock.js';
 import { HttpError, OK } from './respond.js';
 import { route, type Route } from './route.js';
 import * as s from './schemas.js';
@@ -16,6 +17,14 @@ function safeDecode(s: string): string {
   }
 }
 
+function pageParam(url: URL, name: string, dflt: number, min: number, max: number): number {
+  const raw = url.searchParams.get(name);
+  if (raw === null || raw === '') return dflt;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < min || n > max) throw new HttpError(400, `${name}: expected integer ${min}..${max}`);
+  return n;
+}
+
 export const controlRoutes: Route[] = [
   route('POST', '/_emulator/pullRequests', s.fakePrRequest, true, (c, b) => ({
     json: c.engine.upsertFakePr(b, c.now),
@@ -27,7 +36,14 @@ export const controlRoutes: Route[] = [
     if (c.clock.kind !== 'manual') {
       throw new HttpError(400, 'the emulator runs on the real clock; start it with --clock manual to advance time by hand');
     }
-    const now = c.engine.advance(c.engine.now + Math.round(b.minutes * 60_000));
+    const to = c.engine.now + Math.round(b.minutes * 60_000);
+    if (!(to <= CLOCK_HORIZON)) {
+      throw new HttpError(
+        400,
+        `minutes: advancing ${b.minutes} minutes would move the clock past ${iso(CLOCK_HORIZON)}, the latest time the emulator keeps`,
+      );
+    }
+    const now = c.engine.advance(to);
     return { json: { now: iso(now) } };
   }),
   route('GET', '/_emulator/testRuns', undefined, false, (c) => {
@@ -43,9 +59,11 @@ export const controlRoutes: Route[] = [
   route('POST', /^\/_emulator\/testRuns\/([^/]+)\/complete$/, s.completeRunRequest, true, (c, b) => ({
     json: wireRun(c.engine.completeRun(safeDecode(c.params[0] ?? ''), b.result, c.now)),
   })),
-  route('GET', '/_emulator/webhookDeliveries', undefined, false, (c) => ({
-    json: { deliveries: c.webhooks?.list() ?? [] },
-  })),
+  route('GET', '/_emulator/webhookDeliveries', undefined, false, (c) => {
+    const offset = pageParam(c.url, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+    const take = pageParam(c.url, 'take', 100, 1, 1000);
+    return { json: c.webhooks?.page(offset, take) ?? { deliveries: [], total: 0, offset, dropped: {}, pending: 0 } };
+  }),
   route('POST', '/_emulator/reset', undefined, true, (c) => {
     c.engine.reset(c.now);
     return OK;

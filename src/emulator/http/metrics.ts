@@ -14,7 +14,10 @@ export async function renderMetrics(snapshots: QueueMetricsSnapshot[]): Promise<
   const promClient = (await import('prom-client')) as typeof import('prom-client') & { default?: typeof import('prom-client') };
   const { Registry, Gauge, Histogram } = promClient.default ?? promClient;
   const registers = [new Registry()];
-  const labelNames = ['repo', 'branch', 'queue_type'] as const;
+  // Trunk labels a series by owner/name only; when a scrape holds queues of more than one host,
+  // every series also carries `repo_host`, so github.com/a/b and ghe.example/a/b do not collide.
+  const multiHost = new Set(snapshots.map((s) => s.repo.host)).size > 1;
+  const labelNames = ['repo', 'branch', 'queue_type', 'repo_host'] as const;
   const gauge = (name: string, help: string) => new Gauge({ name, help, labelNames, registers });
   const depth = gauge('mq_depth_current', 'PRs currently in the queue');
   const awaiting = gauge('mq_awaiting_mergeability', 'Number of PRs currently awaiting mergeability');
@@ -33,7 +36,12 @@ export async function renderMetrics(snapshots: QueueMetricsSnapshot[]): Promise<
   const inQueue = histogram('mq_pr_time_in_queue_1h_seconds', 'Time from entering to leaving the queue, last hour');
 
   for (const s of snapshots) {
-    const labels = { repo: `${s.repo.owner}/${s.repo.name}`, branch: s.branch, queue_type: 'main' };
+    const labels = {
+      repo: `${s.repo.owner}/${s.repo.name}`,
+      branch: s.branch,
+      queue_type: 'main',
+      ...(multiHost ? { repo_host: s.repo.host } : {}),
+    };
     depth.set(labels, s.depth);
     awaiting.set(labels, s.awaitingMergeability);
     slots.set(labels, s.testingSlots);
