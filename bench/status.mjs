@@ -1,17 +1,36 @@
 // `mq status 1` against a running emulator vs `node -e 0`: a whole read command, network included.
+// For scale, also a bare script making the same request with node:http (the floor for any CLI
+// written for Node). Medians of 15 alternating runs each.
+import { writeFileSync } from 'node:fs';
 import { comparePair, printPair } from './lib.mjs';
 import { REPO, startEmulator } from './emulator-proc.mjs';
 
 const node = process.execPath;
 const mq = new URL('../bin/mq.js', import.meta.url).pathname;
+const BARE = '/tmp/mq-bench-bare-status.mjs';
 
-export async function benchStatus({ runs = 20 } = {}) {
+export async function benchStatus({ runs = 15 } = {}) {
   const emu = await startEmulator(['--clock', 'manual']);
   try {
     await emu.call('POST', '/createQueue', { repo: REPO, targetBranch: 'main' });
     await emu.call('POST', '/submitPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: 1 } });
-    const r = comparePair({ name: 'mq status 1 (emulator)', argv: [node, mq, 'status', '1'] }, { name: 'node -e 0', argv: [node, '-e', '0'] }, { runs, options: { env: emu.env } });
+    writeFileSync(
+      BARE,
+      `import { request } from 'node:http';
+const body = JSON.stringify({ repo: ${JSON.stringify(REPO)}, targetBranch: 'main', pr: { number: 1 } });
+const req = request(process.env.MQ_API_URL + '/getSubmittedPullRequest', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-token': process.env.MQ_TOKEN } }, (res) => {
+  let text = '';
+  res.on('data', (d) => (text += d));
+  res.on('end', () => process.stdout.write(JSON.parse(text).state + '\\n'));
+});
+req.end(body);
+`,
+    );
+    const baseline = { name: 'node -e 0', argv: [node, '-e', '0'] };
+    const r = comparePair({ name: 'mq status 1 (emulator)', argv: [node, mq, 'status', '1'] }, baseline, { runs, options: { env: emu.env } });
     printPair('start-up: mq status 1 against the emulator vs node -e 0', r, 1.5);
+    const bare = comparePair({ name: 'bare node:http script', argv: [node, BARE] }, baseline, { runs, options: { env: emu.env } });
+    printPair('for scale: the same request from a bare node:http script vs node -e 0', bare);
     return r;
   } finally {
     await emu.stop();

@@ -3,461 +3,519 @@
 # zsh: put this file in a directory on $fpath as _mq (or source it after compinit)
 __mq_subcommands() {
   case "$1" in
-    'mq') echo 'submit cancel restart status wait targets queue metrics emulator demo auth profile completion help' ;;
-    'mq queue') echo 'show watch history testing pause resume drain update create delete simulate' ;;
-    'mq emulator') echo 'start' ;;
-    'mq auth') echo 'login status logout' ;;
-    'mq profile') echo 'list show use remove rm set' ;;
+    'mq') printf '%s\n' 'submit	submit PRs to the merge queue' 'cancel	remove PRs from the merge queue' 'restart	re-run the tests of a PR in the queue' 'status	show a PR'\''s state in the merge queue' 'wait	wait until a PR merges or leaves the queue' 'targets	upload the impacted targets of a PR (parallel queues)' 'queue	inspect and administer the merge queue of a branch' 'metrics	show the merge queue metrics (Prometheus)' 'emulator	run a local merge queue service' 'demo	watch a merge queue at work on a local emulator' 'auth	log in, check and log out' 'profile	manage named profiles' 'completion	print the shell completion script for bash, zsh or fish' 'help	help on a command or topic (exit-codes, environment)' ;;
+    'mq queue') printf '%s\n' 'show	show the queue: state, settings and enqueued PRs' 'watch	follow the queue live' 'history	list PRs that went through the queue' 'testing	show a queue test run: status, tested PRs and checks' 'pause	pause the queue: nothing is tested or merged' 'resume	resume a paused or draining queue' 'drain	drain the queue: finish the PRs in it, admit no new ones' 'update	change queue settings' 'create	create a merge queue for the target branch' 'delete	delete the queue of the target branch (it must be empty)' 'simulate	predict what queue settings will do, on a simulated workload' ;;
+    'mq emulator') printf '%s\n' 'start	start the emulator and print the variables to use it' ;;
+    'mq auth') printf '%s\n' 'login	store an API token in the active profile' 'status	show where each setting comes from and check the token' 'logout	remove the token from the active profile' ;;
+    'mq profile') printf '%s\n' 'list	list profiles' 'show	show a profile (the token only as set or not)' 'use	make a profile the active one' 'remove	delete a profile and its token' 'rm	delete a profile and its token' 'set	set a default in the active profile' ;;
   esac
 }
 __mq_options() {
   case "$1" in
-    'mq') echo '--version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq submit') echo '--priority -p --no-batch --parallel --dry-run --wait --interval --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq cancel') echo '--parallel --dry-run --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq restart') echo '--dry-run --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq status') echo '--version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq wait') echo '--interval --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq targets') echo '--sha --target -t --file -f --all --none --dry-run --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq queue') echo '--version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq queue show') echo '--settings --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq queue watch') echo '--interval --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq queue history') echo '--state --since --limit --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq queue testing') echo '--version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq queue pause') echo '--reason --dry-run --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq queue resume') echo '--dry-run --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq queue drain') echo '--wait --interval --dry-run --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq queue update') echo '--concurrency --bisection-concurrency --testing-timeout --pending-failure-depth --batching-max-wait --batching-min-size --mode --direct-merge --optimization --merge-method --optimistic-merge --no-optimistic-merge --batch --no-batch --comments --no-comments --commands --no-commands --testing-branch-prs --no-testing-branch-prs --status-check --no-status-check --required-status --clear-required-statuses --dry-run --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq queue create') echo '--mode --concurrency --dry-run --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq queue delete') echo '--yes -y --dry-run --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq queue simulate') echo '--arrivals --test-time --test-time-spread --failure-rate --flake-rate --duration --runs --seed --compare --ci-capacity --lanes --baseline --jobs --html --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq metrics') echo '--all-repos --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq emulator') echo '--version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq emulator start') echo '--host --port --token --clock --speed --data-dir --seed --webhook --webhook-secret --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq demo') echo '--speed --seed --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq auth') echo '--version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq auth login') echo '--with-token --version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq auth status') echo '--version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq auth logout') echo '--version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq profile') echo '--version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq profile list') echo '--version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq profile show') echo '--version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq profile use') echo '--version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq profile remove') echo '--version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq profile set') echo '--version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq completion') echo '--version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
-    'mq help') echo '--version -V --json --output -o --profile --api-url --repo -R --branch -B --timeout --debug --no-color --insecure-http --help -h' ;;
+    'mq') printf '%s\n' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq submit') printf '%s\n' '--priority	urgent, high, medium, low, or 0-255 (0 is the most urgent)' '-p	urgent, high, medium, low, or 0-255 (0 is the most urgent)' '--no-batch	test this PR alone, never in a batch' '--parallel	requests in flight at once for several PRs' '--dry-run	print the requests instead of sending them' '--wait	then wait until the PR merges or leaves the queue (one PR; --timeout bounds the wait, default 2h)' '--interval	with --wait: time between polls (default 15s)' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq cancel') printf '%s\n' '--parallel	requests in flight at once for several PRs' '--dry-run	print the requests instead of sending them' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq restart') printf '%s\n' '--dry-run	print the request instead of sending it' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq status') printf '%s\n' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq wait') printf '%s\n' '--interval	time between polls (jittered; slower after failures)' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq targets') printf '%s\n' '--sha	head commit sha the targets were computed for (required)' '--target	an impacted target (repeatable)' '-t	an impacted target (repeatable)' '--file	read targets from a file (one per line, or a JSON array); - for stdin' '-f	read targets from a file (one per line, or a JSON array); - for stdin' '--all	the PR impacts every target (sends "ALL")' '--none	the PR impacts nothing (sends an empty list)' '--dry-run	print the request instead of sending it' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq queue') printf '%s\n' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq queue show') printf '%s\n' '--settings	print the queue state and settings only, one key per line when piped' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq queue watch') printf '%s\n' '--interval	time between reads' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq queue history') printf '%s\n' '--state	only PRs in this state' '--since	only PRs changed since this ISO 8601 time, or this long ago (2h, 3d)' '--limit	at most this many PRs, 1-10000' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq queue testing') printf '%s\n' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq queue pause') printf '%s\n' '--reason	why the queue is paused; shown and recorded in the output only (not sent: the API has no such field)' '--dry-run	print the request instead of sending it' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq queue resume') printf '%s\n' '--dry-run	print the request instead of sending it' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq queue drain') printf '%s\n' '--wait	then wait until no PR is pending, testing or waiting to merge' '--interval	with --wait: time between polls (default 10s)' '--dry-run	print the request instead of sending it' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq queue update') printf '%s\n' '--concurrency	PRs or batches tested at once' '--bisection-concurrency	tests run at once while bisecting a failed batch' '--testing-timeout	minutes to wait for tests before timing out' '--pending-failure-depth	PRs below a failing PR that must finish testing before it is removed' '--batching-max-wait	minutes to wait while collecting a batch' '--batching-min-size	PRs needed to form a batch' '--mode	queue mode' '--direct-merge	let an up-to-date PR merge on submission without queue testing' '--optimization	optimization strategy' '--merge-method	how PRs are merged into the branch' '--optimistic-merge	optimistic merging: a passing PR also passes every PR ahead of it' '--no-optimistic-merge	no optimistic merging' '--batch	test PRs in batches' '--no-batch	test PRs one by one, never in batches' '--comments	post comments on PRs' '--no-comments	post no comments on PRs' '--commands	allow submitting a PR with a merge command comment' '--no-commands	ignore merge command comments' '--testing-branch-prs	create PRs for testing branches so CI runs on them' '--no-testing-branch-prs	create no PRs for testing branches' '--status-check	post a status check with the queue status on PRs' '--no-status-check	post no status check on PRs' '--required-status	a status that must pass in queue testing (repeatable; replaces the list)' '--clear-required-statuses	remove the list set through the API; statuses come from branch protection or the repo config again' '--dry-run	print the request and the changes it would make, and send nothing' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq queue create') printf '%s\n' '--mode	queue mode (service default: single)' '--concurrency	PRs or batches tested at once, 1-4294967295 (service default: 1)' '--dry-run	print the request instead of sending it' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq queue delete') printf '%s\n' '--yes	delete without asking for confirmation' '-y	delete without asking for confirmation' '--dry-run	print the request instead of sending it' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq queue simulate') printf '%s\n' '--arrivals	PR submissions per hour (20/h) or per day (150/d), Poisson' '--test-time	mean duration of one test run (30m)' '--test-time-spread	coefficient of variation of the test time (default 0%)' '--failure-rate	share of PRs that really break the build (5%)' '--flake-rate	chance that a run fails spuriously (default 0%)' '--duration	simulated time per run (default 7d)' '--runs	independent runs per row; the intervals are over these (default 20)' '--seed	random seed; the same seed gives the same output (default 1)' '--compare	a row of changed settings, e.g. '\''concurrency=8,batch=4'\'' (repeatable)' '--ci-capacity	at most n runs in flight across main and bisection (default unlimited)' '--lanes	parallel mode: independent impacted-target lanes, one per PR at random (default 1)' '--baseline	queue (read the configured queue) or defaults (service defaults); default: queue when configured' '--jobs	worker threads (default: one per CPU)' '--html	also write a self-contained HTML report with charts' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq metrics') printf '%s\n' '--all-repos	every repository, even when --repo or MQ_REPO is set' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq emulator') printf '%s\n' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq emulator start') printf '%s\n' '--host	address to listen on; anything but loopback must be given explicitly' '--port	port (0 picks a free one)' '--token	the API token clients must send (default: generated; env MQ_EMULATOR_TOKEN)' '--clock	real: emulator time follows the wall clock; manual: it moves only through the control API' '--speed	with --clock real: emulator minutes per real minute' '--data-dir	keep state in this directory (atomic writes; survives restarts and crashes)' '--seed	seed for generated ids, shas and authors (repeatable runs)' '--webhook	deliver pull_request.* and pull_request_batch.* events to this URL, signed as Svix signs them (repeatable)' '--webhook-secret	signing secret (whsec_ + base64): one for all --webhook URLs or one per URL in order; default: generated and shown on stderr' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq demo') printf '%s\n' '--speed	emulated minutes per real second' '--seed	seed of the emulator (same seed, same run)' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq auth') printf '%s\n' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq auth login') printf '%s\n' '--with-token	read the token from standard input' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq auth status') printf '%s\n' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq auth logout') printf '%s\n' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq profile') printf '%s\n' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq profile list') printf '%s\n' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq profile show') printf '%s\n' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq profile use') printf '%s\n' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq profile remove') printf '%s\n' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq profile rm') printf '%s\n' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq profile set') printf '%s\n' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq completion') printf '%s\n' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
+    'mq help') printf '%s\n' '--version	print the version' '-V	print the version' '--json	print exactly one JSON document on stdout' '--output	output format (default: table on a terminal, plain when piped)' '-o	output format (default: table on a terminal, plain when piped)' '--profile	profile to use (env MQ_PROFILE)' '--api-url	service base URL ending in /v1 (env MQ_API_URL)' '--repo	repository (env MQ_REPO; default: git remote origin)' '-R	repository (env MQ_REPO; default: git remote origin)' '--branch	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '-B	target branch of the queue (env MQ_BRANCH; default: origin HEAD)' '--timeout	per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)' '--debug	log requests and responses to stderr, token redacted (env MQ_DEBUG=1)' '--no-color	no colour (also NO_COLOR)' '--insecure-http	allow plain http:// to a non-loopback host' '--help	show help' '-h	show help' ;;
   esac
 }
 __mq_option_value() {
   case "$1" in
-    'mq --output') echo 'table plain json markdown raw' ;;
-    'mq -o') echo 'table plain json markdown raw' ;;
-    'mq --profile') echo '@profiles' ;;
-    'mq --api-url') echo '@any' ;;
-    'mq --repo') echo '@any' ;;
-    'mq -R') echo '@any' ;;
-    'mq --branch') echo '@any' ;;
-    'mq -B') echo '@any' ;;
-    'mq --timeout') echo '@any' ;;
-    'mq submit --priority') echo '@any' ;;
-    'mq submit -p') echo '@any' ;;
-    'mq submit --parallel') echo '@any' ;;
-    'mq submit --interval') echo '@any' ;;
-    'mq submit --output') echo 'table plain json markdown raw' ;;
-    'mq submit -o') echo 'table plain json markdown raw' ;;
-    'mq submit --profile') echo '@profiles' ;;
-    'mq submit --api-url') echo '@any' ;;
-    'mq submit --repo') echo '@any' ;;
-    'mq submit -R') echo '@any' ;;
-    'mq submit --branch') echo '@any' ;;
-    'mq submit -B') echo '@any' ;;
-    'mq submit --timeout') echo '@any' ;;
-    'mq cancel --parallel') echo '@any' ;;
-    'mq cancel --output') echo 'table plain json markdown raw' ;;
-    'mq cancel -o') echo 'table plain json markdown raw' ;;
-    'mq cancel --profile') echo '@profiles' ;;
-    'mq cancel --api-url') echo '@any' ;;
-    'mq cancel --repo') echo '@any' ;;
-    'mq cancel -R') echo '@any' ;;
-    'mq cancel --branch') echo '@any' ;;
-    'mq cancel -B') echo '@any' ;;
-    'mq cancel --timeout') echo '@any' ;;
-    'mq restart --output') echo 'table plain json markdown raw' ;;
-    'mq restart -o') echo 'table plain json markdown raw' ;;
-    'mq restart --profile') echo '@profiles' ;;
-    'mq restart --api-url') echo '@any' ;;
-    'mq restart --repo') echo '@any' ;;
-    'mq restart -R') echo '@any' ;;
-    'mq restart --branch') echo '@any' ;;
-    'mq restart -B') echo '@any' ;;
-    'mq restart --timeout') echo '@any' ;;
-    'mq status --output') echo 'table plain json markdown raw' ;;
-    'mq status -o') echo 'table plain json markdown raw' ;;
-    'mq status --profile') echo '@profiles' ;;
-    'mq status --api-url') echo '@any' ;;
-    'mq status --repo') echo '@any' ;;
-    'mq status -R') echo '@any' ;;
-    'mq status --branch') echo '@any' ;;
-    'mq status -B') echo '@any' ;;
-    'mq status --timeout') echo '@any' ;;
-    'mq wait --interval') echo '@any' ;;
-    'mq wait --output') echo 'table plain json markdown raw' ;;
-    'mq wait -o') echo 'table plain json markdown raw' ;;
-    'mq wait --profile') echo '@profiles' ;;
-    'mq wait --api-url') echo '@any' ;;
-    'mq wait --repo') echo '@any' ;;
-    'mq wait -R') echo '@any' ;;
-    'mq wait --branch') echo '@any' ;;
-    'mq wait -B') echo '@any' ;;
-    'mq wait --timeout') echo '@any' ;;
-    'mq targets --sha') echo '@any' ;;
-    'mq targets --target') echo '@any' ;;
-    'mq targets -t') echo '@any' ;;
-    'mq targets --file') echo '@any' ;;
-    'mq targets -f') echo '@any' ;;
-    'mq targets --output') echo 'table plain json markdown raw' ;;
-    'mq targets -o') echo 'table plain json markdown raw' ;;
-    'mq targets --profile') echo '@profiles' ;;
-    'mq targets --api-url') echo '@any' ;;
-    'mq targets --repo') echo '@any' ;;
-    'mq targets -R') echo '@any' ;;
-    'mq targets --branch') echo '@any' ;;
-    'mq targets -B') echo '@any' ;;
-    'mq targets --timeout') echo '@any' ;;
-    'mq queue --output') echo 'table plain json markdown raw' ;;
-    'mq queue -o') echo 'table plain json markdown raw' ;;
-    'mq queue --profile') echo '@profiles' ;;
-    'mq queue --api-url') echo '@any' ;;
-    'mq queue --repo') echo '@any' ;;
-    'mq queue -R') echo '@any' ;;
-    'mq queue --branch') echo '@any' ;;
-    'mq queue -B') echo '@any' ;;
-    'mq queue --timeout') echo '@any' ;;
-    'mq queue show --output') echo 'table plain json markdown raw' ;;
-    'mq queue show -o') echo 'table plain json markdown raw' ;;
-    'mq queue show --profile') echo '@profiles' ;;
-    'mq queue show --api-url') echo '@any' ;;
-    'mq queue show --repo') echo '@any' ;;
-    'mq queue show -R') echo '@any' ;;
-    'mq queue show --branch') echo '@any' ;;
-    'mq queue show -B') echo '@any' ;;
-    'mq queue show --timeout') echo '@any' ;;
-    'mq queue watch --interval') echo '@any' ;;
-    'mq queue watch --output') echo 'table plain json markdown raw' ;;
-    'mq queue watch -o') echo 'table plain json markdown raw' ;;
-    'mq queue watch --profile') echo '@profiles' ;;
-    'mq queue watch --api-url') echo '@any' ;;
-    'mq queue watch --repo') echo '@any' ;;
-    'mq queue watch -R') echo '@any' ;;
-    'mq queue watch --branch') echo '@any' ;;
-    'mq queue watch -B') echo '@any' ;;
-    'mq queue watch --timeout') echo '@any' ;;
-    'mq queue history --state') echo 'not_ready pending testing tests_passed merged failed cancelled pending_failure' ;;
-    'mq queue history --since') echo '@any' ;;
-    'mq queue history --limit') echo '@any' ;;
-    'mq queue history --output') echo 'table plain json markdown raw' ;;
-    'mq queue history -o') echo 'table plain json markdown raw' ;;
-    'mq queue history --profile') echo '@profiles' ;;
-    'mq queue history --api-url') echo '@any' ;;
-    'mq queue history --repo') echo '@any' ;;
-    'mq queue history -R') echo '@any' ;;
-    'mq queue history --branch') echo '@any' ;;
-    'mq queue history -B') echo '@any' ;;
-    'mq queue history --timeout') echo '@any' ;;
-    'mq queue testing --output') echo 'table plain json markdown raw' ;;
-    'mq queue testing -o') echo 'table plain json markdown raw' ;;
-    'mq queue testing --profile') echo '@profiles' ;;
-    'mq queue testing --api-url') echo '@any' ;;
-    'mq queue testing --repo') echo '@any' ;;
-    'mq queue testing -R') echo '@any' ;;
-    'mq queue testing --branch') echo '@any' ;;
-    'mq queue testing -B') echo '@any' ;;
-    'mq queue testing --timeout') echo '@any' ;;
-    'mq queue pause --reason') echo '@any' ;;
-    'mq queue pause --output') echo 'table plain json markdown raw' ;;
-    'mq queue pause -o') echo 'table plain json markdown raw' ;;
-    'mq queue pause --profile') echo '@profiles' ;;
-    'mq queue pause --api-url') echo '@any' ;;
-    'mq queue pause --repo') echo '@any' ;;
-    'mq queue pause -R') echo '@any' ;;
-    'mq queue pause --branch') echo '@any' ;;
-    'mq queue pause -B') echo '@any' ;;
-    'mq queue pause --timeout') echo '@any' ;;
-    'mq queue resume --output') echo 'table plain json markdown raw' ;;
-    'mq queue resume -o') echo 'table plain json markdown raw' ;;
-    'mq queue resume --profile') echo '@profiles' ;;
-    'mq queue resume --api-url') echo '@any' ;;
-    'mq queue resume --repo') echo '@any' ;;
-    'mq queue resume -R') echo '@any' ;;
-    'mq queue resume --branch') echo '@any' ;;
-    'mq queue resume -B') echo '@any' ;;
-    'mq queue resume --timeout') echo '@any' ;;
-    'mq queue drain --interval') echo '@any' ;;
-    'mq queue drain --output') echo 'table plain json markdown raw' ;;
-    'mq queue drain -o') echo 'table plain json markdown raw' ;;
-    'mq queue drain --profile') echo '@profiles' ;;
-    'mq queue drain --api-url') echo '@any' ;;
-    'mq queue drain --repo') echo '@any' ;;
-    'mq queue drain -R') echo '@any' ;;
-    'mq queue drain --branch') echo '@any' ;;
-    'mq queue drain -B') echo '@any' ;;
-    'mq queue drain --timeout') echo '@any' ;;
-    'mq queue update --concurrency') echo '@any' ;;
-    'mq queue update --bisection-concurrency') echo '@any' ;;
-    'mq queue update --testing-timeout') echo '@any' ;;
-    'mq queue update --pending-failure-depth') echo '@any' ;;
-    'mq queue update --batching-max-wait') echo '@any' ;;
-    'mq queue update --batching-min-size') echo '@any' ;;
-    'mq queue update --mode') echo 'single parallel' ;;
-    'mq queue update --direct-merge') echo 'off always' ;;
-    'mq queue update --optimization') echo 'off bisection_skip_redundant_tests' ;;
-    'mq queue update --merge-method') echo 'merge_commit squash rebase' ;;
-    'mq queue update --required-status') echo '@any' ;;
-    'mq queue update --output') echo 'table plain json markdown raw' ;;
-    'mq queue update -o') echo 'table plain json markdown raw' ;;
-    'mq queue update --profile') echo '@profiles' ;;
-    'mq queue update --api-url') echo '@any' ;;
-    'mq queue update --repo') echo '@any' ;;
-    'mq queue update -R') echo '@any' ;;
-    'mq queue update --branch') echo '@any' ;;
-    'mq queue update -B') echo '@any' ;;
-    'mq queue update --timeout') echo '@any' ;;
-    'mq queue create --mode') echo 'single parallel' ;;
-    'mq queue create --concurrency') echo '@any' ;;
-    'mq queue create --output') echo 'table plain json markdown raw' ;;
-    'mq queue create -o') echo 'table plain json markdown raw' ;;
-    'mq queue create --profile') echo '@profiles' ;;
-    'mq queue create --api-url') echo '@any' ;;
-    'mq queue create --repo') echo '@any' ;;
-    'mq queue create -R') echo '@any' ;;
-    'mq queue create --branch') echo '@any' ;;
-    'mq queue create -B') echo '@any' ;;
-    'mq queue create --timeout') echo '@any' ;;
-    'mq queue delete --output') echo 'table plain json markdown raw' ;;
-    'mq queue delete -o') echo 'table plain json markdown raw' ;;
-    'mq queue delete --profile') echo '@profiles' ;;
-    'mq queue delete --api-url') echo '@any' ;;
-    'mq queue delete --repo') echo '@any' ;;
-    'mq queue delete -R') echo '@any' ;;
-    'mq queue delete --branch') echo '@any' ;;
-    'mq queue delete -B') echo '@any' ;;
-    'mq queue delete --timeout') echo '@any' ;;
-    'mq queue simulate --arrivals') echo '@any' ;;
-    'mq queue simulate --test-time') echo '@any' ;;
-    'mq queue simulate --test-time-spread') echo '@any' ;;
-    'mq queue simulate --failure-rate') echo '@any' ;;
-    'mq queue simulate --flake-rate') echo '@any' ;;
-    'mq queue simulate --duration') echo '@any' ;;
-    'mq queue simulate --runs') echo '@any' ;;
-    'mq queue simulate --seed') echo '@any' ;;
-    'mq queue simulate --compare') echo '@any' ;;
-    'mq queue simulate --ci-capacity') echo '@any' ;;
-    'mq queue simulate --lanes') echo '@any' ;;
-    'mq queue simulate --baseline') echo '@any' ;;
-    'mq queue simulate --jobs') echo '@any' ;;
-    'mq queue simulate --html') echo '@any' ;;
-    'mq queue simulate --output') echo 'table plain json markdown raw' ;;
-    'mq queue simulate -o') echo 'table plain json markdown raw' ;;
-    'mq queue simulate --profile') echo '@profiles' ;;
-    'mq queue simulate --api-url') echo '@any' ;;
-    'mq queue simulate --repo') echo '@any' ;;
-    'mq queue simulate -R') echo '@any' ;;
-    'mq queue simulate --branch') echo '@any' ;;
-    'mq queue simulate -B') echo '@any' ;;
-    'mq queue simulate --timeout') echo '@any' ;;
-    'mq metrics --output') echo 'table plain json markdown raw' ;;
-    'mq metrics -o') echo 'table plain json markdown raw' ;;
-    'mq metrics --profile') echo '@profiles' ;;
-    'mq metrics --api-url') echo '@any' ;;
-    'mq metrics --repo') echo '@any' ;;
-    'mq metrics -R') echo '@any' ;;
-    'mq metrics --branch') echo '@any' ;;
-    'mq metrics -B') echo '@any' ;;
-    'mq metrics --timeout') echo '@any' ;;
-    'mq emulator --output') echo 'table plain json markdown raw' ;;
-    'mq emulator -o') echo 'table plain json markdown raw' ;;
-    'mq emulator --profile') echo '@profiles' ;;
-    'mq emulator --api-url') echo '@any' ;;
-    'mq emulator --repo') echo '@any' ;;
-    'mq emulator -R') echo '@any' ;;
-    'mq emulator --branch') echo '@any' ;;
-    'mq emulator -B') echo '@any' ;;
-    'mq emulator --timeout') echo '@any' ;;
-    'mq emulator start --host') echo '@any' ;;
-    'mq emulator start --port') echo '@any' ;;
-    'mq emulator start --token') echo '@any' ;;
-    'mq emulator start --clock') echo 'real manual' ;;
-    'mq emulator start --speed') echo '@any' ;;
-    'mq emulator start --data-dir') echo '@any' ;;
-    'mq emulator start --seed') echo '@any' ;;
-    'mq emulator start --webhook') echo '@any' ;;
-    'mq emulator start --webhook-secret') echo '@any' ;;
-    'mq emulator start --output') echo 'table plain json markdown raw' ;;
-    'mq emulator start -o') echo 'table plain json markdown raw' ;;
-    'mq emulator start --profile') echo '@profiles' ;;
-    'mq emulator start --api-url') echo '@any' ;;
-    'mq emulator start --repo') echo '@any' ;;
-    'mq emulator start -R') echo '@any' ;;
-    'mq emulator start --branch') echo '@any' ;;
-    'mq emulator start -B') echo '@any' ;;
-    'mq emulator start --timeout') echo '@any' ;;
-    'mq demo --speed') echo '@any' ;;
-    'mq demo --seed') echo '@any' ;;
-    'mq demo --output') echo 'table plain json markdown raw' ;;
-    'mq demo -o') echo 'table plain json markdown raw' ;;
-    'mq demo --profile') echo '@profiles' ;;
-    'mq demo --api-url') echo '@any' ;;
-    'mq demo --repo') echo '@any' ;;
-    'mq demo -R') echo '@any' ;;
-    'mq demo --branch') echo '@any' ;;
-    'mq demo -B') echo '@any' ;;
-    'mq demo --timeout') echo '@any' ;;
-    'mq auth --output') echo 'table plain json markdown raw' ;;
-    'mq auth -o') echo 'table plain json markdown raw' ;;
-    'mq auth --profile') echo '@profiles' ;;
-    'mq auth --api-url') echo '@any' ;;
-    'mq auth --repo') echo '@any' ;;
-    'mq auth -R') echo '@any' ;;
-    'mq auth --branch') echo '@any' ;;
-    'mq auth -B') echo '@any' ;;
-    'mq auth --timeout') echo '@any' ;;
-    'mq auth login --output') echo 'table plain json markdown raw' ;;
-    'mq auth login -o') echo 'table plain json markdown raw' ;;
-    'mq auth login --profile') echo '@profiles' ;;
-    'mq auth login --api-url') echo '@any' ;;
-    'mq auth login --repo') echo '@any' ;;
-    'mq auth login -R') echo '@any' ;;
-    'mq auth login --branch') echo '@any' ;;
-    'mq auth login -B') echo '@any' ;;
-    'mq auth login --timeout') echo '@any' ;;
-    'mq auth status --output') echo 'table plain json markdown raw' ;;
-    'mq auth status -o') echo 'table plain json markdown raw' ;;
-    'mq auth status --profile') echo '@profiles' ;;
-    'mq auth status --api-url') echo '@any' ;;
-    'mq auth status --repo') echo '@any' ;;
-    'mq auth status -R') echo '@any' ;;
-    'mq auth status --branch') echo '@any' ;;
-    'mq auth status -B') echo '@any' ;;
-    'mq auth status --timeout') echo '@any' ;;
-    'mq auth logout --output') echo 'table plain json markdown raw' ;;
-    'mq auth logout -o') echo 'table plain json markdown raw' ;;
-    'mq auth logout --profile') echo '@profiles' ;;
-    'mq auth logout --api-url') echo '@any' ;;
-    'mq auth logout --repo') echo '@any' ;;
-    'mq auth logout -R') echo '@any' ;;
-    'mq auth logout --branch') echo '@any' ;;
-    'mq auth logout -B') echo '@any' ;;
-    'mq auth logout --timeout') echo '@any' ;;
-    'mq profile --output') echo 'table plain json markdown raw' ;;
-    'mq profile -o') echo 'table plain json markdown raw' ;;
-    'mq profile --profile') echo '@profiles' ;;
-    'mq profile --api-url') echo '@any' ;;
-    'mq profile --repo') echo '@any' ;;
-    'mq profile -R') echo '@any' ;;
-    'mq profile --branch') echo '@any' ;;
-    'mq profile -B') echo '@any' ;;
-    'mq profile --timeout') echo '@any' ;;
-    'mq profile list --output') echo 'table plain json markdown raw' ;;
-    'mq profile list -o') echo 'table plain json markdown raw' ;;
-    'mq profile list --profile') echo '@profiles' ;;
-    'mq profile list --api-url') echo '@any' ;;
-    'mq profile list --repo') echo '@any' ;;
-    'mq profile list -R') echo '@any' ;;
-    'mq profile list --branch') echo '@any' ;;
-    'mq profile list -B') echo '@any' ;;
-    'mq profile list --timeout') echo '@any' ;;
-    'mq profile show --output') echo 'table plain json markdown raw' ;;
-    'mq profile show -o') echo 'table plain json markdown raw' ;;
-    'mq profile show --profile') echo '@profiles' ;;
-    'mq profile show --api-url') echo '@any' ;;
-    'mq profile show --repo') echo '@any' ;;
-    'mq profile show -R') echo '@any' ;;
-    'mq profile show --branch') echo '@any' ;;
-    'mq profile show -B') echo '@any' ;;
-    'mq profile show --timeout') echo '@any' ;;
-    'mq profile use --output') echo 'table plain json markdown raw' ;;
-    'mq profile use -o') echo 'table plain json markdown raw' ;;
-    'mq profile use --profile') echo '@profiles' ;;
-    'mq profile use --api-url') echo '@any' ;;
-    'mq profile use --repo') echo '@any' ;;
-    'mq profile use -R') echo '@any' ;;
-    'mq profile use --branch') echo '@any' ;;
-    'mq profile use -B') echo '@any' ;;
-    'mq profile use --timeout') echo '@any' ;;
-    'mq profile remove --output') echo 'table plain json markdown raw' ;;
-    'mq profile remove -o') echo 'table plain json markdown raw' ;;
-    'mq profile remove --profile') echo '@profiles' ;;
-    'mq profile remove --api-url') echo '@any' ;;
-    'mq profile remove --repo') echo '@any' ;;
-    'mq profile remove -R') echo '@any' ;;
-    'mq profile remove --branch') echo '@any' ;;
-    'mq profile remove -B') echo '@any' ;;
-    'mq profile remove --timeout') echo '@any' ;;
-    'mq profile set --output') echo 'table plain json markdown raw' ;;
-    'mq profile set -o') echo 'table plain json markdown raw' ;;
-    'mq profile set --profile') echo '@profiles' ;;
-    'mq profile set --api-url') echo '@any' ;;
-    'mq profile set --repo') echo '@any' ;;
-    'mq profile set -R') echo '@any' ;;
-    'mq profile set --branch') echo '@any' ;;
-    'mq profile set -B') echo '@any' ;;
-    'mq profile set --timeout') echo '@any' ;;
-    'mq completion --output') echo 'table plain json markdown raw' ;;
-    'mq completion -o') echo 'table plain json markdown raw' ;;
-    'mq completion --profile') echo '@profiles' ;;
-    'mq completion --api-url') echo '@any' ;;
-    'mq completion --repo') echo '@any' ;;
-    'mq completion -R') echo '@any' ;;
-    'mq completion --branch') echo '@any' ;;
-    'mq completion -B') echo '@any' ;;
-    'mq completion --timeout') echo '@any' ;;
-    'mq help --output') echo 'table plain json markdown raw' ;;
-    'mq help -o') echo 'table plain json markdown raw' ;;
-    'mq help --profile') echo '@profiles' ;;
-    'mq help --api-url') echo '@any' ;;
-    'mq help --repo') echo '@any' ;;
-    'mq help -R') echo '@any' ;;
-    'mq help --branch') echo '@any' ;;
-    'mq help -B') echo '@any' ;;
-    'mq help --timeout') echo '@any' ;;
+    'mq --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq --profile') printf '%s\n' '@profiles' ;;
+    'mq --api-url') printf '%s\n' '@any' ;;
+    'mq --repo') printf '%s\n' '@any' ;;
+    'mq -R') printf '%s\n' '@any' ;;
+    'mq --branch') printf '%s\n' '@any' ;;
+    'mq -B') printf '%s\n' '@any' ;;
+    'mq --timeout') printf '%s\n' '@any' ;;
+    'mq submit --priority') printf '%s\n' 'urgent	' 'high	' 'medium	' 'low	' ;;
+    'mq submit -p') printf '%s\n' 'urgent	' 'high	' 'medium	' 'low	' ;;
+    'mq submit --parallel') printf '%s\n' '@any' ;;
+    'mq submit --interval') printf '%s\n' '@any' ;;
+    'mq submit --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq submit -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq submit --profile') printf '%s\n' '@profiles' ;;
+    'mq submit --api-url') printf '%s\n' '@any' ;;
+    'mq submit --repo') printf '%s\n' '@any' ;;
+    'mq submit -R') printf '%s\n' '@any' ;;
+    'mq submit --branch') printf '%s\n' '@any' ;;
+    'mq submit -B') printf '%s\n' '@any' ;;
+    'mq submit --timeout') printf '%s\n' '@any' ;;
+    'mq cancel --parallel') printf '%s\n' '@any' ;;
+    'mq cancel --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq cancel -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq cancel --profile') printf '%s\n' '@profiles' ;;
+    'mq cancel --api-url') printf '%s\n' '@any' ;;
+    'mq cancel --repo') printf '%s\n' '@any' ;;
+    'mq cancel -R') printf '%s\n' '@any' ;;
+    'mq cancel --branch') printf '%s\n' '@any' ;;
+    'mq cancel -B') printf '%s\n' '@any' ;;
+    'mq cancel --timeout') printf '%s\n' '@any' ;;
+    'mq restart --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq restart -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq restart --profile') printf '%s\n' '@profiles' ;;
+    'mq restart --api-url') printf '%s\n' '@any' ;;
+    'mq restart --repo') printf '%s\n' '@any' ;;
+    'mq restart -R') printf '%s\n' '@any' ;;
+    'mq restart --branch') printf '%s\n' '@any' ;;
+    'mq restart -B') printf '%s\n' '@any' ;;
+    'mq restart --timeout') printf '%s\n' '@any' ;;
+    'mq status --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq status -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq status --profile') printf '%s\n' '@profiles' ;;
+    'mq status --api-url') printf '%s\n' '@any' ;;
+    'mq status --repo') printf '%s\n' '@any' ;;
+    'mq status -R') printf '%s\n' '@any' ;;
+    'mq status --branch') printf '%s\n' '@any' ;;
+    'mq status -B') printf '%s\n' '@any' ;;
+    'mq status --timeout') printf '%s\n' '@any' ;;
+    'mq wait --interval') printf '%s\n' '@any' ;;
+    'mq wait --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq wait -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq wait --profile') printf '%s\n' '@profiles' ;;
+    'mq wait --api-url') printf '%s\n' '@any' ;;
+    'mq wait --repo') printf '%s\n' '@any' ;;
+    'mq wait -R') printf '%s\n' '@any' ;;
+    'mq wait --branch') printf '%s\n' '@any' ;;
+    'mq wait -B') printf '%s\n' '@any' ;;
+    'mq wait --timeout') printf '%s\n' '@any' ;;
+    'mq targets --sha') printf '%s\n' '@any' ;;
+    'mq targets --target') printf '%s\n' '@any' ;;
+    'mq targets -t') printf '%s\n' '@any' ;;
+    'mq targets --file') printf '%s\n' '@file' ;;
+    'mq targets -f') printf '%s\n' '@file' ;;
+    'mq targets --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq targets -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq targets --profile') printf '%s\n' '@profiles' ;;
+    'mq targets --api-url') printf '%s\n' '@any' ;;
+    'mq targets --repo') printf '%s\n' '@any' ;;
+    'mq targets -R') printf '%s\n' '@any' ;;
+    'mq targets --branch') printf '%s\n' '@any' ;;
+    'mq targets -B') printf '%s\n' '@any' ;;
+    'mq targets --timeout') printf '%s\n' '@any' ;;
+    'mq queue --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq queue -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq queue --profile') printf '%s\n' '@profiles' ;;
+    'mq queue --api-url') printf '%s\n' '@any' ;;
+    'mq queue --repo') printf '%s\n' '@any' ;;
+    'mq queue -R') printf '%s\n' '@any' ;;
+    'mq queue --branch') printf '%s\n' '@any' ;;
+    'mq queue -B') printf '%s\n' '@any' ;;
+    'mq queue --timeout') printf '%s\n' '@any' ;;
+    'mq queue show --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq queue show -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq queue show --profile') printf '%s\n' '@profiles' ;;
+    'mq queue show --api-url') printf '%s\n' '@any' ;;
+    'mq queue show --repo') printf '%s\n' '@any' ;;
+    'mq queue show -R') printf '%s\n' '@any' ;;
+    'mq queue show --branch') printf '%s\n' '@any' ;;
+    'mq queue show -B') printf '%s\n' '@any' ;;
+    'mq queue show --timeout') printf '%s\n' '@any' ;;
+    'mq queue watch --interval') printf '%s\n' '@any' ;;
+    'mq queue watch --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq queue watch -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq queue watch --profile') printf '%s\n' '@profiles' ;;
+    'mq queue watch --api-url') printf '%s\n' '@any' ;;
+    'mq queue watch --repo') printf '%s\n' '@any' ;;
+    'mq queue watch -R') printf '%s\n' '@any' ;;
+    'mq queue watch --branch') printf '%s\n' '@any' ;;
+    'mq queue watch -B') printf '%s\n' '@any' ;;
+    'mq queue watch --timeout') printf '%s\n' '@any' ;;
+    'mq queue history --state') printf '%s\n' 'not_ready	' 'pending	' 'testing	' 'tests_passed	' 'merged	' 'failed	' 'cancelled	' 'pending_failure	' ;;
+    'mq queue history --since') printf '%s\n' '@any' ;;
+    'mq queue history --limit') printf '%s\n' '@any' ;;
+    'mq queue history --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq queue history -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq queue history --profile') printf '%s\n' '@profiles' ;;
+    'mq queue history --api-url') printf '%s\n' '@any' ;;
+    'mq queue history --repo') printf '%s\n' '@any' ;;
+    'mq queue history -R') printf '%s\n' '@any' ;;
+    'mq queue history --branch') printf '%s\n' '@any' ;;
+    'mq queue history -B') printf '%s\n' '@any' ;;
+    'mq queue history --timeout') printf '%s\n' '@any' ;;
+    'mq queue testing --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq queue testing -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq queue testing --profile') printf '%s\n' '@profiles' ;;
+    'mq queue testing --api-url') printf '%s\n' '@any' ;;
+    'mq queue testing --repo') printf '%s\n' '@any' ;;
+    'mq queue testing -R') printf '%s\n' '@any' ;;
+    'mq queue testing --branch') printf '%s\n' '@any' ;;
+    'mq queue testing -B') printf '%s\n' '@any' ;;
+    'mq queue testing --timeout') printf '%s\n' '@any' ;;
+    'mq queue pause --reason') printf '%s\n' '@any' ;;
+    'mq queue pause --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq queue pause -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq queue pause --profile') printf '%s\n' '@profiles' ;;
+    'mq queue pause --api-url') printf '%s\n' '@any' ;;
+    'mq queue pause --repo') printf '%s\n' '@any' ;;
+    'mq queue pause -R') printf '%s\n' '@any' ;;
+    'mq queue pause --branch') printf '%s\n' '@any' ;;
+    'mq queue pause -B') printf '%s\n' '@any' ;;
+    'mq queue pause --timeout') printf '%s\n' '@any' ;;
+    'mq queue resume --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq queue resume -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq queue resume --profile') printf '%s\n' '@profiles' ;;
+    'mq queue resume --api-url') printf '%s\n' '@any' ;;
+    'mq queue resume --repo') printf '%s\n' '@any' ;;
+    'mq queue resume -R') printf '%s\n' '@any' ;;
+    'mq queue resume --branch') printf '%s\n' '@any' ;;
+    'mq queue resume -B') printf '%s\n' '@any' ;;
+    'mq queue resume --timeout') printf '%s\n' '@any' ;;
+    'mq queue drain --interval') printf '%s\n' '@any' ;;
+    'mq queue drain --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq queue drain -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq queue drain --profile') printf '%s\n' '@profiles' ;;
+    'mq queue drain --api-url') printf '%s\n' '@any' ;;
+    'mq queue drain --repo') printf '%s\n' '@any' ;;
+    'mq queue drain -R') printf '%s\n' '@any' ;;
+    'mq queue drain --branch') printf '%s\n' '@any' ;;
+    'mq queue drain -B') printf '%s\n' '@any' ;;
+    'mq queue drain --timeout') printf '%s\n' '@any' ;;
+    'mq queue update --concurrency') printf '%s\n' '@any' ;;
+    'mq queue update --bisection-concurrency') printf '%s\n' '@any' ;;
+    'mq queue update --testing-timeout') printf '%s\n' '@any' ;;
+    'mq queue update --pending-failure-depth') printf '%s\n' '@any' ;;
+    'mq queue update --batching-max-wait') printf '%s\n' '@any' ;;
+    'mq queue update --batching-min-size') printf '%s\n' '@any' ;;
+    'mq queue update --mode') printf '%s\n' 'single	' 'parallel	' ;;
+    'mq queue update --direct-merge') printf '%s\n' 'off	' 'always	' ;;
+    'mq queue update --optimization') printf '%s\n' 'off	' 'bisection_skip_redundant_tests	' ;;
+    'mq queue update --merge-method') printf '%s\n' 'merge_commit	' 'squash	' 'rebase	' ;;
+    'mq queue update --required-status') printf '%s\n' '@any' ;;
+    'mq queue update --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq queue update -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq queue update --profile') printf '%s\n' '@profiles' ;;
+    'mq queue update --api-url') printf '%s\n' '@any' ;;
+    'mq queue update --repo') printf '%s\n' '@any' ;;
+    'mq queue update -R') printf '%s\n' '@any' ;;
+    'mq queue update --branch') printf '%s\n' '@any' ;;
+    'mq queue update -B') printf '%s\n' '@any' ;;
+    'mq queue update --timeout') printf '%s\n' '@any' ;;
+    'mq queue create --mode') printf '%s\n' 'single	' 'parallel	' ;;
+    'mq queue create --concurrency') printf '%s\n' '@any' ;;
+    'mq queue create --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq queue create -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq queue create --profile') printf '%s\n' '@profiles' ;;
+    'mq queue create --api-url') printf '%s\n' '@any' ;;
+    'mq queue create --repo') printf '%s\n' '@any' ;;
+    'mq queue create -R') printf '%s\n' '@any' ;;
+    'mq queue create --branch') printf '%s\n' '@any' ;;
+    'mq queue create -B') printf '%s\n' '@any' ;;
+    'mq queue create --timeout') printf '%s\n' '@any' ;;
+    'mq queue delete --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq queue delete -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq queue delete --profile') printf '%s\n' '@profiles' ;;
+    'mq queue delete --api-url') printf '%s\n' '@any' ;;
+    'mq queue delete --repo') printf '%s\n' '@any' ;;
+    'mq queue delete -R') printf '%s\n' '@any' ;;
+    'mq queue delete --branch') printf '%s\n' '@any' ;;
+    'mq queue delete -B') printf '%s\n' '@any' ;;
+    'mq queue delete --timeout') printf '%s\n' '@any' ;;
+    'mq queue simulate --arrivals') printf '%s\n' '@any' ;;
+    'mq queue simulate --test-time') printf '%s\n' '@any' ;;
+    'mq queue simulate --test-time-spread') printf '%s\n' '@any' ;;
+    'mq queue simulate --failure-rate') printf '%s\n' '@any' ;;
+    'mq queue simulate --flake-rate') printf '%s\n' '@any' ;;
+    'mq queue simulate --duration') printf '%s\n' '@any' ;;
+    'mq queue simulate --runs') printf '%s\n' '@any' ;;
+    'mq queue simulate --seed') printf '%s\n' '@any' ;;
+    'mq queue simulate --compare') printf '%s\n' '@any' ;;
+    'mq queue simulate --ci-capacity') printf '%s\n' '@any' ;;
+    'mq queue simulate --lanes') printf '%s\n' '@any' ;;
+    'mq queue simulate --baseline') printf '%s\n' '@any' ;;
+    'mq queue simulate --jobs') printf '%s\n' '@any' ;;
+    'mq queue simulate --html') printf '%s\n' '@file' ;;
+    'mq queue simulate --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq queue simulate -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq queue simulate --profile') printf '%s\n' '@profiles' ;;
+    'mq queue simulate --api-url') printf '%s\n' '@any' ;;
+    'mq queue simulate --repo') printf '%s\n' '@any' ;;
+    'mq queue simulate -R') printf '%s\n' '@any' ;;
+    'mq queue simulate --branch') printf '%s\n' '@any' ;;
+    'mq queue simulate -B') printf '%s\n' '@any' ;;
+    'mq queue simulate --timeout') printf '%s\n' '@any' ;;
+    'mq metrics --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq metrics -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq metrics --profile') printf '%s\n' '@profiles' ;;
+    'mq metrics --api-url') printf '%s\n' '@any' ;;
+    'mq metrics --repo') printf '%s\n' '@any' ;;
+    'mq metrics -R') printf '%s\n' '@any' ;;
+    'mq metrics --branch') printf '%s\n' '@any' ;;
+    'mq metrics -B') printf '%s\n' '@any' ;;
+    'mq metrics --timeout') printf '%s\n' '@any' ;;
+    'mq emulator --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq emulator -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq emulator --profile') printf '%s\n' '@profiles' ;;
+    'mq emulator --api-url') printf '%s\n' '@any' ;;
+    'mq emulator --repo') printf '%s\n' '@any' ;;
+    'mq emulator -R') printf '%s\n' '@any' ;;
+    'mq emulator --branch') printf '%s\n' '@any' ;;
+    'mq emulator -B') printf '%s\n' '@any' ;;
+    'mq emulator --timeout') printf '%s\n' '@any' ;;
+    'mq emulator start --host') printf '%s\n' '@any' ;;
+    'mq emulator start --port') printf '%s\n' '@any' ;;
+    'mq emulator start --token') printf '%s\n' '@any' ;;
+    'mq emulator start --clock') printf '%s\n' 'real	' 'manual	' ;;
+    'mq emulator start --speed') printf '%s\n' '@any' ;;
+    'mq emulator start --data-dir') printf '%s\n' '@dir' ;;
+    'mq emulator start --seed') printf '%s\n' '@any' ;;
+    'mq emulator start --webhook') printf '%s\n' '@any' ;;
+    'mq emulator start --webhook-secret') printf '%s\n' '@any' ;;
+    'mq emulator start --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq emulator start -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq emulator start --profile') printf '%s\n' '@profiles' ;;
+    'mq emulator start --api-url') printf '%s\n' '@any' ;;
+    'mq emulator start --repo') printf '%s\n' '@any' ;;
+    'mq emulator start -R') printf '%s\n' '@any' ;;
+    'mq emulator start --branch') printf '%s\n' '@any' ;;
+    'mq emulator start -B') printf '%s\n' '@any' ;;
+    'mq emulator start --timeout') printf '%s\n' '@any' ;;
+    'mq demo --speed') printf '%s\n' '@any' ;;
+    'mq demo --seed') printf '%s\n' '@any' ;;
+    'mq demo --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq demo -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq demo --profile') printf '%s\n' '@profiles' ;;
+    'mq demo --api-url') printf '%s\n' '@any' ;;
+    'mq demo --repo') printf '%s\n' '@any' ;;
+    'mq demo -R') printf '%s\n' '@any' ;;
+    'mq demo --branch') printf '%s\n' '@any' ;;
+    'mq demo -B') printf '%s\n' '@any' ;;
+    'mq demo --timeout') printf '%s\n' '@any' ;;
+    'mq auth --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq auth -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq auth --profile') printf '%s\n' '@profiles' ;;
+    'mq auth --api-url') printf '%s\n' '@any' ;;
+    'mq auth --repo') printf '%s\n' '@any' ;;
+    'mq auth -R') printf '%s\n' '@any' ;;
+    'mq auth --branch') printf '%s\n' '@any' ;;
+    'mq auth -B') printf '%s\n' '@any' ;;
+    'mq auth --timeout') printf '%s\n' '@any' ;;
+    'mq auth login --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq auth login -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq auth login --profile') printf '%s\n' '@profiles' ;;
+    'mq auth login --api-url') printf '%s\n' '@any' ;;
+    'mq auth login --repo') printf '%s\n' '@any' ;;
+    'mq auth login -R') printf '%s\n' '@any' ;;
+    'mq auth login --branch') printf '%s\n' '@any' ;;
+    'mq auth login -B') printf '%s\n' '@any' ;;
+    'mq auth login --timeout') printf '%s\n' '@any' ;;
+    'mq auth status --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq auth status -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq auth status --profile') printf '%s\n' '@profiles' ;;
+    'mq auth status --api-url') printf '%s\n' '@any' ;;
+    'mq auth status --repo') printf '%s\n' '@any' ;;
+    'mq auth status -R') printf '%s\n' '@any' ;;
+    'mq auth status --branch') printf '%s\n' '@any' ;;
+    'mq auth status -B') printf '%s\n' '@any' ;;
+    'mq auth status --timeout') printf '%s\n' '@any' ;;
+    'mq auth logout --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq auth logout -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq auth logout --profile') printf '%s\n' '@profiles' ;;
+    'mq auth logout --api-url') printf '%s\n' '@any' ;;
+    'mq auth logout --repo') printf '%s\n' '@any' ;;
+    'mq auth logout -R') printf '%s\n' '@any' ;;
+    'mq auth logout --branch') printf '%s\n' '@any' ;;
+    'mq auth logout -B') printf '%s\n' '@any' ;;
+    'mq auth logout --timeout') printf '%s\n' '@any' ;;
+    'mq profile --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq profile -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq profile --profile') printf '%s\n' '@profiles' ;;
+    'mq profile --api-url') printf '%s\n' '@any' ;;
+    'mq profile --repo') printf '%s\n' '@any' ;;
+    'mq profile -R') printf '%s\n' '@any' ;;
+    'mq profile --branch') printf '%s\n' '@any' ;;
+    'mq profile -B') printf '%s\n' '@any' ;;
+    'mq profile --timeout') printf '%s\n' '@any' ;;
+    'mq profile list --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq profile list -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq profile list --profile') printf '%s\n' '@profiles' ;;
+    'mq profile list --api-url') printf '%s\n' '@any' ;;
+    'mq profile list --repo') printf '%s\n' '@any' ;;
+    'mq profile list -R') printf '%s\n' '@any' ;;
+    'mq profile list --branch') printf '%s\n' '@any' ;;
+    'mq profile list -B') printf '%s\n' '@any' ;;
+    'mq profile list --timeout') printf '%s\n' '@any' ;;
+    'mq profile show --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq profile show -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq profile show --profile') printf '%s\n' '@profiles' ;;
+    'mq profile show --api-url') printf '%s\n' '@any' ;;
+    'mq profile show --repo') printf '%s\n' '@any' ;;
+    'mq profile show -R') printf '%s\n' '@any' ;;
+    'mq profile show --branch') printf '%s\n' '@any' ;;
+    'mq profile show -B') printf '%s\n' '@any' ;;
+    'mq profile show --timeout') printf '%s\n' '@any' ;;
+    'mq profile use --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq profile use -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq profile use --profile') printf '%s\n' '@profiles' ;;
+    'mq profile use --api-url') printf '%s\n' '@any' ;;
+    'mq profile use --repo') printf '%s\n' '@any' ;;
+    'mq profile use -R') printf '%s\n' '@any' ;;
+    'mq profile use --branch') printf '%s\n' '@any' ;;
+    'mq profile use -B') printf '%s\n' '@any' ;;
+    'mq profile use --timeout') printf '%s\n' '@any' ;;
+    'mq profile remove --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq profile remove -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq profile remove --profile') printf '%s\n' '@profiles' ;;
+    'mq profile remove --api-url') printf '%s\n' '@any' ;;
+    'mq profile remove --repo') printf '%s\n' '@any' ;;
+    'mq profile remove -R') printf '%s\n' '@any' ;;
+    'mq profile remove --branch') printf '%s\n' '@any' ;;
+    'mq profile remove -B') printf '%s\n' '@any' ;;
+    'mq profile remove --timeout') printf '%s\n' '@any' ;;
+    'mq profile rm --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq profile rm -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq profile rm --profile') printf '%s\n' '@profiles' ;;
+    'mq profile rm --api-url') printf '%s\n' '@any' ;;
+    'mq profile rm --repo') printf '%s\n' '@any' ;;
+    'mq profile rm -R') printf '%s\n' '@any' ;;
+    'mq profile rm --branch') printf '%s\n' '@any' ;;
+    'mq profile rm -B') printf '%s\n' '@any' ;;
+    'mq profile rm --timeout') printf '%s\n' '@any' ;;
+    'mq profile set --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq profile set -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq profile set --profile') printf '%s\n' '@profiles' ;;
+    'mq profile set --api-url') printf '%s\n' '@any' ;;
+    'mq profile set --repo') printf '%s\n' '@any' ;;
+    'mq profile set -R') printf '%s\n' '@any' ;;
+    'mq profile set --branch') printf '%s\n' '@any' ;;
+    'mq profile set -B') printf '%s\n' '@any' ;;
+    'mq profile set --timeout') printf '%s\n' '@any' ;;
+    'mq completion --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq completion -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq completion --profile') printf '%s\n' '@profiles' ;;
+    'mq completion --api-url') printf '%s\n' '@any' ;;
+    'mq completion --repo') printf '%s\n' '@any' ;;
+    'mq completion -R') printf '%s\n' '@any' ;;
+    'mq completion --branch') printf '%s\n' '@any' ;;
+    'mq completion -B') printf '%s\n' '@any' ;;
+    'mq completion --timeout') printf '%s\n' '@any' ;;
+    'mq help --output') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq help -o') printf '%s\n' 'table	' 'plain	' 'json	' 'markdown	' 'raw	' ;;
+    'mq help --profile') printf '%s\n' '@profiles' ;;
+    'mq help --api-url') printf '%s\n' '@any' ;;
+    'mq help --repo') printf '%s\n' '@any' ;;
+    'mq help -R') printf '%s\n' '@any' ;;
+    'mq help --branch') printf '%s\n' '@any' ;;
+    'mq help -B') printf '%s\n' '@any' ;;
+    'mq help --timeout') printf '%s\n' '@any' ;;
     *) return 1 ;;
   esac
 }
-__mq_path() {
-  local cmdpath="mq" w skip=0
+__mq_positional() {
+  case "$1" in
+    'mq submit 0'|'mq submit 1'|'mq submit 2'|'mq submit 3'|'mq submit 4'|'mq submit 5'|'mq submit 6'|'mq submit 7'|'mq submit 8'|'mq submit 9'|'mq submit 10'|'mq submit 11'|'mq submit 12'|'mq submit 13'|'mq submit 14'|'mq submit 15'|'mq submit 16'|'mq submit 17'|'mq submit 18'|'mq submit 19'|'mq submit 20') printf '%s\n' '@any' ;;
+    'mq cancel 0'|'mq cancel 1'|'mq cancel 2'|'mq cancel 3'|'mq cancel 4'|'mq cancel 5'|'mq cancel 6'|'mq cancel 7'|'mq cancel 8'|'mq cancel 9'|'mq cancel 10'|'mq cancel 11'|'mq cancel 12'|'mq cancel 13'|'mq cancel 14'|'mq cancel 15'|'mq cancel 16'|'mq cancel 17'|'mq cancel 18'|'mq cancel 19'|'mq cancel 20') printf '%s\n' '@any' ;;
+    'mq restart 0') printf '%s\n' '@any' ;;
+    'mq status 0') printf '%s\n' '@any' ;;
+    'mq wait 0') printf '%s\n' '@any' ;;
+    'mq targets 0') printf '%s\n' '@any' ;;
+    'mq queue testing 0') printf '%s\n' '@any' ;;
+    'mq profile show 0') printf '%s\n' '@profiles' ;;
+    'mq profile use 0') printf '%s\n' '@profiles' ;;
+    'mq profile remove 0') printf '%s\n' '@profiles' ;;
+    'mq profile rm 0') printf '%s\n' '@profiles' ;;
+    'mq profile set 0') printf '%s\n' 'api-url	' 'repo	' 'branch	' ;;
+    'mq profile set 1') printf '%s\n' '@any' ;;
+    'mq completion 0') printf '%s\n' 'bash	' 'zsh	' 'fish	' ;;
+    'mq help 0'|'mq help 1'|'mq help 2'|'mq help 3'|'mq help 4'|'mq help 5'|'mq help 6'|'mq help 7'|'mq help 8'|'mq help 9'|'mq help 10'|'mq help 11'|'mq help 12'|'mq help 13'|'mq help 14'|'mq help 15'|'mq help 16'|'mq help 17'|'mq help 18'|'mq help 19'|'mq help 20') printf '%s\n' 'exit-codes	the exit codes of mq' 'environment	the environment variables mq reads' 'submit	submit PRs to the merge queue' 'cancel	remove PRs from the merge queue' 'restart	re-run the tests of a PR in the queue' 'status	show a PR'\''s state in the merge queue' 'wait	wait until a PR merges or leaves the queue' 'targets	upload the impacted targets of a PR (parallel queues)' 'queue	inspect and administer the merge queue of a branch' 'metrics	show the merge queue metrics (Prometheus)' 'emulator	run a local merge queue service' 'demo	watch a merge queue at work on a local emulator' 'auth	log in, check and log out' 'profile	manage named profiles' 'completion	print the shell completion script for bash, zsh or fish' 'help	help on a command or topic (exit-codes, environment)' ;;
+    *) return 1 ;;
+  esac
+}
+__mq_walk() {
+  __mq_cmdpath="mq"
+  __mq_npos=0
+  local w skip=0
   for w in "$@"; do
-    if [ "$skip" = 1 ]; then skip=0; continue; fi
+    if [ "$skip" = 1 ]; then
+      [ "$w" = "=" ] || skip=0
+      continue
+    fi
     case "$w" in
       --*=*) continue ;;
-      -*) if __mq_option_value "$cmdpath $w" >/dev/null; then skip=1; fi; continue ;;
+      -*) if __mq_option_value "$__mq_cmdpath $w" >/dev/null; then skip=1; fi; continue ;;
     esac
-    case " $(__mq_subcommands "$cmdpath") " in
-      *" $w "*) cmdpath="$cmdpath $w" ;;
-    esac
+    if [ "$__mq_npos" = 0 ] && __mq_subcommands "$__mq_cmdpath" | cut -f1 | grep -qxF -- "$w"; then
+      __mq_cmdpath="$__mq_cmdpath $w"
+    else
+      __mq_npos=$((__mq_npos + 1))
+    fi
   done
-  echo "$cmdpath"
 }
+# Profile names, one a line; anything that is not a valid name is dropped, never evaluated.
 __mq_profiles() {
-  command mq profile list -o plain 2>/dev/null | cut -f2
+  command mq profile list -o plain 2>/dev/null | cut -f2 | grep -E '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$'
+}
+# Offers the lines given (word<TAB>description), each shown with its description.
+__mq_add() {
+  local -a cands shown
+  local line word desc
+  for line in "$@"; do
+    word="${line%%$'\t'*}"
+    desc="${line#*$'\t'}"
+    [[ -z "$word" ]] && continue
+    cands+=("$word")
+    if [[ "$line" == *$'\t'* && -n "$desc" ]]; then shown+=("$word  -- $desc"); else shown+=("$word"); fi
+  done
+  (( ${#cands} )) && compadd -l -d shown -- "${cands[@]}"
+}
+__mq_value() {
+  local -a lines
+  lines=("${(@f)1}")
+  case "$1" in
+    @any) ;;
+    @profiles) lines=("${(@f)$(__mq_profiles)}"); __mq_add "${lines[@]}" ;;
+    @file) _files ;;
+    @dir) _files -/ ;;
+    *) __mq_add "${lines[@]}" ;;
+  esac
 }
 _mq() {
-  local cur="${words[CURRENT]}" prev="${words[CURRENT-1]}"
-  local cmdpath value
-  cmdpath="$(__mq_path "${(@)words[2,CURRENT-1]}")"
-  if (( CURRENT > 2 )) && value="$(__mq_option_value "$cmdpath $prev")"; then
-    case "$value" in
-      @any) return 0 ;;
-      @profiles) compadd -- ${(f)"$(__mq_profiles)"} ;;
-      *) compadd -- ${=value} ;;
-    esac
-    return 0
-  fi
-  if [[ "$cur" == -* ]]; then
-    compadd -- ${=$(__mq_options "$cmdpath")}
-  else
-    local subs="$(__mq_subcommands "$cmdpath")"
-    [[ -n "$subs" ]] && compadd -- ${=subs}
+  local cur="${words[CURRENT]}" prev="${words[CURRENT-1]}" kinds
+  local -a lines
+  __mq_walk "${(@)words[2,CURRENT-1]}"
+  if (( CURRENT > 2 )) && [[ "$prev" == -* ]] && kinds="$(__mq_option_value "$__mq_cmdpath $prev")"; then
+    __mq_value "$kinds"
+  elif [[ "$cur" == -* ]]; then
+    lines=("${(@f)$(__mq_options "$__mq_cmdpath")}")
+    __mq_add "${lines[@]}"
+  elif kinds="$(__mq_subcommands "$__mq_cmdpath")" && [[ -n "$kinds" ]]; then
+    lines=("${(@f)kinds}")
+    __mq_add "${lines[@]}"
+  elif kinds="$(__mq_positional "$__mq_cmdpath $__mq_npos")"; then
+    __mq_value "$kinds"
   fi
   return 0
 }

@@ -2,8 +2,9 @@
 //   dist/main.js    tiny entry: answers --version, else imports cli.js
 //   dist/cli.js     one file with every command (fewest modules for Node's ESM loader to fetch)
 //   dist/lazy/*.js  what only some commands need, loaded on first use: the API client and HTTP
-//                   layer (zod, undici), the emulator, the Prometheus parser, completions, conf,
-//                   cli-table3. These files carry their own copy of small shared modules; the
+//                   layer (zod; the node:http transport, and undici only when a proxy applies),
+//                   the emulator, the planner, the Prometheus parser, completions, the config
+//                   writer (conf), cli-table3. These files carry their own copy of small shared modules; the
 //                   error classes are branded so `instanceof` works across copies.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
@@ -25,7 +26,7 @@ const LAZY = {
   'planner-worker': 'src/planner/worker.ts',
   describe: 'src/help/describe.ts',
   completion: 'src/completion/generate.ts',
-  conf: 'conf',
+  'config-write': 'src/config/write.ts',
   'cli-table3': 'cli-table3',
 };
 const lazyBySource = new Map(Object.entries(LAZY).filter(([, src]) => src.startsWith('src/')).map(([name, src]) => [resolve(root, src), name]));
@@ -39,8 +40,10 @@ const common = {
   minify: true,
   legalComments: 'none',
   define: { MQ_VERSION: JSON.stringify(pkg.version) },
-  // Bundled CommonJS dependencies call require(); give ESM output a real one.
-  banner: { js: "import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(import.meta.url);" },
+  // Bundled CommonJS dependencies call require() (and may read __filename); give ESM output real ones.
+  banner: {
+    js: "import { createRequire as __mqCreateRequire } from 'node:module'; import { fileURLToPath as __mqFileURLToPath } from 'node:url'; const require = __mqCreateRequire(import.meta.url); const __filename = __mqFileURLToPath(import.meta.url);",
+  },
   logLevel: 'warning',
   absWorkingDir: root,
 };
@@ -89,10 +92,33 @@ const englishOnlyZod = {
   },
 };
 
+/**
+ * conf imports ajv, ajv-formats and semver (about 180 KB minified) for its `schema` and
+ * `migrations` options; mq uses neither (the store checks the file itself), so they are replaced
+ * with stand-ins that throw if conf ever reaches them. The config writer's e2e tests run this build.
+ */
+const CONF_UNUSED = {
+  'ajv/dist/2020.js': 'export class Ajv2020 { constructor() { unused("schema"); } }',
+  'ajv-formats': 'export default { default: () => unused("schema") };',
+  semver: 'export default new Proxy({}, { get: () => () => unused("migrations") });',
+};
+const confWithoutSchema = {
+  name: 'conf-without-schema',
+  setup(b) {
+    b.onResolve({ filter: /^(ajv\/dist\/2020\.js|ajv-formats|semver)$/ }, (args) =>
+      /[\\/]node_modules[\\/]conf[\\/]/.test(args.importer) ? { path: args.path, namespace: 'conf-unused' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'conf-unused' }, (args) => ({
+      contents: `const unused = (option) => { throw new Error(\`conf's \${option} option is not bundled in mq\`); };\n${CONF_UNUSED[args.path]}`,
+      loader: 'js',
+    }));
+  },
+};
+
 await build({
   ...common,
   entryPoints: LAZY,
-  plugins: [englishOnlyZod],
+  plugins: [englishOnlyZod, confWithoutSchema],
   outdir: 'dist/lazy',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',

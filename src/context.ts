@@ -1,13 +1,17 @@
 /**
- * The dependency bag handed to every command: streams, environment, clock, settings and a lazily
- * built API client. Tests build one with string streams and a fake clock; nothing in a command
- * reaches for `process` directly.
+ * The deps every behaviour gets (gh's Factory, kept small): streams, environment, working
+ * directory, clock, Ctrl-C signal, the global options, the presenter, configuration access and a
+ * lazily built API client. main.ts/cli.ts build one Context from the real process; tests build one
+ * with a memory IO, a fixed or virtual clock and a fake client. Nothing in a behaviour reaches for
+ * `process`, `Date.now` or stdout directly.
  */
 import type { MergeQueueClient } from './api/client.js';
 import type { RequestDescription } from './api/http.js';
 import type { RepoRef } from './api/schemas.js';
+import { tokenDestinationError } from './config/api-url.js';
 import {
   activeProfile,
+  DEFAULT_API_URL,
   missingToken,
   resolveApiUrl,
   resolveBranch,
@@ -20,8 +24,9 @@ import {
 import { configDir, ProfileStore, type ConfigData, type Profile } from './config/store.js';
 import { UsageError } from './errors.js';
 import type { IO } from './output/io.js';
-import { FORMATS, type Format } from './output/render.js';
-import { makeStyle, type Style } from './output/style.js';
+import { Presenter } from './output/present.js';
+import { FORMATS } from './output/render.js';
+import { systemClock, type Clock } from './util/clock.js';
 import { parseDuration } from './util/duration.js';
 
 declare const MQ_VERSION: string;
@@ -40,31 +45,50 @@ export interface Target {
   targetBranch: string;
 }
 
+/** Builds the API client; tests replace it with a fake. */
+export interface ClientOptions {
+  /** Mutations are recorded in `dryRuns`, not sent; no token is needed. */
+  dryRun?: boolean;
+  /** The command waits: --timeout bounds the wait (passed per call as a deadline), not each request. */
+  waiting?: boolean;
+}
+export type ClientFactory = (deps: Context, opts: ClientOptions) => Promise<MergeQueueClient>;
+
+/** What a behaviour may use. */
+export type Deps = Pick<
+  Context,
+  'io' | 'env' | 'cwd' | 'clock' | 'signal' | 'options' | 'out' | 'client' | 'target' | 'profile' | 'config' | 'store' | 'connection' | 'dryRuns' | 'debug' | 'debugEnabled'
+>;
+
 export class Context {
   readonly env: NodeJS.ProcessEnv;
   readonly io: IO;
   readonly cwd: string;
-  readonly now: () => number;
-  readonly sleep: (ms: number) => Promise<void>;
+  readonly clock: Clock;
   /** Aborted on Ctrl-C, so long waits can stop promptly. */
   readonly signal: AbortSignal;
+  readonly out: Presenter;
   options: GlobalOptions = {};
   /** The command being run, e.g. `mq queue update` (set while parsing; for usage hints). */
   commandPath = 'mq';
   /** What the command run by this context exits with. */
   exitCode = 0;
-  /** Set by waiting commands: --timeout then bounds the wait, not each request. */
-  waiting = false;
+  /** Requests a dry-run client described instead of sending. */
+  readonly dryRuns: RequestDescription[] = [];
+  /** Tests of the wiring: receives each command's typed options instead of running it. */
+  intercept?: (command: string, options: unknown) => void;
+  private readonly clientFactory: ClientFactory;
   private cachedConfig?: ConfigData;
   private cachedClient?: MergeQueueClient;
 
-  constructor(init: { env: NodeJS.ProcessEnv; io: IO; cwd: string; now?: () => number; sleep?: (ms: number) => Promise<void>; signal?: AbortSignal }) {
+  constructor(init: { env: NodeJS.ProcessEnv; io: IO; cwd: string; clock?: Clock; signal?: AbortSignal; client?: ClientFactory }) {
     this.env = init.env;
     this.io = init.io;
     this.cwd = init.cwd;
-    this.now = init.now ?? Date.now;
-    this.sleep = init.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.clock = init.clock ?? systemClock;
     this.signal = init.signal ?? new AbortController().signal;
+    this.clientFactory = init.client ?? httpClientFactory;
+    this.out = new Presenter(this.io, () => this.options);
   }
 
   /** Called once commander has parsed the global options. */
@@ -87,36 +111,12 @@ export class Context {
     if (this.debugEnabled) this.io.err(`mq: debug: ${line}\n`);
   }
 
-  /** The output format: --json, else -o, else a table on a terminal and plain rows in a pipe. */
-  format(fallback?: Format): Format {
-    if (this.options.json) return 'json';
-    if (this.options.output) return this.options.output as Format;
-    return fallback ?? (this.io.stdoutIsTTY ? 'table' : 'plain');
-  }
-
-  get style(): Style {
-    return makeStyle(this.io.color);
-  }
-
-  get styleErr(): Style {
-    return makeStyle(this.io.colorErr);
-  }
-
-  /** Request timeout in ms: --timeout > MQ_TIMEOUT > 30 s. */
-  requestTimeoutMs(): number {
-    const flag = this.waiting ? undefined : this.options.timeout;
-    const raw = flag ?? (this.env.MQ_TIMEOUT || undefined);
-    if (raw === undefined) return 30_000;
-    const source = flag !== undefined ? '--timeout' : 'MQ_TIMEOUT';
-    return checkedTimeout(parseDuration(raw, source), source);
-  }
-
   store(): ProfileStore {
-    return new ProfileStore(configDir(this.env));
+    return new ProfileStore(configDir(this.env), (line) => this.io.err(line));
   }
 
   config(): ConfigData {
-    this.cachedConfig ??= this.store().read();
+    this.cachedConfig ??= this.store().read({ lenient: true });
     return this.cachedConfig;
   }
 
@@ -139,43 +139,50 @@ export class Context {
     const apiUrl = resolveApiUrl(this.options, this.env, data, name.value);
     const token = resolveToken(this.env, data, name.value);
     if (token) this.io.addSecret(token.value);
+    const refused = tokenDestinationError({ apiUrl, tokenSource: token?.source, profileName: name.value, profileApiUrl: data.apiUrl, defaultApiUrl: DEFAULT_API_URL });
+    if (refused) throw refused;
     return { apiUrl, token, profile: name };
   }
 
-  /** The API client; with `dryRun`, mutations are printed instead of sent and no token is needed. */
-  async client(opts: { dryRun?: boolean } = {}): Promise<MergeQueueClient> {
-    if (this.cachedClient && !opts.dryRun) return this.cachedClient;
-    // Command-line mistakes first (exit 2), then configuration (exit 7).
-    const timeoutMs = this.requestTimeoutMs();
-    const conn = this.connection();
-    if (!conn.token && !opts.dryRun) throw missingToken(conn.profile.value);
-    const [{ HttpClient }, { MergeQueueClient }] = await Promise.all([import('./api/http.js'), import('./api/client.js')]);
-    const http = new HttpClient({
-      baseUrl: conn.apiUrl.value,
-      token: conn.token?.value ?? '',
-      userAgent: `mq/${VERSION}`,
-      timeoutMs,
-      signal: this.signal,
-      debug: this.debugEnabled ? (line) => this.debug(line) : undefined,
-      backoffMs: this.env.MQ_RETRY_BASE_MS ? Number(this.env.MQ_RETRY_BASE_MS) : undefined,
-    });
-    if (opts.dryRun) return new MergeQueueClient(http, { dryRun: (req) => this.printDryRun(req) });
-    this.cachedClient = new MergeQueueClient(http);
-    return this.cachedClient;
-  }
-
-  /** Dry runs print to stdout (the request is the data) unless --json wants it as a document. */
-  readonly dryRuns: RequestDescription[] = [];
-  private printDryRun(req: RequestDescription): void {
-    this.dryRuns.push(req);
-    if (this.format() === 'json') return;
-    const lines = [`${req.method} ${req.url}`, ...Object.entries(req.headers).map(([k, v]) => `${k}: ${v}`)];
-    if (req.body !== undefined) lines.push('', req.body);
-    const saveBody = req.body !== undefined && req.body.length > CURL_INLINE_MAX ? ' and save the body above as body.json' : '';
-    lines.push('', `# equivalent curl command (set MQ_TOKEN first${saveBody}):`, curlCommand(req), '');
-    this.io.out(`${lines.join('\n')}\n`);
+  /** The API client; with `dryRun`, mutations are recorded in `dryRuns` instead of sent and no token is needed. */
+  async client(opts: ClientOptions = {}): Promise<MergeQueueClient> {
+    if (this.cachedClient && !opts.dryRun && !opts.waiting) return this.cachedClient;
+    const client = await this.clientFactory(this, opts);
+    if (!opts.dryRun && !opts.waiting) this.cachedClient = client;
+    return client;
   }
 }
+
+/** The per-request limit: MQ_TIMEOUT, else 30 s. --timeout sets it too, except for waits, where it bounds the whole wait. */
+export function requestTimeoutMs(options: GlobalOptions, env: NodeJS.ProcessEnv, waiting: boolean): number {
+  const flag = waiting ? undefined : options.timeout;
+  const raw = flag ?? (env.MQ_TIMEOUT || undefined);
+  if (raw === undefined) return 30_000;
+  const source = flag !== undefined ? '--timeout' : 'MQ_TIMEOUT';
+  return checkedTimeout(parseDuration(raw, source), source);
+}
+
+/** The real client: the HTTP layer over the resolved API URL and token. */
+export const httpClientFactory: ClientFactory = async (ctx, opts) => {
+  // Command-line mistakes first (exit 2), then configuration (exit 7).
+  const timeoutMs = requestTimeoutMs(ctx.options, ctx.env, opts.waiting === true);
+  const conn = ctx.connection();
+  if (!conn.token && !opts.dryRun) throw missingToken(conn.profile.value);
+  const [{ HttpClient }, { MergeQueueClient }] = await Promise.all([import('./api/http.js'), import('./api/client.js')]);
+  const http = new HttpClient({
+    baseUrl: conn.apiUrl.value,
+    token: conn.token?.value ?? '',
+    userAgent: `mq/${VERSION}`,
+    timeoutMs,
+    signal: ctx.signal,
+    now: () => ctx.clock.now(),
+    env: ctx.env,
+    debug: ctx.debugEnabled ? (line) => ctx.debug(line) : undefined,
+    backoffMs: ctx.env.MQ_RETRY_BASE_MS ? Number(ctx.env.MQ_RETRY_BASE_MS) : undefined,
+  });
+  if (opts.dryRun) return new MergeQueueClient(http, { dryRun: (req) => ctx.dryRuns.push(req) });
+  return new MergeQueueClient(http);
+};
 
 /** Timers take at most 2^31-1 ms (about 24.8 days); anything longer is refused, not wrapped. */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
@@ -184,20 +191,4 @@ export function checkedTimeout(ms: number, source: string): number {
   if (ms <= 0) throw new UsageError(`${source}: must be greater than zero`);
   if (ms > MAX_TIMEOUT_MS) throw new UsageError(`${source}: must be at most 24 days`);
   return ms;
-}
-
-function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-const CURL_INLINE_MAX = 4096;
-
-export function curlCommand(req: RequestDescription): string {
-  const parts = ['curl', '-sS', '-X', req.method, shellQuote(req.url)];
-  for (const [k, v] of Object.entries(req.headers)) {
-    if (k === 'x-api-token') parts.push('-H', `"x-api-token: $MQ_TOKEN"`);
-    else if (k !== 'user-agent' && k !== 'accept') parts.push('-H', shellQuote(`${k}: ${v}`));
-  }
-  if (req.body !== undefined) parts.push('--data-binary', req.body.length > CURL_INLINE_MAX ? '@body.json' : shellQuote(req.body));
-  return parts.join(' ');
 }

@@ -30,7 +30,7 @@ export const EXIT_CODES: ReadonlyArray<{ code: ExitCodeValue; name: string; mean
   { code: 7, name: 'config', meaning: 'configuration problem: no token, unknown profile, unreadable config file' },
   { code: 8, name: 'timeout', meaning: 'still pending when --timeout ran out' },
   { code: 9, name: 'left-queue', meaning: 'the PR left the queue without merging (failed or cancelled)' },
-  { code: 10, name: 'confirm', meaning: 'confirmation needed but there is no terminal; pass --yes' },
+  { code: 10, name: 'confirm', meaning: 'confirmation not given: no terminal to ask on (pass --yes), another answer, or end of input' },
   { code: 130, name: 'interrupted', meaning: 'interrupted (Ctrl-C)' },
 ];
 

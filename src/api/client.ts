@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import { ExitCode, MqError, UsageError } from '../errors.js';
 import * as h from './history.js';
-import type { CallSpec, HttpClient, HttpResponse, RequestDescription } from './http.js';
+import { checkWriteAnswer, type CallOptions, type CallSpec, type HttpClient, type RequestDescription } from './http.js';
 import * as s from './schemas.js';
 
 export type SubmitRequest = z.infer<typeof s.submitRequest>;
@@ -18,13 +18,9 @@ export type CreateQueueRequest = z.infer<typeof s.createQueueRequest>;
 export type UpdateQueueRequest = z.infer<typeof s.updateQueueRequest>;
 export type ListPullRequestsRequest = z.infer<typeof s.listPullRequestsRequest>;
 
-/**
- * Per-call options of the history reads (a deadline in epoch ms, an abort signal). The HTTP layer
- * is gaining them as a second argument of every call; until then they are handed on unused.
- */
-export interface HistoryCallOptions {
-  deadline?: number;
-  signal?: AbortSignal;
+/** setImpactedTargets can take the request already serialised (large lists are checked while read). */
+export interface SetTargetsOptions extends CallOptions {
+  body?: string;
 }
 
 export interface ClientOptions {
@@ -74,12 +70,12 @@ export class MergeQueueClient {
     return this.options.dryRun !== undefined;
   }
 
-  private async mutate(spec: CallSpec): Promise<void> {
+  private async mutate(spec: CallSpec, call?: CallOptions): Promise<void> {
     if (this.options.dryRun) {
       this.options.dryRun(this.http.describe(spec));
       return;
     }
-    await this.http.call(spec);
+    checkWriteAnswer(await this.http.call(spec, call), spec.what);
   }
 
   private post(endpoint: string, body: unknown, what: string, idempotent: boolean): CallSpec {
@@ -87,119 +83,114 @@ export class MergeQueueClient {
   }
 
   // Resubmitting a queued PR updates it in v1, so submit is safe to repeat.
-  submitPullRequest(req: SubmitRequest): Promise<void> {
+  submitPullRequest(req: SubmitRequest, call?: CallOptions): Promise<void> {
     const what = `submit ${prLabel(req)}`;
-    return this.mutate(this.post('submitPullRequest', checked(s.submitRequest, req, what), what, true));
+    return this.mutate(this.post('submitPullRequest', checked(s.submitRequest, req, what), what, true), call);
   }
 
-  cancelPullRequest(req: PrRequest): Promise<void> {
+  cancelPullRequest(req: PrRequest, call?: CallOptions): Promise<void> {
     const what = `cancel ${prLabel(req)}`;
-    return this.mutate(this.post('cancelPullRequest', checked(s.prRequest, req, what), what, false));
+    return this.mutate(this.post('cancelPullRequest', checked(s.prRequest, req, what), what, false), call);
   }
 
-  restartTestsOnPullRequest(req: PrRequest): Promise<void> {
+  restartTestsOnPullRequest(req: PrRequest, call?: CallOptions): Promise<void> {
     const what = `restart ${prLabel(req)}`;
-    return this.mutate(this.post('restartTestsOnPullRequest', checked(s.prRequest, req, what), what, false));
+    return this.mutate(this.post('restartTestsOnPullRequest', checked(s.prRequest, req, what), what, false), call);
   }
 
-  async getSubmittedPullRequest(req: PrRequest): Promise<s.SubmittedPullRequest> {
+  async getSubmittedPullRequest(req: PrRequest, call?: CallOptions): Promise<s.SubmittedPullRequest> {
     const what = `get ${prLabel(req)}`;
-    const res = await this.http.call(this.post('getSubmittedPullRequest', checked(s.prRequest, req, what), what, true));
+    const res = await this.http.call(this.post('getSubmittedPullRequest', checked(s.prRequest, req, what), what, true), call);
     return decode(s.submittedPullRequestSchema, res.body, what);
   }
 
   /** The last upload for a sha wins, so repeating it is harmless. */
-  setImpactedTargets(req: ImpactedTargetsRequest, body?: string): Promise<void> {
+  setImpactedTargets(req: ImpactedTargetsRequest, call?: SetTargetsOptions): Promise<void> {
     const what = `set impacted targets of ${prLabel(req)}`;
     // Large target lists are validated by the command while reading them; skip a second pass here.
-    const payload = body ?? JSON.stringify(checked(s.impactedTargetsRequest, req, what));
-    return this.mutate({ endpoint: 'setImpactedTargets', method: 'POST', body: payload, idempotent: true, what });
+    const payload = call?.body ?? JSON.stringify(checked(s.impactedTargetsRequest, req, what));
+    return this.mutate({ endpoint: 'setImpactedTargets', method: 'POST', body: payload, idempotent: true, what }, call);
   }
 
-  async getMergeQueueTestingDetails(req: TestingDetailsRequest): Promise<s.TestingDetails> {
+  async getMergeQueueTestingDetails(req: TestingDetailsRequest, call?: CallOptions): Promise<s.TestingDetails> {
     const what = `get testing details of ${req.testRunId}`;
-    const res = await this.http.call(this.post('getMergeQueueTestingDetails', checked(s.testingDetailsRequest, req, what), what, true));
+    const res = await this.http.call(this.post('getMergeQueueTestingDetails', checked(s.testingDetailsRequest, req, what), what, true), call);
     return decode(s.testingDetailsSchema, res.body, what);
   }
 
-  createQueue(req: CreateQueueRequest): Promise<void> {
+  createQueue(req: CreateQueueRequest, call?: CallOptions): Promise<void> {
     const what = `create the queue for ${req.targetBranch}`;
-    return this.mutate(this.post('createQueue', checked(s.createQueueRequest, req, what), what, false));
+    return this.mutate(this.post('createQueue', checked(s.createQueueRequest, req, what), what, false), call);
   }
 
-  deleteQueue(req: QueueTargetRequest): Promise<void> {
+  deleteQueue(req: QueueTargetRequest, call?: CallOptions): Promise<void> {
     const what = `delete the queue for ${req.targetBranch}`;
-    return this.mutate(this.post('deleteQueue', checked(s.queueTargetRequest, req, what), what, false));
+    return this.mutate(this.post('deleteQueue', checked(s.queueTargetRequest, req, what), what, false), call);
   }
 
-  async getQueue(req: QueueTargetRequest): Promise<s.Queue> {
+  async getQueue(req: QueueTargetRequest, call?: CallOptions): Promise<s.Queue> {
     const what = `get the queue for ${req.targetBranch}`;
-    const res = await this.http.call(this.post('getQueue', checked(s.queueTargetRequest, req, what), what, true));
+    const res = await this.http.call(this.post('getQueue', checked(s.queueTargetRequest, req, what), what, true), call);
     return decode(s.queueSchema, res.body, what);
   }
 
   /** Returns the updated queue, or undefined in a dry run. Setting values is idempotent. */
-  async updateQueue(req: UpdateQueueRequest): Promise<s.Queue | undefined> {
+  async updateQueue(req: UpdateQueueRequest, call?: CallOptions): Promise<s.Queue | undefined> {
     const what = `update the queue for ${req.targetBranch}`;
     const spec = this.post('updateQueue', checked(s.updateQueueRequest, req, what), what, true);
     if (this.options.dryRun) {
       this.options.dryRun(this.http.describe(spec));
       return undefined;
     }
-    const res = await this.http.call(spec);
+    const res = await this.http.call(spec, call);
     return decode(s.queueSchema, res.body, what);
   }
 
-  async getMergeQueueMetrics(req: { repo?: string; repoHost?: string }): Promise<{ contentType: string; body: string }> {
+  async getMergeQueueMetrics(req: { repo?: string; repoHost?: string }, call?: CallOptions): Promise<{ contentType: string; body: string }> {
     const query: Record<string, string> = {};
     if (req.repo !== undefined) query.repo = req.repo;
     if (req.repoHost !== undefined) query.repoHost = req.repoHost;
-    const res = await this.http.call({ endpoint: 'getMergeQueueMetrics', method: 'GET', query, idempotent: true, what: 'get metrics' });
+    const res = await this.http.call({ endpoint: 'getMergeQueueMetrics', method: 'GET', query, idempotent: true, what: 'get metrics' }, call);
     return { contentType: res.contentType, body: res.body };
   }
 
   // ---- history (trunk-wire §1.4, §1.6, §1.15) -------------------------------------------------
 
-  private read(spec: CallSpec, call?: HistoryCallOptions): Promise<HttpResponse> {
-    const send = this.http.call.bind(this.http) as (spec: CallSpec, call?: HistoryCallOptions) => Promise<HttpResponse>;
-    return send(spec, call);
-  }
-
   /** A PR's record with its `timeline`: every transition of its trips, newest first as v1 sends it. */
   async getSubmittedPullRequestWithTimeline(
     req: Omit<h.GetPullRequestWithTimelineRequest, 'includeTimeline'>,
-    call?: HistoryCallOptions,
+    call?: CallOptions,
   ): Promise<h.PullRequestWithTimeline> {
     const what = `get the timeline of ${prLabel(req)}`;
     const body = checked(h.getPullRequestWithTimelineRequest, { ...req, includeTimeline: true }, what);
-    const res = await this.read(this.post('getSubmittedPullRequest', body, what, true), call);
+    const res = await this.http.call(this.post('getSubmittedPullRequest', body, what, true), call);
     return decode(h.pullRequestWithTimelineSchema, res.body, what);
   }
 
   /** Up to 50 PRs in one call; those never submitted to the queue come back in `notFound`. */
-  async getSubmittedPullRequests(req: h.GetPullRequestsRequest, call?: HistoryCallOptions): Promise<h.PullRequestsLookup> {
+  async getSubmittedPullRequests(req: h.GetPullRequestsRequest, call?: CallOptions): Promise<h.PullRequestsLookup> {
     const what = `get ${req.prs.length} pull request${req.prs.length === 1 ? '' : 's'} of ${req.targetBranch}`;
-    const res = await this.read(this.post('getSubmittedPullRequests', checked(h.getPullRequestsRequest, req, what), what, true), call);
+    const res = await this.http.call(this.post('getSubmittedPullRequests', checked(h.getPullRequestsRequest, req, what), what, true), call);
     return decode(h.pullRequestsLookupSchema, res.body, what);
   }
 
   /** One row per PR per test run finished in a window of at most 45 days; offset/take paging. */
-  async listMergeQueueTestingResults(req: h.TestingResultsRequest, call?: HistoryCallOptions): Promise<h.TestingResultsPage> {
+  async listMergeQueueTestingResults(req: h.TestingResultsRequest, call?: CallOptions): Promise<h.TestingResultsPage> {
     const what = `list testing results of ${req.targetBranch}`;
-    const res = await this.read(this.post('listMergeQueueTestingResults', checked(h.testingResultsRequest, req, what), what, true), call);
+    const res = await this.http.call(this.post('listMergeQueueTestingResults', checked(h.testingResultsRequest, req, what), what, true), call);
     return decode(h.testingResultsPageSchema, res.body, what);
   }
 
   /** listPullRequests with a conclusion window (`since`, `until`): PRs merged, failed or cancelled in it. */
-  async listConcludedPullRequests(req: h.ListConcludedPullRequestsRequest, call?: HistoryCallOptions): Promise<s.PullRequestPage> {
+  async listConcludedPullRequests(req: h.ListConcludedPullRequestsRequest, call?: CallOptions): Promise<s.PullRequestPage> {
     const what = `list concluded pull requests of ${req.targetBranch}`;
-    const res = await this.read(this.post('listPullRequests', checked(h.listConcludedPullRequestsRequest, req, what), what, true), call);
+    const res = await this.http.call(this.post('listPullRequests', checked(h.listConcludedPullRequestsRequest, req, what), what, true), call);
     return decode(h.concludedPullRequestPageSchema, res.body, what);
   }
 
-  async listPullRequests(req: ListPullRequestsRequest): Promise<s.PullRequestPage> {
+  async listPullRequests(req: ListPullRequestsRequest, call?: CallOptions): Promise<s.PullRequestPage> {
     const what = `list pull requests of ${req.targetBranch}`;
-    const res = await this.http.call(this.post('listPullRequests', checked(s.listPullRequestsRequest, req, what), what, true));
+    const res = await this.http.call(this.post('listPullRequests', checked(s.listPullRequestsRequest, req, what), what, true), call);
     return decode(s.pullRequestPageSchema, res.body, what);
   }
 }

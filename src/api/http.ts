@@ -1,18 +1,39 @@
 /**
- * The one HTTP layer every command goes through.
+ * The one HTTP layer every command goes through. Its promises hold whatever transport moves the
+ * bytes (transport.ts): `node:http`/`node:https` by default, undici when a proxy applies.
  *
- * - One undici dispatcher per process (keep-alive, HTTP(S)_PROXY/NO_PROXY honoured through
- *   EnvHttpProxyAgent, connect and request timeouts).
- * - Redirects are never followed: the token must not reach another host.
- * - Any 2xx is success; everything else becomes an ApiError whose exit code comes from the status.
+ * - Timeouts: each attempt is bounded by the request timeout and by the call's deadline, whatever
+ *   phase it is in (connecting, a silent proxy, waiting for headers, a slow body). No attempt or
+ *   retry starts past the deadline, and no retry waits past it.
+ * - Ctrl-C (the settings' signal) and a call's own signal stop a request in flight and any backoff.
  * - Retries (429, 5xx, network) with exponential backoff and jitter, honouring Retry-After (capped at
  *   60 s). An idempotent call is retried on any of these; a non-idempotent one only when the request
  *   provably never reached the server (connection refused, 429), so a write is never doubled. When a
  *   non-idempotent write fails after it was sent, the outcome is reported as unknown.
+ * - Redirects are never followed: the token must not reach another host.
+ * - The token is removed from everything the service sends before any of it is cut, logged or
+ *   shown. Answers over 64 MiB are not read further (exit 1, never retried).
+ * - The service's clock: the offset of its `Date` header from the local clock is kept (serviceNow).
  * - --debug logs each request and response with the token redacted.
  */
-import type { Dispatcher } from 'undici';
 import { ApiError, ConfigError, ExitCode, MqError, exitCodeForStatus } from '../errors.js';
+import {
+  PRE_SEND_CODES,
+  proxyFor,
+  proxyLabel,
+  proxySettings,
+  systemCode,
+  TransportError,
+  type Transport,
+  type TransportName,
+  type TransportResponse,
+} from './transport.js';
+
+/** Per call: an absolute deadline (epoch ms, against the client's clock) and a signal that stops it. */
+export interface CallOptions {
+  deadline?: number /* epoch ms */;
+  signal?: AbortSignal;
+}
 
 export interface HttpSettings {
   baseUrl: string;
@@ -22,12 +43,21 @@ export interface HttpSettings {
   connectTimeoutMs?: number;
   maxRetries?: number;
   debug?: (line: string) => void;
+  /** Waits between retries (tests pass a virtual one); Ctrl-C still ends a wait at once. */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
+  /** The local clock (epoch ms); deadlines are read against it. Default Date.now. */
+  now?: () => number;
   /** Base of the exponential backoff, in ms. */
   backoffMs?: number;
   /** Ctrl-C: stops a request in flight and any backoff; the call then fails as interrupted. */
   signal?: AbortSignal;
+  /** Where HTTP(S)_PROXY and NO_PROXY are read. Default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Largest answer read, in bytes. Default 64 MiB. */
+  maxResponseBytes?: number;
+  /** Tests only: the transport for URLs no proxy applies to (else env MQ_TEST_TRANSPORT, else node). */
+  transport?: TransportName;
 }
 
 export interface CallSpec {
@@ -46,6 +76,7 @@ export interface CallSpec {
 export interface HttpResponse {
   status: number;
   contentType: string;
+  /** The answer with the token already redacted from it. */
   body: string;
 }
 
@@ -57,63 +88,42 @@ export interface RequestDescription {
 }
 
 export const MAX_RETRY_AFTER_MS = 60_000;
+export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** A retry is only worth starting with at least this long left before the deadline. */
+export const MIN_RETRY_WINDOW_MS = 250;
 const ERROR_BODY_CAP = 2048;
 const REDACTED = '***';
 
-// Errors raised before a single byte of the request left this machine.
-const PRE_SEND_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
+// ---- transports -------------------------------------------------------------------------------
 
-let sharedDispatcher: Dispatcher | undefined;
+const transports = new Map<string, Promise<Transport>>();
 
-async function dispatcherFor(settings: HttpSettings): Promise<Dispatcher> {
-  if (!sharedDispatcher) {
-    // undici parses HTTP with a WebAssembly module. V8 would also recompile it with TurboFan on
-    // background threads, and process exit waits for that work (~100 ms here); a CLI making a
-    // handful of requests is well served by Liftoff's baseline code.
-    const { setFlagsFromString } = await import('node:v8');
-    setFlagsFromString('--liftoff-only');
-    // undici is CommonJS; through the bundle its exports sit on `default`.
-    const undici = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
-    const { EnvHttpProxyAgent } = undici.default ?? undici;
-    sharedDispatcher = new EnvHttpProxyAgent({
-      connect: { timeout: settings.connectTimeoutMs ?? 10_000 },
-      headersTimeout: settings.timeoutMs,
-      bodyTimeout: settings.timeoutMs,
-      keepAliveTimeout: 10_000,
-      connections: 64,
-    });
+function transportFor(name: TransportName, settings: HttpSettings, env: NodeJS.ProcessEnv): Promise<Transport> {
+  const proxies = proxySettings(env);
+  const key = name === 'node' ? 'node' : `undici ${JSON.stringify(proxies)}`;
+  let t = transports.get(key);
+  if (!t) {
+    t =
+      name === 'node'
+        ? import('./transport-node.js').then((m) => m.nodeTransport())
+        : import('./transport-undici.js').then((m) => m.undiciTransport(proxies, settings.connectTimeoutMs ?? 10_000));
+    t.catch(() => transports.delete(key));
+    transports.set(key, t);
   }
-  return sharedDispatcher;
+  return t;
 }
 
-/** Closes the shared pool so the process can exit without waiting for idle sockets. */
+/** Drops every connection so the process can exit without waiting for idle sockets. */
 export async function closeHttp(): Promise<void> {
-  const d = sharedDispatcher;
-  sharedDispatcher = undefined;
-  // Every request has been answered or abandoned by now; close() would linger over idle
-  // keep-alive sockets, so tear the pool down at once.
-  if (d) await d.destroy().catch(() => undefined);
+  const all = [...transports.values()];
+  transports.clear();
+  await Promise.all(all.map((t) => t.then((x) => x.close()).catch(() => undefined)));
 }
+
+// ---- helpers ----------------------------------------------------------------------------------
 
 export function truncate(text: string, cap = ERROR_BODY_CAP): string {
   return text.length > cap ? `${text.slice(0, cap)}… (${text.length - cap} more characters)` : text;
-}
-
-function errorCode(err: unknown): string | undefined {
-  if (!err || typeof err !== 'object') return undefined;
-  const e = err as { code?: unknown; cause?: unknown; errors?: unknown[] };
-  if (typeof e.code === 'string') return e.code;
-  if (Array.isArray(e.errors) && e.errors.length > 0) return errorCode(e.errors[0]);
-  if (e.cause) return errorCode(e.cause);
-  return undefined;
 }
 
 /** Retry-After as seconds or an HTTP date, in ms, capped. */
@@ -130,20 +140,66 @@ function interrupted(): MqError {
   return new MqError(ExitCode.interrupted, 'interrupted', 'stopped by Ctrl-C');
 }
 
+function formatMs(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 1000)} s`;
+}
+
+function formatBytes(n: number): string {
+  return n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : `${n} bytes`;
+}
+
+type Attempt =
+  | { kind: 'response'; response: HttpResponse; retryAfterMs?: number }
+  | { kind: 'error'; error: unknown; code: string; timedOutMs?: number };
+
+/**
+ * A write's 2xx answer must be what the service sends for a write: nothing, `OK`, or JSON. Anything
+ * else (an HTML sign-in page, a captive portal) means the request reached the wrong server.
+ */
+export function checkWriteAnswer(res: HttpResponse, what: string): void {
+  const text = res.body.trim();
+  const html = /text\/html/i.test(res.contentType) || /^<(!doctype|html)/i.test(text);
+  if (!html) {
+    if (text === '' || /^ok$/i.test(text)) return;
+    try {
+      JSON.parse(text);
+      return;
+    } catch {
+      // not JSON: below
+    }
+  }
+  const start = text.slice(0, 60).replace(/\s+/g, ' ');
+  const why = html ? 'an HTML page, not an API answer' : `not JSON (starts with ${JSON.stringify(start)})`;
+  throw new MqError(ExitCode.unexpected, what, `the service sent something unexpected: ${why}`, {
+    hints: ['check that the API URL (--api-url, MQ_API_URL or the profile) points at the merge queue service; rerun with --debug to see the answer'],
+  });
+}
+
 export class HttpClient {
   readonly settings: HttpSettings;
-  /**
-   * Epoch ms after which no request may run, set by waiting commands so that --timeout bounds the
-   * whole wait: each attempt's timeout shrinks to what is left, and no retry starts past it.
-   */
-  deadline: number | undefined;
-  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly sleep: ((ms: number) => Promise<void>) | undefined;
   private readonly random: () => number;
+  private readonly now: () => number;
+  private readonly env: NodeJS.ProcessEnv;
+  /** Service clock minus local clock, from the latest answer's Date header. */
+  private clockOffsetMs: number | undefined;
 
   constructor(settings: HttpSettings) {
     this.settings = settings;
-    this.sleep = settings.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.sleep = settings.sleep;
     this.random = settings.random ?? Math.random;
+    this.now = settings.now ?? Date.now;
+    this.env = settings.env ?? process.env;
+  }
+
+  /** The service's time now (epoch ms): the local clock corrected by the latest Date header seen. */
+  serviceNow(): number {
+    return this.now() + (this.clockOffsetMs ?? 0);
+  }
+
+  /** Service clock minus local clock in ms, or undefined before any answer carried a Date. */
+  get serviceClockOffsetMs(): number | undefined {
+    return this.clockOffsetMs;
   }
 
   url(spec: Pick<CallSpec, 'endpoint' | 'query'>): string {
@@ -167,14 +223,33 @@ export class HttpClient {
     return { method: spec.method, url: this.url(spec), headers: this.headers(spec, true), body: spec.body };
   }
 
-  async call(spec: CallSpec): Promise<HttpResponse> {
+  /** `text` with every copy of the token (as is, or JSON-escaped) replaced by `***`. */
+  redact(text: string): string {
+    const token = this.settings.token;
+    if (token.length < 4) return text;
+    let out = text;
+    for (const form of new Set([token, JSON.stringify(token).slice(1, -1)])) {
+      if (out.includes(form)) out = out.split(form).join(REDACTED);
+    }
+    return out;
+  }
+
+  async call(spec: CallSpec, call: CallOptions = {}): Promise<HttpResponse> {
     // A dry run without a token may still try a read; never send one with an empty token.
     if (!this.settings.token) {
       throw new ConfigError('no API token to read with', { hints: ['run `mq auth login`, or set MQ_TOKEN'] });
     }
     const maxRetries = this.settings.maxRetries ?? 3;
+    const { deadline } = call;
     for (let attempt = 0; ; attempt++) {
-      const outcome = await this.attempt(spec);
+      this.throwIfAborted(call);
+      let limit = this.settings.timeoutMs;
+      if (deadline !== undefined) {
+        const left = deadline - this.now();
+        if (left <= 0) throw new MqError(ExitCode.unavailable, spec.what, 'no time left before the deadline (--timeout) to send the request');
+        limit = Math.min(limit, left);
+      }
+      const outcome = await this.attempt(spec, call, limit);
       const canRetry = attempt < maxRetries;
       if (outcome.kind === 'response') {
         const { response, retryAfterMs } = outcome;
@@ -182,118 +257,186 @@ export class HttpClient {
         const transient = response.status === 429 || response.status >= 500;
         // A 429 means the server refused before acting, so even a non-idempotent write may repeat.
         const safe = spec.idempotent || response.status === 429;
-        if (transient && safe && canRetry) {
-          await this.backoff(attempt, retryAfterMs, spec, `HTTP ${response.status}`);
-          continue;
-        }
+        if (transient && safe && canRetry && (await this.backoff(attempt, retryAfterMs, spec, call, `HTTP ${response.status}`))) continue;
         throw this.statusError(spec, response, transient && attempt > 0);
       }
-      const code = errorCode(outcome.error) ?? 'unknown';
+      const { code } = outcome;
       const preSend = PRE_SEND_CODES.has(code);
-      if ((spec.idempotent || preSend) && canRetry) {
-        await this.backoff(attempt, undefined, spec, code);
-        continue;
-      }
-      throw this.networkError(spec, outcome.error, code, preSend, attempt);
+      // A proxy refusing the credentials will refuse them again.
+      const retryable = code !== 'PROXY_AUTH' && (spec.idempotent || preSend);
+      if (retryable && canRetry && (await this.backoff(attempt, undefined, spec, call, code))) continue;
+      throw this.networkError(spec, outcome, preSend, attempt);
     }
   }
 
-  private async backoff(attempt: number, retryAfterMs: number | undefined, spec: CallSpec, reason: string): Promise<void> {
+  private throwIfAborted(call: CallOptions): void {
+    if (this.settings.signal?.aborted) throw interrupted();
+    if (call.signal?.aborted) throw call.signal.reason instanceof MqError ? call.signal.reason : interrupted();
+  }
+
+  /** Waits before the next try; false (and no wait, no message) when the deadline leaves no room for one. */
+  private async backoff(attempt: number, retryAfterMs: number | undefined, spec: CallSpec, call: CallOptions, reason: string): Promise<boolean> {
     const base = this.settings.backoffMs ?? 500;
     const exp = Math.min(base * 2 ** attempt, MAX_RETRY_AFTER_MS);
     const delay = retryAfterMs ?? Math.round(exp / 2 + (this.random() * exp) / 2);
-    if (this.deadline !== undefined && Date.now() + delay >= this.deadline) {
-      throw new MqError(ExitCode.unavailable, spec.what, `${reason}, and no time is left to retry before --timeout`);
+    if (call.deadline !== undefined && this.now() + delay + MIN_RETRY_WINDOW_MS > call.deadline) {
+      this.settings.debug?.(`no retry of ${spec.endpoint} after ${reason}: the deadline is too close`);
+      return false;
     }
     this.settings.debug?.(`retry ${attempt + 1} of ${spec.endpoint} after ${reason}, waiting ${delay} ms`);
-    const signal = this.settings.signal;
-    if (!signal) return this.sleep(delay);
-    if (signal.aborted) throw interrupted();
-    await new Promise<void>((resolve, reject) => {
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(interrupted());
-      };
-      const timer = setTimeout(() => {
-        signal.removeEventListener('abort', onAbort);
-        resolve();
-      }, delay);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
+    await this.pause(delay, call);
+    return true;
   }
 
-  private async attempt(
-    spec: CallSpec,
-  ): Promise<{ kind: 'response'; response: HttpResponse; retryAfterMs?: number } | { kind: 'error'; error: unknown }> {
+  private async pause(ms: number, call: CallOptions): Promise<void> {
+    this.throwIfAborted(call);
+    const signals = [this.settings.signal, call.signal].filter((s): s is AbortSignal => s !== undefined);
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const stopped = new Promise<never>((_, reject) => {
+      onAbort = () => {
+        try {
+          this.throwIfAborted(call);
+        } catch (err) {
+          reject(err);
+        }
+      };
+      for (const s of signals) s.addEventListener('abort', onAbort, { once: true });
+    });
+    const wait = this.sleep ? this.sleep(ms) : new Promise<void>((r) => (timer = setTimeout(r, ms)));
+    try {
+      await Promise.race([wait, stopped]);
+    } finally {
+      clearTimeout(timer);
+      for (const s of signals) s.removeEventListener('abort', onAbort as () => void);
+    }
+  }
+
+  private pickTransport(url: URL): { name: TransportName; proxy?: string } {
+    const proxy = proxyFor(url, proxySettings(this.env));
+    if (proxy) {
+      if (!/^(https?|socks5?):\/\/[^/]/i.test(proxy) || !URL.canParse(proxy)) {
+        // Not echoed: a proxy URL may carry a password.
+        throw new ConfigError(`the proxy for ${url.protocol}// URLs (HTTPS_PROXY / HTTP_PROXY) is not a URL`, {
+          hints: ['expected http://[user:password@]host:port', 'or list this host in NO_PROXY'],
+        });
+      }
+      return { name: 'undici', proxy };
+    }
+    const forced = this.settings.transport ?? this.env.MQ_TEST_TRANSPORT;
+    return { name: forced === 'undici' ? 'undici' : 'node' };
+  }
+
+  private async attempt(spec: CallSpec, call: CallOptions, limit: number): Promise<Attempt> {
     const url = new URL(this.url(spec));
     const debug = this.settings.debug;
-    const started = Date.now();
+    const started = this.now();
+    const route = this.pickTransport(url);
     if (debug) {
-      debug(`> ${spec.method} ${url.href}`);
+      debug(`> ${spec.method} ${url.href} (${route.name}${route.proxy ? `, through the proxy ${proxyLabel(route.proxy)}` : ''})`);
       for (const [k, v] of Object.entries(this.headers(spec, true))) debug(`> ${k}: ${v}`);
       if (spec.body !== undefined) debug(`> ${truncate(spec.body)}`);
     }
-    const dispatcher = await dispatcherFor(this.settings);
-    const userSignal = this.settings.signal;
-    if (userSignal?.aborted) throw interrupted();
-    const limit = this.deadline === undefined ? this.settings.timeoutMs : Math.min(this.settings.timeoutMs, Math.max(1, this.deadline - Date.now()));
-    // The signal stops the exchange; the race also bounds phases a signal does not reach (a proxy
-    // that accepts CONNECT and then stays silent), so no request outlives its limit or Ctrl-C.
+    const transport = await transportFor(route.name, this.settings, this.env);
+    this.throwIfAborted(call);
+    // One controller stops the exchange, whatever phase it is in: the timer, Ctrl-C or the call's
+    // signal abort it. The race also bounds phases a transport might not see the signal in.
     const controller = new AbortController();
+    const signals = [this.settings.signal, call.signal].filter((s): s is AbortSignal => s !== undefined);
+    let timedOut = false;
     let timer: NodeJS.Timeout | undefined;
-    let onUserAbort: (() => void) | undefined;
-    const deadline = new Promise<never>((_, reject) => {
+    let onAbort: (() => void) | undefined;
+    const stopped = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        const err = Object.assign(new Error(`no answer within ${limit} ms`), { name: 'TimeoutError', code: 'UND_ERR_HEADERS_TIMEOUT' });
-        controller.abort(err);
-        reject(err);
-      }, limit);
-      onUserAbort = () => {
+        timedOut = true;
         controller.abort();
-        reject(interrupted());
+        reject(new TransportError('TIMEOUT', `no answer within ${limit} ms`));
+      }, limit);
+      onAbort = () => {
+        controller.abort();
+        try {
+          this.throwIfAborted(call);
+        } catch (err) {
+          reject(err);
+        }
       };
-      userSignal?.addEventListener('abort', onUserAbort, { once: true });
+      for (const s of signals) s.addEventListener('abort', onAbort, { once: true });
     });
+    let res: TransportResponse | undefined;
     try {
       const exchange = (async () => {
-        const res = await dispatcher.request({
-          origin: url.origin,
-          path: url.pathname + url.search,
+        res = await transport.request({
+          url,
           method: spec.method,
           headers: this.headers(spec, false),
           body: spec.body,
           signal: controller.signal,
+          connectTimeoutMs: Math.min(this.settings.connectTimeoutMs ?? 10_000, limit),
+          proxy: route.proxy,
         });
-        return { res, body: await res.body.text() };
+        this.noteServiceClock(res.headers.date);
+        // A redirect's body is of no interest; where it points is.
+        if (res.status >= 300 && res.status < 400) {
+          res.destroy();
+          return this.redact(res.headers.location ?? '');
+        }
+        return this.readBody(res, spec);
       })();
       exchange.catch(() => undefined);
-      const { res, body } = await Promise.race([exchange, deadline]);
-      const header = (name: string): string | undefined => {
-        const v = res.headers[name];
-        return Array.isArray(v) ? v[0] : v;
-      };
-      const response: HttpResponse = { status: res.statusCode, contentType: header('content-type') ?? '', body };
-      if (res.statusCode >= 300 && res.statusCode < 400) {
-        response.body = header('location') ?? '';
-      }
+      const body = await Promise.race([exchange, stopped]);
+      const r = res as unknown as TransportResponse;
       if (debug) {
-        debug(`< ${res.statusCode} in ${Date.now() - started} ms (${body.length} bytes)`);
+        debug(`< ${r.status} in ${this.now() - started} ms (${body.length} characters)`);
         if (body.length > 0) debug(`< ${truncate(body)}`);
       }
-      return { kind: 'response', response, retryAfterMs: parseRetryAfter(header('retry-after'), Date.now()) };
+      const response: HttpResponse = { status: r.status, contentType: r.headers['content-type'] ?? '', body };
+      return { kind: 'response', response, retryAfterMs: parseRetryAfter(r.headers['retry-after'], this.serviceNow()) };
     } catch (error) {
+      (res as TransportResponse | undefined)?.destroy();
       if (error instanceof MqError) throw error;
-      if (debug) debug(`! ${spec.endpoint}: ${errorCode(error) ?? ''} ${(error as Error)?.message ?? error}`);
-      return { kind: 'error', error };
+      this.throwIfAborted(call);
+      // Not a network failure but a bug: let it surface as one.
+      if (!timedOut && !(error instanceof TransportError) && systemCode(error) === undefined) throw error;
+      const code = timedOut ? 'TIMEOUT' : error instanceof TransportError ? error.code : (systemCode(error) ?? 'unknown');
+      if (debug) debug(`! ${spec.endpoint}: ${code} ${this.redact(String((error as Error)?.message ?? error))}`);
+      return { kind: 'error', error, code, timedOutMs: timedOut ? limit : undefined };
     } finally {
       clearTimeout(timer);
-      if (onUserAbort) userSignal?.removeEventListener('abort', onUserAbort);
+      for (const s of signals) s.removeEventListener('abort', onAbort as () => void);
     }
+  }
+
+  private noteServiceClock(date: string | undefined): void {
+    if (!date) return;
+    const at = Date.parse(date);
+    // The header has whole seconds: the service's time was somewhere in the second it names.
+    if (!Number.isNaN(at)) this.clockOffsetMs = at + 500 - this.now();
+  }
+
+  /** The body as text with the token redacted, read up to the size cap. */
+  private async readBody(res: TransportResponse, spec: CallSpec): Promise<string> {
+    const max = this.settings.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+    const tooLarge = () => {
+      res.destroy();
+      return new MqError(ExitCode.unexpected, spec.what, `the answer is larger than ${formatBytes(max)}; mq stopped reading it`, {
+        hints: ['check that the API URL (--api-url, MQ_API_URL or the profile) points at the merge queue service'],
+      });
+    };
+    const declared = Number(res.headers['content-length']);
+    if (Number.isFinite(declared) && declared > max) throw tooLarge();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      size += chunk.byteLength;
+      if (size > max) throw tooLarge();
+      chunks.push(chunk);
+    }
+    return this.redact(Buffer.concat(chunks).toString('utf8'));
   }
 
   private statusError(spec: CallSpec, res: HttpResponse, retried: boolean): MqError {
     if (res.status >= 300 && res.status < 400) {
-      const where = res.body ? ` to ${res.body}` : '';
+      const where = res.body ? ` to ${truncate(res.body, 200)}` : '';
       return new ApiError(ExitCode.unexpected, spec.what, `the service answered HTTP ${res.status}, a redirect${where}; mq never follows redirects`, res.status, res.body, {
         hints: ['check the API URL (--api-url, MQ_API_URL or the profile); it must point at the service itself'],
       });
@@ -311,14 +454,31 @@ export class HttpClient {
     return new ApiError(exitCodeForStatus(res.status), spec.what, why, res.status, res.body, { hints });
   }
 
-  private networkError(spec: CallSpec, error: unknown, code: string, preSend: boolean, attempt: number): MqError {
+  private networkError(spec: CallSpec, outcome: Extract<Attempt, { kind: 'error' }>, preSend: boolean, attempt: number): MqError {
+    const { error, code } = outcome;
     const host = new URL(this.settings.baseUrl).host;
-    const timedOut = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || (error as Error)?.name === 'TimeoutError';
-    const reason = timedOut
-      ? `no answer from ${host} within ${this.settings.timeoutMs < 1000 ? `${this.settings.timeoutMs} ms` : `${Math.round(this.settings.timeoutMs / 1000)} s`}`
-      : preSend
-        ? `cannot connect to ${host} (${code})`
-        : `the connection to ${host} failed (${code})`;
+    const proxy = error instanceof TransportError ? error.proxy : undefined;
+    if (code === 'PROXY_AUTH') {
+      return new MqError(ExitCode.auth, spec.what, `the proxy${proxy ? ` ${proxy}` : ''} refused the credentials (HTTP 407); nothing reached the service`, {
+        hints: ['check the user and password in HTTPS_PROXY / HTTP_PROXY (http://user:password@proxy:port), or bypass the proxy for this host with NO_PROXY'],
+        cause: error,
+      });
+    }
+    const detail = error instanceof TransportError ? error.detail : undefined;
+    const reason =
+      outcome.timedOutMs !== undefined
+        ? `no answer from ${host} within ${formatMs(outcome.timedOutMs)}`
+        : code === 'PARSE'
+          ? `the answer from ${host} is not valid HTTP (${this.redact(detail ?? 'parser error')})`
+          : code === 'PROXY_DROPPED'
+            ? `the proxy ${proxy ?? ''} closed the connection before opening a tunnel to ${host}`
+            : code === 'PROXY_REFUSED'
+              ? `the proxy ${proxy ?? ''} refused the tunnel to ${host} (${detail ?? 'not 200'})`
+              : proxy
+                ? `cannot connect to the proxy ${proxy} (${code})`
+                : preSend
+                  ? `cannot connect to ${host} (${code})`
+                  : `the connection to ${host} failed (${code})`;
     if (!spec.idempotent && !preSend) {
       return new MqError(ExitCode.unavailable, spec.what, `outcome unknown: ${reason} after the request was sent, so it may or may not have taken effect`, {
         hints: ['check the result before trying again (for a PR: `mq status <pr>`)'],
@@ -326,10 +486,13 @@ export class HttpClient {
       });
     }
     const tries = attempt + 1;
-    return new MqError(ExitCode.unavailable, spec.what, `${reason}${tries > 1 ? ` (${tries} attempts)` : ''}`, {
-      hints: timedOut ? ['raise the limit with --timeout or MQ_TIMEOUT, or try again later'] : ['check the API URL and your network or proxy settings (HTTPS_PROXY, NO_PROXY)'],
-      cause: error,
-    });
+    const hint =
+      outcome.timedOutMs !== undefined
+        ? 'raise the limit with --timeout or MQ_TIMEOUT, or try again later'
+        : code === 'PARSE'
+          ? 'check the API URL: it must point at the merge queue service (https:// or http://, and the right port)'
+          : 'check the API URL and your network or proxy settings (HTTPS_PROXY, NO_PROXY)';
+    return new MqError(ExitCode.unavailable, spec.what, `${reason}${tries > 1 ? ` (${tries} attempts)` : ''}`, { hints: [hint], cause: error });
   }
 }
 

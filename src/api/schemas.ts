@@ -5,16 +5,79 @@
  */
 import { z } from 'zod';
 
-import {
-  DIRECT_MERGE_MODES,
-  MAX_U32,
-  MERGE_METHODS,
-  OPTIMIZATION_MODES,
-  PR_STATES,
-  PRIORITY_NAMES,
-  QUEUE_MODES,
-  REQUESTABLE_QUEUE_STATES,
-} from './constants.js';
+import { MAX_U32, PR_STATES, PRIORITY_NAMES } from './constants.js';
+import { QUEUE_SETTINGS, SETTING_MAX, SETTING_MIN, type QueueSetting, type QueueSettingInfo } from './queue-settings.js';
+
+// ---- queue settings, generated from the registry -------------------------------------------------
+
+const positiveU32 = () => z.int().min(SETTING_MIN).max(SETTING_MAX).optional();
+const requestBool = () => z.boolean().optional();
+const requestList = () => z.array(z.string().min(1)).optional();
+function requestEnum<const V extends readonly [string, ...string[]]>(values: V) {
+  return z.enum(values).optional();
+}
+
+type RequestOf<S> = S extends { requestValues: infer V extends readonly [string, ...string[]] }
+  ? ReturnType<typeof requestEnum<V>>
+  : S extends { kind: 'enum'; values: infer V extends readonly [string, ...string[]] }
+    ? ReturnType<typeof requestEnum<V>>
+    : S extends { kind: 'bool' }
+      ? ReturnType<typeof requestBool>
+      : S extends { kind: 'list' }
+        ? ReturnType<typeof requestList>
+        : ReturnType<typeof positiveU32>;
+
+export type SettingRequestShape = { [S in QueueSetting as S['field']]: RequestOf<S> };
+
+function requestSchemaOf(s: QueueSettingInfo): z.ZodType {
+  if (s.kind === 'enum') return requestEnum((s.requestValues ?? s.values) as readonly [string, ...string[]]);
+  if (s.kind === 'bool') return requestBool();
+  if (s.kind === 'list') return requestList();
+  return positiveU32();
+}
+
+/** The updateQueue request fields, one per setting. */
+export const settingRequestFields = Object.fromEntries(QUEUE_SETTINGS.map((s) => [s.field, requestSchemaOf(s)])) as unknown as SettingRequestShape;
+
+/** The createQueue request fields: the settings marked `create`. */
+export const createRequestFields = {
+  mode: settingRequestFields.mode,
+  concurrency: settingRequestFields.concurrency,
+} satisfies Partial<SettingRequestShape>;
+
+// ---- response decoding ---------------------------------------------------------------------------
+
+const responseNum = () => z.number().nullish();
+const responseBool = () => z.boolean().nullish();
+const responseList = () => z.array(z.string()).nullish();
+// Enums are read case-insensitively: the live service is not consistent about case.
+const responseEnum = () =>
+  z
+    .string()
+    .transform((s) => s.toLowerCase())
+    .nullish();
+
+type ResponseOf<S> = S extends { kind: 'enum' }
+  ? ReturnType<typeof responseEnum>
+  : S extends { kind: 'bool' }
+    ? ReturnType<typeof responseBool>
+    : S extends { kind: 'list' }
+      ? ReturnType<typeof responseList>
+      : ReturnType<typeof responseNum>;
+
+export type SettingResponseShape = { [S in QueueSetting as S['field']]: ResponseOf<S> };
+
+function responseSchemaOf(s: QueueSettingInfo): z.ZodType {
+  if (s.kind === 'enum') return responseEnum();
+  if (s.kind === 'bool') return responseBool();
+  if (s.kind === 'list') return responseList();
+  return responseNum();
+}
+
+/** How a queue record's settings are decoded (leniently: absent or null is fine). */
+export const settingResponseFields = Object.fromEntries(QUEUE_SETTINGS.map((s) => [s.field, responseSchemaOf(s)])) as unknown as SettingResponseShape;
+
+
 
 // ---- requests ----------------------------------------------------------------------------------
 
@@ -22,7 +85,6 @@ export const repoRef = z.object({ host: z.string().min(1), owner: z.string().min
 export type RepoRef = z.infer<typeof repoRef>;
 
 const prNumber = z.int().min(0).max(MAX_U32);
-const positiveU32 = z.int().min(1).max(MAX_U32);
 const queueTarget = { repo: repoRef, targetBranch: z.string().min(1) };
 const prTarget = { ...queueTarget, pr: z.object({ number: prNumber }) };
 
@@ -39,27 +101,10 @@ export const impactedTargetsRequest = z.object({
   impactedTargets: z.union([z.literal('ALL'), z.array(z.string())]),
 });
 export const testingDetailsRequest = z.object({ ...queueTarget, testRunId: z.string().min(1) });
-export const createQueueRequest = z.object({ ...queueTarget, mode: z.enum(QUEUE_MODES).optional(), concurrency: positiveU32.optional() });
+export const createQueueRequest = z.object({ ...queueTarget, ...createRequestFields });
 
 export const updateQueueFields = {
-  state: z.enum(REQUESTABLE_QUEUE_STATES).optional(),
-  concurrency: positiveU32.optional(),
-  bisectionConcurrency: positiveU32.optional(),
-  testingTimeoutMinutes: positiveU32.optional(),
-  pendingFailureDepth: positiveU32.optional(),
-  canOptimisticallyMerge: z.boolean().optional(),
-  batch: z.boolean().optional(),
-  batchingMaxWaitTimeMinutes: positiveU32.optional(),
-  batchingMinSize: positiveU32.optional(),
-  mode: z.enum(QUEUE_MODES).optional(),
-  commentsEnabled: z.boolean().optional(),
-  commandsEnabled: z.boolean().optional(),
-  createPrsForTestingBranches: z.boolean().optional(),
-  directMergeMode: z.enum(DIRECT_MERGE_MODES).optional(),
-  optimizationMode: z.enum(OPTIMIZATION_MODES).optional(),
-  mergeMethod: z.enum(MERGE_METHODS).optional(),
-  statusCheckEnabled: z.boolean().optional(),
-  requiredStatuses: z.array(z.string().min(1)).optional(),
+  ...settingRequestFields,
   deleteRequiredStatuses: z.boolean().optional(),
 };
 export const updateQueueRequest = z.object({ ...queueTarget, ...updateQueueFields });
@@ -128,25 +173,8 @@ function renameLegacyQueueFields(input: unknown): unknown {
 export const queueSchema = z.preprocess(
   renameLegacyQueueFields,
   z.looseObject({
-    state: lower.nullish(),
     branch: str,
-    concurrency: num,
-    testingTimeoutMinutes: num,
-    mode: lower.nullish(),
-    canOptimisticallyMerge: bool,
-    pendingFailureDepth: num,
-    batch: bool,
-    batchingMaxWaitTimeMinutes: num,
-    batchingMinSize: num,
-    createPrsForTestingBranches: bool,
-    commentsEnabled: bool,
-    commandsEnabled: bool,
-    statusCheckEnabled: bool,
-    bisectionConcurrency: num,
-    requiredStatuses: z.array(z.string()).nullish(),
-    directMergeMode: lower.nullish(),
-    optimizationMode: lower.nullish(),
-    mergeMethod: lower.nullish(),
+    ...settingResponseFields,
     enqueuedPullRequests: z.array(queueEntrySchema).nullish(),
   }),
 );

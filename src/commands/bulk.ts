@@ -2,9 +2,10 @@
  * Runs one PR operation over many PRs with bounded concurrency on the shared keep-alive pool,
  * reporting each result as it lands. A single PR keeps the ordinary error path.
  */
-import type { Context } from '../context.js';
+import type { Deps } from '../context.js';
 import { ExitCode, MqError, mostSevere } from '../errors.js';
 import { mapLimit } from '../cli/args.js';
+import { own, paints, v } from '../output/render.js';
 
 export interface PrResult {
   pr: number;
@@ -17,29 +18,28 @@ export interface PrResult {
 }
 
 export async function runOverPrs(
-  ctx: Context,
+  deps: Pick<Deps, 'out'>,
   prs: number[],
   options: { parallel: number; action: string; bulk: boolean },
   op: (pr: number) => Promise<Record<string, unknown> | void>,
   describe: (r: PrResult) => string,
 ): Promise<{ results: PrResult[]; exitCode: number }> {
-  const style = ctx.styleErr;
   const results = await mapLimit(prs, options.parallel, async (pr): Promise<PrResult> => {
     try {
       const extra = (await op(pr)) ?? {};
       const r: PrResult = { pr, ok: true, exitCode: 0, action: options.action, ...extra };
-      if (options.bulk) ctx.io.err(`${style.green('✓')} #${pr} ${describe(r)}\n`);
+      if (options.bulk) deps.out.note([own(paints.green, '✓'), ` #${pr} `, v(describe(r))]);
       return r;
     } catch (err) {
       if (!options.bulk) throw err;
       const e = err instanceof MqError ? err : undefined;
       const message = e ? e.why : (err as Error).message;
       const r: PrResult = { pr, ok: false, exitCode: e?.exitCode ?? ExitCode.unexpected, action: options.action, error: message };
-      ctx.io.err(`${style.red('✗')} #${pr} ${e ? e.what : options.action} failed: ${message}\n`);
+      deps.out.note([own(paints.red, '✗'), ` #${pr} `, v(`${e ? e.what : options.action} failed: ${message}`)]);
       return r;
     }
   });
   const failed = results.filter((r) => !r.ok).length;
-  if (options.bulk) ctx.io.err(`${results.length - failed} of ${results.length} succeeded${failed ? `, ${failed} failed` : ''}\n`);
+  if (options.bulk) deps.out.note(`${results.length - failed} of ${results.length} succeeded${failed ? `, ${failed} failed` : ''}`);
   return { results, exitCode: mostSevere(results.map((r) => r.exitCode)) };
 }

@@ -1,9 +1,11 @@
 import { Command } from 'commander';
 import type { MergeQueueClient } from '../api/client.js';
-import type { Context, Target } from '../context.js';
 import { formatRepo } from '../config/resolve.js';
+import type { Context, Deps, Target } from '../context.js';
+import type { Result } from '../output/present.js';
+import { own, paints, v } from '../output/render.js';
 import { runOverPrs } from './bulk.js';
-import { emit, finishDryRun, prArguments, withExamples } from './shared.js';
+import { act, prArguments, withExamples } from './shared.js';
 import { parallelOption } from './submit.js';
 
 /** The state a mutation left the PR in, read back (best effort: the mutation already succeeded). */
@@ -16,13 +18,19 @@ export async function stateAfter(client: MergeQueueClient, target: Target, pr: n
   }
 }
 
-export async function runCancel(ctx: Context, prArgs: string[], opts: { parallel: number; dryRun?: boolean }): Promise<number> {
-  const prs = await prArguments(ctx, prArgs);
-  const target = ctx.target();
-  const client = await ctx.client({ dryRun: opts.dryRun });
-  const bulk = prs.length > 1 || prArgs.includes('-');
+export interface CancelOptions {
+  prs: string[];
+  parallel: number;
+  dryRun?: boolean;
+}
+
+export async function runCancel(opts: CancelOptions, deps: Deps): Promise<Result> {
+  const prs = await prArguments(deps, opts.prs);
+  const target = deps.target();
+  const client = await deps.client({ dryRun: opts.dryRun });
+  const bulk = prs.length > 1 || opts.prs.includes('-');
   const { results, exitCode } = await runOverPrs(
-    ctx,
+    deps,
     prs,
     { parallel: opts.parallel, action: 'cancel', bulk },
     async (pr) => {
@@ -32,14 +40,10 @@ export async function runCancel(ctx: Context, prArgs: string[], opts: { parallel
     },
     (r) => `cancelled${r.state ? ` (now ${r.state})` : ''}`,
   );
-  if (opts.dryRun) {
-    finishDryRun(ctx, {}, bulk);
-    return 0;
-  }
+  if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, bulk } };
   const first = results[0];
-  if (!bulk && first) ctx.io.err(`${ctx.styleErr.green('✓')} cancelled PR #${first.pr}${first.state ? `; it is now ${first.state}` : ''}\n`);
-  await emit(ctx, bulk ? results : first, () => '');
-  return exitCode;
+  if (!bulk && first) deps.out.note([own(paints.green, '✓'), ` cancelled PR #${first.pr}`, ...(first.state ? ['; it is now ', v(first.state)] : [])]);
+  return { data: bulk ? results : first, exitCode };
 }
 
 export function cancelCommand(ctx: Context): Command {
@@ -49,8 +53,6 @@ export function cancelCommand(ctx: Context): Command {
     .argument('[pr...]', 'PR numbers; `-` reads them from stdin')
     .addOption(parallelOption())
     .option('--dry-run', 'print the requests instead of sending them')
-    .action(async (prs: string[], opts: { parallel: number; dryRun?: boolean }) => {
-      ctx.exitCode = await runCancel(ctx, prs, opts);
-    });
+    .action(act(ctx, 'cancel', (prs: string[], f: { parallel: number; dryRun?: boolean }): CancelOptions => ({ prs, parallel: f.parallel, dryRun: f.dryRun }), runCancel));
   return withExamples(cmd, ['mq cancel 42', 'mq cancel 101 102 103 --json', 'mq cancel 42 --dry-run']);
 }

@@ -1,13 +1,19 @@
 import { Command } from 'commander';
-import type { Context } from '../context.js';
 import { parseChoice } from '../cli/args.js';
-import { withExamples } from './shared.js';
+import type { Context, Deps } from '../context.js';
+import type { Result } from '../output/present.js';
+import { act, withExamples } from './shared.js';
 
-export async function runCompletion(ctx: Context, program: Command, shellArg: string): Promise<number> {
+export interface CompletionOptions {
+  shell: string;
+  program: Command;
+}
+
+/** The script is the output in every format (a JSON document of a shell script would help no one). */
+export async function runCompletion({ shell: shellArg, program }: CompletionOptions, _deps: Deps): Promise<Result> {
   const [{ SHELLS, completionScript, treeOf }, { describeProgram }] = await Promise.all([import('../completion/generate.js'), import('../help/describe.js')]);
   const shell = parseChoice(shellArg, 'shell', SHELLS);
-  ctx.io.out(completionScript(shell, treeOf(describeProgram(program))));
-  return 0;
+  return { text: completionScript(shell, treeOf(describeProgram(program))), exitCode: 0 };
 }
 
 export function completionCommand(ctx: Context, program: () => Command): Command {
@@ -15,9 +21,7 @@ export function completionCommand(ctx: Context, program: () => Command): Command
     .summary('print the shell completion script for bash, zsh or fish')
     .description('Print a completion script. It completes commands, subcommands, flags, enum values (e.g. --mode single|parallel) and profile names.')
     .argument('<shell>', 'bash, zsh or fish')
-    .action(async (shell: string) => {
-      ctx.exitCode = await runCompletion(ctx, program(), shell);
-    });
+    .action(act(ctx, 'completion', (shell: string): CompletionOptions => ({ shell, program: program() }), runCompletion));
   return withExamples(cmd, [
     'mq completion bash > /etc/bash_completion.d/mq        # or: source <(mq completion bash)',
     'mq completion zsh > "${fpath[1]}/_mq"',

@@ -5,20 +5,31 @@
  * through mq's own API client, as any command would.
  */
 import { Command } from 'commander';
-import type { Context } from '../context.js';
-import { VERSION } from '../context.js';
 import { parseIntIn } from '../cli/args.js';
-import { ExitCode, MqError, UsageError } from '../errors.js';
-import { renderRows } from '../output/render.js';
-import { formatDuration } from '../util/duration.js';
+import { VERSION, type Context, type Deps } from '../context.js';
 import { DEMO_BRANCH, DEMO_PRS, DEMO_QUEUE_SETTINGS, DEMO_REPO } from '../demo/cast.js';
-import { changeLine, frameRows, frameTitle, FRAME_HEADERS, redraw, type DemoPrState } from '../demo/frame.js';
-import { interruptibleSleep } from '../util/poll.js';
-import { withExamples } from './shared.js';
+import { changeLine, FRAME_HEADERS, frameRows, frameTitle, type DemoPrState } from '../demo/frame.js';
+import { ExitCode, MqError, UsageError } from '../errors.js';
+import type { Result } from '../output/present.js';
+import { own, paints, type Line } from '../output/render.js';
+import { formatDuration } from '../util/duration.js';
+import { act, withExamples } from './shared.js';
 
 interface DemoFlags {
   speed: string;
   seed: string;
+}
+
+export interface DemoOptions {
+  /** Emulated minutes per real second. */
+  speed: number;
+  seed: number;
+}
+
+export function demoOptions(flags: DemoFlags): DemoOptions {
+  const speed = Number(flags.speed);
+  if (!Number.isFinite(speed) || speed <= 0 || speed > 100_000) throw new UsageError(`--speed: "${flags.speed}" must be a number above 0 (emulated minutes per real second)`);
+  return { speed, seed: parseIntIn(flags.seed, '--seed', 0, 2 ** 31 - 1) };
 }
 
 /** Emulated minutes per step: small enough that the polls see every state a PR rests in. */
@@ -26,12 +37,11 @@ const STEP_MINUTES = 0.5;
 const TERMINAL = new Set(['merged', 'failed', 'cancelled']);
 const START = Date.parse('2026-01-05T09:00:00.000Z');
 
-export async function runDemo(ctx: Context, flags: DemoFlags): Promise<number> {
-  const speed = Number(flags.speed);
-  if (!Number.isFinite(speed) || speed <= 0 || speed > 100_000) throw new UsageError(`--speed: "${flags.speed}" must be a number above 0 (emulated minutes per real second)`);
-  const seed = parseIntIn(flags.seed, '--seed', 0, 2 ** 31 - 1);
-  const style = ctx.style;
-  const live = ctx.io.stdoutIsTTY && ctx.format() === 'table';
+export async function runDemo(opts: DemoOptions, ctx: Deps): Promise<Result> {
+  const { speed, seed } = opts;
+  const format = ctx.out.format();
+  const json = format === 'json';
+  const live = ctx.io.stdoutIsTTY && format === 'table';
 
   const [{ startEmulator }, { HttpClient }, { MergeQueueClient }] = await Promise.all([
     import('../emulator/index.js'),
@@ -70,7 +80,7 @@ export async function runDemo(ctx: Context, flags: DemoFlags): Promise<number> {
     };
     const target = { repo: DEMO_REPO, targetBranch: DEMO_BRANCH };
 
-    ctx.io.err(`${style.dim(`emulator on ${emu.url} (in-process, manual clock, seed ${seed})`)}\n`);
+    ctx.out.note(own(paints.dim, `emulator on ${emu.url} (in-process, manual clock, seed ${seed})`));
     await client.createQueue({ ...target, concurrency: DEMO_QUEUE_SETTINGS.concurrency });
     await client.updateQueue({ ...target, ...DEMO_QUEUE_SETTINGS });
     for (const pr of DEMO_PRS) {
@@ -81,7 +91,7 @@ export async function runDemo(ctx: Context, flags: DemoFlags): Promise<number> {
     const states = new Map<number, DemoPrState>(DEMO_PRS.map((pr) => [pr.number, { pr, state: 'submitted', since: START }]));
     let emulatedNow = START;
     let drawn = 0;
-    const wallStart = Date.now();
+    const wallStart = ctx.clock.now();
     for (;;) {
       const records = await Promise.all(DEMO_PRS.map((pr) => client.getSubmittedPullRequest({ ...target, pr: { number: pr.number } })));
       for (const rec of records) {
@@ -91,16 +101,14 @@ export async function runDemo(ctx: Context, flags: DemoFlags): Promise<number> {
         entry.state = rec.state ?? 'unknown';
         entry.since = rec.stateChangedAt ? Date.parse(rec.stateChangedAt) : emulatedNow;
       }
-      if (!live && ctx.format() !== 'json' && log.length > 0) ctx.io.out(`${log.join('\n')}\n`);
+      if (!live && !json && log.length > 0) await ctx.out.stream(null, [{ lines: [...log] }]);
       log.length = 0;
       if (live) {
-        const frame = `${frameTitle('running', emulatedNow - START, style)}\n${await renderRows(FRAME_HEADERS, frameRows([...states.values()], emulatedNow, style), 'table', style)}`;
-        ctx.io.out(redraw(drawn) + frame);
-        drawn = frame.split('\n').length - 1;
+        drawn = await ctx.out.frame([{ lines: [frameTitle('running', emulatedNow - START)] }, { headers: FRAME_HEADERS, rows: frameRows([...states.values()], emulatedNow) }], drawn);
       }
       if ([...states.values()].every((s) => TERMINAL.has(s.state))) break;
-      if (Date.now() - wallStart > 60_000) throw new MqError(ExitCode.unexpected, 'demo', 'the queue did not settle within a minute of wall time');
-      await interruptibleSleep(ctx, (STEP_MINUTES / speed) * 1000);
+      if (ctx.clock.now() - wallStart > 60_000) throw new MqError(ExitCode.unexpected, 'demo', 'the queue did not settle within a minute of wall time');
+      await ctx.clock.sleep((STEP_MINUTES / speed) * 1000, ctx.signal);
       const advanced = (await control('POST', '/_emulator/clock/advance', { minutes: STEP_MINUTES })) as { now: string };
       emulatedNow = Date.parse(advanced.now);
     }
@@ -116,30 +124,34 @@ export async function runDemo(ctx: Context, flags: DemoFlags): Promise<number> {
       testRuns: runs,
       restarts,
       emulatedMinutes: Math.round((lastChange - START) / 60_000),
-      wallMs: Date.now() - wallStart,
+      wallMs: ctx.clock.now() - wallStart,
       prs: finals.map((s) => ({ pr: s.pr.number, state: s.state })),
     };
     const metrics = await client.getMergeQueueMetrics({ repo: `${DEMO_REPO.owner}/${DEMO_REPO.name}`, repoHost: DEMO_REPO.host });
-    if (ctx.format() === 'json') {
-      ctx.io.out(`${JSON.stringify({ ...summary, metrics: metrics.body }, null, 2)}\n`);
-      return 0;
-    }
+    const data = { ...summary, metrics: metrics.body };
+    if (json) return { data, exitCode: 0 };
     const [{ parseExposition }, { summarizeMergeQueueMetrics }] = await Promise.all([import('../api/prometheus.js'), import('../api/merge-queue-metrics.js')]);
     const { histogramText } = await import('../views/metrics.js');
     const q = summarizeMergeQueueMetrics(parseExposition(metrics.body))[0];
-    const lines = [
+    const lines: Line[] = [
       '',
-      `${style.bold('summary')}: ${style.green(`${merged} merged`)}, ${style.red(`${failed} failed`)}, ${runs} test runs, ${restarts} restarts, ${formatDuration(lastChange - START)} of queue time (emulated) in ${(summary.wallMs / 1000).toFixed(1)}s`,
+      [
+        own(paints.bold, 'summary'),
+        ': ',
+        own(paints.green, `${merged} merged`),
+        ', ',
+        own(paints.red, `${failed} failed`),
+        `, ${runs} test runs, ${restarts} restarts, ${formatDuration(lastChange - START)} of queue time (emulated) in ${(summary.wallMs / 1000).toFixed(1)}s`,
+      ],
     ];
     if (q) {
       lines.push(
-        `${style.bold('metrics')}: depth ${q.depth ?? 0}, testing ${q.testingSlotsActive ?? 0}, conclusions ${Object.entries(q.conclusions).map(([k, v]) => `${k} ${v}`).join(', ')}, restarts ${q.restarts ?? 0}`,
+        [own(paints.bold, 'metrics'), `: depth ${q.depth ?? 0}, testing ${q.testingSlotsActive ?? 0}, conclusions ${Object.entries(q.conclusions).map(([k, n]) => `${k} ${n}`).join(', ')}, restarts ${q.restarts ?? 0}`],
         `  wait ${histogramText(q.histograms.wait)} · test ${histogramText(q.histograms.test)} · time in queue ${histogramText(q.histograms.timeInQueue)}`,
       );
     }
-    lines.push('', `${style.dim('next: `mq emulator start` runs this service for your own scripts; `mq --help` lists every command')}`);
-    ctx.io.out(`${lines.join('\n')}\n`);
-    return 0;
+    lines.push('', own(paints.dim, 'next: `mq emulator start` runs this service for your own scripts; `mq --help` lists every command'));
+    return { data, view: [{ lines }], exitCode: 0 };
   } finally {
     await emu.close();
   }
@@ -153,8 +165,6 @@ export function demoCommand(ctx: Context): Command {
     )
     .option('--speed <minutes>', 'emulated minutes per real second', '4')
     .option('--seed <n>', 'seed of the emulator (same seed, same run)', '1')
-    .action(async (flags: DemoFlags) => {
-      ctx.exitCode = await runDemo(ctx, flags);
-    });
+    .action(act(ctx, 'demo', demoOptions, runDemo));
   return withExamples(cmd, ['mq demo', 'mq demo --speed 50', 'mq demo --seed 7 | tee demo.log']);
 }

@@ -1,14 +1,21 @@
 import { Command } from 'commander';
-import type { Context } from '../context.js';
+import type { Context, Deps } from '../context.js';
 import { UsageError } from '../errors.js';
 import { environmentText, exitCodesText } from '../help/topics.js';
-import { withExamples } from './shared.js';
+import type { Result } from '../output/present.js';
+import { act, withExamples } from './shared.js';
 
-export async function runHelp(ctx: Context, program: Command, topic: string[]): Promise<number> {
+export interface HelpOptions {
+  topic: string[];
+  program: Command;
+}
+
+/** Help is mq's own text: printed as is in every format but JSON, where the description is the document. */
+export async function runHelp({ program, topic }: HelpOptions, deps: Deps): Promise<Result> {
   const [first] = topic;
-  if (!ctx.options.json && (first === 'exit-codes' || first === 'environment' || first === 'env')) {
-    ctx.io.out(first === 'exit-codes' ? exitCodesText() : environmentText());
-    return 0;
+  // A topic has no JSON document: under --json its name is looked up as a command (and refused).
+  if (!deps.options.json && (first === 'exit-codes' || first === 'environment' || first === 'env')) {
+    return { text: first === 'exit-codes' ? exitCodesText() : environmentText(), exitCode: 0 };
   }
   let cmd: Command | undefined = program;
   for (const name of topic) {
@@ -17,14 +24,9 @@ export async function runHelp(ctx: Context, program: Command, topic: string[]): 
       throw new UsageError(`help: no command or topic "${topic.join(' ')}"`, { hints: ['topics: exit-codes, environment; commands: `mq --help`'] });
     }
   }
-  if (ctx.options.json) {
-    const { describeProgram, describeCommand } = await import('../help/describe.js');
-    const doc = cmd === program ? describeProgram(program) : describeCommand(cmd, (cmd.parent ? pathOf(cmd.parent) : ''));
-    ctx.io.out(`${JSON.stringify(doc, null, 2)}\n`);
-    return 0;
-  }
-  ctx.io.out(cmd.helpInformation());
-  return 0;
+  const { describeProgram, describeCommand } = await import('../help/describe.js');
+  const doc = cmd === program ? describeProgram(program) : describeCommand(cmd, cmd.parent ? pathOf(cmd.parent) : '');
+  return { data: doc, view: [{ text: cmd.helpInformation() }], exitCode: 0 };
 }
 
 function pathOf(cmd: Command): string {
@@ -38,8 +40,6 @@ export function helpCommand(ctx: Context, program: () => Command): Command {
     .summary('help on a command or topic (exit-codes, environment)')
     .description('Show help for a command, or a topic: `exit-codes`, `environment`. With --json, describe every command, argument, option, environment variable and exit code.')
     .argument('[topic...]', 'a command path (e.g. `queue update`) or a topic')
-    .action(async (topic: string[]) => {
-      ctx.exitCode = await runHelp(ctx, program(), topic);
-    });
+    .action(act(ctx, 'help', (topic: string[]): HelpOptions => ({ topic, program: program() }), runHelp));
   return withExamples(cmd, ['mq help exit-codes', 'mq help environment', 'mq help queue update', 'mq help --json']);
 }

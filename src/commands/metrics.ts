@@ -1,10 +1,15 @@
 import { Command } from 'commander';
-import type { Context } from '../context.js';
 import { envValue, parseRepo } from '../config/resolve.js';
+import type { Context, Deps } from '../context.js';
 import { UsageError } from '../errors.js';
-import { json, renderFields, renderRows } from '../output/render.js';
+import { asSent, type Block, type Result } from '../output/present.js';
+import { own, paints, v, type Format } from '../output/render.js';
 import { metricsFields, metricsRows, queueTitle } from '../views/metrics.js';
-import { withExamples } from './shared.js';
+import { act, withExamples } from './shared.js';
+
+export interface MetricsOptions {
+  allRepos?: boolean;
+}
 
 export interface MetricsOptions {
   allRepos?: boolean;
@@ -15,16 +20,16 @@ export interface MetricsOptions {
  * A repo written without a host takes the host of the profile's repo; without one, it is refused
  * rather than guessed, since the service needs the host.
  */
-export function metricsQuery(ctx: Context, opts: MetricsOptions): { repo?: string; repoHost?: string } {
+export function metricsQuery(deps: Pick<Deps, 'options' | 'env' | 'profile'>, opts: MetricsOptions): { repo?: string; repoHost?: string } {
   if (opts.allRepos) return {};
-  const flag = ctx.options.repo;
-  const text = flag ?? envValue(ctx.env, 'MQ_REPO');
+  const flag = deps.options.repo;
+  const text = flag ?? envValue(deps.env, 'MQ_REPO');
   if (text === undefined) return {};
   const source = flag !== undefined ? '--repo' : 'MQ_REPO';
   const repo = parseRepo(text, source);
   const explicitHost = text.trim().replace(/\.git$/, '').split('/').length === 3;
   if (explicitHost) return { repo: `${repo.owner}/${repo.name}`, repoHost: repo.host };
-  const { name, data } = ctx.profile();
+  const { name, data } = deps.profile();
   const profileRepo = data.repo?.trim().split('/');
   if (profileRepo && profileRepo.length === 3 && profileRepo[0]) return { repo: `${repo.owner}/${repo.name}`, repoHost: profileRepo[0].toLowerCase() };
   throw new UsageError(`${source}: "${text}" has no host part, and metrics needs one (repoHost); profile "${name.value}" has no repo with a host to take it from`, {
@@ -32,22 +37,15 @@ export function metricsQuery(ctx: Context, opts: MetricsOptions): { repo?: strin
   });
 }
 
-/** Raw passthrough when piped or with -o raw; parsed when asked for a table, plain rows, markdown or JSON. */
-function wantsRaw(ctx: Context): boolean {
-  if (ctx.options.json) return false;
-  if (ctx.options.output !== undefined) return ctx.options.output === 'raw';
-  return !ctx.io.stdoutIsTTY;
-}
+/** Piped without a format chosen, metrics pass through raw (for a scraper or a file). */
+const PIPED: Format = 'raw';
 
-export async function runMetrics(ctx: Context, opts: MetricsOptions): Promise<number> {
-  const query = metricsQuery(ctx, opts);
-  const client = await ctx.client();
+export async function runMetrics(opts: MetricsOptions, deps: Deps): Promise<Result> {
+  const query = metricsQuery(deps, opts);
+  const client = await deps.client();
   const { body } = await client.getMergeQueueMetrics(query);
-  if (wantsRaw(ctx)) {
-    ctx.io.out(body);
-    return 0;
-  }
-  const format = ctx.format();
+  const sent = asSent(body);
+  if (deps.out.format(PIPED) === 'raw') return { view: sent, exitCode: 0 };
   const [{ parseExposition }, { summarizeMergeQueueMetrics }] = await Promise.all([import('../api/prometheus.js'), import('../api/merge-queue-metrics.js')]);
   let queues;
   let families;
@@ -56,27 +54,16 @@ export async function runMetrics(ctx: Context, opts: MetricsOptions): Promise<nu
     queues = summarizeMergeQueueMetrics(families);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    ctx.io.err(`${ctx.styleErr.yellow('mq: warning:')} the metrics could not be parsed (${why}); showing them as the service sent them\n`);
-    ctx.io.out(format === 'json' ? json({ ...query, parsed: false, error: why, raw: body }) : body);
-    return 0;
+    deps.out.note([own(paints.yellow, 'mq: warning:'), ' the metrics could not be parsed (', v(why), '); showing them as the service sent them']);
+    return { data: { ...query, parsed: false, error: why, raw: body }, view: sent, exitCode: 0 };
   }
-  if (format === 'json') {
-    ctx.io.out(json({ ...query, parsed: true, queues }));
-    return 0;
+  if (queues.length === 0 && deps.out.format(PIPED) !== 'json') {
+    deps.out.note(`no merge queue series in the metrics (${families.length} metric famil${families.length === 1 ? 'y' : 'ies'}); showing them as the service sent them`);
+    return { view: sent, exitCode: 0 };
   }
-  if (queues.length === 0) {
-    ctx.io.err(`no merge queue series in the metrics (${families.length} metric famil${families.length === 1 ? 'y' : 'ies'}); showing them as the service sent them\n`);
-    ctx.io.out(body);
-    return 0;
-  }
-  if (format === 'plain' || format === 'raw') {
-    ctx.io.out(await renderRows([], queues.flatMap(metricsRows), 'plain', ctx.style));
-    return 0;
-  }
-  ctx.io.out(queues.map((q) => renderFields(metricsFields(q, ctx.style), format, ctx.style, queueTitle(q))).join('\n'));
-  return 0;
+  const perQueue = queues.flatMap((q, i): Block[] => [...(i > 0 ? [{ lines: [''] }] : []), { fields: metricsFields(q), title: queueTitle(q) }]);
+  return { data: { ...query, parsed: true, queues }, view: { plain: [{ headers: [], rows: queues.flatMap(metricsRows) }], table: perQueue, markdown: perQueue }, exitCode: 0 };
 }
-
 export function metricsCommand(ctx: Context): Command {
   const cmd = new Command('metrics')
     .summary('show the merge queue metrics (Prometheus)')
@@ -88,8 +75,6 @@ export function metricsCommand(ctx: Context): Command {
       ].join('\n'),
     )
     .option('--all-repos', 'every repository, even when --repo or MQ_REPO is set')
-    .action(async (opts: MetricsOptions) => {
-      ctx.exitCode = await runMetrics(ctx, opts);
-    });
+    .action(act(ctx, 'metrics', (f: MetricsOptions): MetricsOptions => ({ allRepos: f.allRepos }), runMetrics, PIPED));
   return withExamples(cmd, ['mq metrics --repo github.com/acme/widgets', 'mq metrics --all-repos > metrics.prom', "mq metrics -o plain | awk -F'\\t' '$4 == \"depth\"'"]);
 }

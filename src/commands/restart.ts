@@ -1,22 +1,25 @@
 import { Command } from 'commander';
-import type { Context } from '../context.js';
 import { formatRepo } from '../config/resolve.js';
+import type { Context, Deps } from '../context.js';
+import type { Result } from '../output/present.js';
+import { own, paints, v } from '../output/render.js';
 import { stateAfter } from './cancel.js';
-import { emit, finishDryRun, onePr, withExamples } from './shared.js';
+import { act, onePr, withExamples } from './shared.js';
 
-export async function runRestart(ctx: Context, prArg: string | undefined, opts: { dryRun?: boolean }): Promise<number> {
-  const pr = onePr(ctx, prArg);
-  const target = ctx.target();
-  const client = await ctx.client({ dryRun: opts.dryRun });
+export interface RestartOptions {
+  pr: number;
+  dryRun?: boolean;
+}
+
+export async function runRestart(opts: RestartOptions, deps: Deps): Promise<Result> {
+  const { pr } = opts;
+  const target = deps.target();
+  const client = await deps.client({ dryRun: opts.dryRun });
   await client.restartTestsOnPullRequest({ ...target, pr: { number: pr } });
-  if (opts.dryRun) {
-    finishDryRun(ctx);
-    return 0;
-  }
+  if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns } };
   const state = await stateAfter(client, target, pr);
-  ctx.io.err(`${ctx.styleErr.green('✓')} restarted tests of PR #${pr}${state ? `; it is now ${state}` : ''}\n`);
-  await emit(ctx, { pr, ok: true, exitCode: 0, action: 'restart', repo: formatRepo(target.repo), targetBranch: target.targetBranch, state }, () => '');
-  return 0;
+  deps.out.note([own(paints.green, '✓'), ` restarted tests of PR #${pr}`, ...(state ? ['; it is now ', v(state)] : [])]);
+  return { data: { pr, ok: true, exitCode: 0, action: 'restart', repo: formatRepo(target.repo), targetBranch: target.targetBranch, state }, exitCode: 0 };
 }
 
 export function restartCommand(ctx: Context): Command {
@@ -25,8 +28,6 @@ export function restartCommand(ctx: Context): Command {
     .description('Restart the tests of a PR that is testing or pending failure, without moving it in the queue.')
     .argument('[pr]', 'PR number')
     .option('--dry-run', 'print the request instead of sending it')
-    .action(async (pr: string | undefined, opts: { dryRun?: boolean }) => {
-      ctx.exitCode = await runRestart(ctx, pr, opts);
-    });
+    .action(act(ctx, 'restart', (pr: string | undefined, f: { dryRun?: boolean }): RestartOptions => ({ pr: onePr(ctx.env, pr), dryRun: f.dryRun }), runRestart));
   return withExamples(cmd, ['mq restart 42', 'mq restart 42 --json']);
 }

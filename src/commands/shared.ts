@@ -1,34 +1,36 @@
-/** Small pieces every command uses: help examples, emitting data, the target of a PR call. */
+/**
+ * Small pieces every command uses: the action wrapper that turns a behaviour's Result into output,
+ * help examples, PR arguments (with the stdin limit) and repeatable options.
+ */
 import type { Command } from 'commander';
-import type { Context } from '../context.js';
 import { parsePrList, parsePrNumber } from '../cli/args.js';
 import { inferPrNumber } from '../config/github.js';
-import { json } from '../output/render.js';
+import type { Context, Deps } from '../context.js';
+import { UsageError } from '../errors.js';
+import type { Result } from '../output/present.js';
+import type { Format } from '../output/render.js';
+import { InputTooLarge, limitText } from '../util/limited-read.js';
 
 export function withExamples(cmd: Command, examples: string[], extra?: string): Command {
   const text = `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n${extra ? `\n${extra}\n` : ''}`;
   return cmd.addHelpText('after', text);
 }
 
-/** Prints `data` as JSON under --json, else the text `render` produces. */
-export async function emit(ctx: Context, data: unknown, render: () => string | Promise<string>): Promise<void> {
-  if (ctx.format() === 'json') {
-    ctx.io.out(json(data));
-    return;
-  }
-  ctx.io.out(await render());
-}
-
 /**
- * Closes a dry run: under --json one document `{dryRun: true, request | requests, …}` (the
- * requests were printed already otherwise), and a note on stderr that nothing was sent.
+ * A commander action: `toOptions` turns the raw arguments and flags into the typed options of the
+ * behaviour (the wiring, tested alone through `ctx.intercept`); `run` does the work and returns a
+ * Result, which the presenter prints. `piped` is the format used off a terminal when none was chosen.
  */
-export function finishDryRun(ctx: Context, doc: Record<string, unknown> = {}, bulk = false): void {
-  if (ctx.format() === 'json') {
-    const requests = bulk ? { requests: ctx.dryRuns } : { request: ctx.dryRuns[0] ?? null };
-    ctx.io.out(json({ dryRun: true, ...requests, ...doc }));
-  }
-  ctx.io.err('dry run: nothing was sent\n');
+// biome-ignore lint/suspicious/noExplicitAny: commander hands actions untyped arguments
+export function act<A extends any[], O>(ctx: Context, name: string, toOptions: (...args: A) => O, run: (options: O, deps: Deps) => Promise<Result>, piped?: Format) {
+  return async (...args: A): Promise<void> => {
+    const options = toOptions(...args);
+    if (ctx.intercept) {
+      ctx.intercept(name, options);
+      return;
+    }
+    ctx.exitCode = await ctx.out.show(await run(options, ctx), piped);
+  };
 }
 
 /** Accumulates a repeatable option; marked so `mq help --json` can say the option repeats. */
@@ -37,13 +39,27 @@ export function collect(value: string, previous: string[] = []): string[] {
 }
 Object.assign(collect, { repeatable: true });
 
+/** The most PR numbers standard input may carry (a PR number is at most 10 digits and a separator). */
+export const PR_LIST_STDIN_LIMIT = 1024 * 1024;
+
+/** Reads standard input, refusing more than `limit` bytes with a message naming `what` and the limit. */
+export async function readStdinLimited(deps: Pick<Deps, 'io'>, limit: number, what: string): Promise<string> {
+  try {
+    return await deps.io.readStdin(limit);
+  } catch (err) {
+    if (err instanceof InputTooLarge) throw new UsageError(`${what}: standard input is over the limit of ${limitText(limit)}; nothing was sent`);
+    throw err;
+  }
+}
+
 /** PR numbers from arguments, `-` (stdin), or in GitHub Actions the run's own PR; all checked first. */
-export async function prArguments(ctx: Context, args: string[]): Promise<number[]> {
-  if (args.length === 0) return [inferPrNumber(ctx.env)];
-  const stdin = args.includes('-') ? await ctx.io.readStdin() : undefined;
+export async function prArguments(deps: Pick<Deps, 'io' | 'env'>, args: string[]): Promise<number[]> {
+  if (args.length === 0) return [inferPrNumber(deps.env)];
+  const stdin = args.includes('-') ? await readStdinLimited(deps, PR_LIST_STDIN_LIMIT, 'PR list') : undefined;
   return parsePrList(args, stdin);
 }
 
-export function onePr(ctx: Context, arg: string | undefined): number {
-  return arg === undefined ? inferPrNumber(ctx.env) : parsePrNumber(arg);
+/** One PR argument, or in GitHub Actions the run's own PR. */
+export function onePr(env: NodeJS.ProcessEnv, arg: string | undefined): number {
+  return arg === undefined ? inferPrNumber(env) : parsePrNumber(arg);
 }

@@ -1,16 +1,19 @@
 import { Command } from 'commander';
-import type { Context } from '../context.js';
-import { renderFields } from '../output/render.js';
+import type { Context, Deps } from '../context.js';
+import type { Result } from '../output/present.js';
 import { pullRequestFields } from '../views/pull-request.js';
-import { emit, onePr, withExamples } from './shared.js';
+import { act, onePr, withExamples } from './shared.js';
 
-export async function runStatus(ctx: Context, prArg: string | undefined): Promise<number> {
-  const pr = onePr(ctx, prArg);
-  const target = ctx.target();
-  const client = await ctx.client();
-  const record = await client.getSubmittedPullRequest({ ...target, pr: { number: pr } });
-  await emit(ctx, record, () => renderFields(pullRequestFields(record, ctx.now(), ctx.style), ctx.format(), ctx.style, ctx.format() === 'markdown' ? `PR #${pr}` : undefined));
-  return 0;
+export interface StatusOptions {
+  pr: number;
+}
+
+export async function runStatus(opts: StatusOptions, deps: Deps): Promise<Result> {
+  const target = deps.target();
+  const client = await deps.client();
+  const record = await client.getSubmittedPullRequest({ ...target, pr: { number: opts.pr } });
+  const fields = pullRequestFields(record, deps.clock.now());
+  return { data: record, exitCode: 0, view: { table: [{ fields }], plain: [{ fields }], markdown: [{ fields, title: `PR #${opts.pr}` }] } };
 }
 
 export function statusCommand(ctx: Context): Command {
@@ -18,8 +21,6 @@ export function statusCommand(ctx: Context): Command {
     .summary("show a PR's state in the merge queue")
     .description('Show where a submitted PR is: its state and for how long, priority, whether it is in the queue, readiness, title, author, sha and base branch. A PR never submitted to this queue exits 3.')
     .argument('[pr]', 'PR number (in GitHub Actions it defaults to the PR of the workflow run)')
-    .action(async (pr: string | undefined) => {
-      ctx.exitCode = await runStatus(ctx, pr);
-    });
+    .action(act(ctx, 'status', (pr: string | undefined): StatusOptions => ({ pr: onePr(ctx.env, pr) }), runStatus));
   return withExamples(cmd, ['mq status 42', 'mq status 42 --json | jq -r .state', 'mq status 42 -o markdown >> "$GITHUB_STEP_SUMMARY"']);
 }

@@ -1,62 +1,73 @@
 import { Command, Option } from 'commander';
 import { parseIntIn, parsePriority, priorityValue, type Priority } from '../cli/args.js';
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
 import { formatRepo } from '../config/resolve.js';
+import type { Context, Deps } from '../context.js';
+import { UsageError } from '../errors.js';
+import type { Result } from '../output/present.js';
+import { own, paints, v } from '../output/render.js';
 import { runOverPrs } from './bulk.js';
-import { emit, finishDryRun, prArguments, withExamples } from './shared.js';
-import { parseWaitOptions, waitForPr, type WaitFlags } from './wait.js';
+import { act, prArguments, withExamples } from './shared.js';
+import { parseWaitSettings, waitForPr, type WaitSettings } from './wait.js';
 
-export interface SubmitOptions extends WaitFlags {
+export interface SubmitOptions {
+  /** PR numbers as given; `-` reads them from stdin. */
+  prs: string[];
   priority?: Priority;
-  batch?: boolean;
+  /** --no-batch: test this PR alone. */
+  noBatch?: true;
   parallel: number;
   dryRun?: boolean;
+  /** --wait, with its --timeout and --interval. */
+  wait?: WaitSettings;
 }
 
-export async function runSubmit(ctx: Context, prArgs: string[], opts: SubmitOptions): Promise<number> {
-  const prs = await prArguments(ctx, prArgs);
-  if (opts.wait && (prs.length > 1 || prArgs.includes('-'))) {
+export async function runSubmit(opts: SubmitOptions, deps: Deps): Promise<Result> {
+  const prs = await prArguments(deps, opts.prs);
+  const bulk = prs.length > 1 || opts.prs.includes('-');
+  if (opts.wait && bulk) {
     throw new UsageError('--wait takes one PR', { hints: ['submit them together, then wait for each: mq wait <pr>'] });
   }
-  if (!opts.wait && opts.interval !== undefined) throw new UsageError('--interval only applies with --wait');
-  const waitSettings = opts.wait ? parseWaitOptions(ctx, opts) : undefined;
-  const target = ctx.target();
-  const client = await ctx.client({ dryRun: opts.dryRun });
-  const bulk = prs.length > 1 || prArgs.includes('-');
-  const noBatch = opts.batch === false ? true : undefined;
+  // --timeout bounds all of submit --wait, the submit request included.
+  const deadline = opts.wait ? deps.clock.now() + opts.wait.timeoutMs : undefined;
+  const target = deps.target();
+  const client = await deps.client({ dryRun: opts.dryRun, waiting: opts.wait !== undefined });
   const { results, exitCode } = await runOverPrs(
-    ctx,
+    deps,
     prs,
     { parallel: opts.parallel, action: 'submit', bulk },
     async (pr) => {
-      await client.submitPullRequest({ ...target, pr: { number: pr }, priority: opts.priority, noBatch });
+      await client.submitPullRequest({ ...target, pr: { number: pr }, priority: opts.priority, noBatch: opts.noBatch }, { deadline, signal: deps.signal });
       return {
         repo: formatRepo(target.repo),
         targetBranch: target.targetBranch,
         ...(opts.priority !== undefined ? { priority: opts.priority, priorityValue: priorityValue(opts.priority) } : {}),
-        ...(noBatch ? { noBatch } : {}),
+        ...(opts.noBatch ? { noBatch: opts.noBatch } : {}),
         ...(opts.dryRun ? { dryRun: true } : {}),
       };
     },
     () => `submitted to ${target.targetBranch}`,
   );
-  if (opts.dryRun) {
-    finishDryRun(ctx, {}, bulk);
-    return 0;
+  if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, bulk } };
+  if (opts.wait && !bulk && results[0]?.ok) {
+    return waitForPr(deps, client, target, prs[0] as number, opts.wait, { submitted: true, deadline });
   }
-  if (waitSettings && !bulk && results[0]?.ok) {
-    return waitForPr(ctx, client, target, prs[0] as number, waitSettings, { submitted: true });
-  }
-  if (!bulk) ctx.io.err(`${ctx.styleErr.green('✓')} submitted PR #${prs[0]} to the ${target.targetBranch} queue of ${formatRepo(target.repo)}\n`);
-  await emit(ctx, bulk ? results : results[0], () => '');
-  return exitCode;
+  if (!bulk) deps.out.note([own(paints.green, '✓'), ` submitted PR #${prs[0]} to the `, v(target.targetBranch), ' queue of ', v(formatRepo(target.repo))]);
+  return { data: bulk ? results : results[0], exitCode };
 }
 
 export function parallelOption(): Option {
   return new Option('--parallel <n>', 'requests in flight at once for several PRs')
     .default(8)
-    .argParser((v) => parseIntIn(v, '--parallel', 1, 64));
+    .argParser((val) => parseIntIn(val, '--parallel', 1, 64));
+}
+
+interface SubmitFlags {
+  priority?: Priority;
+  batch?: boolean;
+  parallel: number;
+  dryRun?: boolean;
+  wait?: boolean;
+  interval?: string;
 }
 
 export function submitCommand(ctx: Context): Command {
@@ -70,9 +81,24 @@ export function submitCommand(ctx: Context): Command {
     .option('--dry-run', 'print the requests instead of sending them')
     .option('--wait', 'then wait until the PR merges or leaves the queue (one PR; --timeout bounds the wait, default 2h)')
     .option('--interval <duration>', 'with --wait: time between polls (default 15s)')
-    .action(async (prs: string[], opts: SubmitOptions) => {
-      ctx.exitCode = await runSubmit(ctx, prs, opts);
-    });
+    .action(
+      act(
+        ctx,
+        'submit',
+        (prs: string[], f: SubmitFlags): SubmitOptions => {
+          if (!f.wait && f.interval !== undefined) throw new UsageError('--interval only applies with --wait');
+          return {
+            prs,
+            priority: f.priority,
+            ...(f.batch === false ? { noBatch: true as const } : {}),
+            parallel: f.parallel,
+            dryRun: f.dryRun,
+            ...(f.wait ? { wait: parseWaitSettings(ctx.options.timeout, f.interval ?? '15s') } : {}),
+          };
+        },
+        runSubmit,
+      ),
+    );
   return withExamples(cmd, [
     'mq submit 42',
     'mq submit 42 --priority high --no-batch',

@@ -1,21 +1,15 @@
-import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Command } from 'commander';
-import type { Context } from '../context.js';
 import { formatRepo } from '../config/resolve.js';
+import type { Context, Deps } from '../context.js';
 import { UsageError } from '../errors.js';
-import { collect, emit, finishDryRun, onePr, withExamples } from './shared.js';
+import type { Result } from '../output/present.js';
+import { own, paints, v } from '../output/render.js';
+import { InputTooLarge, limitText, readFileLimited } from '../util/limited-read.js';
+import { act, collect, onePr, withExamples } from './shared.js';
 
 /** The service refuses request bodies over 20 MiB. */
 export const MAX_BODY_BYTES = 20 * 1024 * 1024;
-
-export interface TargetsOptions {
-  sha?: string;
-  target?: string[];
-  file?: string;
-  all?: boolean;
-  none?: boolean;
-  dryRun?: boolean;
-}
 
 /** A targets file: a JSON array of strings, or one target per line (blank lines and `#` comments skipped). */
 export function parseTargetsText(text: string, source: string): string[] {
@@ -40,35 +34,62 @@ export function parseTargetsText(text: string, source: string): string[] {
   return out;
 }
 
-async function readTargets(ctx: Context, opts: TargetsOptions): Promise<string[] | 'ALL'> {
-  const chosen = [opts.target !== undefined, opts.file !== undefined, opts.all === true, opts.none === true].filter(Boolean).length;
+export type TargetSource = { targets: string[] } | { file: string } | { all: true } | { none: true };
+
+export interface TargetsOptions {
+  pr: number;
+  sha: string;
+  source: TargetSource;
+  dryRun?: boolean;
+}
+
+interface TargetsFlags {
+  sha?: string;
+  target?: string[];
+  file?: string;
+  all?: boolean;
+  none?: boolean;
+  dryRun?: boolean;
+}
+
+/** The wiring: exactly one source of targets, a sha without white space. */
+export function targetsOptions(pr: number, f: TargetsFlags): TargetsOptions {
+  const sha = f.sha?.trim();
+  if (!sha || /\s/.test(sha)) throw new UsageError('--sha: the head commit sha of the PR is required', { hints: ['e.g. --sha "$(git rev-parse HEAD)"'] });
+  const chosen = [f.target !== undefined, f.file !== undefined, f.all === true, f.none === true].filter(Boolean).length;
   if (chosen !== 1) {
     throw new UsageError('give exactly one of --target, --file, --all or --none', {
       hints: ['e.g. --target //svc/api --target //svc/web, or --file targets.txt, or --all for "impacts everything"'],
     });
   }
-  if (opts.all) return 'ALL';
-  if (opts.none) return [];
-  if (opts.target) {
-    if (opts.target.some((t) => t.trim() === '')) throw new UsageError('--target: a target must not be empty');
-    return opts.target;
-  }
-  const file = opts.file as string;
+  if (f.target?.some((t) => t.trim() === '')) throw new UsageError('--target: a target must not be empty');
+  const source: TargetSource = f.all ? { all: true } : f.none ? { none: true } : f.target ? { targets: f.target } : { file: f.file as string };
+  return { pr, sha, source, dryRun: f.dryRun };
+}
+
+async function readTargets(deps: Deps, source: TargetSource): Promise<string[] | 'ALL'> {
+  if ('all' in source) return 'ALL';
+  if ('none' in source) return [];
+  if ('targets' in source) return source.targets;
+  const file = source.file;
   let text: string;
   try {
-    text = file === '-' ? await ctx.io.readStdin() : readFileSync(file, 'utf8');
+    text = file === '-' ? await deps.io.readStdin(MAX_BODY_BYTES) : await readFileLimited(resolve(deps.cwd, file), MAX_BODY_BYTES);
   } catch (err) {
+    if (err instanceof InputTooLarge) {
+      throw new UsageError(`--file: ${file === '-' ? 'standard input' : file} is over the limit of ${limitText(MAX_BODY_BYTES)} (the most the service accepts); nothing was sent`, {
+        hints: ['send --all instead: the PR is then taken to impact every target'],
+      });
+    }
     throw new UsageError(`--file: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
   return parseTargetsText(text, file === '-' ? 'stdin' : file);
 }
 
-export async function runTargets(ctx: Context, prArg: string | undefined, opts: TargetsOptions): Promise<number> {
-  const pr = onePr(ctx, prArg);
-  const sha = opts.sha?.trim();
-  if (!sha || /\s/.test(sha)) throw new UsageError('--sha: the head commit sha of the PR is required', { hints: ['e.g. --sha "$(git rev-parse HEAD)"'] });
-  const impactedTargets = await readTargets(ctx, opts);
-  const target = ctx.target();
+export async function runTargets(opts: TargetsOptions, deps: Deps): Promise<Result> {
+  const { pr, sha } = opts;
+  const impactedTargets = await readTargets(deps, opts.source);
+  const target = deps.target();
   const request = { repo: target.repo, targetBranch: target.targetBranch, pr: { number: pr, sha }, impactedTargets };
   const body = JSON.stringify(request);
   const bytes = Buffer.byteLength(body);
@@ -77,16 +98,12 @@ export async function runTargets(ctx: Context, prArg: string | undefined, opts: 
       hints: ['send --all instead: the PR is then taken to impact every target'],
     });
   }
-  const client = await ctx.client({ dryRun: opts.dryRun });
-  await client.setImpactedTargets(request, body);
+  const client = await deps.client({ dryRun: opts.dryRun });
+  await client.setImpactedTargets(request, { body });
   const count = impactedTargets === 'ALL' ? 'ALL' : impactedTargets.length;
-  if (opts.dryRun) {
-    finishDryRun(ctx, { targets: count });
-    return 0;
-  }
-  ctx.io.err(`${ctx.styleErr.green('✓')} set impacted targets of PR #${pr} at ${sha.slice(0, 12)}: ${count === 'ALL' ? 'ALL' : `${count} target${count === 1 ? '' : 's'}`}\n`);
-  await emit(ctx, { pr, ok: true, exitCode: 0, action: 'targets', repo: formatRepo(target.repo), targetBranch: target.targetBranch, sha, targets: count, bytes }, () => '');
-  return 0;
+  if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, doc: { targets: count } } };
+  deps.out.note([own(paints.green, '✓'), ` set impacted targets of PR #${pr} at `, v(sha.slice(0, 12)), `: ${count === 'ALL' ? 'ALL' : `${count} target${count === 1 ? '' : 's'}`}`]);
+  return { data: { pr, ok: true, exitCode: 0, action: 'targets', repo: formatRepo(target.repo), targetBranch: target.targetBranch, sha, targets: count, bytes }, exitCode: 0 };
 }
 
 export function targetsCommand(ctx: Context): Command {
@@ -102,9 +119,7 @@ export function targetsCommand(ctx: Context): Command {
     .option('--all', 'the PR impacts every target (sends "ALL")')
     .option('--none', 'the PR impacts nothing (sends an empty list)')
     .option('--dry-run', 'print the request instead of sending it')
-    .action(async (pr: string | undefined, opts: TargetsOptions) => {
-      ctx.exitCode = await runTargets(ctx, pr, opts);
-    });
+    .action(act(ctx, 'targets', (pr: string | undefined, f: TargetsFlags) => targetsOptions(onePr(ctx.env, pr), f), runTargets));
   return withExamples(cmd, [
     'mq targets 42 --sha "$(git rev-parse HEAD)" --target //svc/api --target //svc/web',
     'bazel-diff ... > targets.txt && mq targets 42 --sha "$SHA" --file targets.txt',

@@ -1,26 +1,20 @@
 /**
  * `mq wait`: poll a PR until it merges (exit 0), leaves the queue (exit 9) or --timeout passes
  * (exit 8). Transient failures of a poll are retried, never reported as the outcome; 401 and 404
- * end the wait with their own codes. State changes stream to stderr; --json prints one final
- * document with the transitions seen.
+ * end the wait with their own codes, and a wait that never reached the service ends with exit 6.
+ * State changes go to stderr; the result is one document (--json), a markdown summary or a plain row.
  */
 import { Command } from 'commander';
 import type { MergeQueueClient } from '../api/client.js';
 import type { SubmittedPullRequest } from '../api/schemas.js';
-import { parsePrNumber } from '../cli/args.js';
-import { inferPrNumber } from '../config/github.js';
-import { checkedTimeout, MAX_TIMEOUT_MS, type Context, type Target } from '../context.js';
-import { UsageError } from '../errors.js';
-import { json, renderFields } from '../output/render.js';
+import { checkedTimeout, MAX_TIMEOUT_MS, type Context, type Deps, type Target } from '../context.js';
+import { ExitCode, MqError, UsageError } from '../errors.js';
+import type { Result } from '../output/present.js';
+import { own, paints, v, type Line } from '../output/render.js';
 import { formatDuration, parseDuration } from '../util/duration.js';
 import { poll } from '../util/poll.js';
 import { pullRequestFields } from '../views/pull-request.js';
-import { withExamples } from './shared.js';
-
-export interface WaitFlags {
-  wait?: boolean;
-  interval?: string;
-}
+import { act, onePr, withExamples } from './shared.js';
 
 export interface WaitSettings {
   timeoutMs: number;
@@ -29,13 +23,12 @@ export interface WaitSettings {
 
 export const DEFAULT_WAIT_TIMEOUT = '2h';
 
-export function parseWaitOptions(ctx: Context, flags: WaitFlags): WaitSettings {
-  const timeoutMs = checkedTimeout(parseDuration(ctx.options.timeout ?? DEFAULT_WAIT_TIMEOUT, '--timeout'), '--timeout');
-  const intervalMs = parseDuration(flags.interval ?? '15s', '--interval');
+/** --timeout (the whole wait) and --interval, checked; wiring only. */
+export function parseWaitSettings(timeout: string | undefined, interval: string): WaitSettings {
+  const timeoutMs = checkedTimeout(parseDuration(timeout ?? DEFAULT_WAIT_TIMEOUT, '--timeout'), '--timeout');
+  const intervalMs = parseDuration(interval, '--interval');
   if (intervalMs < 100) throw new UsageError('--interval: must be at least 100ms');
   if (intervalMs > MAX_TIMEOUT_MS) throw new UsageError('--interval: must be at most 24 days');
-  // While waiting, --timeout bounds the whole wait; each request keeps its own limit.
-  ctx.waiting = true;
   return { timeoutMs, intervalMs };
 }
 
@@ -51,48 +44,56 @@ type Outcome = 'merged' | 'failed' | 'cancelled' | 'left_queue' | 'timeout';
 
 const EXIT_FOR: Record<Outcome, number> = { merged: 0, failed: 9, cancelled: 9, left_queue: 9, timeout: 8 };
 
-
-
 function stateTime(pr: SubmittedPullRequest, fallback: number): number {
   const t = pr.stateChangedAt ? Date.parse(pr.stateChangedAt) : NaN;
   return Number.isNaN(t) ? fallback : t;
 }
 
-export async function waitForPr(
-  ctx: Context,
-  client: MergeQueueClient,
-  target: Target,
-  pr: number,
-  settings: WaitSettings,
-  info: { submitted?: boolean } = {},
-): Promise<number> {
-  const started = ctx.now();
-  const deadline = started + settings.timeoutMs;
-  // No poll (or its retries) may run past the wait's own deadline.
-  client.http.deadline = deadline;
+/** A poll answer mq cannot follow: no state, or the record of another PR. */
+function checkRecord(record: SubmittedPullRequest, pr: number): string {
+  const what = `get PR #${pr}`;
+  const hints = ['check that the API URL points at the merge queue service; rerun with --debug to see the response'];
+  if (typeof record.prNumber === 'number' && record.prNumber !== pr) {
+    throw new MqError(ExitCode.unexpected, what, `the service sent something unexpected: the record of PR #${record.prNumber}`, { hints });
+  }
+  if (!record.state) throw new MqError(ExitCode.unexpected, what, 'the service sent something unexpected: a record without a state', { hints });
+  return record.state;
+}
+
+export interface WaitInfo {
+  submitted?: boolean;
+  /** Epoch ms the wait ends at (submit --wait computes it before submitting). */
+  deadline?: number;
+}
+
+export async function waitForPr(deps: Deps, client: MergeQueueClient, target: Target, pr: number, settings: WaitSettings, info: WaitInfo = {}): Promise<Result> {
+  const started = deps.clock.now();
+  const deadline = info.deadline ?? started + settings.timeoutMs;
   const transitions: Transition[] = [];
-  const style = ctx.styleErr;
   let last: SubmittedPullRequest | undefined;
   let lastChange = started;
   // Set inside the poll callback; 'timeout' unless a read ended the wait first.
   let outcome = 'timeout' as Outcome;
   let reason = '';
 
-  await poll(ctx, {
+  await poll(deps, {
     intervalMs: settings.intervalMs,
     deadline,
     jitter: true,
     what: `PR #${pr}: poll`,
-    read: () => client.getSubmittedPullRequest({ ...target, pr: { number: pr } }),
+    read: (call) => client.getSubmittedPullRequest({ ...target, pr: { number: pr } }, call),
+    onBlip: (message) => deps.out.note([own(paints.yellow, '!'), ` ${message}`]),
     onValue: (record) => {
-      const state = record.state ?? 'unknown';
+      const state = checkRecord(record, pr);
       if (state !== last?.state) {
-        const at = stateTime(record, ctx.now());
+        const at = stateTime(record, deps.clock.now());
         const afterMs = last ? Math.max(0, at - lastChange) : null;
         transitions.push({ from: last?.state ?? null, to: state, at: new Date(at).toISOString(), afterMs });
-        const prev = last ? `${last.state} → ` : '';
-        const spent = afterMs !== null ? style.dim(` (after ${formatDuration(afterMs)} in ${last?.state})`) : '';
-        ctx.io.err(`PR #${pr}: ${prev}${style.bold(state)}${spent}\n`);
+        const line: Line = [`PR #${pr}: `];
+        if (last) line.push(v(last.state ?? ''), ' → ');
+        line.push(v(state, paints.bold));
+        if (afterMs !== null) line.push(own(paints.dim, ` (after ${formatDuration(afterMs)} in ${last?.state})`));
+        deps.out.note(line);
         lastChange = at;
       }
       last = record;
@@ -110,7 +111,7 @@ export async function waitForPr(
   });
 
   const exitCode = EXIT_FOR[outcome];
-  const waitedMs = ctx.now() - started;
+  const waitedMs = deps.clock.now() - started;
   const finalState = last?.state ?? null;
   const summary =
     outcome === 'merged'
@@ -120,25 +121,32 @@ export async function waitForPr(
         : outcome === 'left_queue'
           ? reason
           : `PR #${pr} ${outcome}`;
-  ctx.io.err(`${exitCode === 0 ? style.green('✓') : style.red('✗')} ${summary}\n`);
+  deps.out.note([exitCode === 0 ? own(paints.green, '✓') : own(paints.red, '✗'), ' ', v(summary)]);
 
   const doc = { pr, outcome, exitCode, state: finalState, submitted: info.submitted ?? false, waitedMs, transitions, pullRequest: last ?? null };
-  const format = ctx.format();
-  if (format === 'json') ctx.io.out(json(doc));
-  else if (format === 'markdown') {
-    const rows = transitions.map((t) => `| ${t.at} | ${t.from ?? '—'} | ${t.to} | ${t.afterMs === null ? '' : formatDuration(t.afterMs)} |`);
-    const fields = last ? renderFields(pullRequestFields(last, ctx.now(), ctx.style), 'markdown', ctx.style, `PR #${pr}: ${outcome}`) : `### PR #${pr}: ${outcome}\n`;
-    ctx.io.out(`${fields}\n| At | From | To | After |\n| --- | --- | --- | --- |\n${rows.join('\n')}\n`);
-  } else if (format === 'plain') ctx.io.out(`${pr}\t${outcome}\t${finalState ?? ''}\t${Math.round(waitedMs / 1000)}\n`);
-  return exitCode;
+  const title = `PR #${pr}: ${outcome}`;
+  return {
+    data: doc,
+    exitCode,
+    view: {
+      markdown: [
+        last ? { fields: pullRequestFields(last, deps.clock.now()), title } : { lines: [`### ${title}`] },
+        { lines: [''] },
+        { headers: ['At', 'From', 'To', 'After'], rows: transitions.map((t) => [t.at, t.from ?? '—', t.to, t.afterMs === null ? '' : formatDuration(t.afterMs)]) },
+      ],
+      plain: [{ headers: [], rows: [[String(pr), outcome, finalState ?? '', String(Math.round(waitedMs / 1000))]] }],
+    },
+  };
 }
 
-export async function runWait(ctx: Context, prArg: string | undefined, flags: WaitFlags): Promise<number> {
-  const pr = prArg !== undefined ? parsePrNumber(prArg) : inferPrNumber(ctx.env);
-  const settings = parseWaitOptions(ctx, flags);
-  const target = ctx.target();
-  const client = await ctx.client();
-  return waitForPr(ctx, client, target, pr, settings);
+export interface WaitOptions extends WaitSettings {
+  pr: number;
+}
+
+export async function runWait(opts: WaitOptions, deps: Deps): Promise<Result> {
+  const target = deps.target();
+  const client = await deps.client({ waiting: true });
+  return waitForPr(deps, client, target, opts.pr, opts);
 }
 
 export function waitCommand(ctx: Context): Command {
@@ -149,8 +157,13 @@ export function waitCommand(ctx: Context): Command {
     )
     .argument('[pr]', 'PR number (in GitHub Actions it defaults to the PR of the workflow run)')
     .option('--interval <duration>', 'time between polls (jittered; slower after failures)', '15s')
-    .action(async (pr: string | undefined, opts: WaitFlags) => {
-      ctx.exitCode = await runWait(ctx, pr, opts);
-    });
+    .action(
+      act(
+        ctx,
+        'wait',
+        (pr: string | undefined, flags: { interval: string }): WaitOptions => ({ pr: onePr(ctx.env, pr), ...parseWaitSettings(ctx.options.timeout, flags.interval) }),
+        runWait,
+      ),
+    );
   return withExamples(cmd, ['mq wait 42', 'mq wait 42 --timeout 30m --interval 10s', 'mq wait "$PR" --json > result.json'], 'Exit codes: 0 merged · 8 timed out · 9 failed, cancelled or removed.');
 }

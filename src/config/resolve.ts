@@ -5,8 +5,9 @@
  */
 import { ConfigError, UsageError } from '../errors.js';
 import type { RepoRef } from '../api/schemas.js';
+import { checkUrlParts, withoutCredentials } from './api-url.js';
 import { readGitFacts, type GitFacts } from './git.js';
-import { DEFAULT_PROFILE, type ConfigData, type Profile } from './store.js';
+import { DEFAULT_PROFILE, isProfileName, quoteName, type ConfigData, type Profile } from './store.js';
 
 export const DEFAULT_API_URL = 'https://api.trunk.io/v1';
 
@@ -28,17 +29,33 @@ export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefin
   return v === undefined || v === '' ? undefined : v;
 }
 
+/**
+ * A profile name given on the command line (exit 2) or in the environment (exit 7) must match
+ * PROFILE_NAME; the name stored as `activeProfile` was checked when the file was read.
+ */
+export function checkProfileName(name: string, source: string): string {
+  if (isProfileName(name)) return name;
+  const why = `the profile name ${quoteName(name)} (from ${source}) is not allowed`;
+  const hints = ['a profile name is 1-64 letters, digits, "_", "." or "-", starting with a letter or digit'];
+  throw source.startsWith('flag') ? new UsageError(why, { hints }) : new ConfigError(why, { hints });
+}
+
 export function resolveProfileName(flags: GlobalFlags, env: NodeJS.ProcessEnv, data: ConfigData): Sourced<string> {
-  if (flags.profile) return { value: flags.profile, source: 'flag --profile' };
+  if (flags.profile !== undefined) return { value: checkProfileName(flags.profile, 'flag --profile'), source: 'flag --profile' };
   const fromEnv = envValue(env, 'MQ_PROFILE');
-  if (fromEnv) return { value: fromEnv, source: 'env MQ_PROFILE' };
-  if (data.activeProfile) return { value: data.activeProfile, source: 'config activeProfile' };
+  if (fromEnv) return { value: checkProfileName(fromEnv, 'env MQ_PROFILE'), source: 'env MQ_PROFILE' };
+  if (data.activeProfile && isProfileName(data.activeProfile)) return { value: data.activeProfile, source: 'config activeProfile' };
   return { value: DEFAULT_PROFILE, source: 'default' };
+}
+
+/** The profile called `name`, looked up as an own entry only (never an Object.prototype member). */
+export function findProfile(data: ConfigData, name: string): Profile | undefined {
+  return Object.hasOwn(data.profiles, name) ? data.profiles[name] : undefined;
 }
 
 /** The active profile's data; naming a profile that does not exist is a configuration error. */
 export function activeProfile(name: Sourced<string>, data: ConfigData): Profile {
-  const p = data.profiles[name.value];
+  const p = findProfile(data, name.value);
   if (p) return p;
   if (name.source === 'default' || name.source === 'config activeProfile') return {};
   const known = Object.keys(data.profiles);
@@ -65,14 +82,13 @@ export function checkApiUrl(raw: string, source: string, insecureHttp: boolean):
   try {
     url = new URL(raw);
   } catch {
-    throw bad(`the API URL ${JSON.stringify(raw)} (from ${source}) is not a URL`, [`expected something like ${DEFAULT_API_URL}`]);
+    throw bad(`the API URL ${JSON.stringify(withoutCredentials(raw))} (from ${source}) is not a URL`, [`expected something like ${DEFAULT_API_URL}`]);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw bad(`the API URL (from ${source}) must use https:// or http://, not ${url.protocol}`);
+    // `user:secret@host` parses with the scheme `user:`: never echo what may be a user name.
+    throw bad(`the API URL (from ${source}) must use https:// or http://${raw.includes('@') ? '' : `, not ${url.protocol}`}`);
   }
-  if (url.username || url.password) {
-    throw bad(`the API URL (from ${source}) must not carry credentials`, ['put the token in MQ_TOKEN or `mq auth login`']);
-  }
+  checkUrlParts(url, raw, source);
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !insecureHttp) {
     throw bad(`refusing to send the token over plain http:// to ${url.host} (from ${source})`, ['use https://, or pass --insecure-http if this network is trusted']);
   }
@@ -91,12 +107,26 @@ export function resolveApiUrl(flags: GlobalFlags, env: NodeJS.ProcessEnv, profil
   return { value: checkApiUrl(chosen.value, chosen.source, flags.insecureHttp === true), source: chosen.source };
 }
 
+/** Tokens are visible ASCII: anything else would fail later as a bad header or a network error. */
+const TOKEN_TEXT = /^[\x21-\x7e]+$/;
+
+/** Refuses a token with white space, control or non-ASCII characters (exit 7), naming its source. */
+export function checkToken(token: string, source: string): string {
+  if (TOKEN_TEXT.test(token)) return token;
+  const bad = [...token].find((c) => !TOKEN_TEXT.test(c)) ?? '';
+  const code = bad.codePointAt(0) ?? 0;
+  const what = code === 0x20 ? 'a space' : code < 0x20 || (code >= 0x7f && code < 0xa0) ? 'a control character' : 'a non-ASCII character';
+  throw new ConfigError(`the API token from ${source} contains ${what} (U+${code.toString(16).toUpperCase().padStart(4, '0')}); a token is visible ASCII only`, {
+    hints: ['copy the token again, without surrounding text or line breaks'],
+  });
+}
+
 export function resolveToken(env: NodeJS.ProcessEnv, profile: Profile, profileName: string): Sourced<string> | undefined {
   const mq = envValue(env, 'MQ_TOKEN');
-  if (mq) return { value: mq, source: 'env MQ_TOKEN' };
+  if (mq) return { value: checkToken(mq, 'env MQ_TOKEN'), source: 'env MQ_TOKEN' };
   const trunk = envValue(env, 'TRUNK_API_TOKEN');
-  if (trunk) return { value: trunk, source: 'env TRUNK_API_TOKEN' };
-  if (profile.token) return { value: profile.token, source: `profile "${profileName}"` };
+  if (trunk) return { value: checkToken(trunk, 'env TRUNK_API_TOKEN'), source: 'env TRUNK_API_TOKEN' };
+  if (profile.token) return { value: checkToken(profile.token, `profile "${profileName}"`), source: `profile "${profileName}"` };
   return undefined;
 }
 

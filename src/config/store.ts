@@ -1,11 +1,23 @@
 /**
  * The profile store: one JSON file (`config.json`, mode 0600, in a 0700 directory) holding named
- * profiles. Reads parse the file directly, which keeps `conf` (and its validator) off the start-up
- * path of every command; writes go through `conf` (atomic replace, file mode) under a lock file, so
- * two `mq` processes saving profiles at once both keep their change. A file that does not parse is
- * reported with its path and never rewritten.
+ * profiles. Reads parse the file directly (nothing heavy on the start-up path of every command);
+ * writes (`update`) load `write.ts` (and `conf` with it), which locks with proper-lockfile and
+ * replaces the file through `conf` (atomic, mode 0600), so two `mq` processes saving profiles at
+ * once both keep their change.
+ *
+ * What the file holds is checked before use:
+ * - a file that cannot be read as a JSON object is a problem of the whole file: commands that
+ *   must write it refuse (exit 7, the file left as it is); commands that only read it warn and go
+ *   on without it, so a command given everything by flags and environment still runs;
+ * - a special file (FIFO, device, directory) at the path is always refused (exit 7): opening a
+ *   FIFO for reading would wait for a writer forever;
+ * - an entry that is not usable (a profile name outside PROFILE_NAME, a profile that is not an
+ *   object of strings, an invalid `activeProfile`) is reported and ignored, never used, and kept
+ *   as it is when the file is rewritten.
+ * Profiles live in an object without a prototype: `__proto__`, `constructor` or `toString` are
+ * ordinary names that no profile has until one is created.
  */
-import { closeSync, constants, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
@@ -24,6 +36,21 @@ export interface ConfigData {
 
 export const DEFAULT_PROFILE = 'default';
 const PROFILE_KEYS = ['apiUrl', 'token', 'repo', 'branch'] as const;
+/** The largest config file mq reads; a real one is a few hundred bytes. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/** What a profile may be called: it is typed on command lines and offered by shell completion. */
+export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+export function isProfileName(name: string): boolean {
+  return PROFILE_NAME.test(name);
+}
+
+/** A name as it may be shown: quoted, with anything but printable ASCII escaped (no terminal tricks). */
+export function quoteName(name: string): string {
+  const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name;
+  return `"${shown.replace(/[^\x20-\x7e]|["\\]/gu, (c) => (c === '"' || c === '\\' ? `\\${c}` : `\\u{${(c.codePointAt(0) ?? 0).toString(16)}}`))}"`;
+}
 
 export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.MQ_CONFIG_DIR) return env.MQ_CONFIG_DIR;
@@ -37,97 +64,192 @@ function invalid(path: string, why: string): ConfigError {
   });
 }
 
-function validate(raw: unknown, path: string): ConfigData {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalid(path, 'is not a JSON object');
+/** A problem of the whole file that a reading command may step over (unlike a special file). */
+const UNUSABLE = Symbol('mq.unusableConfig');
+function unusable(path: string, why: string): ConfigError {
+  return Object.assign(invalid(path, why), { [UNUSABLE]: true });
+}
+function isUnusable(err: unknown): err is ConfigError {
+  return err instanceof ConfigError && (err as { [UNUSABLE]?: boolean })[UNUSABLE] === true;
+}
+
+interface Loaded {
+  data: ConfigData;
+  /** The file's object as parsed (top-level keys mq does not know are kept when rewriting). */
+  raw: Record<string, unknown>;
+  /** Entries that were ignored, as they were, to be written back unchanged. */
+  ignoredProfiles: Record<string, unknown>;
+  warnings: string[];
+}
+
+function emptyProfiles(): Record<string, Profile> {
+  return Object.create(null) as Record<string, Profile>;
+}
+
+function check(raw: unknown, path: string): Loaded {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw unusable(path, 'is not a JSON object');
   const obj = raw as Record<string, unknown>;
-  if (obj.activeProfile !== undefined && typeof obj.activeProfile !== 'string') throw invalid(path, 'has a non-string "activeProfile"');
-  const profiles = obj.profiles ?? {};
-  if (!profiles || typeof profiles !== 'object' || Array.isArray(profiles)) throw invalid(path, 'has a "profiles" entry that is not an object');
-  for (const [name, p] of Object.entries(profiles as Record<string, unknown>)) {
-    if (!p || typeof p !== 'object' || Array.isArray(p)) throw invalid(path, `has a profile "${name}" that is not an object`);
+  const warnings: string[] = [];
+  const profilesRaw = obj.profiles ?? {};
+  if (!profilesRaw || typeof profilesRaw !== 'object' || Array.isArray(profilesRaw)) {
+    throw unusable(path, 'has a "profiles" entry that is not an object');
+  }
+  const profiles = emptyProfiles();
+  const ignoredProfiles: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const [name, p] of Object.entries(profilesRaw as Record<string, unknown>)) {
+    let why: string | undefined;
+    if (!isProfileName(name)) why = `has a profile name ${quoteName(name)} that is not allowed (letters, digits, _ . -; at most 64)`;
+    else if (!p || typeof p !== 'object' || Array.isArray(p)) why = `has a profile "${name}" that is not an object`;
+    else {
+      const bad = PROFILE_KEYS.find((key) => {
+        const v = (p as Record<string, unknown>)[key];
+        return v !== undefined && typeof v !== 'string';
+      });
+      if (bad) why = `has a non-string "${bad}" in profile "${name}"`;
+    }
+    if (why) {
+      warnings.push(`the config file ${path} ${why}; ignoring that profile`);
+      ignoredProfiles[name] = p;
+      continue;
+    }
+    const profile: Profile = {};
     for (const key of PROFILE_KEYS) {
       const v = (p as Record<string, unknown>)[key];
-      if (v !== undefined && typeof v !== 'string') throw invalid(path, `has a non-string "${key}" in profile "${name}"`);
+      if (typeof v === 'string') profile[key] = v;
+    }
+    // Keys mq does not know stay in the file.
+    profiles[name] = { ...(p as object), ...profile };
+  }
+  let activeProfile: string | undefined;
+  if (obj.activeProfile !== undefined) {
+    if (typeof obj.activeProfile === 'string' && isProfileName(obj.activeProfile)) activeProfile = obj.activeProfile;
+    else {
+      const shown = typeof obj.activeProfile === 'string' ? quoteName(obj.activeProfile) : `a ${typeof obj.activeProfile}`;
+      warnings.push(`the config file ${path} has an "activeProfile" that is not a profile name (${shown}); ignoring it`);
     }
   }
-  return { ...(obj as object), activeProfile: obj.activeProfile as string | undefined, profiles: profiles as Record<string, Profile> };
+  return { data: { activeProfile, profiles }, raw: obj, ignoredProfiles, warnings };
 }
+
+function mkdirError(dir: string): string | undefined {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+    return undefined;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code;
+  }
+}
+
+/** Warnings already printed by this process (a command may read the file more than once). */
+const warned = new Set<string>();
 
 export class ProfileStore {
   readonly dir: string;
   readonly path: string;
+  private readonly warn: (line: string) => void;
 
-  constructor(dir: string) {
+  /** `warn` receives one line per ignored entry (printed once per process). */
+  constructor(dir: string, warn: (line: string) => void = () => {}) {
     this.dir = dir;
     this.path = join(dir, 'config.json');
+    this.warn = warn;
   }
 
-  read(): ConfigData {
-    let text: string;
+  private report(message: string): void {
+    if (warned.has(message)) return;
+    warned.add(message);
+    this.warn(`mq: warning: ${message}\n`);
+  }
+
+  /** The file's text, or undefined when there is none. Never blocks on a FIFO or device. */
+  private readText(): string | undefined {
+    let fd: number;
     try {
-      text = readFileSync(this.path, 'utf8');
+      fd = openSync(this.path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') return { profiles: {} };
-      throw invalid(this.path, `cannot be read (${code ?? (err as Error).message})`);
+      if (code === 'ENOENT') return undefined;
+      throw unusable(this.path, `cannot be read (${code ?? (err as Error).message})`);
     }
+    try {
+      const st = fstatSync(fd);
+      if (!st.isFile()) {
+        const kind = st.isFIFO() ? 'a FIFO' : st.isDirectory() ? 'a directory' : st.isSocket() ? 'a socket' : 'a device';
+        throw invalid(this.path, `is ${kind}, not a regular file`);
+      }
+      if (st.size > MAX_CONFIG_BYTES) throw unusable(this.path, 'is larger than 1 MiB');
+      return readFileSync(fd, 'utf8');
+    } catch (err) {
+      if (err instanceof ConfigError) throw err;
+      const code = (err as NodeJS.ErrnoException).code;
+      throw unusable(this.path, `cannot be read (${code ?? (err as Error).message})`);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  private load(): Loaded {
+    const text = this.readText();
+    if (text === undefined) return { data: { profiles: emptyProfiles() }, raw: {}, ignoredProfiles: {}, warnings: [] };
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      throw invalid(this.path, 'is not valid JSON');
+      throw unusable(this.path, 'is not valid JSON');
     }
-    return validate(parsed, this.path);
+    return check(parsed, this.path);
   }
 
-  /** Read-modify-write under the lock. The mutator may throw to abandon the change. */
-  async update<T>(mutate: (data: ConfigData) => T): Promise<T> {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    const release = await this.lock();
+  /**
+   * The profiles. A file that cannot be used at all is an error (exit 7), unless `lenient`: then
+   * it is reported as a warning and the command goes on as if there were no file. A special file
+   * is refused either way.
+   */
+  read(options: { lenient?: boolean } = {}): ConfigData {
+    let loaded: Loaded;
     try {
-      const data = this.read();
-      const result = mutate(data);
-      const { default: Conf } = await import('conf');
-      const conf = new Conf<Record<string, unknown>>({
-        cwd: this.dir,
-        configName: 'config',
-        configFileMode: 0o600,
-        accessPropertiesByDotNotation: false,
-        clearInvalidConfig: false,
+      loaded = this.load();
+    } catch (err) {
+      if (options.lenient && isUnusable(err)) {
+        this.report(`${err.why}; going on without it`);
+        return { profiles: emptyProfiles() };
+      }
+      throw err;
+    }
+    for (const w of loaded.warnings) this.report(w);
+    return loaded.data;
+  }
+
+  /**
+   * Read-modify-write under the lock. The mutator may throw to abandon the change. A file that
+   * cannot be used is never rewritten; ignored entries are written back as they were.
+   */
+  async update<T>(mutate: (data: ConfigData) => T): Promise<T> {
+    const { lockConfig, writeConfig } = await import('./write.js');
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    } catch (err) {
+      let code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      // A recursive mkdir reports ENOENT for a parent it could not create; ask once more for the real reason.
+      if (code === 'ENOENT') code = mkdirError(this.dir) ?? code;
+      throw new ConfigError(`cannot create the config directory ${this.dir} (${code})`, {
+        hints: ['point MQ_CONFIG_DIR at a writable directory', 'or use MQ_TOKEN and MQ_API_URL instead of a profile'],
       });
-      conf.store = data as unknown as Record<string, unknown>;
+    }
+    const release = await lockConfig(this.path);
+    try {
+      const loaded = this.load();
+      for (const w of loaded.warnings) this.report(w);
+      const result = mutate(loaded.data);
+      const profiles: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+      Object.assign(profiles, loaded.ignoredProfiles, loaded.data.profiles);
+      const doc: Record<string, unknown> = { ...loaded.raw, profiles };
+      if (loaded.data.activeProfile !== undefined) doc.activeProfile = loaded.data.activeProfile;
+      else if (loaded.raw.activeProfile === undefined || (typeof loaded.raw.activeProfile === 'string' && isProfileName(loaded.raw.activeProfile))) delete doc.activeProfile;
+      writeConfig(this.path, doc);
       return result;
     } finally {
-      release();
-    }
-  }
-
-  /** An exclusive lock file; a lock older than 10 s is taken to be left by a crashed process. */
-  private async lock(): Promise<() => void> {
-    const lockPath = `${this.path}.lock`;
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      try {
-        const fd = openSync(lockPath, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600);
-        writeSync(fd, String(process.pid));
-        closeSync(fd);
-        return () => {
-          try {
-            unlinkSync(lockPath);
-          } catch {
-            // already gone
-          }
-        };
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw invalid(this.path, `cannot be locked (${(err as NodeJS.ErrnoException).code})`);
-        try {
-          if (Date.now() - statSync(lockPath).mtimeMs > 10_000) unlinkSync(lockPath);
-        } catch {
-          // raced with its owner removing it
-        }
-        if (Date.now() > deadline) throw invalid(this.path, `is locked by another mq process (${lockPath})`);
-        await new Promise((r) => setTimeout(r, 5 + Math.random() * 20));
-      }
+      await release();
     }
   }
 }

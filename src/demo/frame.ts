@@ -1,6 +1,6 @@
 /** One frame of the live demo table, and the line printed per state change when piped. */
-import type { Row } from '../output/render.js';
-import { stateColor, type Style } from '../output/style.js';
+import { own, paints, v, type Line, type Row } from '../output/render.js';
+import { stateColor } from '../output/style.js';
 import { formatDuration } from '../util/duration.js';
 import type { DemoPr } from './cast.js';
 
@@ -12,19 +12,19 @@ export interface DemoPrState {
 
 export const FRAME_HEADERS = ['PR', 'Title', 'Author', 'State', 'For', 'Note'];
 
-export function frameRows(prs: DemoPrState[], now: number, style: Style): Row[] {
+export function frameRows(prs: DemoPrState[], now: number): Row[] {
   return prs.map((p) => [
     `#${p.pr.number}`,
     p.pr.title,
     p.pr.author,
-    { value: p.state, styled: stateColor(style, p.state) },
+    { value: p.state, paint: stateColor },
     formatDuration(now - p.since),
     p.pr.note ?? '',
   ]);
 }
 
-export function frameTitle(queueState: string, elapsedMs: number, style: Style): string {
-  return `${style.bold('mq demo')} · queue main of github.com/acme/rocket · ${stateColor(style, queueState)} · emulated time ${style.bold(formatDuration(elapsedMs))}`;
+export function frameTitle(queueState: string, elapsedMs: number): Line {
+  return [own(paints.bold, 'mq demo'), ' · queue main of github.com/acme/rocket · ', v(queueState, stateColor), ' · emulated time ', own(paints.bold, formatDuration(elapsedMs))];
 }
 
 export function changeLine(pr: DemoPr, from: string | undefined, to: string, elapsedMs: number, reason?: string): string {
@@ -33,7 +33,3 @@ export function changeLine(pr: DemoPr, from: string | undefined, to: string, ela
   return `${at} PR #${pr.number} ${from ? `${from} -> ` : ''}${to}${why}`;
 }
 
-/** ANSI: move the cursor up `lines` lines and clear from there down, to redraw in place. */
-export function redraw(lines: number): string {
-  return lines > 0 ? `\x1b[${lines}A\x1b[0J` : '';
-}

@@ -3,7 +3,10 @@
  * Every write passes through the redactor, so a secret registered here (the API token) cannot
  * reach the terminal or a CI log even if a server echoes it back in an error body.
  */
-import { createInterface } from 'node:readline';
+import { readLimited } from '../util/limited-read.js';
+import { promptLine } from './prompt.js';
+
+export const DEFAULT_STDIN_LIMIT = 20 * 1024 * 1024;
 
 export interface IO {
   out(text: string): void;
@@ -14,7 +17,8 @@ export interface IO {
   /** Colour on stdout / stderr, after NO_COLOR, FORCE_COLOR and --no-color. */
   color: boolean;
   colorErr: boolean;
-  readStdin(): Promise<string>;
+  /** Standard input as text; fails with InputTooLarge past `limit` bytes (default 20 MiB). */
+  readStdin(limit?: number): Promise<string>;
   /** Ask on stderr and read one line from the terminal; `hidden` does not echo it. */
   prompt(question: string, options?: { hidden?: boolean }): Promise<string>;
   /** Never print this string again; it is replaced by `***`. */
@@ -64,36 +68,9 @@ export function processIO(env: NodeJS.ProcessEnv): IO {
     stdinIsTTY: Boolean(process.stdin.isTTY),
     color: colorWanted(env, stdoutIsTTY, undefined),
     colorErr: colorWanted(env, stderrIsTTY, undefined),
-    readStdin: async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString('utf8');
-    },
-    prompt: (question, options = {}) => promptLine(question, options.hidden === true),
+    readStdin: (limit = DEFAULT_STDIN_LIMIT) => readLimited(process.stdin, limit),
+    prompt: (question, options = {}) => promptLine(question, { hidden: options.hidden === true }),
     addSecret: (s) => redactor.add(s),
     redact: (t) => redactor.apply(t),
   };
-}
-
-function promptLine(question: string, hidden: boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-    if (hidden) {
-      // Swallow the echo of typed characters; readline still handles editing keys.
-      const internal = rl as unknown as { _writeToOutput?: (s: string) => void };
-      internal._writeToOutput = (s: string) => {
-        if (s.includes(question)) process.stderr.write(question);
-        else if (s === '\r\n' || s === '\n') process.stderr.write('\n');
-      };
-    }
-    rl.on('SIGINT', () => {
-      rl.close();
-      reject(Object.assign(new Error('interrupted'), { code: 'MQ_INTERRUPTED' }));
-    });
-    rl.question(question, (answer) => {
-      rl.close();
-      if (hidden) process.stderr.write('\n');
-      resolve(answer);
-    });
-  });
 }

@@ -1,12 +1,17 @@
 /**
- * Turns view data into text for one of the output formats. Views build fields and rows once;
- * this module decides how they look: coloured on a terminal, tab-separated when piped,
- * a pipe table for markdown (step summaries), one JSON document for --json.
+ * Turns view data into text for one of the output formats. Views build fields, rows and lines
+ * once, as data; this module decides how they look: coloured on a terminal, tab-separated when
+ * piped, a pipe table for markdown (step summaries). Every string is made safe here (see
+ * sanitize.ts) before any colour of mq's own is applied, so only mq's escapes reach a terminal.
  */
+import { safeLine, safeMarkdown } from './sanitize.js';
 import type { Style } from './style.js';
 
 export const FORMATS = ['table', 'plain', 'json', 'markdown', 'raw'] as const;
 export type Format = (typeof FORMATS)[number];
+
+/** How mq colours a (made-safe) string on a terminal, e.g. `stateColor` or `(s, t) => s.dim(t)`. */
+export type Paint = (style: Style, text: string) => string;
 
 export interface Field {
   /** Stable machine key, used in plain output. */
@@ -14,51 +19,92 @@ export interface Field {
   /** Human label, used on a terminal and in markdown. */
   label: string;
   value: string;
-  /** Coloured variant of value for a terminal. */
-  styled?: string;
+  /** Colour of value on a terminal. */
+  paint?: Paint;
+}
+
+export interface Cell {
+  value: string;
+  paint?: Paint;
+}
+export type Row = Array<string | Cell>;
+
+/**
+ * A piece of a line: a string is mq's own text, an object a value (from the service or the user)
+ * that markdown also makes inert. Both are made safe for a terminal.
+ */
+export type Span = string | { text: string; paint?: Paint };
+export type Line = Span | Span[];
+
+export const paints = {
+  dim: ((s, t) => s.dim(t)) as Paint,
+  bold: ((s, t) => s.bold(t)) as Paint,
+  red: ((s, t) => s.red(t)) as Paint,
+  green: ((s, t) => s.green(t)) as Paint,
+  yellow: ((s, t) => s.yellow(t)) as Paint,
+  banner: ((s, t) => s.bold.inverse.yellow(t)) as Paint,
+};
+
+/** A value span, optionally coloured. */
+export function v(text: string, paint?: Paint): Span {
+  return { text, paint };
+}
+
+/** mq's own text, coloured (not markdown-escaped). */
+export function own(paint: Paint, text: string): Span {
+  return { text, paint, own: true } as Span;
 }
 
 export function json(data: unknown): string {
   return `${JSON.stringify(data, null, 2)}\n`;
 }
 
-function oneLine(value: string): string {
-  return value.replace(/[\t\r\n]+/g, ' ');
-}
-
-function mdCell(value: string): string {
-  return oneLine(value).replace(/\\/g, '\\\\').replace(/\|/g, '\\|');
+/** One line of text from spans, for a terminal (styled) or a pipe; markdown makes values inert. */
+export function renderLine(line: Line, style: Style, markdown = false): string {
+  const spans = Array.isArray(line) ? line : [line];
+  let out = '';
+  for (const s of spans) {
+    if (typeof s === 'string') out += safeLine(s);
+    else {
+      const isOwn = (s as { own?: boolean }).own === true;
+      const text = markdown && !isOwn ? safeMarkdown(s.text) : safeLine(s.text);
+      out += s.paint ? s.paint(style, text) : text;
+    }
+  }
+  return out;
 }
 
 export function renderFields(fields: Field[], format: Format, style: Style, title?: string): string {
   if (format === 'plain' || format === 'raw') {
-    return fields.map((f) => `${f.key}\t${oneLine(f.value)}\n`).join('');
+    return fields.map((f) => `${safeLine(f.key)}\t${safeLine(f.value)}\n`).join('');
   }
   if (format === 'markdown') {
-    const head = title ? `### ${mdCell(title)}\n\n` : '';
-    return `${head}| Field | Value |\n| --- | --- |\n${fields.map((f) => `| ${mdCell(f.label)} | ${mdCell(f.value)} |\n`).join('')}`;
+    const head = title ? `### ${safeMarkdown(title)}\n\n` : '';
+    return `${head}| Field | Value |\n| --- | --- |\n${fields.map((f) => `| ${safeMarkdown(f.label)} | ${safeMarkdown(f.value)} |\n`).join('')}`;
   }
   const width = Math.max(0, ...fields.map((f) => f.label.length));
-  const head = title ? `${style.bold(title)}\n` : '';
-  return head + fields.map((f) => `${style.dim(`${f.label.padEnd(width)}`)}  ${f.styled ?? f.value}\n`).join('');
+  const head = title ? `${style.bold(safeLine(title))}\n` : '';
+  return head + fields.map((f) => `${style.dim(`${safeLine(f.label).padEnd(width)}`)}  ${paintCell(f, style)}\n`).join('');
 }
-
-export interface Cell {
-  value: string;
-  styled?: string;
-}
-export type Row = Array<string | Cell>;
 
 const plainOf = (c: string | Cell): string => (typeof c === 'string' ? c : c.value);
-const styledOf = (c: string | Cell): string => (typeof c === 'string' ? c : (c.styled ?? c.value));
+
+function paintCell(c: string | Cell, style: Style): string {
+  if (typeof c === 'string') return safeLine(c);
+  const text = safeLine(c.value);
+  return c.paint ? c.paint(style, text) : text;
+}
+
+/** A terminal table longer than this shows its first rows and a line pointing at --json. */
+export const MAX_TABLE_ROWS = 1000;
 
 export async function renderRows(headers: string[], rows: Row[], format: Format, style: Style): Promise<string> {
   if (format === 'plain' || format === 'raw') {
-    return rows.map((r) => `${r.map((c) => oneLine(plainOf(c))).join('\t')}\n`).join('');
+    return rows.map((r) => `${r.map((c) => safeLine(plainOf(c))).join('\t')}\n`).join('');
   }
   if (format === 'markdown') {
-    const lines = [`| ${headers.map(mdCell).join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`];
-    for (const r of rows) lines.push(`| ${r.map((c) => mdCell(plainOf(c))).join(' | ')} |`);
+    const lines = [`| ${headers.map(safeMarkdown).join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`];
+    for (const r of rows) lines.push(`| ${r.map((c) => safeMarkdown(plainOf(c))).join(' | ')} |`);
     return `${lines.join('\n')}\n`;
   }
   // cli-table3 is only needed on a terminal; load it then.
@@ -68,6 +114,8 @@ export async function renderRows(headers: string[], rows: Row[], format: Format,
     style: { head: [], border: [], compact: true },
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
   });
-  for (const r of rows) table.push(r.map(styledOf));
-  return `${table.toString()}\n`;
+  const shown = rows.length > MAX_TABLE_ROWS ? rows.slice(0, MAX_TABLE_ROWS) : rows;
+  for (const r of shown) table.push(r.map((c) => paintCell(c, style)));
+  const more = rows.length - shown.length;
+  return `${table.toString()}\n${more > 0 ? `${style.dim(`… ${more} more, use --json`)}\n` : ''}`;
 }

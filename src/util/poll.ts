@@ -1,30 +1,19 @@
 /**
  * The polling loop shared by `wait`, `queue drain --wait` and `queue watch`: read, hand the value
  * over, sleep, repeat. A read that fails for a transient reason (exit 6: 429, 5xx, network) is a
- * blip, not an outcome: it is reported on stderr and the interval doubles (up to 8x) until a read
- * succeeds again. Sleeps end at once on Ctrl-C; the loop stops at `deadline` if one is given.
+ * blip, not an outcome: it is reported through `onBlip` and the interval doubles (up to 8x) until a
+ * read succeeds again. Time comes from the clock (virtual in tests); sleeps end at once on Ctrl-C.
+ *
+ * With a deadline, every read gets it as an argument (so no request or retry outlives it), no read
+ * starts with less than MIN_POLL_MS left, and the loop ends with 'timeout' at the deadline, unless
+ * no read ever reached the service: then the last failure is the outcome (exit 6, not 8).
  */
-import type { Context } from '../context.js';
+import type { CallOptions } from '../api/http.js';
 import { ExitCode, MqError } from '../errors.js';
+import type { Clock } from './clock.js';
 
-export function interrupted(): MqError {
-  return new MqError(ExitCode.interrupted, 'interrupted', 'stopped by Ctrl-C');
-}
-
-export async function interruptibleSleep(ctx: Context, ms: number): Promise<void> {
-  if (ctx.signal.aborted) throw interrupted();
-  await new Promise<void>((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(interrupted());
-    };
-    const timer = setTimeout(() => {
-      ctx.signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
+/** A poll sent with less time than this left could not be answered in time; the wait ends instead. */
+export const MIN_POLL_MS = 100;
 
 export interface PollOptions<T> {
   intervalMs: number;
@@ -32,31 +21,63 @@ export interface PollOptions<T> {
   deadline?: number;
   /** ±10% on each sleep, so many pollers do not fall into step. */
   jitter?: boolean;
-  read: () => Promise<T>;
+  random?: () => number;
+  read: (call: CallOptions) => Promise<T>;
   /** Named in the blip message: `${what} failed (why); retrying`. */
   what: string;
   /** Called with each successful read; returning true ends the loop with 'done'. */
   onValue: (value: T) => boolean | void | Promise<boolean | void>;
+  /** A transient failure that will be retried. */
+  onBlip?: (message: string) => void;
 }
 
-export async function poll<T>(ctx: Context, opts: PollOptions<T>): Promise<'done' | 'timeout'> {
+export interface PollDeps {
+  clock: Clock;
+  signal: AbortSignal;
+}
+
+export async function poll<T>(deps: PollDeps, opts: PollOptions<T>): Promise<'done' | 'timeout'> {
   let interval = opts.intervalMs;
+  let reached = false;
+  let lastFailure: MqError | undefined;
+  const random = opts.random ?? Math.random;
+  const call: CallOptions = { deadline: opts.deadline, signal: deps.signal };
   for (;;) {
     let value: T | undefined;
     let ok = false;
+    let failure: MqError | undefined;
     try {
-      value = await opts.read();
+      value = await opts.read(call);
       ok = true;
+      reached = true;
       interval = opts.intervalMs;
     } catch (err) {
       if (!(err instanceof MqError) || err.exitCode !== ExitCode.unavailable) throw err;
-      ctx.io.err(`${ctx.styleErr.yellow('!')} ${opts.what} failed (${err.why}); retrying\n`);
+      failure = lastFailure = err;
       interval = Math.min(interval * 2, opts.intervalMs * 8);
     }
     if (ok && (await opts.onValue(value as T)) === true) return 'done';
-    const remaining = opts.deadline === undefined ? Infinity : opts.deadline - ctx.now();
-    if (remaining <= 0) return 'timeout';
-    const sleep = opts.jitter ? interval * (0.9 + Math.random() * 0.2) : interval;
-    await interruptibleSleep(ctx, Math.min(sleep, remaining));
+    const remaining = opts.deadline === undefined ? Infinity : opts.deadline - deps.clock.now();
+    const pause = opts.jitter ? interval * (0.9 + random() * 0.2) : interval;
+    // The next poll must start with at least MIN_POLL_MS left, or it could not be answered in time.
+    const another = pause <= remaining - MIN_POLL_MS;
+    // "retrying" only when there will be another try.
+    if (failure && another) opts.onBlip?.(`${opts.what} failed (${failure.why}); retrying`);
+    if (!another) {
+      // Wait out the deadline, then stop.
+      if (remaining > 0) await deps.clock.sleep(remaining, deps.signal);
+      return ended(reached, lastFailure);
+    }
+    await deps.clock.sleep(pause, deps.signal);
   }
+}
+
+function ended(reached: boolean, lastFailure: MqError | undefined): 'timeout' {
+  if (!reached && lastFailure) {
+    throw new MqError(lastFailure.exitCode, lastFailure.what, lastFailure.why, {
+      hints: ['no poll reached the service before --timeout ran out; check the API URL and the network, or raise --timeout'],
+      cause: lastFailure,
+    });
+  }
+  return 'timeout';
 }

@@ -1,7 +1,6 @@
 /** How the per-queue merge queue metrics read: one block per queue, or long-format rows for scripts. */
 import type { HistogramKey, HistogramSummary, QueueMetrics } from '../api/merge-queue-metrics.js';
 import type { Field, Row } from '../output/render.js';
-import type { Style } from '../output/style.js';
 import { formatDuration } from '../util/duration.js';
 
 const HISTOGRAMS: ReadonlyArray<{ key: HistogramKey; label: string }> = [
@@ -37,7 +36,7 @@ export function histogramText(h: HistogramSummary | undefined): string {
 }
 
 /** One block per queue; the hour-long windows are the service's (rolling gauges, not counters). */
-export function metricsFields(q: QueueMetrics, style: Style): Field[] {
+export function metricsFields(q: QueueMetrics): Field[] {
   const conclusions = conclusionKeys(q)
     .map((c) => `${c} ${q.conclusions[c]}`)
     .join(' · ');
@@ -46,7 +45,7 @@ export function metricsFields(q: QueueMetrics, style: Style): Field[] {
     { key: 'depth', label: 'In the queue', value: num(q.depth) },
     { key: 'testing_slots_active', label: 'Testing now', value: num(q.testingSlotsActive) },
     { key: 'awaiting_mergeability', label: 'Awaiting mergeability', value: num(q.awaitingMergeability) },
-    { key: 'conclusions_1h', label: 'Left, last hour', value: conclusions || '—', styled: failed ? conclusions.replace(/failed \d+/, (m) => style.red(m)) : undefined },
+    { key: 'conclusions_1h', label: 'Left, last hour', value: conclusions || '—', paint: failed ? (style, text) => text.replace(/failed \d+/, (m) => style.red(m)) : undefined },
     { key: 'restarts_1h', label: 'Restarts, last hour', value: num(q.restarts) },
   ];
   for (const h of HISTOGRAMS) fields.push({ key: h.key, label: `${h.label}, last hour`, value: histogramText(q.histograms[h.key]) });

@@ -1,7 +1,7 @@
 /** How a submitted pull request reads on a terminal, in a pipe and in markdown. */
 import type { SubmittedPullRequest } from '../api/schemas.js';
 import type { Field } from '../output/render.js';
-import { stateColor, type Style } from '../output/style.js';
+import { stateColor } from '../output/style.js';
 import { formatDuration } from '../util/duration.js';
 
 export function sinceText(iso: string | null | undefined, now: number): string {
@@ -26,12 +26,12 @@ export function readinessText(pr: SubmittedPullRequest): string {
   return missing.length === 0 ? 'yes' : `no: ${missing.join('; ')}`;
 }
 
-export function pullRequestFields(pr: SubmittedPullRequest, now: number, style: Style): Field[] {
+export function pullRequestFields(pr: SubmittedPullRequest, now: number): Field[] {
   const state = pr.state ?? 'unknown';
   const submitted = pr.isCurrentlySubmittedToQueue;
   const fields: Field[] = [
     { key: 'pr', label: 'PR', value: pr.prNumber !== null && pr.prNumber !== undefined ? `#${pr.prNumber}` : '' },
-    { key: 'state', label: 'State', value: state, styled: stateColor(style, state) },
+    { key: 'state', label: 'State', value: state, paint: stateColor },
     { key: 'in_state_for', label: 'In state for', value: sinceText(pr.stateChangedAt, now) },
     { key: 'state_changed_at', label: 'Since', value: pr.stateChangedAt ?? '' },
     { key: 'priority', label: 'Priority', value: priorityText(pr.priorityName, pr.priorityValue) },

@@ -3,9 +3,10 @@
  * key per setting for scripts, the enqueued PRs in queue order, and the before -> after lines of a
  * settings change.
  */
+import { QUEUE_SETTINGS, type SettingKind } from '../api/queue-settings.js';
 import type { Queue, QueueEntry } from '../api/schemas.js';
-import type { Cell, Field, Row } from '../output/render.js';
-import { stateColor, type Style } from '../output/style.js';
+import { own, paints, type Cell, type Field, type Line, type Row } from '../output/render.js';
+import { stateColor } from '../output/style.js';
 import { formatDuration } from '../util/duration.js';
 import { priorityText } from './pull-request.js';
 
@@ -17,9 +18,9 @@ const BANNERS: Record<string, string> = {
 };
 
 /** A one-line warning for a paused, draining or switching queue; undefined for a running one. */
-export function queueBanner(state: string | null | undefined, style: Style): string | undefined {
+export function queueBanner(state: string | null | undefined): Line | undefined {
   const text = state ? BANNERS[state] : undefined;
-  return text ? style.bold.inverse.yellow(` ⚠ ${text} `) : undefined;
+  return text ? own(paints.banner, ` ⚠ ${text} `) : undefined;
 }
 
 export function bannerText(state: string | null | undefined): string | undefined {
@@ -63,7 +64,7 @@ export function countsText(entries: readonly QueueEntry[]): string {
 }
 
 /** A compact header for a terminal or a step summary: the settings that decide what the queue does. */
-export function queueSummaryFields(q: Queue, where: string, style: Style): Field[] {
+export function queueSummaryFields(q: Queue, where: string): Field[] {
   const state = q.state ?? 'unknown';
   const batching = q.batch
     ? `on: at least ${val(q.batchingMinSize)} PRs, waits up to ${minutes(q.batchingMaxWaitTimeMinutes)} · bisection concurrency ${val(q.bisectionConcurrency)}`
@@ -71,7 +72,7 @@ export function queueSummaryFields(q: Queue, where: string, style: Style): Field
   const entries = q.enqueuedPullRequests ?? [];
   return [
     { key: 'queue', label: 'Queue', value: `${q.branch ?? '—'} · ${where}` },
-    { key: 'state', label: 'State', value: state, styled: stateColor(style, state) },
+    { key: 'state', label: 'State', value: state, paint: stateColor },
     { key: 'mode', label: 'Mode', value: `${val(q.mode)} · concurrency ${val(q.concurrency)} · merge method ${val(q.mergeMethod)}` },
     { key: 'batching', label: 'Batching', value: batching },
     {
@@ -97,7 +98,7 @@ export function queueSummaryFields(q: Queue, where: string, style: Style): Field
 export function queueSettingFields(q: Queue): Field[] {
   const raw = (v: unknown): string => (v === null || v === undefined ? '' : Array.isArray(v) ? v.join(',') : String(v));
   const branch: Field = { key: 'branch', label: 'Branch', value: raw(q.branch) };
-  return [branch, ...SETTINGS.map((s) => ({ key: s.key, label: s.label, value: raw(q[s.field]) }))].concat([
+  return [branch, ...QUEUE_SETTINGS.map((s) => ({ key: s.key, label: s.label, value: raw(q[s.field]) }))].concat([
     { key: 'enqueued', label: 'Enqueued PRs', value: String((q.enqueuedPullRequests ?? []).length) },
   ]);
 }
@@ -118,11 +119,11 @@ function secondsSince(iso: string | null | undefined, now: number): number | und
  * `4m 10s`; piped, the time in state is whole seconds and the priority its name (or value), so
  * columns sort and compare.
  */
-export function queueRows(entries: readonly QueueEntry[], now: number, style: Style, human: boolean): Row[] {
+export function queueRows(entries: readonly QueueEntry[], now: number, human: boolean): Row[] {
   return entries.map((e, i): Row => {
     const state = e.state ?? 'unknown';
     const seconds = secondsSince(e.stateChangedAt, now);
-    const stateCell: Cell = { value: state, styled: stateColor(style, state) };
+    const stateCell: Cell = { value: state, paint: stateColor };
     const title = e.prTitle ?? '';
     if (!human) {
       const priority = e.priorityName ?? (e.priorityValue === null || e.priorityValue === undefined ? '' : String(e.priorityValue));
@@ -143,38 +144,6 @@ export function queueRows(entries: readonly QueueEntry[], now: number, style: St
 }
 
 // ---- settings and their changes ------------------------------------------------------------------
-
-export type SettingKind = 'int' | 'minutes' | 'bool' | 'enum' | 'list';
-
-export interface SettingInfo {
-  /** Field of the queue record and of the updateQueue request. */
-  field: keyof Queue & string;
-  /** Stable key for plain output: the flag of `mq queue update` without dashes. */
-  key: string;
-  label: string;
-  kind: SettingKind;
-}
-
-export const SETTINGS: readonly SettingInfo[] = [
-  { field: 'state', key: 'state', label: 'State', kind: 'enum' },
-  { field: 'mode', key: 'mode', label: 'Mode', kind: 'enum' },
-  { field: 'concurrency', key: 'concurrency', label: 'Concurrency', kind: 'int' },
-  { field: 'bisectionConcurrency', key: 'bisection-concurrency', label: 'Bisection concurrency', kind: 'int' },
-  { field: 'testingTimeoutMinutes', key: 'testing-timeout', label: 'Testing timeout (minutes)', kind: 'minutes' },
-  { field: 'pendingFailureDepth', key: 'pending-failure-depth', label: 'Pending failure depth', kind: 'int' },
-  { field: 'canOptimisticallyMerge', key: 'optimistic-merge', label: 'Optimistic merge', kind: 'bool' },
-  { field: 'batch', key: 'batch', label: 'Batching', kind: 'bool' },
-  { field: 'batchingMaxWaitTimeMinutes', key: 'batching-max-wait', label: 'Batching max wait (minutes)', kind: 'minutes' },
-  { field: 'batchingMinSize', key: 'batching-min-size', label: 'Batching min size', kind: 'int' },
-  { field: 'directMergeMode', key: 'direct-merge', label: 'Direct merge', kind: 'enum' },
-  { field: 'optimizationMode', key: 'optimization', label: 'Optimization', kind: 'enum' },
-  { field: 'mergeMethod', key: 'merge-method', label: 'Merge method', kind: 'enum' },
-  { field: 'commentsEnabled', key: 'comments', label: 'Comments on PRs', kind: 'bool' },
-  { field: 'commandsEnabled', key: 'commands', label: 'Merge commands in comments', kind: 'bool' },
-  { field: 'createPrsForTestingBranches', key: 'testing-branch-prs', label: 'PRs for testing branches', kind: 'bool' },
-  { field: 'statusCheckEnabled', key: 'status-check', label: 'Status check on PRs', kind: 'bool' },
-  { field: 'requiredStatuses', key: 'required-statuses', label: 'Required statuses', kind: 'list' },
-];
 
 export interface SettingChange {
   field: string;
@@ -208,7 +177,7 @@ function same(a: unknown, b: unknown): boolean {
  */
 export function settingChanges(before: Queue | undefined, after: Queue, requested: ReadonlySet<string>): SettingChange[] {
   const out: SettingChange[] = [];
-  for (const s of SETTINGS) {
+  for (const s of QUEUE_SETTINGS) {
     const b = before?.[s.field];
     const a = after[s.field];
     const changed = before === undefined ? true : !same(b, a);
@@ -231,16 +200,14 @@ export function settingChanges(before: Queue | undefined, after: Queue, requeste
 }
 
 /** `before -> after` lines; unchanged requested settings say so. */
-export function changeLines(changes: readonly SettingChange[], style: Style): string {
-  if (changes.length === 0) return `${style.dim('no setting changed')}\n`;
+export function changeLines(changes: readonly SettingChange[]): Line[] {
+  if (changes.length === 0) return [own(paints.dim, 'no setting changed')];
   const width = Math.max(...changes.map((c) => c.key.length));
-  return changes
-    .map((c) => {
-      const name = c.key.padEnd(width);
-      if (!c.changed) return `  ${name}  ${c.to} ${style.dim('(unchanged)')}\n`;
-      return `  ${name}  ${style.red(c.from)} -> ${style.green(c.to)}\n`;
-    })
-    .join('');
+  return changes.map((c): Line => {
+    const name = c.key.padEnd(width);
+    if (!c.changed) return [`  ${name}  `, { text: c.to }, ' ', own(paints.dim, '(unchanged)')];
+    return [`  ${name}  `, { text: c.from, paint: paints.red }, ' -> ', { text: c.to, paint: paints.green }];
+  });
 }
 
 /** Tab-separated `key before after changed` rows for scripts. */

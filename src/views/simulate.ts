@@ -3,7 +3,7 @@
  * `*`), markdown, and plain tab-separated lines. The JSON document is the result itself.
  */
 import type { RowResult, SimulateResult } from '../planner/index.js';
-import type { Cell, Row } from '../output/render.js';
+import type { Cell, Paint, Row } from '../output/render.js';
 import type { Estimate } from '../planner/stats.js';
 
 interface Column {
@@ -62,7 +62,7 @@ export function rowLabel(r: RowResult): string {
 }
 
 /** Table rows; the best value of each column carries a `*` (and is bold/green on a terminal). */
-export function simulateRows(result: SimulateResult, mark: (s: string) => string = (s) => s): Row[] {
+export function simulateRows(result: SimulateResult, mark?: Paint): Row[] {
   const best = bestTexts(result.results);
   return result.results.map((r) => [
     rowLabel(r),
@@ -70,7 +70,7 @@ export function simulateRows(result: SimulateResult, mark: (s: string) => string
       const e = c.get(r);
       const text = formatEstimate(e, c.format);
       const isBest = best[i] !== null && e.mean !== null && (r.keepsUp || result.results.every((x) => !x.keepsUp)) && c.format(e.mean) === best[i];
-      return isBest ? { value: `${text} *`, styled: mark(`${text} *`) } : { value: text };
+      return isBest ? { value: `${text} *`, ...(mark ? { paint: mark } : {}) } : { value: text };
     }),
   ]);
 }

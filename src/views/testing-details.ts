@@ -1,7 +1,7 @@
 /** How the details of a queue test run read: its status and branch, the PRs it tests, and each check. */
 import type { TestingDetails } from '../api/schemas.js';
 import type { Cell, Field, Row } from '../output/render.js';
-import type { Style } from '../output/style.js';
+import type { Paint } from '../output/render.js';
 import { sinceText } from './pull-request.js';
 
 const SOURCES: Record<string, string> = {
@@ -10,22 +10,22 @@ const SOURCES: Record<string, string> = {
   merge_instance: 'the queue settings (set through the API)',
 };
 
-export function statusColor(style: Style, status: string): string {
+export const statusColor: Paint = (style, status) => {
   const s = status.toLowerCase();
   if (['succeeded', 'success', 'completed', 'neutral', 'skipped'].includes(s)) return style.green(status);
   if (['failed', 'failure', 'error', 'timed_out', 'action_required', 'stale'].includes(s)) return style.red(status);
   if (['cancelled'].includes(s)) return style.gray(status);
   if (['in_progress', 'pending', 'queued'].includes(s)) return style.cyan(status);
   return status;
-}
+};
 
-export function testingFields(d: TestingDetails, now: number, style: Style): Field[] {
+export function testingFields(d: TestingDetails, now: number): Field[] {
   const status = d.status ?? 'unknown';
   const statuses = d.requiredStatuses ?? [];
   const source = d.requiredStatusesSource ? (SOURCES[d.requiredStatusesSource] ?? d.requiredStatusesSource) : '';
   const created = d.createdAt ? `${d.createdAt}${sinceText(d.createdAt, now) ? ` (${sinceText(d.createdAt, now)} ago)` : ''}` : '';
   const fields: Field[] = [
-    { key: 'status', label: 'Status', value: status, styled: statusColor(style, status) },
+    { key: 'status', label: 'Status', value: status, paint: statusColor },
     { key: 'test_branch', label: 'Test branch', value: d.testBranch ?? '' },
     { key: 'test_branch_sha', label: 'Test sha', value: d.testBranchSha ?? '' },
     { key: 'created_at', label: 'Created', value: created },
@@ -67,9 +67,9 @@ export function checks(d: TestingDetails): Check[] {
   return out;
 }
 
-export function checkRows(list: readonly Check[], style: Style): Row[] {
+export function checkRows(list: readonly Check[]): Row[] {
   return list.map((c) => {
-    const state: Cell = { value: c.state, styled: statusColor(style, c.state) };
+    const state: Cell = { value: c.state, paint: statusColor };
     return [c.name, state, c.required ? 'yes' : '', c.url];
   });
 }

@@ -65,12 +65,24 @@ describe('bad input: exit 2, one line naming the rule, nothing sent', () => {
     expect(r.stderr).toContain('hint: did you mean status?');
   });
 
-  it('a target list over 20 MiB is refused before sending, with a hint to use --all', async () => {
+  it('a targets file over 20 MiB is refused while reading, with a hint to use --all', async () => {
     const dir = tempDir();
     const file = join(dir, 'targets.txt');
     // ~21 MiB of targets.
     const line = `//very/long/bazel/package/path/to/a/target:name_${'x'.repeat(60)}\n`;
     writeFileSync(file, line.repeat(Math.ceil((21 * 1024 * 1024) / line.length)));
+    const r = await runCli(['targets', '42', '--sha', 'abc', '--file', file], { env: baseEnv(fake.url) });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/--file: .* is over the limit of 20 MiB/);
+    expect(r.stderr).toContain('hint: send --all instead');
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('a target list whose request is over 20 MiB is refused before sending, with a hint to use --all', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'targets.txt');
+    // ~19 MiB of short targets: under the file limit, over 20 MiB once written as a JSON request.
+    writeFileSync(file, '//t\n'.repeat(Math.ceil((19 * 1024 * 1024) / 4)));
     const r = await runCli(['targets', '42', '--sha', 'abc', '--file', file], { env: baseEnv(fake.url) });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/MiB request; the service accepts at most 20 MiB/);

@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 import { baseEnv, runCli, tempDir, TOKEN } from '../helpers/run-cli.js';
@@ -230,3 +231,134 @@ describe('concurrent writers', () => {
     for (const n of names) expect(data.profiles[n]).toEqual({ branch: `branch-${n}` });
   });
 });
+
+describe('profile names', () => {
+  function configWith(doc: unknown): Record<string, string | undefined> {
+    const env: Record<string, string | undefined> = { ...baseEnv(), MQ_TOKEN: TOKEN, MQ_API_URL: fake.url, MQ_REPO: 'acme/widgets', MQ_BRANCH: 'main' };
+    writeFileSync(join(env.MQ_CONFIG_DIR as string, 'config.json'), JSON.stringify(doc));
+    return env;
+  }
+  const hostile = { '$(touch /tmp/mq-hostile)': {}, ';rm -rf x': {}, '-rf': {}, 'a b': {}, '\u001b]52;c;aGk=\u0007': {}, x: {} } as Record<string, object>;
+
+  it('invalid names in the file are reported (escaped) and ignored; valid ones are listed', async () => {
+    const env = configWith({ activeProfile: ';rm', profiles: { ...hostile, good: { branch: 'dev' } } });
+    const r = await runCli(['profile', 'list', '--json'], { env });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).map((p: { name: string }) => p.name)).toEqual(['good', 'x']);
+    expect(r.stderr).toContain('has a profile name "$(touch /tmp/mq-hostile)" that is not allowed');
+    expect(r.stderr).toContain('has a profile name "\\u{1b}]52;c;aGk=\\u{7}" that is not allowed');
+    expect(r.stderr).toContain('has an "activeProfile" that is not a profile name (";rm"); ignoring it');
+    expect(r.stderr).not.toContain('\u001b');
+  });
+
+  it('a rewrite keeps the ignored entries as they were', async () => {
+    const env = configWith({ profiles: { 'bad name': { token: 'keep_me_1234' }, good: {} } });
+    expect((await runCli(['--profile', 'good', 'profile', 'set', 'branch', 'dev'], { env })).exitCode).toBe(0);
+    const data = JSON.parse(readFileSync(join(env.MQ_CONFIG_DIR as string, 'config.json'), 'utf8'));
+    expect(data.profiles).toEqual({ 'bad name': { token: 'keep_me_1234' }, good: { branch: 'dev' } });
+  });
+
+  it('--profile with an invalid name is a usage error (2); MQ_PROFILE with one is exit 7; nothing sent', async () => {
+    const env = configWith({ profiles: {} });
+    const flag = await runCli(['--profile', '$(id)', 'status', '1'], { env });
+    expect(flag.exitCode).toBe(2);
+    expect(flag.stderr).toContain('the profile name "$(id)" (from flag --profile) is not allowed');
+    const fromEnv = await runCli(['status', '1'], { env: { ...env, MQ_PROFILE: 'a/../../b' } });
+    expect(fromEnv.exitCode).toBe(7);
+    expect(fromEnv.stderr).toContain('(from env MQ_PROFILE) is not allowed');
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+    it(`"${name}" is an ordinary unknown name`, async () => {
+      const env = configWith({ profiles: { good: { token: 'tok_good_profile_1' } } });
+      if (name === '__proto__') {
+        // Not a valid name at all (it starts with "_"), and never a way into Object.prototype.
+        expect((await runCli(['--profile', name, 'status', '1'], { env })).exitCode).toBe(2);
+        expect((await runCli(['profile', 'use', name], { env })).exitCode).toBe(7);
+      } else {
+        const r = await runCli(['--profile', name, 'status', '1'], { env });
+        expect(r.exitCode).toBe(7);
+        expect(r.stderr).toContain(`unknown profile "${name}" (from flag --profile)`);
+        const use = await runCli(['profile', 'use', name], { env });
+        expect(use.exitCode).toBe(7);
+        expect((await runCli(['profile', 'show', name], { env })).exitCode).toBe(7);
+      }
+      const data = JSON.parse(readFileSync(join(env.MQ_CONFIG_DIR as string, 'config.json'), 'utf8'));
+      expect(data.activeProfile).toBeUndefined();
+    });
+  }
+
+  it('a profile called "constructor" can be created and used like any other', async () => {
+    const env = bareEnv();
+    expect((await login(env, 'tok_ctor_profile_9', ['--profile', 'constructor'])).exitCode).toBe(0);
+    const r = await runCli(['--profile', 'constructor', 'status', '1', '-R', 'a/b', '-B', 'main'], { env });
+    expect(r.exitCode).toBe(0);
+    expect(fake.requests.at(-1)?.headers['x-api-token']).toBe('tok_ctor_profile_9');
+  });
+});
+
+describe('tokens are visible ASCII', () => {
+  const env = (): Record<string, string | undefined> => ({ ...baseEnv(), MQ_API_URL: fake.url, MQ_REPO: 'acme/widgets', MQ_BRANCH: 'main' });
+  for (const [variable, token, what] of [
+    ['MQ_TOKEN', 'tok_\u001b[2Jabc', 'a control character (U+001B)'],
+    ['MQ_TOKEN', 'tok abc', 'a space (U+0020)'],
+    ['TRUNK_API_TOKEN', 'tok_café_123', 'a non-ASCII character (U+00E9)'],
+    ['MQ_TOKEN', 'tok_\u0085_123', 'a control character (U+0085)'],
+  ] as const) {
+    it(`${variable} with ${what}: exit 7 naming it, nothing sent`, async () => {
+      const r = await runCli(['status', '1'], { env: { ...env(), [variable]: token } });
+      expect(r.exitCode).toBe(7);
+      expect(r.stderr).toContain(`the API token from env ${variable} contains ${what}`);
+      expect(fake.requests).toHaveLength(0);
+    });
+  }
+
+  it('a token in the config file with a control character: exit 7 naming the profile', async () => {
+    const e = env();
+    writeFileSync(join(e.MQ_CONFIG_DIR as string, 'config.json'), JSON.stringify({ profiles: { default: { token: 'tok_\u0007bell' } } }));
+    const r = await runCli(['status', '1'], { env: e });
+    expect(r.exitCode).toBe(7);
+    expect(r.stderr).toContain('the API token from profile "default" contains a control character (U+0007)');
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('auth login refuses one with exit 7 and saves nothing', async () => {
+    const e = bareEnv();
+    const r = await login(e, 'tok_\u00a0nbsp_1');
+    expect(r.exitCode).toBe(7);
+    expect(r.stderr).toContain('the API token from standard input (--with-token) contains a non-ASCII character (U+00A0)');
+    expect(existsSync(join(e.MQ_CONFIG_DIR as string, 'config.json'))).toBe(false);
+  });
+});
+
+describe('the config writer (conf, the lock)', () => {
+  /** Runs mq with a module hook that lists every file module it loads; returns the result and that list. */
+  async function runLoggingModules(args: string[], env: Record<string, string | undefined>) {
+    const dir = tempDir('mq-hooks-');
+    const log = join(dir, 'modules.log');
+    writeFileSync(log, '');
+    writeFileSync(
+      join(dir, 'hooks.mjs'),
+      "import { appendFileSync } from 'node:fs';\n" +
+        'export async function load(url, context, next) {\n' +
+        "  if (url.startsWith('file:')) appendFileSync(process.env.MQ_TEST_MODULE_LOG, `${url}\\n`);\n" +
+        '  return next(url, context);\n}\n',
+    );
+    writeFileSync(join(dir, 'register.mjs'), "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n");
+    const r = await runCli(args, { env: { ...env, MQ_TEST_MODULE_LOG: log, NODE_OPTIONS: `--import ${pathToFileURL(join(dir, 'register.mjs')).href}` } });
+    return { r, modules: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
+  }
+
+  it('is loaded only by a command that writes the config', async () => {
+    const env = { ...baseEnv(fake.url) };
+    const status = await runLoggingModules(['status', '1'], env);
+    expect(status.r.exitCode).toBe(0);
+    expect(status.modules.some((m) => m.endsWith('/dist/cli.js'))).toBe(true);
+    expect(status.modules.filter((m) => m.includes('config-write'))).toEqual([]);
+    const set = await runLoggingModules(['profile', 'set', 'branch', 'dev'], env);
+    expect(set.r.exitCode).toBe(0);
+    expect(set.modules.filter((m) => m.includes('config-write'))).toEqual([expect.stringMatching(/\/dist\/lazy\/config-write\.js$/)]);
+  });
+});
+

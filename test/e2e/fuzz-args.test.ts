@@ -18,7 +18,7 @@ let fake: FakeServer;
 beforeAll(async () => {
   fake = await startFakeServer({ status: 200, body: 'OK' });
   // Reads answer with records that end any wait at once.
-  fake.on('POST /getSubmittedPullRequest', { status: 200, body: { state: 'merged', prNumber: 1, isCurrentlySubmittedToQueue: false } });
+  fake.on('POST /getSubmittedPullRequest', { status: 200, body: { state: 'merged', isCurrentlySubmittedToQueue: false } });
   fake.on('POST /getQueue', { status: 200, body: { state: 'running', branch: 'main', concurrency: 1, mode: 'single', enqueuedPullRequests: [] } });
   fake.on('POST /updateQueue', { status: 200, body: { state: 'paused', branch: 'main', concurrency: 2, mode: 'single' } });
   fake.on('POST /getMergeQueueTestingDetails', { status: 200, body: { testBranch: 'trunk-merge/pr-1/x', testBranchSha: 'abc', checkSuites: [], statusChecks: [], testedPullRequests: [], requiredStatuses: [] } });

@@ -17,7 +17,7 @@ beforeEach(() => {
   elsewhere.requests.length = 0;
 });
 
-const env = () => baseEnv(fake.url);
+const transportEnv = (transport: string) => ({ ...baseEnv(fake.url), MQ_TEST_TRANSPORT: transport });
 const count = (path: string) => fake.requests.filter((r) => r.path === path).length;
 const GOOD: Reply = { status: 200, body: { state: 'testing', prNumber: 42 } };
 
@@ -98,6 +98,50 @@ const cases: Case[] = [
     message: /HTTP 502: \(an HTML page, not an API answer\)/,
   },
   {
+    name: 'an answer that is not HTTP: the parser error names itself',
+    route: 'POST /getSubmittedPullRequest',
+    replies: [{ raw: 'SSH-2.0-OpenSSH_9.6\r\n' }],
+    args: ['status', '42'],
+    exit: 6,
+    message: /the answer from 127\.0\.0\.1:\d+ is not valid HTTP \((HPE_[A-Z_]+: )?Expected HTTP\/[^)]*\) \(4 attempts\)$/,
+  },
+  {
+    name: 'an endless answer stops being read at 64 MiB: exit 1, not retried',
+    route: 'POST /getSubmittedPullRequest',
+    replies: [{ endless: { status: 200 } }],
+    args: ['status', '42'],
+    exit: 1,
+    message: /the answer is larger than 64 MiB; mq stopped reading it/,
+    attempts: 1,
+  },
+  {
+    name: 'an answer declaring more than 64 MiB is refused before it is read',
+    route: 'POST /getSubmittedPullRequest',
+    replies: [{ endless: { status: 500, contentLength: 64 * 1024 * 1024 + 1 } }],
+    args: ['status', '42'],
+    exit: 1,
+    message: /the answer is larger than 64 MiB/,
+    attempts: 1,
+  },
+  {
+    name: 'a write answered 200 with an HTML sign-in page is no success (exit 1)',
+    route: 'POST /cancelPullRequest',
+    replies: [{ status: 200, body: '<!DOCTYPE html><html><body>Sign in to continue</body></html>', headers: { 'content-type': 'text/html; charset=utf-8' } }],
+    args: ['cancel', '42'],
+    exit: 1,
+    message: /^mq: cancel PR #42: the service sent something unexpected: an HTML page, not an API answer$/,
+    attempts: 1,
+  },
+  {
+    name: 'a write answered 200 with text that is not OK or JSON is no success (exit 1)',
+    route: 'POST /submitPullRequest',
+    replies: [{ status: 200, body: 'Welcome to the captive portal' }],
+    args: ['submit', '42'],
+    exit: 1,
+    message: /the service sent something unexpected: not JSON \(starts with "Welcome to the captive portal"\)/,
+    attempts: 1,
+  },
+  {
     name: 'a slowloris body is cut off by the request timeout',
     route: 'POST /getSubmittedPullRequest',
     replies: [{ slow: { status: 200, chunks: Array.from({ length: 200 }, () => ' '), everyMs: 100 } }],
@@ -108,12 +152,14 @@ const cases: Case[] = [
   },
 ];
 
-describe('network faults', () => {
+describe.each(['node', 'undici'])('network faults (%s transport)', (transport) => {
+  const env = () => transportEnv(transport);
   for (const c of cases) {
     it(c.name, async () => {
       fake.on(c.route, ...c.replies);
       const started = Date.now();
       const r = await runCli([...c.args, '--debug'], { env: env() });
+      expect(r.stderr).toContain(`/${c.route.split(' /')[1]} (${transport})`);
       const took = Date.now() - started;
       expect(r.exitCode, r.stderr).toBe(c.exit);
       const errorLine = r.stderr.split('\n').find((l) => l.startsWith('mq: ') && !l.startsWith('mq: debug:')) ?? '';
@@ -123,6 +169,7 @@ describe('network faults', () => {
       // The token never appears in any output, --debug included.
       expect(r.stdout + r.stderr).not.toContain(TOKEN);
       expect(r.stderr).toContain('x-api-token: ***');
+      if (c.exit !== 0) expect(r.stderr).not.toContain('✓');
     });
   }
 
@@ -149,5 +196,22 @@ describe('network faults', () => {
     expect(r.exitCode).toBe(5);
     expect(r.stdout + r.stderr).not.toContain(TOKEN);
     expect(r.stderr).toContain('bad request for token ***');
+  });
+
+  it('a token echoed across the points where messages are cut leaves no 8-character piece of it in any output', async () => {
+    const pieces = Array.from({ length: TOKEN.length - 7 }, (_, i) => TOKEN.slice(i, i + 8));
+    // Error bodies are cut at 2,048 characters, the start of a non-JSON answer at 60.
+    const runs: Array<[string, string[], Reply]> = [
+      ['POST /getSubmittedPullRequest', ['status', '42'], { status: 400, body: `${'e'.repeat(2048 - 9)}${TOKEN}` }],
+      ['POST /getSubmittedPullRequest', ['status', '42'], { status: 200, body: `${'r'.repeat(60 - 9)}${TOKEN}` }],
+      ['POST /cancelPullRequest', ['cancel', '42'], { status: 200, body: `${'w'.repeat(60 - 9)}${TOKEN}` }],
+    ];
+    for (const [route, args, reply] of runs) {
+      fake.on(route, reply);
+      const r = await runCli([...args, '--debug'], { env: env() });
+      expect(r.exitCode).not.toBe(0);
+      const out = r.stdout + r.stderr;
+      for (const p of pieces) expect(out, `${route}: piece ${p}`).not.toContain(p);
+    }
   });
 });

@@ -1,84 +1,124 @@
+import { resolve } from 'node:path';
 import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy.js';
 import { baseEnv, runCli, TOKEN } from '../helpers/run-cli.js';
 
 /**
- * A forward proxy that records what it is asked for and relays it: absolute-form requests, and
- * CONNECT tunnels (which is how undici's proxy agent reaches even plain-http targets).
+ * Proxies, through a real forward proxy. The service is reached as `mq.test` (a name that is not
+ * loopback, so proxies apply to it); fake-dns.mjs makes that name 127.0.0.1 inside the CLI and the
+ * proxy does the same. Every case runs with each transport forced for the direct connections
+ * (proxied ones always go through undici).
  */
-async function startProxy(): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
-  const seen: string[] = [];
-  const server: Server = createServer((req, res) => {
-    seen.push(`${req.method} ${req.url}`);
-    const target = new URL(req.url ?? '');
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
-      const pass = ['content-type', 'x-api-token', 'user-agent'];
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => pass.includes(k))) as Record<string, string>;
-      const upstream = await fetch(target, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
-      res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'text/plain' });
-      res.end(Buffer.from(await upstream.arrayBuffer()));
-    });
-  });
-  server.on('connect', (req, client, head) => {
-    seen.push(`CONNECT ${req.url}`);
-    const [host, port] = (req.url ?? '').split(':');
-    const upstream = connect(Number(port), host, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    upstream.on('error', () => client.destroy());
-    client.on('error', () => upstream.destroy());
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => new Promise((r) => server.close(() => r())) };
-}
+const FAKE_DNS = resolve(import.meta.dirname, '../helpers/fake-dns.mjs');
+const HOST = 'mq.test';
 
 let fake: FakeServer;
-let proxy: Awaited<ReturnType<typeof startProxy>>;
+let proxy: ForwardProxy;
 beforeAll(async () => {
   fake = await startFakeServer();
   fake.on('POST /getSubmittedPullRequest', { status: 200, body: { state: 'pending', prNumber: 1 } });
-  proxy = await startProxy();
+  proxy = await startForwardProxy([HOST]);
 });
 afterAll(async () => {
   await fake.close();
   await proxy.close();
 });
+beforeEach(() => {
+  proxy.seen.length = 0;
+  proxy.auth.length = 0;
+  proxy.mode = 'relay';
+  fake.requests.length = 0;
+});
 
-describe('proxies', () => {
-  it('HTTP_PROXY carries the request', async () => {
-    proxy.seen.length = 0;
-    const r = await runCli(['status', '1'], { env: { ...baseEnv(fake.url), HTTP_PROXY: proxy.url } });
-    expect(r.exitCode).toBe(0);
-    const host = new URL(fake.url).host;
-    expect(proxy.seen.length).toBe(1);
-    expect([`CONNECT ${host}`, `POST ${fake.url}/getSubmittedPullRequest`]).toContain(proxy.seen[0]);
+const serviceUrl = () => `http://${HOST}:${fake.port}/v1`;
+
+describe.each(['node', 'undici'] as const)('proxies (direct connections: %s transport)', (transport) => {
+  const env = (extra: Record<string, string>) => ({
+    ...baseEnv(serviceUrl()),
+    NODE_OPTIONS: `--import=${FAKE_DNS}`,
+    MQ_TEST_HOSTS: HOST,
+    MQ_TEST_TRANSPORT: transport,
+    ...extra,
+  });
+  const status = (extra: Record<string, string>, args: string[] = []) => runCli(['status', '1', '--insecure-http', '--debug', ...args], { env: env(extra) });
+
+  it('HTTP_PROXY carries the request, through undici', async () => {
+    const r = await status({ HTTP_PROXY: proxy.url });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(proxy.seen).toEqual([`CONNECT ${HOST}:${fake.port}`]);
     expect(fake.requests.at(-1)?.headers['x-api-token']).toBe(TOKEN);
+    expect(r.stderr).toContain(`(undici, through the proxy ${new URL(proxy.url).host})`);
+  });
+
+  it('NO_PROXY bypasses it: the service is reached directly with the forced transport', async () => {
+    const r = await status({ HTTP_PROXY: proxy.url, NO_PROXY: `example.com,.${HOST}` });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(proxy.seen).toEqual([]);
+    expect(fake.requests).toHaveLength(1);
+    expect(r.stderr).toContain(`/getSubmittedPullRequest (${transport})`);
+  });
+
+  it('loopback is never proxied: localhost, 127.0.0.1 and [::1] go direct whatever HTTP(S)_PROXY say', async () => {
+    const proxies = { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url, http_proxy: proxy.url };
+    for (const host of ['127.0.0.1', 'localhost']) {
+      const r = await runCli(['status', '1'], { env: { ...env(proxies), MQ_API_URL: `http://${host}:${fake.port}/v1` } });
+      expect(r.exitCode, `${host}: ${r.stderr}`).toBe(0);
+    }
+    // Nothing listens on [::1] (test servers are on 127.0.0.1 only): refused, but never proxied.
+    const r = await runCli(['status', '1'], { env: { ...env(proxies), MQ_API_URL: `http://[::1]:${fake.port}/v1` } });
+    expect(r.exitCode).toBe(6);
+    expect(r.stderr).toContain(`cannot connect to [::1]:${fake.port}`);
+    expect(proxy.seen).toEqual([]);
+    expect(fake.requests.map((q) => q.headers['x-api-token'])).toEqual([TOKEN, TOKEN]);
   });
 
   it('a proxy that never answers is bounded by --timeout (exit 6)', async () => {
-    const silent = createServer();
-    silent.on('connect', () => undefined);
-    silent.on('request', () => undefined);
-    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
-    const started = Date.now();
-    const r = await runCli(['status', '1', '--timeout', '500ms'], { env: { ...baseEnv(fake.url), HTTP_PROXY: `http://127.0.0.1:${(silent.address() as AddressInfo).port}` } });
-    expect(r.exitCode).toBe(6);
-    expect(Date.now() - started).toBeLessThan(8000);
-    silent.closeAllConnections();
-    silent.close();
+    proxy.mode = 'silent';
+    const r = await status({ HTTP_PROXY: proxy.url }, ['--timeout', '500ms']);
+    expect(r.exitCode, r.stderr).toBe(6);
+    expect(r.stderr).toMatch(/mq: get PR #1: no answer from mq\.test:\d+ within 500 ms/);
+    expect(fake.requests).toHaveLength(0);
   });
 
-  it('NO_PROXY bypasses it', async () => {
-    proxy.seen.length = 0;
-    const r = await runCli(['status', '1'], { env: { ...baseEnv(fake.url), HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' } });
-    expect(r.exitCode).toBe(0);
-    expect(proxy.seen).toEqual([]);
+  it('a proxy answering 407 is exit 4, "the proxy refused the credentials", tried once, nothing sent on', async () => {
+    proxy.mode = 'auth';
+    const withCredentials = proxy.url.replace('http://', 'http://alice:s3cret-pw@');
+    const r = await status({ HTTP_PROXY: withCredentials });
+    expect(r.exitCode, r.stderr).toBe(4);
+    expect(r.stderr).toMatch(/mq: get PR #1: the proxy 127\.0\.0\.1:\d+ refused the credentials \(HTTP 407\)/);
+    expect(r.stderr).toContain('hint: check the user and password in HTTPS_PROXY');
+    expect(r.stdout + r.stderr).not.toContain('s3cret-pw');
+    expect(proxy.seen).toHaveLength(1);
+    expect(proxy.auth[0]).toBe(`Basic ${Buffer.from('alice:s3cret-pw').toString('base64')}`);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('a proxy that drops every tunnel costs one CONNECT per attempt, then exit 6', async () => {
+    proxy.mode = 'drop';
+    const r = await status({ HTTP_PROXY: proxy.url });
+    expect(r.exitCode, r.stderr).toBe(6);
+    expect(r.stderr).toMatch(/mq: get PR #1: the proxy 127\.0\.0\.1:\d+ closed the connection before opening a tunnel to mq\.test:\d+ \(4 attempts\)/);
+    expect(proxy.seen).toEqual(Array.from({ length: 4 }, () => `CONNECT ${HOST}:${fake.port}`));
+  });
+
+  it('a write through a proxy that drops the tunnel is retried (nothing reached the service) and never doubled', async () => {
+    proxy.mode = 'drop';
+    const r = await runCli(['cancel', '1', '--insecure-http'], { env: env({ HTTP_PROXY: proxy.url }) });
+    expect(r.exitCode, r.stderr).toBe(6);
+    expect(r.stderr).not.toContain('outcome unknown');
+    expect(proxy.seen).toHaveLength(4);
+  });
+
+  it('an unreachable proxy is named as the proxy', async () => {
+    const closed: Server = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const r = await status({ HTTP_PROXY: `http://127.0.0.1:${port}` });
+    expect(r.exitCode).toBe(6);
+    expect(r.stderr).toContain(`mq: get PR #1: cannot connect to the proxy 127.0.0.1:${port} (ECONNREFUSED) (4 attempts)`);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * A recording fake of the merge queue service: node:http on 127.0.0.1, port 0. Each route answers
  * from a script (a list of replies, the last one repeating); every request is recorded with its
- * method, path, query, headers and body so tests can assert exactly what the CLI sent.
+ * method, path, query, headers and body so tests can assert exactly what the CLI sent. A route the
+ * test did not script answers a loud 500 (never 200 OK), unless the test passes its own default.
  */
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -21,7 +22,11 @@ export type Reply =
   | { reset: true }
   /** Headers and part of the body, then the connection is destroyed. */
   | { resetAfter: { status: number; partial: string } }
-  | { slow: { status: number; chunks: string[]; everyMs: number } };
+  | { slow: { status: number; chunks: string[]; everyMs: number } }
+  /** These bytes as they are (not HTTP, or broken HTTP), then the connection is closed. */
+  | { raw: string }
+  /** A body that never ends: 1 MiB chunks for as long as the client reads. */
+  | { endless: { status: number; contentLength?: number } };
 
 export interface FakeServer {
   url: string;
@@ -32,7 +37,9 @@ export interface FakeServer {
   close(): Promise<void>;
 }
 
-export async function startFakeServer(defaultReply: Reply = { status: 200, body: 'OK' }): Promise<FakeServer> {
+export const UNSCRIPTED: Reply = { status: 500, body: 'fake server: no reply scripted for this route' };
+
+export async function startFakeServer(defaultReply: Reply = UNSCRIPTED): Promise<FakeServer> {
   const scripts = new Map<string, Reply[]>();
   const requests: Recorded[] = [];
   const sockets = new Set<Socket>();
@@ -75,6 +82,23 @@ export async function startFakeServer(defaultReply: Reply = { status: 200, body:
 
 function answer(res: ServerResponse, reply: Reply): void {
   if ('hang' in reply) return;
+  if ('raw' in reply) {
+    res.socket?.end(reply.raw);
+    return;
+  }
+  if ('endless' in reply) {
+    const { status, contentLength } = reply.endless;
+    res.writeHead(status, { 'content-type': 'application/json', ...(contentLength !== undefined ? { 'content-length': String(contentLength) } : {}) });
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    let open = true;
+    res.on('close', () => (open = false));
+    const pump = () => {
+      while (open && res.write(chunk));
+      if (open) res.once('drain', pump);
+    };
+    pump();
+    return;
+  }
   if ('reset' in reply) {
     res.socket?.destroy();
     return;

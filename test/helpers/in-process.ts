@@ -37,3 +37,18 @@ export async function runInProcess(argv: string[], env: Record<string, string | 
   const exitCode = await run(ctx, argv);
   return { exitCode, stdout: io.stdout.join(''), stderr: io.stderr.join('') };
 }
+
+/**
+ * `runCli`'s in-process twin for behaviour tests: the same argv, environment and stdin, the same
+ * run() the binary uses, a memory IO (no terminal) and no process start. Spawned tests keep what
+ * only a real process shows (signals, TTYs, the built bundle, exit through the OS).
+ */
+export async function runMq(args: string[], options: { env?: Record<string, string | undefined>; input?: string; cwd?: string } = {}): Promise<CliResult> {
+  const { memoryIO } = await import('./memory-io.js');
+  const { tempDir } = await import('./run-cli.js');
+  const io = memoryIO({ stdin: options.input });
+  const env = (options.env ?? {}) as NodeJS.ProcessEnv;
+  const ctx = new Context({ env, io, cwd: options.cwd ?? tempDir('mq-cwd-') });
+  const exitCode = await run(ctx, args);
+  return { exitCode, stdout: io.stdout, stderr: io.stderr };
+}

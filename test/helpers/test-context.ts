@@ -3,6 +3,7 @@
  * fixed clock. Also builders for realistic service records used by the queue tests.
  */
 import { Context } from '../../src/context.js';
+import { fixedClock } from './clock.js';
 import { Redactor, type IO } from '../../src/output/io.js';
 import { tempDir, TOKEN } from './run-cli.js';
 
@@ -61,7 +62,7 @@ export function testContext(opts: TestContextOptions = {}): { ctx: Context; io: 
     ...opts.env,
   };
   const now = opts.now ?? FIXED_NOW;
-  const ctx = new Context({ env, io, cwd: tempDir('mq-cwd-'), now: () => now });
+  const ctx = new Context({ env, io, cwd: tempDir('mq-cwd-'), clock: fixedClock(now) });
   return { ctx, io };
 }
 

@@ -5,7 +5,8 @@ import { runQueueDelete } from '../../src/commands/queue/delete.js';
 import { parseSince } from '../../src/commands/queue/history.js';
 import { parseTestRun } from '../../src/commands/queue/testing.js';
 import { applySettings, settingsFromFlags } from '../../src/commands/queue/update.js';
-import { diffQueue, eventLine } from '../../src/commands/queue/watch.js';
+import { diffQueue, eventRow } from '../../src/commands/queue/watch.js';
+import { renderRows } from '../../src/output/render.js';
 import { ExitCode, MqError } from '../../src/errors.js';
 import { makeStyle } from '../../src/output/style.js';
 import { histogramText, metricsRows } from '../../src/views/metrics.js';
@@ -24,14 +25,14 @@ describe('queue rows', () => {
   ]).enqueuedPullRequests as NonNullable<Queue['enqueuedPullRequests']>;
 
   it('piped: seconds in state and the priority name, else its value', () => {
-    expect(queueRows(entries, FIXED_NOW, plain, false)).toEqual([
-      ['1', '1', { value: 'testing', styled: 'testing' }, '3900', 'urgent', 'octocat', 'Change number 1'],
-      ['2', '2', { value: 'pending', styled: 'pending' }, '', '42', 'octocat', 'x'.repeat(100)],
+    expect(queueRows(entries, FIXED_NOW, false)).toEqual([
+      ['1', '1', { value: 'testing', paint: expect.any(Function) }, '3900', 'urgent', 'octocat', 'Change number 1'],
+      ['2', '2', { value: 'pending', paint: expect.any(Function) }, '', '42', 'octocat', 'x'.repeat(100)],
     ]);
   });
 
   it('on a terminal: readable durations, marks, titles cut to fit', () => {
-    const rows = queueRows(entries, FIXED_NOW, plain, true);
+    const rows = queueRows(entries, FIXED_NOW, true);
     expect(rows[0]?.slice(0, 2)).toEqual(['1', '#1']);
     expect(rows[0]?.slice(3, 5)).toEqual(['1h 5m', 'urgent (0), skip the line']);
     expect(rows[1]?.[6]).toBe(`${'x'.repeat(71)}…`);
@@ -43,9 +44,9 @@ describe('queue rows', () => {
   });
 
   it('a banner only for a queue that is not running', () => {
-    expect(queueBanner('running', plain)).toBeUndefined();
-    expect(queueBanner('paused', plain)).toContain('⚠ QUEUE PAUSED');
-    expect(queueBanner('switching_modes', plain)).toContain('SWITCHING MODES');
+    expect(queueBanner('running')).toBeUndefined();
+    expect(JSON.stringify(queueBanner('paused'))).toContain('⚠ QUEUE PAUSED');
+    expect(JSON.stringify(queueBanner('switching_modes'))).toContain('SWITCHING MODES');
   });
 });
 
@@ -110,8 +111,9 @@ describe('diffQueue (watch)', () => {
     ]);
   });
 
-  it('one tab-separated line per event', () => {
-    expect(eventLine({ subject: 7, from: null, to: 'pending', title: 'a\tb' }, '2026-01-01T00:00:00.000Z')).toBe('2026-01-01T00:00:00.000Z\t#7\t-\tpending\ta b\n');
+  it('one tab-separated line per event', async () => {
+    const row = eventRow({ subject: 7, from: null, to: 'pending', title: 'a\tb' }, '2026-01-01T00:00:00.000Z');
+    expect(await renderRows([], [row], 'plain', plain)).toBe('2026-01-01T00:00:00.000Z\t#7\t-\tpending\ta b\n');
   });
 });
 
@@ -176,27 +178,28 @@ describe('runQueueDelete confirmation (test context)', () => {
   beforeEach(() => {
     fake.requests.length = 0;
     fake.on('POST /getQueue', { status: 200, body: queueRecord() });
+    fake.on('POST /deleteQueue', { status: 200, body: 'OK' });
   });
   const deletes = () => fake.requests.filter((r) => r.path === '/deleteQueue');
   const tty = { stdinIsTTY: true, stderrIsTTY: true };
 
   it('asks on a terminal and deletes when the branch name is typed', async () => {
     const { ctx, io } = testContext({ apiUrl: fake.url, ...tty, answers: ['  main '] });
-    expect(await runQueueDelete(ctx, {})).toBe(0);
+    expect((await runQueueDelete({}, ctx)).exitCode).toBe(0);
     expect(io.prompts[0]).toContain('Type the branch name (main) to confirm');
     expect(deletes()).toHaveLength(1);
   });
 
   it('any other answer: exit 10, nothing deleted', async () => {
     const { ctx } = testContext({ apiUrl: fake.url, ...tty, answers: ['yes'] });
-    await expect(runQueueDelete(ctx, {})).rejects.toMatchObject({ exitCode: ExitCode.confirm });
+    await expect(runQueueDelete({}, ctx)).rejects.toMatchObject({ exitCode: ExitCode.confirm });
     expect(deletes()).toHaveLength(0);
   });
 
   it('no prompt when stderr is not a terminal, or CI is set', async () => {
     for (const opts of [{ stdinIsTTY: true, stderrIsTTY: false }, { ...tty, env: { CI: '1' } }]) {
       const { ctx, io } = testContext({ apiUrl: fake.url, ...opts });
-      await expect(runQueueDelete(ctx, {})).rejects.toMatchObject({ exitCode: ExitCode.confirm });
+      await expect(runQueueDelete({}, ctx)).rejects.toMatchObject({ exitCode: ExitCode.confirm });
       expect(io.prompts).toEqual([]);
     }
     expect(fake.requests).toHaveLength(0);
@@ -204,7 +207,7 @@ describe('runQueueDelete confirmation (test context)', () => {
 
   it('--yes never asks', async () => {
     const { ctx, io } = testContext({ apiUrl: fake.url, ...tty });
-    expect(await runQueueDelete(ctx, { yes: true })).toBe(0);
+    expect((await runQueueDelete({ yes: true }, ctx)).exitCode).toBe(0);
     expect(io.prompts).toEqual([]);
     expect(deletes()).toHaveLength(1);
   });

@@ -53,12 +53,12 @@ describe('rendering', () => {
     expect(renderFields(fields, 'markdown', plain, 'PR #1')).toBe('### PR #1\n\n| Field | Value |\n| --- | --- |\n| State | testing |\n| Title | a \\| b c |\n');
   });
   it('table: aligned labels', () => {
-    expect(renderFields(fields, 'table', plain)).toBe('State  testing\nTitle  a | b\tc\n');
+    expect(renderFields(fields, 'table', plain)).toBe('State  testing\nTitle  a | b c\n');
   });
   it('rows as tsv and markdown', async () => {
-    expect(await renderRows(['A', 'B'], [['1', { value: 'x', styled: '*x*' }]], 'plain', plain)).toBe('1\tx\n');
+    expect(await renderRows(['A', 'B'], [['1', { value: 'x', paint: (_s, t) => `*${t}*` }]], 'plain', plain)).toBe('1\tx\n');
     expect(await renderRows(['A', 'B'], [['1', 'x']], 'markdown', plain)).toBe('| A | B |\n| --- | --- |\n| 1 | x |\n');
-    const table = await renderRows(['A', 'B'], [['1', { value: 'x', styled: '*x*' }]], 'table', plain);
+    const table = await renderRows(['A', 'B'], [['1', { value: 'x', paint: (_s, t) => `*${t}*` }]], 'table', plain);
     expect(table).toContain('*x*');
     expect(table).toContain('A');
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { repoFromRemote, originUrl } from '../../src/config/git.js';
-import { checkApiUrl, parseRepo, resolveApiUrl, resolveProfileName, resolveToken } from '../../src/config/resolve.js';
+import { activeProfile, checkApiUrl, checkProfileName, checkToken, findProfile, parseRepo, resolveApiUrl, resolveProfileName, resolveToken } from '../../src/config/resolve.js';
 import { parseDuration, formatDuration } from '../../src/util/duration.js';
 import { parsePrList, parsePriority } from '../../src/cli/args.js';
 
@@ -105,5 +105,43 @@ describe('argument parsers', () => {
     expect(parsePriority('255')).toBe(255);
     expect(() => parsePriority('256')).toThrow(/--priority/);
     expect(() => parsePriority('-1')).toThrow(/--priority/);
+  });
+});
+
+describe('profile names', () => {
+  it.each(['default', 'a', 'Work-2', 'ci.prod_eu', 'x'.repeat(64), '0'])('accepts %j', (name) => expect(checkProfileName(name, 'flag --profile')).toBe(name));
+  it.each(['', '-rf', '.hidden', '_x', '__proto__', 'a b', '$(id)', ';rm', 'a/b', '../x', 'x'.repeat(65), 'é', 'a\n'])('refuses %j', (name) => {
+    expect(() => checkProfileName(name, 'flag --profile')).toThrow(/is not allowed/);
+  });
+  it('a bad flag is a usage error, a bad environment value a configuration error', () => {
+    expect(() => resolveProfileName({ profile: '$(id)' }, {}, { profiles: {} })).toThrow(expect.objectContaining({ exitCode: 2 }));
+    expect(() => resolveProfileName({}, { MQ_PROFILE: '`id`' }, { profiles: {} })).toThrow(expect.objectContaining({ exitCode: 7 }));
+  });
+  it('looks profiles up as own entries only', () => {
+    const data = JSON.parse('{"profiles": {"work": {"token": "t"}}}');
+    for (const name of ['constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+      expect(findProfile(data, name)).toBeUndefined();
+      expect(() => activeProfile({ value: name, source: 'flag --profile' }, data)).toThrow(`unknown profile "${name}"`);
+      expect(activeProfile({ value: name, source: 'config activeProfile' }, data)).toEqual({});
+    }
+    expect(findProfile(data, 'work')).toEqual({ token: 't' });
+  });
+});
+
+describe('tokens', () => {
+  it('accepts visible ASCII', () => expect(checkToken('tok_AZaz09-._~!#$%&*+/=?^|', 'x')).toBe('tok_AZaz09-._~!#$%&*+/=?^|'));
+  it.each([
+    ['tok\u0000x', 'a control character (U+0000)'],
+    ['tok\tx', 'a control character (U+0009)'],
+    ['tok\rx', 'a control character (U+000D)'],
+    ['tok\u007fx', 'a control character (U+007F)'],
+    ['tok\u009bx', 'a control character (U+009B)'],
+    ['tok x', 'a space (U+0020)'],
+    ['tok\u202ex', 'a non-ASCII character (U+202E)'],
+    ['tök', 'a non-ASCII character (U+00F6)'],
+  ])('refuses %j, naming the source, exit 7', (token, what) => {
+    expect(() => checkToken(token, 'env MQ_TOKEN')).toThrow(`the API token from env MQ_TOKEN contains ${what}`);
+    expect(() => resolveToken({ MQ_TOKEN: token }, {}, 'p')).toThrow(expect.objectContaining({ exitCode: 7 }));
+    expect(() => resolveToken({}, { token }, 'p')).toThrow('from profile "p"');
   });
 });

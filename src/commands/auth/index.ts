@@ -1,15 +1,19 @@
 import { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { checkApiUrl, DEFAULT_API_URL, parseRepo, resolveProfileName, resolveToken, resolveApiUrl, type Sourced } from '../../config/resolve.js';
+import { checkApiUrl, checkToken, DEFAULT_API_URL, parseRepo, resolveApiUrl, resolveProfileName, resolveToken, type Sourced } from '../../config/resolve.js';
+import type { Context, Deps } from '../../context.js';
 import { ExitCode, MqError, UsageError } from '../../errors.js';
-import { renderFields, type Field } from '../../output/render.js';
-import { emit, withExamples } from '../shared.js';
+import type { Result } from '../../output/present.js';
+import { own, paints, v, type Field } from '../../output/render.js';
+import { act, readStdinLimited, withExamples } from '../shared.js';
+
+/** The most a token read from standard input may be. */
+export const TOKEN_STDIN_LIMIT = 64 * 1024;
 
 interface LoginOptions {
   withToken?: boolean;
 }
 
-export async function runLogin(ctx: Context, opts: LoginOptions): Promise<number> {
+export async function runLogin(opts: LoginOptions, ctx: Deps): Promise<Result> {
   const store = ctx.store();
   const config = store.read();
   const name = resolveProfileName(ctx.options, ctx.env, config).value;
@@ -20,7 +24,7 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<number
   if (repo) parseRepo(repo, '--repo');
   let token: string;
   if (opts.withToken) {
-    token = (await ctx.io.readStdin()).trim();
+    token = (await readStdinLimited(ctx, TOKEN_STDIN_LIMIT, '--with-token')).trim();
     if (!token) throw new UsageError('--with-token: standard input was empty', { hints: ['e.g. mq auth login --with-token < token.txt'] });
   } else {
     if (!ctx.io.stdinIsTTY || ctx.env.CI) {
@@ -31,7 +35,7 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<number
     token = (await ctx.io.prompt('API token (input hidden): ', { hidden: true })).trim();
     if (!token) throw new UsageError('no token entered');
   }
-  if (/\s/.test(token)) throw new UsageError('the token must not contain white space');
+  checkToken(token, opts.withToken ? 'standard input (--with-token)' : 'the prompt');
   ctx.io.addSecret(token);
   await store.update((data) => {
     const existing = data.profiles[name] ?? {};
@@ -44,12 +48,11 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<number
     };
     data.activeProfile ??= name;
   });
-  ctx.io.err(`${ctx.styleErr.green('✓')} saved the token in profile "${name}" (${store.path})\n`);
-  await emit(ctx, { ok: true, profile: name, configFile: store.path }, () => '');
-  return 0;
+  ctx.out.note([own(paints.green, '✓'), ' saved the token in profile "', v(name), `" (`, v(store.path), ')']);
+  return { data: { ok: true, profile: name, configFile: store.path }, exitCode: 0 };
 }
 
-export async function runLogout(ctx: Context): Promise<number> {
+export async function runLogout(_opts: object, ctx: Deps): Promise<Result> {
   const store = ctx.store();
   const name = resolveProfileName(ctx.options, ctx.env, store.read()).value;
   const removed = await store.update((data) => {
@@ -58,16 +61,15 @@ export async function runLogout(ctx: Context): Promise<number> {
     delete p.token;
     return true;
   });
-  ctx.io.err(removed ? `✓ removed the token from profile "${name}"\n` : `profile "${name}" had no token\n`);
-  await emit(ctx, { ok: true, profile: name, changed: removed }, () => '');
-  return 0;
+  ctx.out.note(removed ? ['✓ removed the token from profile "', v(name), '"'] : ['profile "', v(name), '" had no token']);
+  return { data: { ok: true, profile: name, changed: removed }, exitCode: 0 };
 }
 
 function sourced(key: string, label: string, v: Sourced<string> | undefined, shown?: string): Field {
   return { key, label, value: v ? `${shown ?? v.value} (${v.source})` : '(not set)' };
 }
 
-export async function runAuthStatus(ctx: Context): Promise<number> {
+export async function runAuthStatus(_opts: object, ctx: Deps): Promise<Result> {
   const store = ctx.store();
   const config = ctx.config();
   const profileName = resolveProfileName(ctx.options, ctx.env, config);
@@ -124,17 +126,18 @@ export async function runAuthStatus(ctx: Context): Promise<number> {
     branch: branch ?? null,
     tokenCheck: check,
   };
-  await emit(ctx, doc, () => renderFields(fields, ctx.format(), ctx.style));
-  // The document above is the answer; the exit code and one error line say how the check went.
+  // The document is the answer; the exit code and one error line say how the check went.
   if (!token) {
-    ctx.io.err(`mq: configuration: no API token for profile "${profileName.value}"\nhint: run \`mq auth login\`, or set MQ_TOKEN\n`);
-    return ExitCode.config;
+    ctx.out.note(['mq: configuration: no API token for profile "', v(profileName.value), '"']);
+    ctx.out.note('hint: run `mq auth login`, or set MQ_TOKEN');
+    return { data: doc, view: [{ fields }], exitCode: ExitCode.config };
   }
   if (failure) {
-    ctx.io.err(`mq: ${failure.what}: ${failure.why}\n${failure.hints.map((h) => `hint: ${h}\n`).join('')}`);
-    return failure.exitCode;
+    ctx.out.note(['mq: ', v(`${failure.what}: ${failure.why}`)]);
+    for (const h of failure.hints) ctx.out.note(['hint: ', v(h)]);
+    return { data: doc, view: [{ fields }], exitCode: failure.exitCode };
   }
-  return 0;
+  return { data: doc, view: [{ fields }], exitCode: 0 };
 }
 
 export function authCommand(ctx: Context): Command {
@@ -147,9 +150,7 @@ export function authCommand(ctx: Context): Command {
           `Store the API token in the active profile (config file mode 0600). On a terminal the token is asked for with hidden input; --with-token reads it from stdin. The API URL defaults to ${DEFAULT_API_URL}.`,
         )
         .option('--with-token', 'read the token from standard input')
-        .action(async (opts: LoginOptions) => {
-          ctx.exitCode = await runLogin(ctx, opts);
-        }),
+        .action(act(ctx, 'auth login', (f: LoginOptions): LoginOptions => ({ withToken: f.withToken }), runLogin)),
       ['mq auth login', 'mq auth login --with-token < token.txt', 'mq --profile local --api-url http://127.0.0.1:8080/v1 auth login --with-token <<< "$EMULATOR_TOKEN"'],
     ),
   );
@@ -158,17 +159,13 @@ export function authCommand(ctx: Context): Command {
       new Command('status')
         .summary('show where each setting comes from and check the token')
         .description('Show the active profile, the config file, and the source of the API URL, token, repository and branch; then check the token with one cheap call. The token itself is never printed.')
-        .action(async () => {
-          ctx.exitCode = await runAuthStatus(ctx);
-        }),
+        .action(act(ctx, 'auth status', () => ({}), runAuthStatus)),
       ['mq auth status', 'mq auth status --json'],
     ),
   );
   auth.addCommand(
     withExamples(
-      new Command('logout').summary('remove the token from the active profile').action(async () => {
-        ctx.exitCode = await runLogout(ctx);
-      }),
+      new Command('logout').summary('remove the token from the active profile').action(act(ctx, 'auth logout', () => ({}), runLogout)),
       ['mq auth logout', 'mq --profile staging auth logout'],
     ),
   );

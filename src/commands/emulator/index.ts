@@ -1,8 +1,9 @@
 import { Command, Option } from 'commander';
-import type { Context } from '../../context.js';
 import { parseChoice, parseIntIn } from '../../cli/args.js';
+import type { Context, Deps } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { collect, withExamples } from '../shared.js';
+import type { Result } from '../../output/present.js';
+import { act, collect, withExamples } from '../shared.js';
 
 interface StartFlags {
   host?: string;
@@ -16,39 +17,60 @@ interface StartFlags {
   webhookSecret?: string[];
 }
 
-export async function runEmulatorStartCommand(ctx: Context, flags: StartFlags): Promise<number> {
+export interface EmulatorStartOptions {
+  host: string;
+  hostExplicit: boolean;
+  port: number;
+  token?: string;
+  clock: 'real' | 'manual';
+  speed: number;
+  dataDir?: string;
+  seed?: number;
+  webhookUrls: string[];
+  webhookSecrets: string[];
+}
+
+export function emulatorStartOptions(flags: StartFlags, env: NodeJS.ProcessEnv): EmulatorStartOptions {
   const port = parseIntIn(flags.port, '--port', 0, 65535);
   const clock = parseChoice(flags.clock, '--clock', ['real', 'manual'] as const);
   const speed = Number(flags.speed);
   if (!Number.isFinite(speed) || speed <= 0 || speed > 1_000_000) throw new UsageError(`--speed: "${flags.speed}" must be a number above 0 (1 = real time, 60 = a minute per second)`);
   const seed = flags.seed === undefined ? undefined : parseIntIn(flags.seed, '--seed', 0, 2 ** 31 - 1);
   if (flags.token !== undefined && flags.token.length < 8) throw new UsageError('--token: use at least 8 characters');
-  const envToken = flags.token === undefined ? ctx.env.MQ_EMULATOR_TOKEN || undefined : undefined;
-  if (envToken !== undefined && envToken.length < 8) throw new UsageError('MQ_EMULATOR_TOKEN: use at least 8 characters (the same rule as --token)', { hints: ['unset MQ_EMULATOR_TOKEN to have a token generated, or set a longer one'] });
-  // Stop on Ctrl-C (the context's signal) and on SIGTERM, answering in-flight requests first.
+  const envToken = flags.token === undefined ? env.MQ_EMULATOR_TOKEN || undefined : undefined;
+  if (envToken !== undefined && envToken.length < 8) {
+    throw new UsageError('MQ_EMULATOR_TOKEN: use at least 8 characters (the same rule as --token)', {
+      hints: ['unset MQ_EMULATOR_TOKEN to have a token generated, or set a longer one'],
+    });
+  }
+  return {
+    host: flags.host ?? '127.0.0.1',
+    hostExplicit: flags.host !== undefined,
+    port,
+    token: flags.token ?? envToken,
+    clock,
+    speed,
+    dataDir: flags.dataDir,
+    seed,
+    webhookUrls: flags.webhook ?? [],
+    webhookSecrets: flags.webhookSecret ?? [],
+  };
+}
+
+export async function runEmulatorStartCommand(opts: EmulatorStartOptions, deps: Deps): Promise<Result> {
+  // Stop on Ctrl-C (the deps' signal) and on SIGTERM, answering in-flight requests first.
   const stop = new AbortController();
   const onTerm = () => stop.abort();
-  ctx.signal.addEventListener('abort', onTerm, { once: true });
+  deps.signal.addEventListener('abort', onTerm, { once: true });
   process.once('SIGTERM', onTerm);
   try {
     const { runEmulatorStart } = await import('../../emulator/index.js');
-    return await runEmulatorStart(
-      {
-        host: flags.host ?? '127.0.0.1',
-        hostExplicit: flags.host !== undefined,
-        port,
-        token: flags.token ?? envToken,
-        clock,
-        speed,
-        dataDir: flags.dataDir,
-        seed,
-        webhookUrls: flags.webhook ?? [],
-        webhookSecrets: flags.webhookSecret ?? [],
-        signal: stop.signal,
-        log: ctx.debugEnabled ? (line) => ctx.debug(line) : undefined,
-      },
-      { stdout: (s) => ctx.io.out(s), stderr: (s) => ctx.io.err(s) },
+    const exitCode = await runEmulatorStart(
+      { ...opts, signal: stop.signal, log: deps.debugEnabled ? (line) => deps.debug(line) : undefined },
+      // The emulator's own lines (its address, `export` lines) stream as it starts.
+      { stdout: (s) => deps.out.raw(s), stderr: (s) => deps.io.err(s) },
     );
+    return { exitCode };
   } finally {
     process.off('SIGTERM', onTerm);
   }
@@ -72,9 +94,7 @@ export function emulatorCommand(ctx: Context): Command {
     .option('--seed <n>', 'seed for generated ids, shas and authors (repeatable runs)')
     .option('--webhook <url>', 'deliver pull_request.* and pull_request_batch.* events to this URL, signed as Svix signs them (repeatable)', collect)
     .option('--webhook-secret <whsec>', 'signing secret (whsec_ + base64): one for all --webhook URLs or one per URL in order; default: generated and shown on stderr', collect)
-    .action(async (flags: StartFlags) => {
-      ctx.exitCode = await runEmulatorStartCommand(ctx, flags);
-    });
+    .action(act(ctx, 'emulator start', (flags: StartFlags) => emulatorStartOptions(flags, ctx.env), runEmulatorStartCommand));
   emulator.addCommand(
     withExamples(start, [
       'mq emulator start --port 8080',

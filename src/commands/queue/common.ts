@@ -1,8 +1,8 @@
-/** Pieces the queue verbs share: naming the queue, the not-running banner, dry-run endings. */
+/** Pieces the queue verbs share: naming the queue, the not-running banner, choices, prompts. */
 import { Option } from 'commander';
 import { parseChoice } from '../../cli/args.js';
-import type { Context, Target } from '../../context.js';
 import { formatRepo } from '../../config/resolve.js';
+import type { Deps, Target } from '../../context.js';
 import { queueBanner } from '../../views/queue.js';
 
 /** `main of github.com/acme/widgets` */
@@ -16,14 +16,14 @@ export function identity(target: Target): { repo: string; targetBranch: string }
 }
 
 /** Warns on stderr when the queue is paused, draining or switching modes. */
-export function bannerToStderr(ctx: Context, state: string | null | undefined): void {
-  const banner = queueBanner(state, ctx.styleErr);
-  if (banner) ctx.io.err(`${banner}\n`);
+export function bannerToStderr(deps: Pick<Deps, 'out'>, state: string | null | undefined): void {
+  const banner = queueBanner(state);
+  if (banner) deps.out.note(banner);
 }
 
 /** Prompts are allowed only with a terminal on stdin and stderr, outside CI. */
-export function canPrompt(ctx: Context): boolean {
-  return ctx.io.stdinIsTTY && ctx.io.stderrIsTTY && !ctx.env.CI;
+export function canPrompt(deps: Pick<Deps, 'io' | 'env'>): boolean {
+  return deps.io.stdinIsTTY && deps.io.stderrIsTTY && !deps.env.CI;
 }
 
 /**
@@ -34,4 +34,3 @@ export function choiceOption<T extends string>(flags: string, description: strin
   const flag = /--[\w-]+/.exec(flags)?.[0] ?? flags;
   return new Option(flags, description).choices(values).argParser((v: string) => parseChoice(v, flag, values));
 }
-

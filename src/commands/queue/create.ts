@@ -1,25 +1,26 @@
 import { Command } from 'commander';
-import { MAX_U32, QUEUE_MODES } from '../../api/constants.js';
+import { QUEUE_SETTINGS } from '../../api/queue-settings.js';
 import type { Queue } from '../../api/schemas.js';
-import { parseIntIn } from '../../cli/args.js';
-import type { Context } from '../../context.js';
-import { ApiError, ExitCode, MqError } from '../../errors.js';
-import { renderFields } from '../../output/render.js';
-import { queueSettingFields, queueSummaryFields } from '../../views/queue.js';
 import { formatRepo } from '../../config/resolve.js';
-import { emit, finishDryRun, withExamples } from '../shared.js';
-import { choiceOption, identity, queueName } from './common.js';
+import type { Context, Deps } from '../../context.js';
+import { ApiError, ExitCode, MqError } from '../../errors.js';
+import type { Result } from '../../output/present.js';
+import { own, paints, v } from '../../output/render.js';
+import { queueSettingFields, queueSummaryFields } from '../../views/queue.js';
+import { act, withExamples } from '../shared.js';
+import { identity, queueName } from './common.js';
+import { settingOption } from './update.js';
 
 export interface CreateOptions {
-  mode?: (typeof QUEUE_MODES)[number];
+  mode?: string;
   concurrency?: number;
   dryRun?: boolean;
 }
 
-export async function runQueueCreate(ctx: Context, opts: CreateOptions): Promise<number> {
-  const target = ctx.target();
-  const client = await ctx.client({ dryRun: opts.dryRun });
-  const request = { ...target, mode: opts.mode, concurrency: opts.concurrency };
+export async function runQueueCreate(opts: CreateOptions, deps: Deps): Promise<Result> {
+  const target = deps.target();
+  const client = await deps.client({ dryRun: opts.dryRun });
+  const request = { ...target, mode: opts.mode as 'single' | 'parallel' | undefined, concurrency: opts.concurrency };
   try {
     await client.createQueue(request);
   } catch (err) {
@@ -30,10 +31,7 @@ export async function runQueueCreate(ctx: Context, opts: CreateOptions): Promise
     }
     throw err;
   }
-  if (opts.dryRun) {
-    finishDryRun(ctx, { ...identity(target), mode: opts.mode ?? null, concurrency: opts.concurrency ?? null });
-    return 0;
-  }
+  if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, doc: { ...identity(target), mode: opts.mode ?? null, concurrency: opts.concurrency ?? null } } };
   // The service answers create with an empty body; read the queue back to show what was made.
   let queue: Queue | undefined;
   try {
@@ -41,27 +39,22 @@ export async function runQueueCreate(ctx: Context, opts: CreateOptions): Promise
   } catch {
     queue = undefined;
   }
-  ctx.io.err(`${ctx.styleErr.green('✓')} created the queue for ${queueName(target)}\n`);
-  const format = ctx.format();
-  await emit(ctx, { created: true, ...identity(target), mode: opts.mode ?? null, concurrency: opts.concurrency ?? null, queue: queue ?? null }, () => {
-    if (!queue) return '';
-    const fields = format === 'plain' || format === 'raw' ? queueSettingFields(queue) : queueSummaryFields(queue, formatRepo(target.repo), ctx.style);
-    return renderFields(fields, format, ctx.style);
-  });
-  return 0;
+  deps.out.note([own(paints.green, '✓'), ' created the queue for ', v(queueName(target))]);
+  const data = { created: true, ...identity(target), mode: opts.mode ?? null, concurrency: opts.concurrency ?? null, queue: queue ?? null };
+  if (!queue) return { data, exitCode: 0 };
+  const summary = queueSummaryFields(queue, formatRepo(target.repo));
+  return { data, exitCode: 0, view: { plain: [{ fields: queueSettingFields(queue) }], table: [{ fields: summary }], markdown: [{ fields: summary }] } };
 }
+
+const CREATE_SETTINGS = QUEUE_SETTINGS.filter((s) => 'create' in s);
 
 export function queueCreateCommand(ctx: Context): Command {
   const cmd = new Command('create')
     .summary('create a merge queue for the target branch')
     .description(
       'Create the merge queue of the target branch (--branch). Only the mode and the concurrency can be set at creation; set everything else afterwards with `mq queue update`. A queue that already exists for the branch is refused (exit 5).',
-    )
-    .addOption(choiceOption('--mode <mode>', 'queue mode (service default: single)', QUEUE_MODES))
-    .option('--concurrency <n>', `PRs or batches tested at once, 1-${MAX_U32} (service default: 1)`, (v: string) => parseIntIn(v, '--concurrency', 1, MAX_U32))
-    .option('--dry-run', 'print the request instead of sending it')
-    .action(async (opts: CreateOptions) => {
-      ctx.exitCode = await runQueueCreate(ctx, opts);
-    });
+    );
+  for (const s of CREATE_SETTINGS) for (const o of settingOption(s, s.create.help, s.flag)) cmd.addOption(o);
+  cmd.option('--dry-run', 'print the request instead of sending it').action(act(ctx, 'queue create', (f: CreateOptions): CreateOptions => ({ mode: f.mode, concurrency: f.concurrency, dryRun: f.dryRun }), runQueueCreate));
   return withExamples(cmd, ['mq queue create --branch main', 'mq queue create --branch release --mode parallel --concurrency 4', 'mq queue create --branch main --dry-run']);
 }

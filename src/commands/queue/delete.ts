@@ -1,8 +1,10 @@
 import { Command } from 'commander';
 import type { Queue } from '../../api/schemas.js';
-import type { Context } from '../../context.js';
+import type { Context, Deps } from '../../context.js';
 import { ExitCode, MqError } from '../../errors.js';
-import { emit, finishDryRun, withExamples } from '../shared.js';
+import type { Result } from '../../output/present.js';
+import { own, paints, v } from '../../output/render.js';
+import { act, withExamples } from '../shared.js';
 import { canPrompt, identity, queueName } from './common.js';
 
 export interface DeleteOptions {
@@ -10,23 +12,23 @@ export interface DeleteOptions {
   dryRun?: boolean;
 }
 
-export async function runQueueDelete(ctx: Context, opts: DeleteOptions): Promise<number> {
-  const target = ctx.target();
+export async function runQueueDelete(opts: DeleteOptions, deps: Deps): Promise<Result> {
+  const target = deps.target();
   const what = `delete the queue for ${target.targetBranch}`;
-  const interactive = !opts.yes && !opts.dryRun && canPrompt(ctx);
+  const interactive = !opts.yes && !opts.dryRun && canPrompt(deps);
   // In CI, refuse before touching the network: the answer would be the same after any read.
   if (!opts.yes && !opts.dryRun && !interactive) {
     throw new MqError(ExitCode.confirm, what, 'confirmation needed, but there is no terminal to ask on', {
       hints: ['pass --yes to delete the queue without asking'],
     });
   }
-  const client = await ctx.client({ dryRun: opts.dryRun });
+  const client = await deps.client({ dryRun: opts.dryRun });
   let queue: Queue | undefined;
   try {
     queue = await client.getQueue(target);
   } catch (err) {
     if (!opts.dryRun) throw err;
-    ctx.io.err(`${ctx.styleErr.yellow('!')} could not read the queue (${err instanceof MqError ? err.why : String(err)})\n`);
+    deps.out.note([own(paints.yellow, '!'), ' could not read the queue (', v(err instanceof MqError ? err.why : String(err)), ')']);
   }
   const entries = queue?.enqueuedPullRequests ?? [];
   if (entries.length > 0) {
@@ -40,19 +42,15 @@ export async function runQueueDelete(ctx: Context, opts: DeleteOptions): Promise
     });
   }
   if (interactive) {
-    const answer = await ctx.io.prompt(`Delete the merge queue for ${queueName(target)}? This cannot be undone.\nType the branch name (${target.targetBranch}) to confirm: `);
+    const answer = await deps.io.prompt(`Delete the merge queue for ${queueName(target)}? This cannot be undone.\nType the branch name (${target.targetBranch}) to confirm: `);
     if (answer.trim() !== target.targetBranch) {
       throw new MqError(ExitCode.confirm, what, `not confirmed (expected "${target.targetBranch}"); nothing was deleted`);
     }
   }
   await client.deleteQueue(target);
-  if (opts.dryRun) {
-    finishDryRun(ctx, { ...identity(target) });
-    return 0;
-  }
-  ctx.io.err(`${ctx.styleErr.green('✓')} deleted the queue for ${queueName(target)}\n`);
-  await emit(ctx, { deleted: true, ...identity(target) }, () => (ctx.format() === 'plain' ? `deleted\t${target.targetBranch}\n` : ''));
-  return 0;
+  if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, doc: { ...identity(target) } } };
+  deps.out.note([own(paints.green, '✓'), ' deleted the queue for ', v(queueName(target))]);
+  return { data: { deleted: true, ...identity(target) }, exitCode: 0, view: { plain: [{ headers: [], rows: [['deleted', target.targetBranch]] }], raw: [] } };
 }
 
 export function queueDeleteCommand(ctx: Context): Command {
@@ -63,8 +61,6 @@ export function queueDeleteCommand(ctx: Context): Command {
     )
     .option('-y, --yes', 'delete without asking for confirmation')
     .option('--dry-run', 'print the request instead of sending it')
-    .action(async (opts: DeleteOptions) => {
-      ctx.exitCode = await runQueueDelete(ctx, opts);
-    });
+    .action(act(ctx, 'queue delete', (f: DeleteOptions): DeleteOptions => ({ yes: f.yes, dryRun: f.dryRun }), runQueueDelete));
   return withExamples(cmd, ['mq queue delete --branch old-release', 'mq queue delete --branch old-release --yes', 'mq queue drain --wait && mq queue delete --yes']);
 }

@@ -1,19 +1,20 @@
 import { Command } from 'commander';
 import type { MergeQueueClient } from '../../api/client.js';
 import type { QueueEntry } from '../../api/schemas.js';
-import type { Context, Target } from '../../context.js';
+import type { Context, Deps, Target } from '../../context.js';
 import { ExitCode, UsageError } from '../../errors.js';
-import { json } from '../../output/render.js';
+import type { Result } from '../../output/present.js';
+import { own, paints, v } from '../../output/render.js';
 import { formatDuration } from '../../util/duration.js';
-import { ACTIVE_STATES, countsText } from '../../views/queue.js';
-import { withExamples } from '../shared.js';
 import { poll } from '../../util/poll.js';
-import { parseWaitOptions, type WaitSettings } from '../wait.js';
-import { printStateChange, setQueueState } from './set-state.js';
+import { ACTIVE_STATES, countsText } from '../../views/queue.js';
+import { act, withExamples } from '../shared.js';
+import { parseWaitSettings, type WaitSettings } from '../wait.js';
+import { setQueueState, stateChangeNotes, stateChangeResult, stateChangeView } from './set-state.js';
 
 export interface DrainOptions {
-  wait?: boolean;
-  interval?: string;
+  /** --wait, with its --timeout and --interval. */
+  wait?: WaitSettings;
   dryRun?: boolean;
 }
 
@@ -28,62 +29,57 @@ export interface DrainWait {
 const isActive = (e: QueueEntry) => (ACTIVE_STATES as readonly string[]).includes(e.state ?? '');
 
 /** Polls the queue until no PR is pending, testing or waiting to merge, or the timeout passes. */
-export async function waitForDrain(ctx: Context, client: MergeQueueClient, target: Target, settings: WaitSettings): Promise<DrainWait> {
-  const started = ctx.now();
-  const deadline = started + settings.timeoutMs;
-  client.http.deadline = deadline;
-  const style = ctx.styleErr;
+export async function waitForDrain(deps: Deps, client: MergeQueueClient, target: Target, settings: WaitSettings, deadline?: number): Promise<DrainWait> {
+  const started = deps.clock.now();
   let lastProgress = '';
   let lastState: string | null | undefined;
   let remaining: QueueEntry[] = [];
   let state: string | null = null;
-  const outcome = await poll(ctx, {
+  const outcome = await poll(deps, {
     intervalMs: settings.intervalMs,
-    deadline,
+    deadline: deadline ?? started + settings.timeoutMs,
     what: 'reading the queue',
-    read: () => client.getQueue(target),
+    read: (call) => client.getQueue(target, call),
+    onBlip: (message) => deps.out.note([own(paints.yellow, '!'), ` ${message}`]),
     onValue: (q) => {
       state = q.state ?? null;
       remaining = (q.enqueuedPullRequests ?? []).filter(isActive);
       if (lastState !== undefined && state !== lastState && state !== 'draining') {
-        ctx.io.err(`${style.yellow('!')} the queue is now ${state ?? 'unknown'}, not draining; PRs may keep entering\n`);
+        deps.out.note([own(paints.yellow, '!'), ' the queue is now ', v(state ?? 'unknown'), ', not draining; PRs may keep entering']);
       }
       lastState = state;
-      const elapsed = formatDuration(ctx.now() - started);
+      const elapsed = formatDuration(deps.clock.now() - started);
       const progress = remaining.length === 0 ? 'empty' : countsText(remaining);
       if (progress !== lastProgress) {
-        ctx.io.err(`draining ${target.targetBranch}: ${remaining.length === 0 ? 'no PR in flight' : progress} ${style.dim(`(${elapsed})`)}\n`);
+        deps.out.note([`draining `, v(target.targetBranch), ': ', v(remaining.length === 0 ? 'no PR in flight' : progress), ' ', own(paints.dim, `(${elapsed})`)]);
         lastProgress = progress;
       }
       return remaining.length === 0;
     },
   });
-  return { outcome: outcome === 'done' ? 'drained' : 'timeout', waitedMs: ctx.now() - started, state, remaining };
+  return { outcome: outcome === 'done' ? 'drained' : 'timeout', waitedMs: deps.clock.now() - started, state, remaining };
 }
 
-export async function runQueueDrain(ctx: Context, opts: DrainOptions): Promise<number> {
-  if (opts.wait && opts.dryRun) throw new UsageError('--wait cannot be used with --dry-run: a dry run changes nothing to wait for');
-  if (!opts.wait && opts.interval !== undefined) throw new UsageError('--interval only applies with --wait');
-  // Before the client exists: while waiting, --timeout bounds the wait, not each request.
-  const settings = opts.wait ? parseWaitOptions(ctx, { interval: opts.interval ?? '10s' }) : undefined;
-  const { change, client, target } = await setQueueState(ctx, 'drain', opts);
-  if (!settings) {
-    printStateChange(ctx, change, opts.dryRun === true);
-    return 0;
-  }
-  const wantsJson = ctx.format() === 'json';
-  if (!wantsJson) printStateChange(ctx, change, false);
-  const result = await waitForDrain(ctx, client, target, settings);
-  const style = ctx.styleErr;
+export async function runQueueDrain(opts: DrainOptions, deps: Deps): Promise<Result> {
+  const settings = opts.wait;
+  const { change, client, target } = await setQueueState(deps, 'drain', { dryRun: opts.dryRun, waiting: settings !== undefined });
+  if (!settings) return stateChangeResult(deps, change, opts.dryRun === true);
+  if (deps.out.format() !== 'json') stateChangeNotes(deps, change);
+  const result = await waitForDrain(deps, client, target, settings);
   if (result.outcome === 'drained') {
-    ctx.io.err(`${style.green('✓')} drained ${target.targetBranch}: no PR is pending, testing or waiting to merge (${formatDuration(result.waitedMs)})\n`);
-    ctx.io.err('hint: the queue stays draining: `mq queue resume` to reopen it, or `mq queue delete` to remove it\n');
+    deps.out.note([own(paints.green, '✓'), ' drained ', v(target.targetBranch), `: no PR is pending, testing or waiting to merge (${formatDuration(result.waitedMs)})`]);
+    deps.out.note('hint: the queue stays draining: `mq queue resume` to reopen it, or `mq queue delete` to remove it');
   } else {
     const list = result.remaining.map((e) => `#${e.prNumber}`).join(', ');
-    ctx.io.err(`${style.red('✗')} still ${countsText(result.remaining)} after ${formatDuration(result.waitedMs)} (--timeout)${list ? `: ${list}` : ''}\n`);
+    deps.out.note([own(paints.red, '✗'), ' still ', v(countsText(result.remaining)), ` after ${formatDuration(result.waitedMs)} (--timeout)`, ...(list ? [': ', v(list)] : [])]);
   }
-  if (wantsJson) ctx.io.out(json({ ...change, wait: result }));
-  return result.outcome === 'drained' ? 0 : ExitCode.timeout;
+  return { data: { ...change, wait: result }, view: stateChangeView(change), exitCode: result.outcome === 'drained' ? 0 : ExitCode.timeout };
+}
+
+interface DrainFlags {
+  wait?: boolean;
+  interval?: string;
+  dryRun?: boolean;
 }
 
 export function queueDrainCommand(ctx: Context): Command {
@@ -95,8 +91,17 @@ export function queueDrainCommand(ctx: Context): Command {
     .option('--wait', 'then wait until no PR is pending, testing or waiting to merge')
     .option('--interval <duration>', 'with --wait: time between polls (default 10s)')
     .option('--dry-run', 'print the request instead of sending it')
-    .action(async (opts: DrainOptions) => {
-      ctx.exitCode = await runQueueDrain(ctx, opts);
-    });
+    .action(
+      act(
+        ctx,
+        'queue drain',
+        (f: DrainFlags): DrainOptions => {
+          if (f.wait && f.dryRun) throw new UsageError('--wait cannot be used with --dry-run: a dry run changes nothing to wait for');
+          if (!f.wait && f.interval !== undefined) throw new UsageError('--interval only applies with --wait');
+          return { dryRun: f.dryRun, ...(f.wait ? { wait: parseWaitSettings(ctx.options.timeout, f.interval ?? '10s') } : {}) };
+        },
+        runQueueDrain,
+      ),
+    );
   return withExamples(cmd, ['mq queue drain', 'mq queue drain --wait --timeout 1h', 'mq queue drain --wait --json && mq queue delete --yes'], 'Exit codes: 0 drained (or state set) · 8 PRs still in flight at --timeout · 130 interrupted.');
 }

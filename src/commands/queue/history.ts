@@ -2,13 +2,14 @@ import { Command } from 'commander';
 import { PR_STATES } from '../../api/constants.js';
 import type { QueueEntry } from '../../api/schemas.js';
 import { parseIntIn } from '../../cli/args.js';
-import type { Context } from '../../context.js';
+import type { Context, Deps } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { renderRows, type Row } from '../../output/render.js';
+import type { Result } from '../../output/present.js';
+import type { Row } from '../../output/render.js';
 import { stateColor } from '../../output/style.js';
 import { parseDuration } from '../../util/duration.js';
 import { priorityText, sinceText } from '../../views/pull-request.js';
-import { emit, withExamples } from '../shared.js';
+import { act, withExamples } from '../shared.js';
 import { choiceOption } from './common.js';
 
 export const MAX_HISTORY = 10_000;
@@ -40,10 +41,10 @@ export function parseSince(text: string, now: number): string {
 }
 
 /** Follows `nextCursor` until `limit` PRs are read or the service has no more. */
-export async function runQueueHistory(ctx: Context, opts: HistoryOptions): Promise<number> {
-  const since = opts.since !== undefined ? parseSince(opts.since, ctx.now()) : undefined;
-  const target = ctx.target();
-  const client = await ctx.client();
+export async function runQueueHistory(opts: HistoryOptions, deps: Deps): Promise<Result> {
+  const since = opts.since !== undefined ? parseSince(opts.since, deps.clock.now()) : undefined;
+  const target = deps.target();
+  const client = await deps.client();
   const prs: QueueEntry[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
@@ -58,27 +59,30 @@ export async function runQueueHistory(ctx: Context, opts: HistoryOptions): Promi
     seen.add(next);
     cursor = next;
   }
-  const format = ctx.format();
-  const style = ctx.style;
-  const human = format === 'table' || format === 'markdown';
-  const rows: Row[] = prs.map((e) => {
+  const now = deps.clock.now();
+  const headers = ['PR', 'State', 'Since', 'Priority', 'Author', 'Title'];
+  const human = historyRows(prs, now, true);
+  return {
+    data: prs,
+    exitCode: 0,
+    notes: { table: prs.length === 0 ? ['No PRs match.'] : [] },
+    view: { table: prs.length === 0 ? [] : [{ headers, rows: human }], markdown: [{ headers, rows: human }], plain: [{ headers, rows: historyRows(prs, now, false) }] },
+  };
+}
+
+function historyRows(prs: readonly QueueEntry[], now: number, human: boolean): Row[] {
+  return prs.map((e) => {
     const state = e.state ?? 'unknown';
-    const ago = sinceText(e.stateChangedAt, ctx.now());
+    const ago = sinceText(e.stateChangedAt, now);
     return [
       e.prNumber === null || e.prNumber === undefined ? '' : human ? `#${e.prNumber}` : String(e.prNumber),
-      { value: state, styled: stateColor(style, state) },
+      { value: state, paint: stateColor },
       human ? (ago ? `${ago} ago` : '') : (e.stateChangedAt ?? ''),
       human ? priorityText(e.priorityName, e.priorityValue) : (e.priorityName ?? (e.priorityValue === null || e.priorityValue === undefined ? '' : String(e.priorityValue))),
       e.prAuthor ?? '',
       e.prTitle ?? '',
     ];
   });
-  if (prs.length === 0 && format === 'table') {
-    ctx.io.err('No PRs match.\n');
-    return 0;
-  }
-  await emit(ctx, prs, () => renderRows(['PR', 'State', 'Since', 'Priority', 'Author', 'Title'], rows, format, style));
-  return 0;
 }
 
 export function queueHistoryCommand(ctx: Context): Command {
@@ -89,9 +93,7 @@ export function queueHistoryCommand(ctx: Context): Command {
     )
     .addOption(choiceOption('--state <state>', 'only PRs in this state', PR_STATES))
     .option('--since <when>', 'only PRs changed since this ISO 8601 time, or this long ago (2h, 3d)')
-    .option('--limit <n>', `at most this many PRs, 1-${MAX_HISTORY}`, (v: string) => parseIntIn(v, '--limit', 1, MAX_HISTORY), 50)
-    .action(async (opts: HistoryOptions) => {
-      ctx.exitCode = await runQueueHistory(ctx, opts);
-    });
+    .option('--limit <n>', `at most this many PRs, 1-${MAX_HISTORY}`, (val: string) => parseIntIn(val, '--limit', 1, MAX_HISTORY), 50)
+    .action(act(ctx, 'queue history', (f: HistoryOptions): HistoryOptions => ({ state: f.state, since: f.since, limit: f.limit }), runQueueHistory));
   return withExamples(cmd, ['mq queue history --since 2h', 'mq queue history --state failed --since 3d --limit 200', 'mq queue history --state merged --since 2026-05-01 --json | jq length']);
 }

@@ -1,19 +1,18 @@
 import { Command } from 'commander';
-import type { Context } from '../../context.js';
+import type { Context, Deps } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { withExamples } from '../shared.js';
-import { printStateChange, setQueueState } from './set-state.js';
+import type { Result } from '../../output/present.js';
+import { act, withExamples } from '../shared.js';
+import { setQueueState, stateChangeResult } from './set-state.js';
 
 export interface PauseOptions {
   reason?: string;
   dryRun?: boolean;
 }
 
-export async function runQueuePause(ctx: Context, opts: PauseOptions): Promise<number> {
-  if (opts.reason !== undefined && opts.reason.trim() === '') throw new UsageError('--reason: the reason cannot be empty');
-  const { change } = await setQueueState(ctx, 'pause', opts);
-  printStateChange(ctx, change, opts.dryRun === true);
-  return 0;
+export async function runQueuePause(opts: PauseOptions, deps: Deps): Promise<Result> {
+  const { change } = await setQueueState(deps, 'pause', opts);
+  return stateChangeResult(deps, change, opts.dryRun === true);
 }
 
 export function queuePauseCommand(ctx: Context): Command {
@@ -24,8 +23,16 @@ export function queuePauseCommand(ctx: Context): Command {
     )
     .option('--reason <text>', 'why the queue is paused; shown and recorded in the output only (not sent: the API has no such field)')
     .option('--dry-run', 'print the request instead of sending it')
-    .action(async (opts: PauseOptions) => {
-      ctx.exitCode = await runQueuePause(ctx, opts);
-    });
+    .action(
+      act(
+        ctx,
+        'queue pause',
+        (f: PauseOptions): PauseOptions => {
+          if (f.reason !== undefined && f.reason.trim() === '') throw new UsageError('--reason: the reason cannot be empty');
+          return { reason: f.reason, dryRun: f.dryRun };
+        },
+        runQueuePause,
+      ),
+    );
   return withExamples(cmd, ['mq queue pause --reason "main is red: INC-1234"', 'mq queue pause --branch release --json >> incident-log.jsonl', 'mq queue pause --dry-run']);
 }

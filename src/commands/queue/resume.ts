@@ -1,12 +1,16 @@
 import { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { withExamples } from '../shared.js';
-import { printStateChange, setQueueState } from './set-state.js';
+import type { Context, Deps } from '../../context.js';
+import type { Result } from '../../output/present.js';
+import { act, withExamples } from '../shared.js';
+import { setQueueState, stateChangeResult } from './set-state.js';
 
-export async function runQueueResume(ctx: Context, opts: { dryRun?: boolean }): Promise<number> {
-  const { change } = await setQueueState(ctx, 'resume', opts);
-  printStateChange(ctx, change, opts.dryRun === true);
-  return 0;
+export interface ResumeOptions {
+  dryRun?: boolean;
+}
+
+export async function runQueueResume(opts: ResumeOptions, deps: Deps): Promise<Result> {
+  const { change } = await setQueueState(deps, 'resume', opts);
+  return stateChangeResult(deps, change, opts.dryRun === true);
 }
 
 export function queueResumeCommand(ctx: Context): Command {
@@ -14,8 +18,6 @@ export function queueResumeCommand(ctx: Context): Command {
     .summary('resume a paused or draining queue')
     .description('Set the queue state back to running: waiting PRs are admitted and tested in priority order. Resuming a running queue is harmless. Prints the state before and after.')
     .option('--dry-run', 'print the request instead of sending it')
-    .action(async (opts: { dryRun?: boolean }) => {
-      ctx.exitCode = await runQueueResume(ctx, opts);
-    });
+    .action(act(ctx, 'queue resume', (f: ResumeOptions): ResumeOptions => ({ dryRun: f.dryRun }), runQueueResume));
   return withExamples(cmd, ['mq queue resume', 'mq queue resume --branch release --json', 'mq queue resume --dry-run']);
 }

@@ -1,64 +1,59 @@
 import { Command } from 'commander';
 import type { Queue } from '../../api/schemas.js';
-import type { Context, Target } from '../../context.js';
 import { formatRepo } from '../../config/resolve.js';
-import { renderFields, renderRows, type Format } from '../../output/render.js';
+import type { Context, Deps, Target } from '../../context.js';
+import type { Block, Result, View } from '../../output/present.js';
+import { own, paints, v, type Line } from '../../output/render.js';
 import { stateColor } from '../../output/style.js';
 import { bannerText, countsText, PR_HEADERS, queueBanner, queueRows, queueSettingFields, queueSummaryFields } from '../../views/queue.js';
-import { emit, withExamples } from '../shared.js';
-import { bannerToStderr, queueName } from './common.js';
+import { act, withExamples } from '../shared.js';
+import { queueName } from './common.js';
 
 export interface ShowOptions {
   settings?: boolean;
 }
 
 /**
- * The queue as text for stdout. On a terminal the banner of a queue that is not running leads;
- * piped, stdout carries only rows (the caller puts the summary and banner on stderr).
+ * The queue, in every format. On a terminal the banner of a queue that is not running leads;
+ * piped, stdout carries only rows (the behaviour puts the summary and banner on stderr).
  */
-export async function renderQueue(ctx: Context, queue: Queue, target: Target, format: Format, opts: ShowOptions = {}): Promise<string> {
-  const style = ctx.style;
+export function queueView(queue: Queue, target: Target, now: number, opts: ShowOptions = {}): View {
   const entries = queue.enqueuedPullRequests ?? [];
-  if (format === 'plain' || format === 'raw') {
-    if (opts.settings) return renderFields(queueSettingFields(queue), 'plain', style);
-    return renderRows(PR_HEADERS, queueRows(entries, ctx.now(), style, false), 'plain', style);
-  }
-  if (format === 'markdown') {
-    const banner = bannerText(queue.state);
-    const head = banner ? `> **⚠ ${banner}**\n\n` : '';
-    const fields = opts.settings ? queueSettingFields(queue) : queueSummaryFields(queue, formatRepo(target.repo), style);
-    const settings = renderFields(fields, 'markdown', style, `Merge queue ${target.targetBranch}`);
-    if (opts.settings || entries.length === 0) return head + settings;
-    return `${head}${settings}\n${await renderRows(PR_HEADERS, queueRows(entries, ctx.now(), style, true), 'markdown', style)}`;
-  }
-  const banner = queueBanner(queue.state, style);
-  const head = banner ? `${banner}\n\n` : '';
-  if (opts.settings) return head + renderFields(queueSettingFields(queue), 'table', style);
-  const summary = renderFields(queueSummaryFields(queue, formatRepo(target.repo), style), 'table', style);
-  const table = entries.length === 0 ? `${style.dim('No PRs in the queue.')}\n` : await renderRows(PR_HEADERS, queueRows(entries, ctx.now(), style, true), 'table', style);
-  return `${head}${summary}\n${table}`;
+  const settings = queueSettingFields(queue);
+  const summary = queueSummaryFields(queue, formatRepo(target.repo));
+  const plain: Block[] = opts.settings ? [{ fields: settings }] : [{ headers: PR_HEADERS, rows: queueRows(entries, now, false) }];
+
+  const mdBanner = bannerText(queue.state);
+  const markdown: Block[] = [
+    ...(mdBanner ? [{ lines: [`> **⚠ ${mdBanner}**`, ''] }] : []),
+    { fields: opts.settings ? settings : summary, title: `Merge queue ${target.targetBranch}` },
+    ...(opts.settings || entries.length === 0 ? [] : [{ lines: [''] }, { headers: PR_HEADERS, rows: queueRows(entries, now, true) }]),
+  ];
+
+  const banner = queueBanner(queue.state);
+  const head: Block[] = banner ? [{ lines: [banner, ''] }] : [];
+  const table: Block[] = opts.settings
+    ? [...head, { fields: settings }]
+    : [...head, { fields: summary }, { lines: [''] }, entries.length === 0 ? { lines: [own(paints.dim, 'No PRs in the queue.')] } : { headers: PR_HEADERS, rows: queueRows(entries, now, true) }];
+  return { table, plain, markdown };
 }
 
-export async function runQueueShow(ctx: Context, opts: ShowOptions): Promise<number> {
-  const target = ctx.target();
-  const client = await ctx.client();
+export async function runQueueShow(opts: ShowOptions, deps: Deps): Promise<Result> {
+  const target = deps.target();
+  const client = await deps.client();
   const queue = await client.getQueue(target);
-  const format = ctx.format();
-  if (format === 'json') {
-    const { enqueuedPullRequests, ...settings } = queue;
-    await emit(ctx, opts.settings ? settings : { ...queue, enqueuedPullRequests: enqueuedPullRequests ?? [] }, () => '');
-    bannerToStderr(ctx, queue.state);
-    return 0;
-  }
-  if (format !== 'table' && format !== 'markdown') {
-    bannerToStderr(ctx, queue.state);
-    if (!opts.settings) {
-      const state = queue.state ?? 'unknown';
-      ctx.io.err(`queue ${queueName(target)}: ${stateColor(ctx.styleErr, state)} · ${countsText(queue.enqueuedPullRequests ?? [])}\n`);
-    }
-  }
-  ctx.io.out(await renderQueue(ctx, queue, target, format, opts));
-  return 0;
+  // Piped, stdout carries only rows: the state and the banner go to stderr.
+  const banner = queueBanner(queue.state);
+  const bannerLines: Line[] = banner ? [banner] : [];
+  const summary: Line[] = opts.settings ? [] : [['queue ', v(queueName(target)), ': ', v(queue.state ?? 'unknown', stateColor), ' · ', v(countsText(queue.enqueuedPullRequests ?? []))]];
+  const { enqueuedPullRequests, ...settings } = queue;
+  const data = opts.settings ? settings : { ...queue, enqueuedPullRequests: enqueuedPullRequests ?? [] };
+  return {
+    data,
+    view: queueView(queue, target, deps.clock.now(), opts),
+    notes: { json: bannerLines, plain: [...bannerLines, ...summary], raw: [...bannerLines, ...summary] },
+    exitCode: 0,
+  };
 }
 
 export function queueShowCommand(ctx: Context): Command {
@@ -72,9 +67,7 @@ export function queueShowCommand(ctx: Context): Command {
       ].join('\n'),
     )
     .option('--settings', 'print the queue state and settings only, one key per line when piped')
-    .action(async (opts: ShowOptions) => {
-      ctx.exitCode = await runQueueShow(ctx, opts);
-    });
+    .action(act(ctx, 'queue show', (f: ShowOptions): ShowOptions => ({ settings: f.settings }), runQueueShow));
   return withExamples(cmd, [
     'mq queue show',
     "mq queue show | awk -F'\\t' '$3 == \"testing\" { print $2 }'",

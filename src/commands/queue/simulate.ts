@@ -5,12 +5,13 @@
 import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
-import type { Context } from '../../context.js';
+import type { Context, Deps } from '../../context.js';
 import { MqError, UsageError } from '../../errors.js';
-import { json, renderRows } from '../../output/render.js';
+import type { Result, View } from '../../output/present.js';
+import { own, type Paint, paints } from '../../output/render.js';
 import type { SimulateFlags, SimulateResult } from '../../planner/index.js';
 import { FOOTNOTE, inputsLine, SIMULATE_HEADERS, simulatePlainLines, simulateRows } from '../../views/simulate.js';
-import { collect, withExamples } from '../shared.js';
+import { act, collect, withExamples } from '../shared.js';
 
 export const SIMULATE_LIMITS = [
   'What the model assumes: PRs arrive as a Poisson process at --arrivals and are ready at once (checks passed, mergeable, not up to date with the branch, so no direct merges);',
@@ -23,16 +24,16 @@ export const SIMULATE_LIMITS = [
   'Figures are measured over the whole --duration from an empty queue; PRs still in the queue at the end count in the depth but not in the time to merge (a row that falls behind shows fewer merges than arrivals and a growing backlog). Each row sees the same arrivals, test times, breaking PRs and flakes (common random numbers); the same --seed gives the same output.',
 ].join('\n');
 
-async function loadQueue(ctx: Context, required: boolean): Promise<Record<string, unknown> | null> {
+async function loadQueue(deps: Deps, required: boolean): Promise<Record<string, unknown> | null> {
   let target;
   try {
-    target = ctx.target();
+    target = deps.target();
   } catch (err) {
     if (required) throw err;
     return null;
   }
-  if (!ctx.connection().token && !required) return null;
-  const client = await ctx.client();
+  if (!deps.connection().token && !required) return null;
+  const client = await deps.client();
   try {
     return (await client.getQueue(target)) as Record<string, unknown>;
   } catch (err) {
@@ -54,32 +55,37 @@ function checkHtmlTarget(file: string): string {
   return path;
 }
 
-async function render(ctx: Context, data: SimulateResult): Promise<string> {
-  const format = ctx.format();
-  if (format === 'json') return json(data);
-  if (format === 'plain' || format === 'raw') return `${simulatePlainLines(data).join('\n')}\n`;
-  if (format === 'markdown') {
-    const table = await renderRows(SIMULATE_HEADERS, simulateRows(data), 'markdown', ctx.style);
-    return `${inputsLine(data)}\n\n${table}\n${FOOTNOTE}\n\n**${data.recommendation.text}**\n`;
-  }
-  const table = await renderRows(SIMULATE_HEADERS, simulateRows(data, (s) => ctx.style.green(ctx.style.bold(s))), 'table', ctx.style);
-  return `${ctx.style.dim(inputsLine(data))}\n${table}${ctx.style.dim(FOOTNOTE)}\n${ctx.style.bold(data.recommendation.text)}\n`;
+/** The table and markdown show the inputs, the rows, a footnote and the recommendation; plain is one figure per line. */
+function simulateView(data: SimulateResult): View {
+  const best: Paint = (style, text) => style.green(style.bold(text));
+  return {
+    plain: [{ lines: simulatePlainLines(data) }],
+    table: [
+      { lines: [own(paints.dim, inputsLine(data))] },
+      { headers: SIMULATE_HEADERS, rows: simulateRows(data, best) },
+      { lines: [own(paints.dim, FOOTNOTE), own(paints.bold, data.recommendation.text)] },
+    ],
+    markdown: [
+      { lines: [inputsLine(data), ''] },
+      { headers: SIMULATE_HEADERS, rows: simulateRows(data) },
+      { lines: ['', FOOTNOTE, '', `**${data.recommendation.text}**`] },
+    ],
+  };
 }
 
-export async function runQueueSimulate(ctx: Context, flags: SimulateFlags): Promise<number> {
+export async function runQueueSimulate(flags: SimulateFlags, deps: Deps): Promise<Result> {
   const htmlPath = flags.html === undefined || flags.html.trim() === '' ? undefined : checkHtmlTarget(flags.html);
   const planner = await import('../../planner/index.js');
   const data = await planner.runSimulate(flags, {
-    loadQueue: (required) => loadQueue(ctx, required),
-    notice: (line) => ctx.io.err(`${line}\n`),
+    loadQueue: (required) => loadQueue(deps, required),
+    notice: (line) => deps.out.note(line),
   });
-  ctx.io.out(await render(ctx, data));
   if (htmlPath !== undefined) {
     const rows = simulateRows(data).map((r) => r.map((c) => (typeof c === 'string' ? c : c.value)));
     writeFileSync(htmlPath, planner.renderHtml(data, inputsLine(data), planner.htmlTable(SIMULATE_HEADERS, rows)));
-    ctx.io.err(`wrote ${flags.html}\n`);
+    deps.out.note(`wrote ${flags.html}`);
   }
-  return 0;
+  return { data, view: simulateView(data), exitCode: 0 };
 }
 
 export function queueSimulateCommand(ctx: Context): Command {
@@ -108,9 +114,7 @@ export function queueSimulateCommand(ctx: Context): Command {
     .option('--baseline <source>', 'queue (read the configured queue) or defaults (service defaults); default: queue when configured')
     .option('--jobs <n>', 'worker threads (default: one per CPU)')
     .option('--html <file>', 'also write a self-contained HTML report with charts')
-    .action(async (opts: SimulateFlags) => {
-      ctx.exitCode = await runQueueSimulate(ctx, opts);
-    });
+    .action(act(ctx, 'queue simulate', (opts: SimulateFlags) => opts, runQueueSimulate));
   return withExamples(cmd, [
     'mq queue simulate --arrivals 20/h --test-time 30m --failure-rate 5% --flake-rate 2%',
     "mq queue simulate --arrivals 20/h --test-time 30m --failure-rate 5% --compare 'concurrency=4' --compare 'concurrency=8,batch=4'",

@@ -1,9 +1,11 @@
 import { Command } from 'commander';
-import type { Context } from '../../context.js';
+import type { TestingDetails } from '../../api/schemas.js';
+import type { Context, Deps } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { renderFields, renderRows } from '../../output/render.js';
+import type { Block, Result, View } from '../../output/present.js';
+import { own, paints } from '../../output/render.js';
 import { checkRows, checks, testedPrRows, testingFields } from '../../views/testing-details.js';
-import { emit, withExamples } from '../shared.js';
+import { act, withExamples } from '../shared.js';
 
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 const RUN_ID = new RegExp(`^${UUID}(-bisection)?$`);
@@ -20,31 +22,36 @@ export function parseTestRun(text: string): { testRunId: string; pr?: number } {
   });
 }
 
-export async function runQueueTesting(ctx: Context, arg: string): Promise<number> {
-  const { testRunId } = parseTestRun(arg);
-  const target = ctx.target();
-  const client = await ctx.client();
+export interface TestingOptions {
+  testRunId: string;
+}
+
+export async function runQueueTesting(opts: TestingOptions, deps: Deps): Promise<Result> {
+  const { testRunId } = opts;
+  const target = deps.target();
+  const client = await deps.client();
   const details = await client.getMergeQueueTestingDetails({ ...target, testRunId });
-  const format = ctx.format();
-  const style = ctx.style;
-  const list = checks(details);
-  await emit(ctx, details, async () => {
-    const fields = testingFields(details, ctx.now(), style);
-    const prs = testedPrRows(details);
-    const checkList = checkRows(list, style);
-    if (format === 'plain' || format === 'raw') {
-      // One record per line, first column the kind, so `awk -F'\t' '$1 == "check"'` picks the checks.
-      const prLines = await renderRows([], prs.map((r) => ['pr', ...r]), 'plain', style);
-      const checkLines = await renderRows([], checkList.map((r) => ['check', ...r]), 'plain', style);
-      return renderFields(fields, 'plain', style) + prLines + checkLines;
-    }
-    const title = `Test run ${testRunId}`;
-    const head = renderFields(fields, format, style, title);
-    const prTable = prs.length ? await renderRows(['PR', 'Title', 'URL'], prs, format, style) : '';
-    const checkTable = checkList.length ? await renderRows(['Check', 'State', 'Required', 'URL'], checkList, format, style) : `${style.dim('No checks reported yet.')}\n`;
-    return `${head}\n${prTable ? `${format === 'markdown' ? '' : style.bold('Tested PRs')}\n${prTable}\n` : ''}${format === 'markdown' ? '' : `${style.bold('Checks')}\n`}${checkTable}`;
-  });
-  return 0;
+  return { data: details, view: testingView(details, testRunId, deps.clock.now()), exitCode: 0 };
+}
+
+function testingView(details: TestingDetails, testRunId: string, now: number): View {
+  const fields = testingFields(details, now);
+  const prs = testedPrRows(details);
+  const checkList = checkRows(checks(details));
+  const title = `Test run ${testRunId}`;
+  const human = (markdown: boolean): Block[] => [
+    { fields, title },
+    { lines: [''] },
+    ...(prs.length ? [{ lines: [markdown ? '' : own(paints.bold, 'Tested PRs')] }, { headers: ['PR', 'Title', 'URL'], rows: prs }, { lines: [''] }] : []),
+    ...(markdown ? [] : [{ lines: [own(paints.bold, 'Checks')] }]),
+    checkList.length ? { headers: ['Check', 'State', 'Required', 'URL'], rows: checkList } : { lines: [own(paints.dim, 'No checks reported yet.')] },
+  ];
+  return {
+    // One record per line, first column the kind, so `awk -F'\t' '$1 == "check"'` picks the checks.
+    plain: [{ fields }, { headers: [], rows: prs.map((r) => ['pr', ...r]) }, { headers: [], rows: checkList.map((r) => ['check', ...r]) }],
+    table: human(false),
+    markdown: human(true),
+  };
 }
 
 export function queueTestingCommand(ctx: Context): Command {
@@ -54,9 +61,7 @@ export function queueTestingCommand(ctx: Context): Command {
       'Show the details of a merge queue test run: its status, test branch and sha, the PRs it tests (more than one for a batch), the required statuses and where they come from, and every check with its state and URL. Give the test run id (a UUID, optionally ending in -bisection) or the test branch trunk-merge/pr-<N>/<uuid>, whose last part is the id. Piped, lines are `key<TAB>value`, then `pr<TAB>number<TAB>title<TAB>url` and `check<TAB>name<TAB>state<TAB>required<TAB>url`.',
     )
     .argument('<test-run>', 'test run id, or test branch trunk-merge/pr-<N>/<uuid>')
-    .action(async (arg: string) => {
-      ctx.exitCode = await runQueueTesting(ctx, arg);
-    });
+    .action(act(ctx, 'queue testing', (arg: string): TestingOptions => ({ testRunId: parseTestRun(arg).testRunId }), runQueueTesting));
   return withExamples(cmd, [
     'mq queue testing 5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31',
     'mq queue testing trunk-merge/pr-1815/5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31',

@@ -1,46 +1,36 @@
-import { Command } from 'commander';
-import { DIRECT_MERGE_MODES, MAX_U32, MERGE_METHODS, OPTIMIZATION_MODES, QUEUE_MODES } from '../../api/constants.js';
+import { Command, Option } from 'commander';
+import { MAX_U32 } from '../../api/constants.js';
+import { flagAttr, SETTING_MAX, SETTING_MIN, updateFlagSettings, type QueueSettingInfo } from '../../api/queue-settings.js';
 import type { Queue, UpdateQueueSettings } from '../../api/schemas.js';
 import { parseIntIn } from '../../cli/args.js';
-import type { Context } from '../../context.js';
+import type { Context, Deps } from '../../context.js';
 import { MqError, UsageError } from '../../errors.js';
-import { json, renderRows } from '../../output/render.js';
+import type { Result, View } from '../../output/present.js';
+import { own, paints, v } from '../../output/render.js';
 import { changeLines, changeRows, settingChanges, type SettingChange } from '../../views/queue.js';
-import { collect, finishDryRun, withExamples } from '../shared.js';
+import { act, collect, withExamples } from '../shared.js';
 import { bannerToStderr, choiceOption, identity, queueName } from './common.js';
 
 type Settings = Record<string, unknown>;
 
-/** The flags of `mq queue update`, each with the updateQueue field it sets. */
-const INT_FLAGS = [
-  { flag: 'concurrency', attr: 'concurrency', field: 'concurrency', help: 'PRs or batches tested at once' },
-  { flag: 'bisection-concurrency', attr: 'bisectionConcurrency', field: 'bisectionConcurrency', help: 'tests run at once while bisecting a failed batch' },
-  { flag: 'testing-timeout', attr: 'testingTimeout', field: 'testingTimeoutMinutes', help: 'minutes to wait for tests before timing out', unit: 'minutes' },
-  { flag: 'pending-failure-depth', attr: 'pendingFailureDepth', field: 'pendingFailureDepth', help: 'PRs below a failing PR that must finish testing before it is removed' },
-  { flag: 'batching-max-wait', attr: 'batchingMaxWait', field: 'batchingMaxWaitTimeMinutes', help: 'minutes to wait while collecting a batch', unit: 'minutes' },
-  { flag: 'batching-min-size', attr: 'batchingMinSize', field: 'batchingMinSize', help: 'PRs needed to form a batch' },
-] as const;
+/**
+ * The commander options of one registry setting: `--n <n>` for numbers (1..MAX_U32), a choice for
+ * enums, `--x` / `--no-x` for booleans. `placeholder` names an enum's value in help.
+ */
+export function settingOption(s: QueueSettingInfo, help = s.help ?? '', placeholder = 'value'): Option[] {
+  const flag = `--${s.flag}`;
+  if (s.kind === 'int' || s.kind === 'minutes') {
+    return [new Option(`${flag} <${s.unit ?? 'n'}>`, help).argParser((v: string) => parseIntIn(v, flag, SETTING_MIN, SETTING_MAX))];
+  }
+  if (s.kind === 'enum') return [choiceOption(`${flag} <${placeholder}>`, help, s.values ?? [])];
+  if (s.kind === 'bool') return [new Option(flag, help), new Option(`--no-${s.flag}`, s.off ?? '')];
+  return [];
+}
 
-const ENUM_FLAGS = [
-  { flag: 'mode', attr: 'mode', field: 'mode', values: QUEUE_MODES, help: 'queue mode' },
-  { flag: 'direct-merge', attr: 'directMerge', field: 'directMergeMode', values: DIRECT_MERGE_MODES, help: 'let an up-to-date PR merge on submission without queue testing' },
-  { flag: 'optimization', attr: 'optimization', field: 'optimizationMode', values: OPTIMIZATION_MODES, help: 'optimization strategy' },
-  { flag: 'merge-method', attr: 'mergeMethod', field: 'mergeMethod', values: MERGE_METHODS, help: 'how PRs are merged into the branch' },
-] as const;
-
-const BOOL_FLAGS = [
-  { flag: 'optimistic-merge', attr: 'optimisticMerge', field: 'canOptimisticallyMerge', help: 'optimistic merging: a passing PR also passes every PR ahead of it', off: 'no optimistic merging' },
-  { flag: 'batch', attr: 'batch', field: 'batch', help: 'test PRs in batches', off: 'test PRs one by one, never in batches' },
-  { flag: 'comments', attr: 'comments', field: 'commentsEnabled', help: 'post comments on PRs', off: 'post no comments on PRs' },
-  { flag: 'commands', attr: 'commands', field: 'commandsEnabled', help: 'allow submitting a PR with a merge command comment', off: 'ignore merge command comments' },
-  { flag: 'testing-branch-prs', attr: 'testingBranchPrs', field: 'createPrsForTestingBranches', help: 'create PRs for testing branches so CI runs on them', off: 'create no PRs for testing branches' },
-  { flag: 'status-check', attr: 'statusCheck', field: 'statusCheckEnabled', help: 'post a status check with the queue status on PRs', off: 'post no status check on PRs' },
-] as const;
+const FLAG_SETTINGS = updateFlagSettings();
 
 export const UPDATE_FLAGS = [
-  ...INT_FLAGS.map((f) => `--${f.flag}`),
-  ...ENUM_FLAGS.map((f) => `--${f.flag}`),
-  ...BOOL_FLAGS.map((f) => `--[no-]${f.flag}`),
+  ...FLAG_SETTINGS.map((s) => (s.kind === 'bool' ? `--[no-]${s.flag}` : `--${s.flag}`)),
   '--required-status',
   '--clear-required-statuses',
 ];
@@ -55,8 +45,8 @@ export interface UpdateOptions {
 /** The updateQueue fields the flags ask for; only flags given appear. Throws before anything is sent. */
 export function settingsFromFlags(opts: UpdateOptions): UpdateQueueSettings {
   const s: Settings = {};
-  for (const f of [...INT_FLAGS, ...ENUM_FLAGS, ...BOOL_FLAGS]) {
-    const v = opts[f.attr];
+  for (const f of FLAG_SETTINGS) {
+    const v = opts[flagAttr(f.flag as string)];
     if (v !== undefined) s[f.field] = v;
   }
   if (opts.requiredStatus !== undefined && opts.clearRequiredStatuses) {
@@ -91,17 +81,23 @@ function requestedFields(settings: UpdateQueueSettings): Set<string> {
   return fields;
 }
 
-async function printChanges(ctx: Context, changes: SettingChange[], heading: string): Promise<void> {
-  const format = ctx.format();
-  if (format === 'plain' || format === 'raw') ctx.io.out(await renderRows([], changeRows(changes), 'plain', ctx.style));
-  else if (format === 'markdown') ctx.io.out(`${heading}\n\n${await renderRows(['Setting', 'Before', 'After', ''], changeRows(changes), 'markdown', ctx.style)}`);
-  else ctx.io.out(`${ctx.style.bold(heading)}\n${changeLines(changes, ctx.style)}`);
+function changesView(changes: SettingChange[], heading: string): View {
+  return {
+    plain: [{ headers: [], rows: changeRows(changes) }],
+    markdown: [{ lines: [heading, ''] }, { headers: ['Setting', 'Before', 'After', ''], rows: changeRows(changes) }],
+    table: [{ lines: [own(paints.bold, heading), ...changeLines(changes)] }],
+  };
 }
 
-export async function runQueueUpdate(ctx: Context, opts: UpdateOptions): Promise<number> {
-  const settings = settingsFromFlags(opts);
-  const target = ctx.target();
-  const client = await ctx.client({ dryRun: opts.dryRun });
+export interface UpdateQueueOptions {
+  settings: UpdateQueueSettings;
+  dryRun?: boolean;
+}
+
+export async function runQueueUpdate(opts: UpdateQueueOptions, deps: Deps): Promise<Result> {
+  const { settings } = opts;
+  const target = deps.target();
+  const client = await deps.client({ dryRun: opts.dryRun });
   const requested = requestedFields(settings);
 
   let before: Queue | undefined;
@@ -110,7 +106,7 @@ export async function runQueueUpdate(ctx: Context, opts: UpdateOptions): Promise
     try {
       before = await client.getQueue(target);
     } catch (err) {
-      ctx.io.err(`${ctx.styleErr.yellow('!')} could not read the queue to compare (${err instanceof MqError ? err.why : String(err)}); showing only the requested values\n`);
+      deps.out.note([own(paints.yellow, '!'), ' could not read the queue to compare (', v(err instanceof MqError ? err.why : String(err)), '); showing only the requested values']);
     }
   } else {
     before = await client.getQueue(target);
@@ -120,17 +116,13 @@ export async function runQueueUpdate(ctx: Context, opts: UpdateOptions): Promise
   if (opts.dryRun || returned === undefined) {
     const predicted = applySettings(before ?? ({} as Queue), settings);
     const changes = settingChanges(before, predicted, requested);
-    if (ctx.format() !== 'json') await printChanges(ctx, changes, `Would change, for ${queueName(target)}:`);
-    finishDryRun(ctx, { ...identity(target), settings, changes });
-    return 0;
+    return { exitCode: 0, dryRun: { requests: deps.dryRuns, doc: { ...identity(target), settings, changes }, view: changesView(changes, `Would change, for ${queueName(target)}:`) } };
   }
   const changes = settingChanges(before, returned, requested);
   const changed = changes.filter((c) => c.changed).length;
-  ctx.io.err(`${ctx.styleErr.green('✓')} updated the queue for ${queueName(target)}: ${changed} setting${changed === 1 ? '' : 's'} changed\n`);
-  if (ctx.format() === 'json') ctx.io.out(json({ ...identity(target), settings, changes, queue: returned }));
-  else await printChanges(ctx, changes, `Changed, for ${queueName(target)}:`);
-  bannerToStderr(ctx, returned.state);
-  return 0;
+  deps.out.note([own(paints.green, '✓'), ' updated the queue for ', v(queueName(target)), `: ${changed} setting${changed === 1 ? '' : 's'} changed`]);
+  bannerToStderr(deps, returned.state);
+  return { data: { ...identity(target), settings, changes, queue: returned }, view: changesView(changes, `Changed, for ${queueName(target)}:`), exitCode: 0 };
 }
 
 export function queueUpdateCommand(ctx: Context): Command {
@@ -143,23 +135,12 @@ export function queueUpdateCommand(ctx: Context): Command {
         `Numbers are integers from 1 to ${MAX_U32}. --required-status replaces the list of statuses that must pass in queue testing and overrides branch protection and the repository config; --clear-required-statuses removes that override. Piped, each line is: setting, before, after, changed|unchanged.`,
       ].join('\n'),
     );
-  for (const f of INT_FLAGS) {
-    cmd.option(`--${f.flag} <${'unit' in f ? f.unit : 'n'}>`, f.help, (v: string) => parseIntIn(v, `--${f.flag}`, 1, MAX_U32));
-  }
-  for (const f of ENUM_FLAGS) {
-    cmd.addOption(choiceOption(`--${f.flag} <value>`, f.help, f.values));
-  }
-  for (const f of BOOL_FLAGS) {
-    cmd.option(`--${f.flag}`, f.help);
-    cmd.option(`--no-${f.flag}`, f.off);
-  }
+  for (const s of FLAG_SETTINGS) for (const o of settingOption(s)) cmd.addOption(o);
   cmd
     .option('--required-status <name>', 'a status that must pass in queue testing (repeatable; replaces the list)', collect)
     .option('--clear-required-statuses', 'remove the list set through the API; statuses come from branch protection or the repo config again')
     .option('--dry-run', 'print the request and the changes it would make, and send nothing')
-    .action(async (opts: UpdateOptions) => {
-      ctx.exitCode = await runQueueUpdate(ctx, opts);
-    });
+    .action(act(ctx, 'queue update', (f: UpdateOptions): UpdateQueueOptions => ({ settings: settingsFromFlags(f), dryRun: f.dryRun }), runQueueUpdate));
   return withExamples(cmd, [
     'mq queue update --concurrency 4 --batch --batching-min-size 3',
     'mq queue update --required-status ci/build --required-status ci/lint --dry-run',

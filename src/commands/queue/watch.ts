@@ -1,13 +1,15 @@
 import { Command } from 'commander';
 import type { MergeQueueClient } from '../../api/client.js';
 import type { Queue, QueueEntry } from '../../api/schemas.js';
-import type { Context, Target } from '../../context.js';
+import type { Context, Deps, Target } from '../../context.js';
 import { ExitCode, MqError, UsageError } from '../../errors.js';
-import { stateColor, type Style } from '../../output/style.js';
+import type { Block, Result } from '../../output/present.js';
+import { own, paints, v, type Line, type Span } from '../../output/render.js';
+import { stateColor } from '../../output/style.js';
 import { parseDuration } from '../../util/duration.js';
-import { withExamples } from '../shared.js';
 import { poll } from '../../util/poll.js';
-import { renderQueue } from './show.js';
+import { act, withExamples } from '../shared.js';
+import { queueView } from './show.js';
 
 export interface WatchEvent {
   /** `queue` for the queue's own state, else the PR number. */
@@ -42,15 +44,15 @@ export function diffQueue(prev: Queue | undefined, next: Queue): WatchEvent[] {
 }
 
 /** `time<TAB>subject<TAB>from<TAB>to<TAB>title`, with `-` for an unknown before-state. */
-export function eventLine(event: WatchEvent, at: string): string {
+export function eventRow(event: WatchEvent, at: string): string[] {
   const subject = event.subject === 'queue' ? 'queue' : `#${event.subject}`;
-  return `${at}\t${subject}\t${event.from ?? '-'}\t${event.to}\t${(event.title ?? '').replace(/[\t\r\n]+/g, ' ')}\n`;
+  return [at, subject, event.from ?? '-', event.to, event.title ?? ''];
 }
 
-function eventText(event: WatchEvent, at: string, style: Style): string {
-  const subject = event.subject === 'queue' ? style.bold('queue') : `#${event.subject}`;
-  const from = event.from === null ? '' : `${event.from} -> `;
-  return `${style.dim(at.slice(11, 19))} ${subject} ${from}${stateColor(style, event.to)}${event.title ? style.dim(`  ${event.title}`) : ''}`;
+function eventLine(event: WatchEvent, at: string): Line {
+  const subject = event.subject === 'queue' ? own(paints.bold, 'queue') : `#${event.subject}`;
+  const from: Span[] = event.from === null ? [] : [v(event.from), ' -> '];
+  return [own(paints.dim, at.slice(11, 19)), ' ', subject, ' ', ...from, v(event.to, stateColor), ...(event.title ? [v(`  ${event.title}`, paints.dim)] : [])];
 }
 
 /** A PR that left the list: ask for its final state (merged, failed, cancelled); best effort. */
@@ -70,48 +72,53 @@ async function resolveLeft(client: MergeQueueClient, target: Target, events: Wat
 
 export interface WatchOptions {
   interval: string;
+  intervalMs: number;
 }
 
-export async function runQueueWatch(ctx: Context, opts: WatchOptions): Promise<number> {
-  const intervalMs = parseDuration(opts.interval, '--interval');
-  if (intervalMs < 500) throw new UsageError('--interval: must be at least 500ms');
-  const format = ctx.format();
+export async function runQueueWatch(opts: WatchOptions, deps: Deps): Promise<Result> {
+  const format = deps.out.format();
   if (format === 'markdown') throw new UsageError('-o markdown: mq queue watch prints a live table or one line per change; use -o table, plain or --json');
-  const target = ctx.target();
-  const client = await ctx.client();
-  const live = format === 'table' && ctx.io.stdoutIsTTY;
-  const recent: string[] = [];
+  const target = deps.target();
+  const client = await deps.client();
+  const live = format === 'table' && deps.io.stdoutIsTTY;
+  const recent: Line[] = [];
   let prev: Queue | undefined;
   try {
-    await poll(ctx, {
-      intervalMs,
+    await poll(deps, {
+      intervalMs: opts.intervalMs,
       what: 'reading the queue',
-      read: () => client.getQueue(target),
+      read: (call) => client.getQueue(target, call),
+      onBlip: (message) => deps.out.note([own(paints.yellow, '!'), ` ${message}`]),
       onValue: async (queue) => {
-        const at = new Date(ctx.now()).toISOString();
+        const at = new Date(deps.clock.now()).toISOString();
         const events = diffQueue(prev, queue);
         await resolveLeft(client, target, events);
         if (live) {
           // Changes after the first read are kept under the table, newest last.
-          if (prev) for (const ev of events) recent.push(eventText(ev, at, ctx.style));
+          if (prev) for (const ev of events) recent.push(eventLine(ev, at));
           recent.splice(0, Math.max(0, recent.length - 8));
-          const footer = ctx.style.dim(`updated ${at.slice(11, 19)} UTC · every ${opts.interval} · Ctrl-C to stop`);
-          const changes = recent.length ? `\n${ctx.style.bold('Recent changes')}\n${recent.join('\n')}\n` : '';
-          ctx.io.out(`\x1b[H\x1b[2J${await renderQueue(ctx, queue, target, 'table')}${changes}\n${footer}\n`);
-        } else if (format === 'json') {
-          for (const ev of events) ctx.io.out(`${JSON.stringify({ at, subject: ev.subject === 'queue' ? 'queue' : 'pr', ...(ev.subject === 'queue' ? {} : { pr: ev.subject }), from: ev.from, to: ev.to, title: ev.title ?? null })}\n`);
+          const footer = own(paints.dim, `updated ${at.slice(11, 19)} UTC · every ${opts.interval} · Ctrl-C to stop`);
+          const view = queueView(queue, target, deps.clock.now());
+          await deps.out.redraw([
+            ...((view as { table: Block[] }).table ?? []),
+            ...(recent.length ? [{ lines: ['', own(paints.bold, 'Recent changes'), ...recent] }] : []),
+            { lines: ['', footer] },
+          ]);
         } else {
-          for (const ev of events) ctx.io.out(eventLine(ev, at));
+          for (const ev of events) {
+            const doc = { at, subject: ev.subject === 'queue' ? 'queue' : 'pr', ...(ev.subject === 'queue' ? {} : { pr: ev.subject }), from: ev.from, to: ev.to, title: ev.title ?? null };
+            await deps.out.stream(doc, [{ headers: [], rows: [eventRow(ev, at)] }]);
+          }
         }
         prev = queue;
       },
     });
-    return 0;
+    return { exitCode: 0 };
   } catch (err) {
     // Ctrl-C is how a watch ends: stop quietly with the interrupted code.
     if (err instanceof MqError && err.exitCode === ExitCode.interrupted) {
-      if (live) ctx.io.out('\n');
-      return ExitCode.interrupted;
+      if (live) deps.out.raw('\n');
+      return { exitCode: ExitCode.interrupted };
     }
     throw err;
   }
@@ -128,8 +135,12 @@ export function queueWatchCommand(ctx: Context): Command {
       ].join('\n'),
     )
     .option('--interval <duration>', 'time between reads', '5s')
-    .action(async (opts: WatchOptions) => {
-      ctx.exitCode = await runQueueWatch(ctx, opts);
-    });
+    .action(
+      act(ctx, 'queue watch', (f: { interval: string }): WatchOptions => {
+        const intervalMs = parseDuration(f.interval, '--interval');
+        if (intervalMs < 500) throw new UsageError('--interval: must be at least 500ms');
+        return { interval: f.interval, intervalMs };
+      }, runQueueWatch),
+    );
   return withExamples(cmd, ['mq queue watch', 'mq queue watch --interval 10s | grep -E "\\t(failed|pending_failure)\\t"', 'mq queue watch --json | jq -c "select(.to == \\"merged\\")"']);
 }

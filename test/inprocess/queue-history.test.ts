@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
-import { baseEnv, runCli } from '../helpers/run-cli.js';
+import { baseEnv } from '../helpers/run-cli.js';
+import { runMq } from '../helpers/in-process.js';
 import { entry } from '../helpers/test-context.js';
 
 const TARGET = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' };
@@ -27,7 +28,7 @@ const bodies = () => fake.requests.filter((r) => r.path === '/listPullRequests')
 describe('mq queue history', () => {
   it('follows nextCursor until the service has no more', async () => {
     fake.on('POST /listPullRequests', page(1, 100, C1), page(101, 100, C2), page(201, 20));
-    const r = await runCli(['queue', 'history', '--limit', '500', '--json'], { env: env() });
+    const r = await runMq(['queue', 'history', '--limit', '500', '--json'], { env: env() });
     expect(r.exitCode).toBe(0);
     expect(bodies()).toEqual([
       { ...TARGET, take: 100 },
@@ -41,7 +42,7 @@ describe('mq queue history', () => {
 
   it('stops at --limit, asking only for what is left', async () => {
     fake.on('POST /listPullRequests', page(1, 100, C1), page(101, 30, C2), page(131, 100));
-    const r = await runCli(['queue', 'history', '--limit', '130'], { env: env() });
+    const r = await runMq(['queue', 'history', '--limit', '130'], { env: env() });
     expect(r.exitCode).toBe(0);
     expect(bodies()).toEqual([
       { ...TARGET, take: 100 },
@@ -53,7 +54,7 @@ describe('mq queue history', () => {
   it('sends --state and --since (a duration becomes an ISO time)', async () => {
     fake.on('POST /listPullRequests', page(1, 2));
     const before = Date.now();
-    const r = await runCli(['queue', 'history', '--state', 'FAILED', '--since', '2h'], { env: env() });
+    const r = await runMq(['queue', 'history', '--state', 'FAILED', '--since', '2h'], { env: env() });
     expect(r.exitCode).toBe(0);
     const body = bodies()[0] as { state: string; since: string; take: number };
     expect(body.state).toBe('failed');
@@ -65,13 +66,13 @@ describe('mq queue history', () => {
 
   it('an ISO --since is sent as given', async () => {
     fake.on('POST /listPullRequests', page(1, 1));
-    await runCli(['queue', 'history', '--since', '2026-05-01T09:00:00Z'], { env: env() });
+    await runMq(['queue', 'history', '--since', '2026-05-01T09:00:00Z'], { env: env() });
     expect((bodies()[0] as { since: string }).since).toBe('2026-05-01T09:00:00.000Z');
   });
 
   it('a repeated cursor does not loop forever', async () => {
     fake.on('POST /listPullRequests', page(1, 2, C1));
-    const r = await runCli(['queue', 'history', '--limit', '100'], { env: env() });
+    const r = await runMq(['queue', 'history', '--limit', '100'], { env: env() });
     expect(r.exitCode).toBe(0);
     expect(bodies()).toHaveLength(2);
   });
@@ -85,7 +86,7 @@ describe('mq queue history', () => {
   ];
   for (const [args, message] of bad) {
     it(`${args.join(' ')}: exit 2, nothing sent`, async () => {
-      const r = await runCli(['queue', 'history', ...args], { env: env() });
+      const r = await runMq(['queue', 'history', ...args], { env: env() });
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toMatch(message);
       expect(fake.requests).toHaveLength(0);

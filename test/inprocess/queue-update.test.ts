@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
-import { baseEnv, runCli, TOKEN } from '../helpers/run-cli.js';
+import { baseEnv, TOKEN } from '../helpers/run-cli.js';
+import { runMq } from '../helpers/in-process.js';
 import { entry, queueRecord } from '../helpers/test-context.js';
 
 const TARGET = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' };
@@ -55,7 +56,7 @@ describe('mq queue update: exactly the flags given are sent', () => {
   ];
   for (const [flags, fields] of cases) {
     it(flags.join(' '), async () => {
-      const r = await runCli(['queue', 'update', ...flags], { env: env() });
+      const r = await runMq(['queue', 'update', ...flags], { env: env() });
       expect(r.stderr).not.toContain('mq:');
       expect(r.exitCode).toBe(0);
       const sent = updates();
@@ -70,7 +71,7 @@ describe('mq queue update: exactly the flags given are sent', () => {
 describe('mq queue update: before -> after', () => {
   it('reads the queue first, then prints each changed setting', async () => {
     fake.on('POST /updateQueue', { status: 200, body: { ...AFTER_BASE, concurrency: 5, batch: false, requiredStatuses: ['ci/build', 'ci/lint'] } });
-    const r = await runCli(['queue', 'update', '--concurrency', '5', '--no-batch', '--required-status', 'ci/build', '--required-status', 'ci/lint', '-o', 'table'], { env: env() });
+    const r = await runMq(['queue', 'update', '--concurrency', '5', '--no-batch', '--required-status', 'ci/build', '--required-status', 'ci/lint', '-o', 'table'], { env: env() });
     expect(r.exitCode).toBe(0);
     expect(fake.requests.map((q) => q.path)).toEqual(['/getQueue', '/updateQueue']);
     expect(r.stdout).toMatch(/concurrency\s+3 -> 5/);
@@ -82,7 +83,7 @@ describe('mq queue update: before -> after', () => {
   it('a requested value the service kept is marked unchanged; a side effect shows too', async () => {
     // The service switched modes as a consequence of the mode change.
     fake.on('POST /updateQueue', { status: 200, body: { ...AFTER_BASE, mode: 'parallel', state: 'switching_modes' } });
-    const r = await runCli(['queue', 'update', '--mode', 'parallel', '--concurrency', '3'], { env: env() });
+    const r = await runMq(['queue', 'update', '--mode', 'parallel', '--concurrency', '3'], { env: env() });
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toEqual(['state\trunning\tswitching_modes\tchanged', 'mode\tsingle\tparallel\tchanged', 'concurrency\t3\t3\tunchanged']);
@@ -91,7 +92,7 @@ describe('mq queue update: before -> after', () => {
 
   it('--json: one document with the request, the changes and the returned queue', async () => {
     fake.on('POST /updateQueue', { status: 200, body: { ...AFTER_BASE, testingTimeoutMinutes: 45 } });
-    const r = await runCli(['queue', 'update', '--testing-timeout', '45', '--json'], { env: env() });
+    const r = await runMq(['queue', 'update', '--testing-timeout', '45', '--json'], { env: env() });
     const doc = JSON.parse(r.stdout);
     expect(doc.settings).toEqual({ testingTimeoutMinutes: 45 });
     expect(doc.changes).toEqual([
@@ -103,14 +104,14 @@ describe('mq queue update: before -> after', () => {
 
   it('--clear-required-statuses shows the list going back to branch protection', async () => {
     fake.on('POST /updateQueue', { status: 200, body: { ...AFTER_BASE, requiredStatuses: null } });
-    const r = await runCli(['queue', 'update', '--clear-required-statuses'], { env: env() });
+    const r = await runMq(['queue', 'update', '--clear-required-statuses'], { env: env() });
     expect(r.stdout).toBe('required-statuses\tci/build\tnot set\tchanged\n');
   });
 });
 
 describe('mq queue update --dry-run', () => {
   it('prints the request and the changes, and sends no update', async () => {
-    const r = await runCli(['queue', 'update', '--concurrency', '8', '--no-comments', '--dry-run'], { env: env() });
+    const r = await runMq(['queue', 'update', '--concurrency', '8', '--no-comments', '--dry-run'], { env: env() });
     expect(r.exitCode).toBe(0);
     expect(updates()).toHaveLength(0);
     expect(r.stdout).toContain(`POST ${fake.url}/updateQueue`);
@@ -123,7 +124,7 @@ describe('mq queue update --dry-run', () => {
   });
 
   it('--json: one document {dryRun, request, changes}', async () => {
-    const r = await runCli(['queue', 'update', '--merge-method', 'squash', '--dry-run', '--json'], { env: env() });
+    const r = await runMq(['queue', 'update', '--merge-method', 'squash', '--dry-run', '--json'], { env: env() });
     expect(updates()).toHaveLength(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.dryRun).toBe(true);
@@ -150,7 +151,7 @@ describe('mq queue update: bad input exits 2 naming the flag and the rule, nothi
   ];
   for (const [flags, message] of cases) {
     it(flags.join(' ') || '(no flags)', async () => {
-      const r = await runCli(['queue', 'update', ...flags], { env: env() });
+      const r = await runMq(['queue', 'update', ...flags], { env: env() });
       expect(r.exitCode).toBe(2);
       expect(r.stderr.split('\n')[0]).toMatch(/^mq: usage: /);
       expect(r.stderr).toMatch(message);

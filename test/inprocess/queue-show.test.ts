@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
-import { baseEnv, runCli } from '../helpers/run-cli.js';
+import { baseEnv } from '../helpers/run-cli.js';
+import { runMq } from '../helpers/in-process.js';
 import { entry, minutesAgo, queueRecord } from '../helpers/test-context.js';
 
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
@@ -38,7 +39,7 @@ const env = () => baseEnv(fake.url);
 
 describe('mq queue show', () => {
   it('asks getQueue for the target queue', async () => {
-    const r = await runCli(['queue', 'show', '--branch', 'release'], { env: env() });
+    const r = await runMq(['queue', 'show', '--branch', 'release'], { env: env() });
     expect(r.exitCode).toBe(0);
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]?.path).toBe('/getQueue');
@@ -46,7 +47,7 @@ describe('mq queue show', () => {
   });
 
   it('piped: one tab-separated line per PR in queue order, nothing else on stdout', async () => {
-    const r = await runCli(['queue', 'show'], { env: env() });
+    const r = await runMq(['queue', 'show'], { env: env() });
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(10);
@@ -60,7 +61,7 @@ describe('mq queue show', () => {
   });
 
   it('as a table: header with the key settings, then the PRs with time in state and priority', async () => {
-    const r = await runCli(['queue', 'show', '-o', 'table'], { env: env() });
+    const r = await runMq(['queue', 'show', '-o', 'table'], { env: env() });
     expect(r.exitCode).toBe(0);
     const out = r.stdout;
     expect(out).toMatch(/Queue\s+main · github\.com\/acme\/widgets/);
@@ -88,20 +89,20 @@ describe('mq queue show', () => {
   ] as const) {
     it(`a ${state} queue gets a banner: first line on a terminal, on stderr when piped`, async () => {
       fake.on('POST /getQueue', { status: 200, body: { ...QUEUE, state: state.toUpperCase() } });
-      const table = await runCli(['queue', 'show', '-o', 'table'], { env: env() });
+      const table = await runMq(['queue', 'show', '-o', 'table'], { env: env() });
       expect(table.stdout.split('\n')[0]).toContain(`⚠ ${words}`);
       expect(table.stdout).toMatch(new RegExp(`State\\s+ ${state.toUpperCase()} `));
-      const piped = await runCli(['queue', 'show'], { env: env() });
+      const piped = await runMq(['queue', 'show'], { env: env() });
       expect(piped.stdout).not.toContain('QUEUE');
       expect(piped.stderr.split('\n')[0]).toContain(`⚠ ${words}`);
-      const asJson = await runCli(['queue', 'show', '--json'], { env: env() });
+      const asJson = await runMq(['queue', 'show', '--json'], { env: env() });
       expect(JSON.parse(asJson.stdout).state).toBe(state);
       expect(asJson.stderr).toContain(`⚠ ${words}`);
     });
   }
 
   it('--json prints the whole record, unknown fields kept', async () => {
-    const r = await runCli(['queue', 'show', '--json'], { env: env() });
+    const r = await runMq(['queue', 'show', '--json'], { env: env() });
     expect(r.exitCode).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.enqueuedPullRequests).toHaveLength(10);
@@ -111,7 +112,7 @@ describe('mq queue show', () => {
   });
 
   it('--settings piped: key<TAB>value lines keyed like the update flags', async () => {
-    const r = await runCli(['queue', 'show', '--settings'], { env: env() });
+    const r = await runMq(['queue', 'show', '--settings'], { env: env() });
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     for (const l of ['branch\tmain', 'state\trunning', 'concurrency\t3', 'testing-timeout\t60', 'optimistic-merge\ttrue', 'batch\ttrue', 'merge-method\tsquash', 'required-statuses\tci/build', 'enqueued\t10']) {
@@ -121,7 +122,7 @@ describe('mq queue show', () => {
 
   it('markdown for a step summary: settings and a PR table', async () => {
     fake.on('POST /getQueue', { status: 200, body: { ...QUEUE, state: 'paused' } });
-    const r = await runCli(['queue', 'show', '-o', 'markdown'], { env: env() });
+    const r = await runMq(['queue', 'show', '-o', 'markdown'], { env: env() });
     expect(r.stdout).toContain('> **⚠ QUEUE PAUSED');
     expect(r.stdout).toContain('### Merge queue main');
     expect(r.stdout).toContain('| # | PR | State | In state | Priority | Author | Title |');
@@ -130,17 +131,17 @@ describe('mq queue show', () => {
 
   it('an empty queue: no rows piped, a note on a terminal', async () => {
     fake.on('POST /getQueue', { status: 200, body: queueRecord({ requiredStatuses: null }) });
-    const piped = await runCli(['queue', 'show'], { env: env() });
+    const piped = await runMq(['queue', 'show'], { env: env() });
     expect(piped.stdout).toBe('');
     expect(piped.stderr).toContain('running · none');
-    const table = await runCli(['queue', 'show', '-o', 'table'], { env: env() });
+    const table = await runMq(['queue', 'show', '-o', 'table'], { env: env() });
     expect(table.stdout).toContain('No PRs in the queue.');
     expect(table.stdout).toMatch(/Required\s+not set \(branch protection or repo config decides\)/);
   });
 
   it('a missing queue exits 3 with the server message', async () => {
     fake.on('POST /getQueue', { status: 404, body: 'merge queue not found' });
-    const r = await runCli(['queue', 'show'], { env: env() });
+    const r = await runMq(['queue', 'show'], { env: env() });
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toContain('mq: get the queue for main: the service answered HTTP 404: merge queue not found');
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
-import { baseEnv, runCli } from '../helpers/run-cli.js';
+import { baseEnv } from '../helpers/run-cli.js';
+import { runMq } from '../helpers/in-process.js';
 
 const TARGET = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' };
 const RUN = '5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31';
@@ -44,7 +45,7 @@ const env = () => baseEnv(fake.url);
 describe('mq queue testing', () => {
   for (const arg of [RUN, `trunk-merge/pr-1815/${RUN}`, `refs/heads/trunk-merge/pr-1815/${RUN}`]) {
     it(`asks for the test run id given ${arg.slice(0, 30)}…`, async () => {
-      const r = await runCli(['queue', 'testing', arg], { env: env() });
+      const r = await runMq(['queue', 'testing', arg], { env: env() });
       expect(r.exitCode).toBe(0);
       expect(fake.requests[0]?.path).toBe('/getMergeQueueTestingDetails');
       expect(fake.requests[0]?.body).toEqual({ ...TARGET, testRunId: RUN });
@@ -52,12 +53,12 @@ describe('mq queue testing', () => {
   }
 
   it('keeps a -bisection suffix', async () => {
-    await runCli(['queue', 'testing', `${RUN}-bisection`], { env: env() });
+    await runMq(['queue', 'testing', `${RUN}-bisection`], { env: env() });
     expect(fake.requests[0]?.body).toEqual({ ...TARGET, testRunId: `${RUN}-bisection` });
   });
 
   it('piped: key<TAB>value lines, then one line per tested PR and per check', async () => {
-    const r = await runCli(['queue', 'testing', RUN], { env: env() });
+    const r = await runMq(['queue', 'testing', RUN], { env: env() });
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toContain('status\tin_progress');
     expect(lines).toContain(`test_branch\ttrunk-merge/pr-1815/${RUN}`);
@@ -72,7 +73,7 @@ describe('mq queue testing', () => {
   });
 
   it('as a table: status, tested PRs and checks with URLs', async () => {
-    const r = await runCli(['queue', 'testing', RUN, '-o', 'table'], { env: env() });
+    const r = await runMq(['queue', 'testing', RUN, '-o', 'table'], { env: env() });
     expect(r.stdout).toMatch(/Status\s+in_progress/);
     expect(r.stdout).toMatch(/Required from\s+the queue settings/);
     expect(r.stdout).toMatch(/#1816\s.*Fix typo/);
@@ -80,7 +81,7 @@ describe('mq queue testing', () => {
   });
 
   it('--json prints the record', async () => {
-    const r = await runCli(['queue', 'testing', RUN, '--json'], { env: env() });
+    const r = await runMq(['queue', 'testing', RUN, '--json'], { env: env() });
     const doc = JSON.parse(r.stdout);
     expect(doc.testedPullRequests).toHaveLength(2);
     expect(doc.status).toBe('in_progress');
@@ -88,7 +89,7 @@ describe('mq queue testing', () => {
 
   for (const bad of ['not-a-uuid', 'trunk-merge/pr-x/abc', 'trunk-temp/pr-1815/' + RUN, '5df78918']) {
     it(`refuses ${bad}: exit 2, nothing sent`, async () => {
-      const r = await runCli(['queue', 'testing', bad], { env: env() });
+      const r = await runMq(['queue', 'testing', bad], { env: env() });
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toContain('is neither a test run id (a UUID) nor a test branch trunk-merge/pr-<N>/<uuid>');
       expect(fake.requests).toHaveLength(0);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
-import { baseEnv, runCli } from '../helpers/run-cli.js';
+import { baseEnv } from '../helpers/run-cli.js';
+import { runMq } from '../helpers/in-process.js';
 import { entry, queueRecord } from '../helpers/test-context.js';
 
 const TARGET = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' };
@@ -28,14 +29,14 @@ describe('pause, resume, drain send the state and print before -> after', () => 
     it(`mq queue ${c.verb}`, async () => {
       fake.on('POST /getQueue', { status: 200, body: queueRecord({ state: c.from }) });
       fake.on('POST /updateQueue', { status: 200, body: queueRecord({ state: c.to, enqueuedPullRequests: undefined }) });
-      const r = await runCli(['queue', c.verb], { env: env() });
+      const r = await runMq(['queue', c.verb], { env: env() });
       expect(r.exitCode).toBe(0);
       expect(fake.requests.map((q) => q.path)).toEqual(['/getQueue', '/updateQueue']);
       expect(updates()[0]?.body).toEqual({ ...TARGET, state: c.to });
       const lines = r.stdout.trimEnd().split('\n');
       expect(lines).toContain(`before\t${c.from}`);
       expect(lines).toContain(`after\t${c.to}`);
-      const table = await runCli(['queue', c.verb, '-o', 'table'], { env: env() });
+      const table = await runMq(['queue', c.verb, '-o', 'table'], { env: env() });
       expect(table.stdout).toMatch(new RegExp(`✓ main of github\\.com/acme/widgets: ${c.from} -> +${c.to}`, 'i'));
     });
   }
@@ -43,7 +44,7 @@ describe('pause, resume, drain send the state and print before -> after', () => 
   it('pause --reason is shown and recorded in the output but not sent', async () => {
     fake.on('POST /getQueue', { status: 200, body: queueRecord({ state: 'running' }) });
     fake.on('POST /updateQueue', { status: 200, body: queueRecord({ state: 'paused' }) });
-    const r = await runCli(['queue', 'pause', '--reason', 'main is red: INC-1234', '--json'], { env: env() });
+    const r = await runMq(['queue', 'pause', '--reason', 'main is red: INC-1234', '--json'], { env: env() });
     expect(r.exitCode).toBe(0);
     expect(updates()[0]?.body).toEqual({ ...TARGET, state: 'paused' });
     const doc = JSON.parse(r.stdout);
@@ -51,18 +52,18 @@ describe('pause, resume, drain send the state and print before -> after', () => 
     expect(Date.parse(doc.at)).not.toBeNaN();
     expect(r.stderr).toContain('⚠ QUEUE PAUSED');
     expect(r.stderr).toContain('hint: resume the queue with `mq queue resume`');
-    const table = await runCli(['queue', 'pause', '--reason', 'main is red: INC-1234', '-o', 'table'], { env: env() });
+    const table = await runMq(['queue', 'pause', '--reason', 'main is red: INC-1234', '-o', 'table'], { env: env() });
     expect(table.stdout).toContain('reason: main is red: INC-1234');
   });
 
   it('pause --help says the reason is not sent', async () => {
-    const r = await runCli(['queue', 'pause', '--help']);
+    const r = await runMq(['queue', 'pause', '--help']);
     expect(r.stdout).toContain('The API has no field for a reason');
   });
 
   it('--dry-run reads the state but sends no update', async () => {
     fake.on('POST /getQueue', { status: 200, body: queueRecord({ state: 'running' }) });
-    const r = await runCli(['queue', 'drain', '--dry-run', '--json'], { env: env() });
+    const r = await runMq(['queue', 'drain', '--dry-run', '--json'], { env: env() });
     expect(r.exitCode).toBe(0);
     expect(updates()).toHaveLength(0);
     const doc = JSON.parse(r.stdout);
@@ -84,7 +85,7 @@ describe('mq queue drain --wait', () => {
       draining(),
     );
     fake.on('POST /updateQueue', { status: 200, body: queueRecord({ state: 'draining' }) });
-    const r = await runCli(['queue', 'drain', '--wait', '--interval', '100ms'], { env: env() });
+    const r = await runMq(['queue', 'drain', '--wait', '--interval', '100ms'], { env: env() });
     expect(r.exitCode).toBe(0);
     expect(updates()).toHaveLength(1);
     expect(fake.requests.filter((q) => q.path === '/getQueue')).toHaveLength(5);
@@ -101,7 +102,7 @@ describe('mq queue drain --wait', () => {
   it('exits 8 at --timeout with the PRs still in flight; --json gives one document', async () => {
     fake.on('POST /getQueue', draining(entry(5, 'testing'), entry(6, 'pending')));
     fake.on('POST /updateQueue', { status: 200, body: queueRecord({ state: 'draining' }) });
-    const r = await runCli(['queue', 'drain', '--wait', '--interval', '100ms', '--timeout', '400ms', '--json'], { env: env() });
+    const r = await runMq(['queue', 'drain', '--wait', '--interval', '100ms', '--timeout', '400ms', '--json'], { env: env() });
     expect(r.exitCode).toBe(8);
     expect(r.stderr).toMatch(/✗ still 2 PRs: 1 testing, 1 pending after \d+s \(--timeout\): #5, #6/);
     const doc = JSON.parse(r.stdout);
@@ -111,7 +112,7 @@ describe('mq queue drain --wait', () => {
   });
 
   it('--wait with --dry-run is a usage error, nothing sent', async () => {
-    const r = await runCli(['queue', 'drain', '--wait', '--dry-run'], { env: env() });
+    const r = await runMq(['queue', 'drain', '--wait', '--dry-run'], { env: env() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--wait cannot be used with --dry-run');
     expect(fake.requests).toHaveLength(0);

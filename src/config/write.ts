@@ -1,0 +1,190 @@
+/**
+ * Writing the profile store (loaded only by commands that change it): an exclusive lock taken
+ * with proper-lockfile (a lock directory whose mtime its holder keeps fresh; conf has no lock),
+ * then the file written by `conf`: an atomic replace (temporary file next to it, fsync, rename)
+ * with `configFileMode: 0o600`. A write that fails (a full disk) leaves the old file as it was.
+ *
+ * The holder also records `pid host` in the lock directory, so a lock left by a process that
+ * is gone is taken over at once instead of after the age limit. Locks whose owner cannot be
+ * checked (another host, no owner file yet, a live pid that may have been reused) fall back to
+ * their age. Only one process removes an abandoned lock, under a second short lock, after
+ * checking it again: two processes that both saw the dead owner cannot remove each other's
+ * fresh lock.
+ */
+import { lstatSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import Conf from 'conf';
+import lockfile from 'proper-lockfile';
+import { ConfigError } from '../errors.js';
+
+/** How long a command waits for another mq process's lock, and when an unrefreshed lock is stale. */
+export const LOCK_WAIT_MS = 10_000;
+export const STALE_MS = 10_000;
+
+export type Release = () => Promise<void>;
+
+const lockDirOf = (file: string) => `${file}.lock`;
+const ownerFileOf = (file: string) => join(lockDirOf(file), 'owner');
+
+function lockError(file: string, why: string, hints: string[] = []): ConfigError {
+  return new ConfigError(`the config file ${file} ${why}`, { hints });
+}
+
+/** True when a process with this pid exists (EPERM: it exists but belongs to someone else). */
+export function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+interface Owner {
+  pid: number;
+  host: string;
+}
+
+function readOwner(file: string): Owner | undefined {
+  try {
+    const m = /^(\d+) (\S+)\n$/.exec(readFileSync(ownerFileOf(file), 'utf8'));
+    return m ? { pid: Number(m[1]), host: m[2] as string } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why the current lock may be taken over, or undefined while its holder may still be at work. */
+function abandoned(file: string, now: number): { owner?: Owner } | undefined {
+  let mtimeMs: number;
+  try {
+    mtimeMs = statSync(lockDirOf(file)).mtimeMs;
+  } catch {
+    return { owner: undefined }; // gone already: try again
+  }
+  const owner = readOwner(file);
+  if (owner && owner.host === hostname() && owner.pid !== process.pid && !processExists(owner.pid)) return { owner };
+  if (now - mtimeMs > STALE_MS) return { owner };
+  return undefined;
+}
+
+async function takeOver(file: string, now: () => number): Promise<boolean> {
+  const seen = abandoned(file, now());
+  if (!seen) return false;
+  let releaseGuard: Release;
+  try {
+    releaseGuard = await lockfile.lock(file, { realpath: false, lockfilePath: `${file}.takeover`, stale: 2_000, retries: 0, onCompromised: () => {} });
+  } catch {
+    return false; // another process is taking it over
+  }
+  try {
+    const again = abandoned(file, now());
+    if (!again || again.owner?.pid !== seen.owner?.pid) return false;
+    rmSync(lockDirOf(file), { recursive: true, force: true });
+    return true;
+  } finally {
+    await releaseGuard().catch(() => {});
+  }
+}
+
+/** Takes the lock of `file`, waiting up to LOCK_WAIT_MS for another holder. */
+export async function lockConfig(file: string, now: () => number = Date.now): Promise<Release> {
+  const deadline = now() + LOCK_WAIT_MS;
+  for (;;) {
+    let compromised: Error | undefined;
+    let release: Release;
+    try {
+      release = await lockfile.lock(file, {
+        realpath: false,
+        lockfilePath: lockDirOf(file),
+        stale: STALE_MS,
+        update: STALE_MS / 4,
+        retries: 0,
+        onCompromised: (err) => {
+          compromised = err;
+        },
+      });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      // ENOTEMPTY: proper-lockfile found the lock stale but could not remove it (our owner file is inside).
+      if (code !== 'ELOCKED' && code !== 'ENOTEMPTY') {
+        throw lockError(file, `cannot be locked (${code ?? (err as Error).message})`, ['check that the config directory is writable, or point MQ_CONFIG_DIR elsewhere']);
+      }
+      if (await takeOver(file, now)) continue;
+      if (now() > deadline) {
+        const owner = readOwner(file);
+        throw lockError(file, `is locked by another mq process${owner ? ` (pid ${owner.pid})` : ''}: ${lockDirOf(file)}`, ['try again; remove the lock directory by hand if no mq is running']);
+      }
+      await new Promise((r) => setTimeout(r, 5 + Math.random() * 20));
+      continue;
+    }
+    const unlock: Release = async () => {
+      rmSync(ownerFileOf(file), { force: true });
+      await release().catch(() => {});
+    };
+    try {
+      writeFileSync(ownerFileOf(file), `${process.pid} ${hostname()}\n`, { mode: 0o600 });
+    } catch (err) {
+      await unlock();
+      throw lockError(file, `cannot be locked (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, ['free some space, or point MQ_CONFIG_DIR elsewhere']);
+    }
+    return async () => {
+      await unlock();
+      if (compromised) throw lockError(file, `lost its lock while being written (${compromised.message})`, ['check the file, and try again']);
+    };
+  }
+}
+
+/**
+ * Removes the temporary files conf's atomic write leaves next to `file` (`config.json.tmp-` and 16
+ * digits): one of a write that failed (conf removes it too, but asynchronously: this makes it
+ * certain before the lock is released) or of an mq process killed while writing. Only called
+ * under the lock, when no other mq process is writing.
+ */
+function removeTempFiles(file: string): void {
+  const dir = dirname(file);
+  const temp = new RegExp(`^${basename(file).replace(/[.]/g, '\\.')}\\.tmp-[0-9]{10}[0-9a-f]{6}$`);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!temp.test(name)) continue;
+    try {
+      if (lstatSync(join(dir, name)).isFile()) rmSync(join(dir, name), { force: true });
+    } catch {
+      // gone already
+    }
+  }
+}
+
+/** How the file is laid out: two-space JSON and a final newline (conf's default is tabs). */
+const serialize = (doc: Record<string, unknown>): string => `${JSON.stringify(doc, null, 2)}\n`;
+
+/**
+ * Replaces `file` (a `.json` file, checked by the caller under the lock) with `doc` through conf:
+ * atomic, mode 0600. The file is unchanged when this fails, and no temporary file is left.
+ */
+export function writeConfig(file: string, doc: Record<string, unknown>): void {
+  try {
+    const conf = new Conf<Record<string, unknown>>({
+      cwd: dirname(file),
+      configName: basename(file, '.json'),
+      fileExtension: 'json',
+      configFileMode: 0o600,
+      accessPropertiesByDotNotation: false,
+      clearInvalidConfig: false,
+      serialize,
+    });
+    removeTempFiles(file);
+    conf.store = doc;
+  } catch (err) {
+    removeTempFiles(file);
+    throw lockError(file, `cannot be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); it is unchanged`, [
+      'free some space or fix the permissions, then try again',
+    ]);
+  }
+}

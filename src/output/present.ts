@@ -1,0 +1,249 @@
+/**
+ * The presenter: the one place that writes a command's result to stdout and its error to stderr.
+ * A behaviour returns a Result (its data, the view of that data, its exit code); this module picks
+ * the format once (--json, -o, else a table on a terminal and plain rows in a pipe) and renders:
+ * the data as one JSON document, or the view's blocks as a table, plain rows or markdown. Errors
+ * become `mq: <what>: <why>` plus hints, and under JSON (however chosen) also the
+ * `{"ok":false,"error":{...}}` document on stdout.
+ */
+import type { RequestDescription } from '../api/http.js';
+import { ExitCode, MqError } from '../errors.js';
+import type { IO } from './io.js';
+import { FORMATS, type Field, type Format, json, type Line, renderFields, renderLine, renderRows, type Row } from './render.js';
+import { safeLine } from './sanitize.js';
+import { makeStyle, type Style } from './style.js';
+
+export type Block =
+  | { fields: Field[]; title?: string }
+  | { headers: string[]; rows: Row[] }
+  | { lines: Line[] }
+  /** Text printed exactly as is: mq's own (help, scripts) or a passthrough the user asked for (-o raw). */
+  | { text: string };
+
+/** One list of blocks for every format, or a list per format (raw falls back to plain). */
+export type View = Block[] | Partial<Record<Exclude<Format, 'json'>, Block[]>>;
+
+export interface DryRun {
+  requests: RequestDescription[];
+  /** Extra fields of the --json document. */
+  doc?: Record<string, unknown>;
+  /** Several requests: the document lists `requests`, not one `request`. */
+  bulk?: boolean;
+  /** What a dry run shows after the requests in the other formats. */
+  view?: View;
+}
+
+export interface Result {
+  /** The --json document; undefined prints nothing under --json. */
+  data?: unknown;
+  /** What stdout shows in the other formats; undefined shows nothing. */
+  view?: View;
+  exitCode: number;
+  /** Lines for stderr in some formats only (a piped queue's state, an empty table's note). */
+  notes?: Partial<Record<Format, Line[]>>;
+  /** Text printed as is whatever the format (a completion script, a help topic). */
+  text?: string;
+  /** Set by dry runs: the requests are the output. */
+  dryRun?: DryRun;
+}
+
+export interface FormatChoice {
+  json?: boolean;
+  output?: string;
+}
+
+/** The output format: --json, else -o, else `piped` (default plain) off a terminal and a table on one. */
+export function formatOf(choice: FormatChoice, stdoutIsTTY: boolean, piped: Format = 'plain'): Format {
+  if (choice.json) return 'json';
+  if (choice.output && (FORMATS as readonly string[]).includes(choice.output)) return choice.output as Format;
+  return stdoutIsTTY ? 'table' : piped;
+}
+
+/** Before commander has parsed anything (a usage error), the command line itself says whether JSON was asked for. */
+export function argvAsksJson(argv: readonly string[]): boolean {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === '--') break;
+    if (a === '--json' || a === '-ojson' || a === '--output=json') return true;
+    if ((a === '-o' || a === '--output') && argv[i + 1] === 'json') return true;
+  }
+  return false;
+}
+
+/** Text from the service shown as it was sent: exact with -o raw, made safe line by line elsewhere. */
+export function asSent(text: string): View {
+  const lines = (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n').map((l): Line => [{ text: l }]);
+  const safe: Block[] = text === '' ? [] : [{ lines }];
+  return { raw: [{ text }], plain: safe, table: safe, markdown: safe };
+}
+
+export function blocksFor(view: View | undefined, format: Format): Block[] {
+  if (!view || format === 'json') return [];
+  if (Array.isArray(view)) return view;
+  return view[format] ?? (format === 'raw' ? view.plain : undefined) ?? [];
+}
+
+export async function renderBlocks(blocks: readonly Block[], format: Format, style: Style): Promise<string> {
+  let out = '';
+  for (const b of blocks) {
+    if ('fields' in b) out += renderFields(b.fields, format, style, b.title);
+    else if ('rows' in b) out += await renderRows(b.headers, b.rows, format, style);
+    else if ('lines' in b) out += b.lines.map((l) => `${renderLine(l, style, format === 'markdown')}\n`).join('');
+    else out += b.text;
+  }
+  return out;
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+const CURL_INLINE_MAX = 4096;
+
+export function curlCommand(req: RequestDescription): string {
+  const parts = ['curl', '-sS', '-X', req.method, shellQuote(req.url)];
+  for (const [k, val] of Object.entries(req.headers)) {
+    if (k === 'x-api-token') parts.push('-H', `"x-api-token: $MQ_TOKEN"`);
+    else if (k !== 'user-agent' && k !== 'accept') parts.push('-H', shellQuote(`${k}: ${val}`));
+  }
+  if (req.body !== undefined) parts.push('--data-binary', req.body.length > CURL_INLINE_MAX ? '@body.json' : shellQuote(req.body));
+  return parts.join(' ');
+}
+
+/** A request a dry run would send, and the curl command that sends it. */
+export function requestText(req: RequestDescription): string {
+  const lines = [`${req.method} ${req.url}`, ...Object.entries(req.headers).map(([k, val]) => `${k}: ${val}`)];
+  if (req.body !== undefined) lines.push('', req.body);
+  const saveBody = req.body !== undefined && req.body.length > CURL_INLINE_MAX ? ' and save the body above as body.json' : '';
+  lines.push('', `# equivalent curl command (set MQ_TOKEN first${saveBody}):`, curlCommand(req), '');
+  return `${lines.join('\n')}\n`;
+}
+
+/** Writes results and notes for one run; built once per process by the deps. */
+export class Presenter {
+  constructor(
+    private readonly io: IO,
+    private readonly choice: () => FormatChoice,
+  ) {}
+
+  format(piped?: Format): Format {
+    return formatOf(this.choice(), this.io.stdoutIsTTY, piped);
+  }
+
+  get style(): Style {
+    return makeStyle(this.io.color);
+  }
+
+  get styleErr(): Style {
+    return makeStyle(this.io.colorErr);
+  }
+
+  /** A progress or status line on stderr (✓ lines, wait transitions, warnings). */
+  note(line: Line): void {
+    this.io.err(`${renderLine(line, this.styleErr)}\n`);
+  }
+
+  /** The result of a command, on stdout; returns its exit code. */
+  async show(result: Result, piped?: Format): Promise<number> {
+    const format = this.format(piped);
+    if (result.dryRun) {
+      const d = result.dryRun;
+      if (format === 'json') {
+        const requests = d.bulk ? { requests: d.requests } : { request: d.requests[0] ?? null };
+        this.io.out(json({ dryRun: true, ...requests, ...d.doc }));
+      } else {
+        this.io.out(d.requests.map(requestText).join('') + (await renderBlocks(blocksFor(d.view, format), format, this.style)));
+      }
+      this.io.err('dry run: nothing was sent\n');
+      return result.exitCode;
+    }
+    for (const line of result.notes?.[format] ?? []) this.note(line);
+    if (result.text !== undefined) this.io.out(result.text);
+    else if (format === 'json') {
+      if (result.data !== undefined) this.io.out(json(result.data));
+    } else {
+      const text = await renderBlocks(blocksFor(result.view, format), format, this.style);
+      if (text) this.io.out(text);
+    }
+    return result.exitCode;
+  }
+
+  /** One item of a stream (`queue watch`): a JSON line under --json, else the blocks. */
+  async stream(data: unknown, view: View, piped?: Format): Promise<void> {
+    const format = this.format(piped);
+    if (format === 'json') this.io.out(`${JSON.stringify(data)}\n`);
+    else this.io.out(await renderBlocks(blocksFor(view, format), format, this.style));
+  }
+
+  /** Clears a terminal and draws `blocks` from the top (live views). */
+  async redraw(blocks: Block[]): Promise<void> {
+    this.io.out(`\x1b[H\x1b[2J${await renderBlocks(blocks, 'table', this.style)}`);
+  }
+
+  /** Draws `blocks` over the previous frame of `previousLines` lines (cursor up, clear down); returns this frame's line count. */
+  async frame(blocks: Block[], previousLines: number): Promise<number> {
+    const text = await renderBlocks(blocks, 'table', this.style);
+    this.io.out((previousLines > 0 ? `\x1b[${previousLines}A\x1b[0J` : '') + text);
+    return text.split('\n').length - 1;
+  }
+
+  /** Text of mq's own written as is by a long-running command (the emulator's banner, a live view's cursor moves). */
+  raw(text: string): void {
+    this.io.out(text);
+  }
+}
+
+interface CommanderLikeError {
+  code: string;
+  exitCode: number;
+  message: string;
+}
+
+function isCommanderError(err: unknown): err is CommanderLikeError {
+  return typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'string' && (err as { code: string }).code.startsWith('commander.');
+}
+
+export interface ErrorContext {
+  io: IO;
+  /** JSON was chosen (--json or -o json), as parsed or as seen on the command line. */
+  json: boolean;
+  debug: boolean;
+  /** `mq queue update`, for the usage hint. */
+  commandPath: string;
+}
+
+/** Prints whatever was thrown as one line plus hints (and the JSON error document); returns the exit code. */
+export function presentError(c: ErrorContext, err: unknown): number {
+  const style = makeStyle(c.io.colorErr);
+  let code: number;
+  let line: string;
+  let hints: string[] = [];
+  if (isCommanderError(err)) {
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return 0;
+    // Help shown because a subcommand is missing (`mq queue`): the command line was incomplete.
+    if (err.code === 'commander.help') return ExitCode.usage;
+    code = ExitCode.usage;
+    const suggestion = /\(Did you mean (.+?)\?\)/.exec(err.message)?.[1];
+    line = `usage: ${err.message.replace(/^error:\s*/i, '').replace(/\s*\(Did you mean .+?\?\)/, '').trim()}`;
+    hints = [...(suggestion ? [`did you mean ${suggestion}?`] : []), `see \`${c.commandPath} --help\``];
+  } else if (err instanceof MqError) {
+    code = err.exitCode;
+    line = `${err.what}: ${err.why}`;
+    hints = code === ExitCode.usage ? [...err.hints, `see \`${c.commandPath} --help\``] : err.hints;
+  } else if ((err as { code?: string })?.code === 'MQ_INTERRUPTED') {
+    code = ExitCode.interrupted;
+    line = 'interrupted';
+  } else {
+    code = ExitCode.unexpected;
+    line = `unexpected error: ${(err as Error)?.message ?? String(err)}`;
+    hints = c.debug ? [] : ['rerun with --debug for details, and report it if it keeps happening'];
+  }
+  c.io.err(`${style.red('mq:')} ${safeLine(line)}\n`);
+  for (const h of hints) c.io.err(`${style.dim('hint:')} ${safeLine(h)}\n`);
+  if (c.debug && err instanceof Error && err.stack && !isCommanderError(err)) c.io.err(`${err.stack.split('\n').map(safeLine).join('\n')}\n`);
+  if (c.json && code !== ExitCode.interrupted) {
+    const kind = code === ExitCode.usage ? 'usage' : ((err as MqError).name ?? 'error');
+    c.io.out(json({ ok: false, error: { exitCode: code, kind, message: line, hints } }));
+  }
+  return code;
+}

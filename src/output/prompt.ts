@@ -1,0 +1,66 @@
+/**
+ * One line read from the terminal, the question on stderr. Hidden input (the API token) is muted
+ * by the `read` package (mute-stream under readline), not by patching readline's internals.
+ *
+ * Ctrl-D on an empty line ends the input: readline closes and `read` never settles, which would
+ * leave Node with an unsettled top-level await (exit 13). We notice the close (readline pauses
+ * its input when it closes) and answer "" instead, so every caller treats end of input as an
+ * empty answer: `auth login` says "no token entered" (exit 2), `queue delete` "not confirmed"
+ * (exit 10). Ctrl-C rejects with the interrupt error (exit 130).
+ */
+import { read } from 'read';
+
+export interface PromptOptions {
+  hidden?: boolean;
+  input?: NodeJS.ReadableStream & { isTTY?: boolean };
+  output?: NodeJS.WritableStream;
+}
+
+export function interrupted(): Error {
+  return Object.assign(new Error('interrupted'), { code: 'MQ_INTERRUPTED' });
+}
+
+export async function promptLine(question: string, options: PromptOptions = {}): Promise<string> {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stderr;
+  const hidden = options.hidden === true;
+  let settled = false;
+  let eof = false;
+  let endOfInput: (() => void) | undefined;
+  const ended = new Promise<string>((resolve) => {
+    endOfInput = () => {
+      eof = true;
+      resolve('');
+    };
+  });
+  // readline pauses its input when it closes: after an answer (then `read` settles in the same
+  // tick) or at end of input (then it never does). It also pauses for Ctrl-Z, but keeps its
+  // listeners then: only a pause that took them away is the end.
+  const listeners = () => input.listenerCount('keypress') + input.listenerCount('data');
+  let withReadline = Infinity;
+  const onPause = () =>
+    setImmediate(() => {
+      if (!settled && listeners() < withReadline) endOfInput?.();
+    });
+  input.on('pause', onPause);
+  try {
+    const reading = read({ prompt: question, silent: hidden, input, output, terminal: Boolean(input.isTTY) });
+    withReadline = listeners();
+    const answer = await Promise.race([
+      reading.then(
+        (line) => line,
+        (err: Error) => {
+          throw err.message === 'canceled' ? interrupted() : err;
+        },
+      ),
+      ended,
+    ]);
+    return answer;
+  } finally {
+    settled = true;
+    input.off('pause', onPause);
+    // The answer's Enter (muted when hidden) or Ctrl-D left the cursor on the prompt line: what
+    // follows starts on a line of its own.
+    if (hidden || eof) output.write('\n');
+  }
+}

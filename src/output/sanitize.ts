@@ -1,0 +1,32 @@
+/**
+ * Every string that came from the service is made safe here before it reaches a terminal, a pipe
+ * or a markdown step summary. Control characters (C0, DEL, C1: ESC, CSI/OSC sequences, bare CR,
+ * backspace) and Unicode bidi controls become visible escapes (`\x1b`, `\u202e`), so a title cannot
+ * move the cursor, write the clipboard (OSC 52), clear the screen or reorder what is shown. Tabs and
+ * line breaks become one space: they never break a table cell, a plain row or a message line.
+ * `--json` never comes here: JSON escaping keeps the exact string and makes it inert.
+ */
+
+// C0 (but tab, LF, CR handled first), DEL, C1, bidi embeddings/overrides/isolates, line/paragraph separators.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point of this module
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029\u200e\u200f\u061c]/g;
+
+function escapeChar(c: string): string {
+  const code = c.charCodeAt(0);
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/** One line of text: line breaks and tabs become a space, every other control a visible escape. */
+export function safeLine(text: string): string {
+  return text.replace(/(?:\r?\n|\t)+/g, ' ').replace(UNSAFE, escapeChar);
+}
+
+/** A markdown table cell or heading: safe, pipes and backslashes escaped, HTML made inert. */
+export function safeMarkdown(text: string): string {
+  return safeLine(text)
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
+}

@@ -1,0 +1,30 @@
+/**
+ * Time as a dependency. Behaviours ask the clock for the time and sleep through it, so tests run
+ * them in virtual time; the real clock sleeps with Node's timers/promises and stops at once when
+ * the signal aborts (Ctrl-C), failing as interrupted.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import { ExitCode, MqError } from '../errors.js';
+
+export interface Clock {
+  now(): number;
+  /** Resolves after `ms`; rejects with the interrupted error when `signal` aborts first. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export function interrupted(): MqError {
+  return new MqError(ExitCode.interrupted, 'interrupted', 'stopped by Ctrl-C');
+}
+
+/** The one sleep-and-abort implementation. */
+export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) throw interrupted();
+  try {
+    await delay(Math.max(0, ms), undefined, { signal });
+  } catch (err) {
+    if ((err as { name?: string })?.name === 'AbortError') throw interrupted();
+    throw err;
+  }
+}
+
+export const systemClock: Clock = { now: () => Date.now(), sleep };

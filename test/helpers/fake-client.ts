@@ -1,0 +1,51 @@
+/**
+ * A fake MergeQueueClient for behaviour tests. Each method answers from its script (values, errors
+ * or functions, in order, the last one repeating); any method that was not scripted throws loudly,
+ * so a behaviour cannot make a call the test did not expect. Every call is recorded with its
+ * request and call options (deadline, signal).
+ */
+import type { MergeQueueClient } from '../../src/api/client.js';
+import type { CallOptions } from '../../src/api/http.js';
+
+type Method = Exclude<keyof MergeQueueClient, 'http' | 'dryRun'>;
+export type Answer = unknown | Error | ((req: unknown, call?: CallOptions) => unknown);
+
+export interface FakeCall {
+  method: Method;
+  req: unknown;
+  call?: CallOptions;
+}
+
+export interface FakeClient {
+  client: MergeQueueClient;
+  calls: FakeCall[];
+  callsOf(method: Method): FakeCall[];
+  script(method: Method, ...answers: Answer[]): void;
+}
+
+export function fakeClient(scripts: Partial<Record<Method, Answer[]>> = {}): FakeClient {
+  const table = new Map<string, Answer[]>(Object.entries(scripts) as Array<[string, Answer[]]>);
+  const calls: FakeCall[] = [];
+  const client = new Proxy({} as MergeQueueClient, {
+    get(_t, prop) {
+      if (prop === 'then') return undefined;
+      if (prop === 'dryRun') return false;
+      return async (req: unknown, call?: CallOptions) => {
+        const method = String(prop) as Method;
+        calls.push({ method, req, call });
+        const script = table.get(method);
+        if (!script || script.length === 0) throw new Error(`fake client: unscripted call ${method}(${JSON.stringify(req)})`);
+        const answer = script.length > 1 ? script.shift() : script[0];
+        if (answer instanceof Error) throw answer;
+        if (typeof answer === 'function') return (answer as (r: unknown, c?: CallOptions) => unknown)(req, call);
+        return structuredClone(answer);
+      };
+    },
+  });
+  return {
+    client,
+    calls,
+    callsOf: (method) => calls.filter((c) => c.method === method),
+    script: (method, ...answers) => void table.set(method, answers),
+  };
+}

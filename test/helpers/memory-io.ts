@@ -1,0 +1,58 @@
+/**
+ * The one in-memory IO for in-process tests: captured stdout/stderr, chosen TTY flags and colour,
+ * stdin text, scripted prompt answers, and real redaction of registered secrets.
+ */
+import { Redactor, type IO } from '../../src/output/io.js';
+import { InputTooLarge } from '../../src/util/limited-read.js';
+
+export interface MemoryIO extends IO {
+  stdout: string;
+  stderr: string;
+  prompts: string[];
+}
+
+export interface MemoryIOOptions {
+  stdin?: string;
+  stdoutIsTTY?: boolean;
+  stderrIsTTY?: boolean;
+  stdinIsTTY?: boolean;
+  color?: boolean;
+  /** Answers given to prompts, in order; a prompt with no answer left fails the test. */
+  answers?: string[];
+}
+
+export function memoryIO(opts: MemoryIOOptions = {}): MemoryIO {
+  const answers = [...(opts.answers ?? [])];
+  const redactor = new Redactor();
+  const io: MemoryIO = {
+    stdout: '',
+    stderr: '',
+    prompts: [],
+    out(text) {
+      io.stdout += redactor.apply(text);
+    },
+    err(text) {
+      io.stderr += redactor.apply(text);
+    },
+    stdoutIsTTY: opts.stdoutIsTTY ?? false,
+    stderrIsTTY: opts.stderrIsTTY ?? false,
+    stdinIsTTY: opts.stdinIsTTY ?? false,
+    color: opts.color ?? false,
+    colorErr: opts.color ?? false,
+    readStdin: async (limit = 20 * 1024 * 1024) => {
+      const text = opts.stdin ?? '';
+      if (Buffer.byteLength(text) > limit) throw new InputTooLarge(limit);
+      return text;
+    },
+    prompt: async (question) => {
+      io.prompts.push(question);
+      io.stderr += question;
+      const answer = answers.shift();
+      if (answer === undefined) throw new Error(`unexpected prompt: ${question}`);
+      return answer;
+    },
+    addSecret: (s) => redactor.add(s),
+    redact: (t) => redactor.apply(t),
+  };
+  return io;
+}

@@ -1,0 +1,89 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { lockConfig, processExists } from '../../src/config/write.js';
+
+function setup(owner?: string, mtime?: Date): { file: string; lock: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'mq-lock-'));
+  const file = join(dir, 'config.json');
+  const lock = `${file}.lock`;
+  mkdirSync(lock);
+  if (owner !== undefined) writeFileSync(join(lock, 'owner'), owner);
+  if (mtime) utimesSync(lock, mtime, mtime);
+  return { file, lock };
+}
+
+const future = () => new Date(Date.now() + 3_600_000);
+const past = () => new Date(Date.now() - 3_600_000);
+const deadPid = () => Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+
+/** A clock that jumps 6 s per reading: the 10 s wait is over after a couple of tries. */
+function jumpingClock(): () => number {
+  let t = Date.now();
+  return () => (t += 6_000);
+}
+
+describe('the config lock', () => {
+  it('processExists tells a live pid from a dead one', () => {
+    expect(processExists(process.pid)).toBe(true);
+    expect(processExists(deadPid())).toBe(false);
+  });
+
+  it('records its owner and removes everything on release', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mq-lock-'));
+    const file = join(dir, 'config.json');
+    const release = await lockConfig(file);
+    expect(readFileSync(join(`${file}.lock`, 'owner'), 'utf8')).toBe(`${process.pid} ${hostname()}\n`);
+    await release();
+    expect(existsSync(`${file}.lock`)).toBe(false);
+  });
+
+  it('a lock whose owner is gone is taken over, however fresh it looks', async () => {
+    const { file } = setup(`${deadPid()} ${hostname()}\n`, future());
+    const release = await lockConfig(file, jumpingClock());
+    expect(readFileSync(join(`${file}.lock`, 'owner'), 'utf8')).toBe(`${process.pid} ${hostname()}\n`);
+    await release();
+  });
+
+  it('a lock held by a live process is waited for, then refused naming its pid, and left alone', async () => {
+    const owner = `${process.ppid} ${hostname()}\n`;
+    const { file, lock } = setup(owner, future());
+    await expect(lockConfig(file, jumpingClock())).rejects.toThrow(`is locked by another mq process (pid ${process.ppid})`);
+    expect(readFileSync(join(lock, 'owner'), 'utf8')).toBe(owner);
+  });
+
+  it('a lock from another host is judged by its age only', async () => {
+    const fresh = setup(`${deadPid()} some-other-host\n`, future());
+    await expect(lockConfig(fresh.file, jumpingClock())).rejects.toThrow('is locked by another mq process');
+    const old = setup(`${deadPid()} some-other-host\n`, past());
+    const release = await lockConfig(old.file);
+    await release();
+  });
+
+  it('a lock without an owner (its holder died before writing it) is taken over once old', async () => {
+    const fresh = setup(undefined, future());
+    await expect(lockConfig(fresh.file, jumpingClock())).rejects.toThrow('is locked by another mq process');
+    const old = setup(undefined, past());
+    const release = await lockConfig(old.file);
+    await release();
+  });
+
+  it('several takers of one abandoned lock get it one at a time', async () => {
+    const { file } = setup(`${deadPid()} ${hostname()}\n`, future());
+    let holders = 0;
+    let most = 0;
+    await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        const release = await lockConfig(file);
+        holders += 1;
+        most = Math.max(most, holders);
+        await new Promise((r) => setTimeout(r, 5));
+        holders -= 1;
+        await release();
+      }),
+    );
+    expect(most).toBe(1);
+  });
+});

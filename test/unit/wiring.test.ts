@@ -1,0 +1,87 @@
+/**
+ * The wiring alone: each command line becomes the typed options its behaviour gets. Nothing is run
+ * (the context intercepts the options), nothing is sent.
+ */
+import { describe, expect, it } from 'vitest';
+import { run } from '../../src/run.js';
+import { testDeps } from '../helpers/deps.js';
+
+const H = 3_600_000;
+
+const CASES: Array<[string[], string, unknown]> = [
+  [['status', '42'], 'status', { pr: 42 }],
+  [['status', '#7'], 'status', { pr: 7 }],
+  [['submit', '42'], 'submit', { prs: ['42'], parallel: 8 }],
+  [['submit', '1', '2', '-p', 'high', '--no-batch', '--parallel', '4', '--dry-run'], 'submit', { prs: ['1', '2'], priority: 'high', noBatch: true, parallel: 4, dryRun: true }],
+  [['submit', '42', '--wait', '--timeout', '30m', '--interval', '10s'], 'submit', { prs: ['42'], parallel: 8, wait: { timeoutMs: 30 * 60_000, intervalMs: 10_000 } }],
+  [['submit', '42', '--wait'], 'submit', { prs: ['42'], parallel: 8, wait: { timeoutMs: 2 * H, intervalMs: 15_000 } }],
+  [['cancel', '1', '-'], 'cancel', { prs: ['1', '-'], parallel: 8 }],
+  [['restart', '9', '--dry-run'], 'restart', { pr: 9, dryRun: true }],
+  [['wait', '42', '--timeout', '1h', '--interval', '5s'], 'wait', { pr: 42, timeoutMs: H, intervalMs: 5000 }],
+  [['wait', '42'], 'wait', { pr: 42, timeoutMs: 2 * H, intervalMs: 15_000 }],
+  [['targets', '3', '--sha', 'abc', '-t', '//a', '-t', '//b'], 'targets', { pr: 3, sha: 'abc', source: { targets: ['//a', '//b'] } }],
+  [['targets', '3', '--sha', 'abc', '--file', 't.txt'], 'targets', { pr: 3, sha: 'abc', source: { file: 't.txt' } }],
+  [['targets', '3', '--sha', 'abc', '--all'], 'targets', { pr: 3, sha: 'abc', source: { all: true } }],
+  [['targets', '3', '--sha', 'abc', '--none', '--dry-run'], 'targets', { pr: 3, sha: 'abc', source: { none: true }, dryRun: true }],
+  [['queue', 'show', '--settings'], 'queue show', { settings: true }],
+  [['queue', 'watch', '--interval', '10s'], 'queue watch', { interval: '10s', intervalMs: 10_000 }],
+  [['queue', 'history', '--state', 'FAILED', '--since', '2h', '--limit', '20'], 'queue history', { state: 'failed', since: '2h', limit: 20 }],
+  [['queue', 'history'], 'queue history', { limit: 50 }],
+  [['queue', 'testing', 'trunk-merge/pr-1815/5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31'], 'queue testing', { testRunId: '5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31' }],
+  [['queue', 'pause', '--reason', 'red main', '--dry-run'], 'queue pause', { reason: 'red main', dryRun: true }],
+  [['queue', 'resume'], 'queue resume', {}],
+  [['queue', 'drain'], 'queue drain', {}],
+  [['queue', 'drain', '--wait', '--timeout', '1h'], 'queue drain', { wait: { timeoutMs: H, intervalMs: 10_000 } }],
+  [
+    ['queue', 'update', '--concurrency', '4', '--no-batch', '--mode', 'PARALLEL', '--testing-timeout', '90', '--required-status', 'ci/a', '--required-status', 'ci/a'],
+    'queue update',
+    { settings: { concurrency: 4, batch: false, mode: 'parallel', testingTimeoutMinutes: 90, requiredStatuses: ['ci/a'] } },
+  ],
+  [['queue', 'update', '--clear-required-statuses', '--dry-run'], 'queue update', { settings: { deleteRequiredStatuses: true }, dryRun: true }],
+  [['queue', 'create', '--mode', 'parallel', '--concurrency', '2'], 'queue create', { mode: 'parallel', concurrency: 2 }],
+  [['queue', 'delete', '--yes'], 'queue delete', { yes: true }],
+  [['metrics', '--all-repos'], 'metrics', { allRepos: true }],
+  [['auth', 'login', '--with-token'], 'auth login', { withToken: true }],
+  [['auth', 'status'], 'auth status', {}],
+  [['auth', 'logout'], 'auth logout', {}],
+  [['profile', 'list'], 'profile list', {}],
+  [['profile', 'show', 'ci'], 'profile show', { name: 'ci' }],
+  [['profile', 'use', 'ci'], 'profile use', { name: 'ci' }],
+  [['profile', 'rm', 'ci'], 'profile remove', { name: 'ci' }],
+  [['profile', 'set', 'branch', 'main'], 'profile set', { key: 'branch', value: 'main' }],
+  [['demo', '--speed', '50', '--seed', '7'], 'demo', { speed: 50, seed: 7 }],
+  [['emulator', 'start', '--port', '8080', '--clock', 'manual', '--seed', '3'], 'emulator start', expect.objectContaining({ host: '127.0.0.1', port: 8080, clock: 'manual', seed: 3, speed: 1 })],
+  [['completion', 'bash'], 'completion', expect.objectContaining({ shell: 'bash' })],
+  [['help', 'queue', 'update'], 'help', expect.objectContaining({ topic: ['queue', 'update'] })],
+];
+
+const strip = (o: unknown): unknown => (o && typeof o === 'object' && !Array.isArray(o) ? Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined).map(([k, v]) => [k, strip(v)])) : o);
+
+describe('argv -> options, for every command', () => {
+  it.each(CASES)('%j', async (argv, name, expected) => {
+    const { deps, io } = testDeps();
+    const seen: Array<[string, unknown]> = [];
+    deps.intercept = (n, o) => void seen.push([n, o]);
+    expect(await run(deps, argv)).toBe(0);
+    expect(io.stderr).toBe('');
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.[0]).toBe(name);
+    expect(strip(seen[0]?.[1])).toEqual(expected);
+  });
+
+  it.each([
+    [['submit', '1', '--interval', '5s'], /--interval only applies with --wait/],
+    [['queue', 'drain', '--wait', '--dry-run'], /--wait cannot be used with --dry-run/],
+    [['targets', '1', '--sha', 'x', '--all', '--none'], /exactly one of --target, --file, --all or --none/],
+    [['queue', 'update'], /no setting given/],
+    [['queue', 'update', '--required-status', 'a', '--clear-required-statuses'], /cannot be used together/],
+    [['wait', '1', '--interval', '10ms'], /--interval: must be at least 100ms/],
+  ])('%j is refused by the wiring (exit 2), nothing run', async (argv, message) => {
+    const { deps, io } = testDeps();
+    const seen: unknown[] = [];
+    deps.intercept = (n) => void seen.push(n);
+    expect(await run(deps, argv)).toBe(2);
+    expect(io.stderr).toMatch(message);
+    expect(seen).toEqual([]);
+  });
+});
