@@ -155,25 +155,25 @@ export class MergeQueueClient {
   // ---- one method per endpoint, named after it --------------------------------------------------
 
   /** Adds the PR to the queue (or updates its priority / noBatch when it is already queued). */
-  submitPullRequest(req: SubmitRequest): Promise<void> {
-    return publicErrors(() => this.#inner.submitPullRequest(req));
+  submitPullRequest(req: SubmitRequest, call?: CallOptions): Promise<void> {
+    return publicErrors(() => this.#inner.submitPullRequest(req, call));
   }
 
-  cancelPullRequest(req: PrRequest): Promise<void> {
-    return publicErrors(() => this.#inner.cancelPullRequest(req));
+  cancelPullRequest(req: PrRequest, call?: CallOptions): Promise<void> {
+    return publicErrors(() => this.#inner.cancelPullRequest(req, call));
   }
 
-  restartTestsOnPullRequest(req: PrRequest): Promise<void> {
-    return publicErrors(() => this.#inner.restartTestsOnPullRequest(req));
+  restartTestsOnPullRequest(req: PrRequest, call?: CallOptions): Promise<void> {
+    return publicErrors(() => this.#inner.restartTestsOnPullRequest(req, call));
   }
 
   /** The PR's record; with `includeTimeline`, every transition of its trips too (newest first). */
-  getSubmittedPullRequest(req: GetPullRequestRequest): Promise<PullRequestWithTimeline> {
+  getSubmittedPullRequest(req: GetPullRequestRequest, call?: CallOptions): Promise<PullRequestWithTimeline> {
     if (req.includeTimeline === true) {
       const { includeTimeline: _, ...rest } = req;
-      return publicErrors(() => this.#inner.getSubmittedPullRequestWithTimeline(rest));
+      return publicErrors(() => this.#inner.getSubmittedPullRequestWithTimeline(rest, call));
     }
-    return publicErrors(() => this.#inner.getSubmittedPullRequest(req));
+    return publicErrors(() => this.#inner.getSubmittedPullRequest(req, call));
   }
 
   /** Up to 50 PRs in one call; those never submitted to the queue come back in `notFound`. */
@@ -186,42 +186,42 @@ export class MergeQueueClient {
     return publicErrors(() => this.#inner.listMergeQueueTestingResults(req, call));
   }
 
-  setImpactedTargets(req: ImpactedTargetsRequest): Promise<void> {
-    return publicErrors(() => this.#inner.setImpactedTargets(req));
+  setImpactedTargets(req: ImpactedTargetsRequest, call?: CallOptions): Promise<void> {
+    return publicErrors(() => this.#inner.setImpactedTargets(req, call));
   }
 
-  getMergeQueueTestingDetails(req: TestingDetailsRequest): Promise<TestingDetails> {
-    return publicErrors(() => this.#inner.getMergeQueueTestingDetails(req));
+  getMergeQueueTestingDetails(req: TestingDetailsRequest, call?: CallOptions): Promise<TestingDetails> {
+    return publicErrors(() => this.#inner.getMergeQueueTestingDetails(req, call));
   }
 
-  createQueue(req: CreateQueueRequest): Promise<void> {
-    return publicErrors(() => this.#inner.createQueue(req));
+  createQueue(req: CreateQueueRequest, call?: CallOptions): Promise<void> {
+    return publicErrors(() => this.#inner.createQueue(req, call));
   }
 
-  deleteQueue(req: QueueTargetRequest): Promise<void> {
-    return publicErrors(() => this.#inner.deleteQueue(req));
+  deleteQueue(req: QueueTargetRequest, call?: CallOptions): Promise<void> {
+    return publicErrors(() => this.#inner.deleteQueue(req, call));
   }
 
-  getQueue(req: QueueTargetRequest): Promise<Queue> {
-    return publicErrors(() => this.#inner.getQueue(req));
+  getQueue(req: QueueTargetRequest, call?: CallOptions): Promise<Queue> {
+    return publicErrors(() => this.#inner.getQueue(req, call));
   }
 
   /** Changes the given settings; returns the queue as it is now. */
-  async updateQueue(req: UpdateQueueRequest): Promise<Queue> {
-    const q = await publicErrors(() => this.#inner.updateQueue(req));
+  async updateQueue(req: UpdateQueueRequest, call?: CallOptions): Promise<Queue> {
+    const q = await publicErrors(() => this.#inner.updateQueue(req, call));
     // Only a dry run answers undefined, and this client never makes one.
     if (q === undefined) throw new MergeQueueError({ exitCode: 1, what: `update the queue for ${req.targetBranch}`, why: 'no answer' });
     return q;
   }
 
-  getMergeQueueMetrics(req: MetricsRequest = {}): Promise<MetricsResult> {
-    return publicErrors(() => this.#inner.getMergeQueueMetrics(req));
+  getMergeQueueMetrics(req: MetricsRequest = {}, call?: CallOptions): Promise<MetricsResult> {
+    return publicErrors(() => this.#inner.getMergeQueueMetrics(req, call));
   }
 
   /** A page of the queue's PRs; with `until` (and `since`), the PRs that concluded in that window. */
-  listPullRequests(req: ListPullRequestsRequest): Promise<PullRequestPage> {
-    if (req.until !== undefined) return publicErrors(() => this.#inner.listConcludedPullRequests(req));
-    return publicErrors(() => this.#inner.listPullRequests(req));
+  listPullRequests(req: ListPullRequestsRequest, call?: CallOptions): Promise<PullRequestPage> {
+    if (req.until !== undefined) return publicErrors(() => this.#inner.listConcludedPullRequests(req, call));
+    return publicErrors(() => this.#inner.listPullRequests(req, call));
   }
 
   // ---- waiting ---------------------------------------------------------------------------------
@@ -251,9 +251,11 @@ export class MergeQueueClient {
       if (req.signal?.aborted) throw interrupted();
       let record: SubmittedPullRequest | undefined;
       try {
-        record = await this.getSubmittedPullRequest(target);
+        // No poll, and none of its retries, runs past the wait's own deadline.
+        record = await this.getSubmittedPullRequest(target, { deadline, ...(req.signal ? { signal: req.signal } : {}) });
         interval = intervalMs;
       } catch (err) {
+        if (err instanceof MergeQueueError && err.kind === 'unavailable' && Date.now() >= deadline) break;
         if (!(err instanceof MergeQueueError) || err.kind !== 'unavailable') throw err;
         req.onRetry?.(err);
         interval = Math.min(interval * 2, intervalMs * 8);

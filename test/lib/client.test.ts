@@ -144,6 +144,35 @@ describe('against a scripted service', () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  it("waitForPr bounds each poll by the wait's deadline: a service that never answers ends in timeout, not a hang", async () => {
+    server.on('POST /getSubmittedPullRequest', { hang: true });
+    const client = new MergeQueueClient({ apiUrl: server.url, token: TOKEN, timeoutMs: 600_000 });
+    const result = await client.waitForPr({ ...queue, pr: 4, intervalMs: 100, timeoutMs: 300 });
+    expect(result).toMatchObject({ outcome: 'timeout', exitCode: 8, state: null });
+  });
+
+  it("waitForPr's signal stops a poll in flight", async () => {
+    server.on('POST /getSubmittedPullRequest', { hang: true });
+    const client = new MergeQueueClient({ apiUrl: server.url, token: TOKEN });
+    const controller = new AbortController();
+    const waiting = client.waitForPr({ ...queue, pr: 4, signal: controller.signal });
+    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    controller.abort();
+    await expect(waiting).rejects.toMatchObject({ name: 'MergeQueueError', kind: 'interrupted' });
+  });
+
+  it('a per-call signal stops that call only', async () => {
+    server.on('POST /getQueue', { hang: true });
+    const client = new MergeQueueClient({ apiUrl: server.url, token: TOKEN });
+    const controller = new AbortController();
+    const call = client.getQueue(queue, { signal: controller.signal });
+    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    controller.abort();
+    await expect(call).rejects.toMatchObject({ kind: 'interrupted' });
+    server.on('POST /getQueue', { status: 200, body: { state: 'running' } });
+    expect(await client.getQueue(queue)).toMatchObject({ state: 'running' });
+  });
+
   it('never follows a redirect (the token must not reach another host)', async () => {
     server.on('POST /getQueue', { status: 307, headers: { location: 'http://127.0.0.2:9/steal' } });
     const client = new MergeQueueClient({ apiUrl: server.url, token: TOKEN });
