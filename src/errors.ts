@@ -15,6 +15,7 @@ export const ExitCode = {
   timeout: 8,
   leftQueue: 9,
   confirm: 10,
+  threshold: 11,
   interrupted: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
@@ -31,6 +32,7 @@ export const EXIT_CODES: ReadonlyArray<{ code: ExitCodeValue; name: string; mean
   { code: 8, name: 'timeout', meaning: 'still pending when --timeout ran out' },
   { code: 9, name: 'left-queue', meaning: 'the PR left the queue without merging (failed or cancelled)' },
   { code: 10, name: 'confirm', meaning: 'confirmation not given: no terminal to ask on (pass --yes), another answer, or end of input' },
+  { code: 11, name: 'threshold', meaning: 'a --fail-if threshold was crossed (mq queue stats)' },
   { code: 130, name: 'interrupted', meaning: 'interrupted (Ctrl-C)' },
 ];
 

@@ -1,26 +1,100 @@
 import { Command } from 'commander';
 import type { Context, Deps } from '../context.js';
-import type { Result } from '../output/present.js';
+import { ExitCode, mostSevere } from '../errors.js';
+import type { Block, Result } from '../output/present.js';
+import type { Line, Row } from '../output/render.js';
+import { makeStyle, stateColor } from '../output/style.js';
+import { fetchBatch, fetchStory } from '../stats/fetch.js';
+import { batchRow, storyJson } from '../stats/status-rows.js';
 import { pullRequestFields } from '../views/pull-request.js';
-import { act, onePr, withExamples } from './shared.js';
+import { storyLines } from '../views/story.js';
+import { act, onePr, prArguments, withExamples } from './shared.js';
 
 export interface StatusOptions {
   pr: number;
 }
 
+/** One PR: its record, then its story (trips newest first) and, for a failed PR, the failing checks. */
 export async function runStatus(opts: StatusOptions, deps: Deps): Promise<Result> {
   const target = deps.target();
   const client = await deps.client();
-  const record = await client.getSubmittedPullRequest({ ...target, pr: { number: opts.pr } });
+  const { record, story, checksNote } = await fetchStory(client, target, opts.pr);
   const fields = pullRequestFields(record, deps.clock.now());
-  return { data: record, exitCode: 0, view: { table: [{ fields }], plain: [{ fields }], markdown: [{ fields, title: `PR #${opts.pr}` }] } };
+  if (story.runId) fields.push({ key: 'run', label: story.state === 'failed' ? 'Failing run' : 'Run', value: story.runId });
+  const plain = makeStyle(false);
+  // The story's service text is cleaned in the core; markdown lines escape it themselves.
+  const storyBlock = (format: 'table' | 'plain' | 'markdown'): Block[] => {
+    if (story.trips.length === 0 && story.failingChecks.length === 0) return [];
+    const lines = storyLines(story, format, plain).slice(1);
+    // Piped, each line is tab-separated (trip / step / check first): rows keep the tabs.
+    if (format === 'plain') return [{ headers: [], rows: lines.map((l): Row => l.split('\t')) }];
+    return [{ lines: lines.map((l): Line => (format === 'markdown' ? l : { text: l })) }];
+  };
+  const notes = checksNote ? [`mq: note: ${checksNote}`] : [];
+  return {
+    data: { ...record, ...storyJson(story) },
+    exitCode: 0,
+    view: {
+      table: [{ fields }, ...storyBlock('table')],
+      plain: [{ fields }, ...storyBlock('plain')],
+      markdown: [{ fields, title: `PR #${opts.pr}` }, ...storyBlock('markdown')],
+    },
+    notes: { table: notes, plain: notes, markdown: notes, json: notes },
+  };
+}
+
+export interface StatusManyOptions {
+  args: string[];
+}
+
+/** Several PRs (or `-`): one batch request per 50, one row each; never-submitted PRs are not found (exit 3). */
+export async function runStatusMany(opts: StatusManyOptions, deps: Deps): Promise<Result> {
+  const numbers = await prArguments(deps, opts.args);
+  const target = deps.target();
+  const client = await deps.client();
+  const [{ pullRequests, notFound }, queue] = await Promise.all([fetchBatch(client, target, numbers, true), client.getQueue(target).catch(() => null)]);
+  const order = (queue?.enqueuedPullRequests ?? []).map((e) => e.prNumber);
+  const byNumber = new Map(pullRequests.map((r) => [r.prNumber, r]));
+  const missing = new Set(notFound);
+  const now = deps.clock.now();
+  const rows = [...new Set(numbers)].map((n) => batchRow(n, byNumber.get(n), missing.has(n) || !byNumber.has(n), order, now));
+  const table = (human: boolean): Block[] => [
+    {
+      headers: ['PR', 'State', 'For', 'Position', 'Reason'],
+      rows: rows.map(
+        (r): Row => [
+          human ? `#${r.pr}` : String(r.pr),
+          { value: r.state, paint: stateColor },
+          human ? r.forText : r.since,
+          r.position === null ? '' : String(r.position),
+          r.reason,
+        ],
+      ),
+    },
+  ];
+  return {
+    data: { pullRequests: rows.filter((r) => r.found).map((r) => r.json), notFound: rows.filter((r) => !r.found).map((r) => r.pr) },
+    exitCode: mostSevere(rows.map((r) => (r.found ? ExitCode.ok : ExitCode.notFound))),
+    view: { table: table(true), markdown: table(true), plain: table(false) },
+  };
 }
 
 export function statusCommand(ctx: Context): Command {
+  const one = act(ctx, 'status', (pr: string | undefined): StatusOptions => ({ pr: onePr(ctx.env, pr) }), runStatus);
+  const many = act(ctx, 'status', (args: string[]): StatusManyOptions => ({ args }), runStatusMany);
   const cmd = new Command('status')
-    .summary("show a PR's state in the merge queue")
-    .description('Show where a submitted PR is: its state and for how long, priority, whether it is in the queue, readiness, title, author, sha and base branch. A PR never submitted to this queue exits 3.')
-    .argument('[pr]', 'PR number (in GitHub Actions it defaults to the PR of the workflow run)')
-    .action(act(ctx, 'status', (pr: string | undefined): StatusOptions => ({ pr: onePr(ctx.env, pr) }), runStatus));
-  return withExamples(cmd, ['mq status 42', 'mq status 42 --json | jq -r .state', 'mq status 42 -o markdown >> "$GITHUB_STEP_SUMMARY"']);
+    .summary("show a PR's state and story in the merge queue")
+    .description(
+      "Show where a submitted PR is: its state and for how long, priority, readiness, title, author, sha and base branch, then its story: every trip through the queue (newest first) with each transition's time, state and reason in plain words, and the run that merged or failed it. For a failed PR the failing checks of that run are listed with their URLs. With several PRs (or `-` for numbers on stdin), one row per PR (state, for how long, position, reason), read 50 PRs per request. A PR never submitted to this queue exits 3.",
+    )
+    .argument('[prs...]', 'PR numbers, or - to read them from stdin (in GitHub Actions it defaults to the PR of the workflow run)')
+    .action(async (prs: string[]) => (prs.length > 1 || prs.includes('-') ? many(prs) : one(prs[0])));
+  return withExamples(cmd, [
+    'mq status 42',
+    'mq status 42 --json | jq -r .state',
+    'mq status 42 --json | jq -r ".failingChecks[].url"',
+    'mq status 41 42 43',
+    'gh pr list --json number -q ".[].number" | mq status -',
+    'mq status 42 -o markdown >> "$GITHUB_STEP_SUMMARY"',
+  ]);
 }

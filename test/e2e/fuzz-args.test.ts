@@ -23,6 +23,8 @@ beforeAll(async () => {
   fake.on('POST /updateQueue', { status: 200, body: { state: 'paused', branch: 'main', concurrency: 2, mode: 'single' } });
   fake.on('POST /getMergeQueueTestingDetails', { status: 200, body: { testBranch: 'trunk-merge/pr-1/x', testBranchSha: 'abc', checkSuites: [], statusChecks: [], testedPullRequests: [], requiredStatuses: [] } });
   fake.on('POST /listPullRequests', { status: 200, body: { pullRequests: [] } });
+  fake.on('POST /getSubmittedPullRequests', { status: 200, body: { pullRequests: [], notFound: [] } });
+  fake.on('POST /listMergeQueueTestingResults', { status: 200, body: { testingResults: [], totalItems: 0 } });
   fake.on('GET /getMergeQueueMetrics', { status: 200, body: 'mq_depth_current{repo="a/b",branch="main",queue_type="main"} 1\n' });
 });
 afterAll(async () => {
@@ -54,6 +56,7 @@ const COMMANDS = [
   ['queue', 'delete'],
   ['queue', 'testing'],
   ['queue', 'history'],
+  ['queue', 'stats'],
   ['metrics'],
 ];
 
@@ -66,7 +69,7 @@ const FLAGS = [
   '--priority', '-p', '--no-batch', '--parallel', '--dry-run', '--wait', '--interval', '--timeout', '--sha', '--target', '-t', '--file', '--all', '--none',
   '--mode', '--concurrency', '--bisection-concurrency', '--testing-timeout', '--pending-failure-depth', '--batching-max-wait', '--batching-min-size',
   '--direct-merge', '--optimization', '--merge-method', '--optimistic-merge', '--no-optimistic-merge', '--batch', '--required-status',
-  '--clear-required-statuses', '--reason', '--yes', '--state', '--since', '--limit', '--json', '-o', '--output', '--repo', '-R', '--branch', '-B',
+  '--clear-required-statuses', '--reason', '--yes', '--state', '--since', '--until', '--fail-if', '--limit', '--json', '-o', '--output', '--repo', '-R', '--branch', '-B',
   '--profile', '--no-color', '--bogus', '-z',
 ];
 const flagWithValue = fc.tuple(fc.constantFrom(...FLAGS), fc.option(fc.oneof(numberish, text), { nil: undefined })).map(([f, v]) => (v === undefined ? [f] : [f, v]));

@@ -18,7 +18,7 @@ describe('mq help --json', async () => {
 
   it('lists exit codes and environment variables', () => {
     expect(r.exitCode).toBe(0);
-    expect(doc.exitCodes.map((e) => e.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 130]);
+    expect(doc.exitCodes.map((e) => e.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 130]);
     expect(doc.environment.map((e) => e.name)).toContain('MQ_TOKEN');
     expect(doc.globalOptions.find((o) => o.long === '--output')?.choices).toEqual(['table', 'plain', 'json', 'markdown', 'raw']);
   });
@@ -49,7 +49,7 @@ describe('help topics', () => {
   it('mq help exit-codes prints the table', async () => {
     const r = await runCli(['help', 'exit-codes']);
     expect(r.exitCode).toBe(0);
-    for (const line of ['  0  ok', '  2  usage', '  7  config', '  9  left-queue', '130  interrupted']) expect(r.stdout).toContain(line);
+    for (const line of ['  0  ok', '  2  usage', '  7  config', '  9  left-queue', ' 11  threshold', '130  interrupted']) expect(r.stdout).toContain(line);
   });
 
   it('mq help environment prints the variables', async () => {

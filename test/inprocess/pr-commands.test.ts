@@ -51,7 +51,7 @@ describe('requests on the wire', () => {
     { name: 'submit with numeric priority', args: ['submit', '7', '-p', '255'], path: '/submitPullRequest', body: { repo: REPO, targetBranch: 'main', pr: { number: 7 }, priority: 255 } },
     { name: 'cancel', args: ['cancel', '42'], path: '/cancelPullRequest', body: { repo: REPO, targetBranch: 'main', pr: { number: 42 } } },
     { name: 'restart', args: ['restart', '42'], path: '/restartTestsOnPullRequest', body: { repo: REPO, targetBranch: 'main', pr: { number: 42 } } },
-    { name: 'status', args: ['status', '42'], path: '/getSubmittedPullRequest', body: { repo: REPO, targetBranch: 'main', pr: { number: 42 } } },
+    { name: 'status', args: ['status', '42'], path: '/getSubmittedPullRequest', body: { repo: REPO, targetBranch: 'main', pr: { number: 42 }, includeTimeline: true } },
     {
       name: 'targets list',
       args: ['targets', '42', '--sha', 'abc123', '--target', '//a', '-t', '//b'],
@@ -74,7 +74,7 @@ describe('requests on the wire', () => {
       name: 'explicit --repo with host and --branch',
       args: ['status', '9', '--repo', 'ghe.example.com/Org/Repo', '--branch', 'release'],
       path: '/getSubmittedPullRequest',
-      body: { repo: { host: 'ghe.example.com', owner: 'Org', name: 'Repo' }, targetBranch: 'release', pr: { number: 9 } },
+      body: { repo: { host: 'ghe.example.com', owner: 'Org', name: 'Repo' }, targetBranch: 'release', pr: { number: 9 }, includeTimeline: true },
     },
   ];
   for (const c of cases) {

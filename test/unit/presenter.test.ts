@@ -42,7 +42,7 @@ function assertInert(text: string, allowSgr: boolean): void {
 const record = { ...entry(42, 'testing'), prTitle: title, prAuthor: HOSTILE.bidi, prBaseBranch: HOSTILE.osc52, isCurrentlySubmittedToQueue: true };
 
 async function statusIn(output: string, color = false) {
-  const fake = fakeClient({ getSubmittedPullRequest: [record] });
+  const fake = fakeClient({ getSubmittedPullRequestWithTimeline: [record] });
   const { deps, io } = testDeps({ fake, options: { output }, color, stdoutIsTTY: color });
   await deps.out.show(await runStatus({ pr: 42 }, deps));
   return io.stdout;
@@ -113,7 +113,7 @@ describe('the JSON error document, however JSON was chosen', () => {
     expect(argvAsksJson(['status', '-o', 'plain'])).toBe(false);
   });
   it('-o json: the document on stdout, the line on stderr', async () => {
-    const fake = fakeClient({ getSubmittedPullRequest: [new MqError(ExitCode.notFound, 'get PR #42', 'the service answered HTTP 404')] });
+    const fake = fakeClient({ getSubmittedPullRequestWithTimeline: [new MqError(ExitCode.notFound, 'get PR #42', 'the service answered HTTP 404')] });
     const { deps, io } = testDeps({ fake, options: { output: 'json' } });
     const err = await runStatus({ pr: 42 }, deps).catch((e: unknown) => e);
     const code = presentError({ io, json: deps.out.format() === 'json', debug: false, commandPath: 'mq status' }, err);

@@ -5,6 +5,7 @@ import { queueCreateCommand } from './create.js';
 import { queueDeleteCommand } from './delete.js';
 import { queueDrainCommand } from './drain.js';
 import { queueHistoryCommand } from './history.js';
+import { queueStatsCommand } from './stats.js';
 import { queuePauseCommand } from './pause.js';
 import { queueResumeCommand } from './resume.js';
 import { queueShowCommand } from './show.js';
@@ -23,6 +24,7 @@ export function queueCommand(ctx: Context): Command {
     queueShowCommand(ctx),
     queueWatchCommand(ctx),
     queueHistoryCommand(ctx),
+    queueStatsCommand(ctx),
     queueTestingCommand(ctx),
     queuePauseCommand(ctx),
     queueResumeCommand(ctx),

@@ -6,7 +6,7 @@
 import { badRequest } from './errors.js';
 import type { Core } from './lifecycle.js';
 import { TERMINAL } from './lifecycle.js';
-import type { Entry, QueueRecord } from './types.js';
+import type { Entry, QueueRecord, TestRun } from './types.js';
 import { pullRequestView, runView, type PullRequestView, type TestingResultView } from './views.js';
 
 export const MAX_BATCH_LOOKUP = 50;
@@ -62,11 +62,7 @@ function tripConclusion(e: Entry, runId: string): TestingResultView['conclusion'
  * One row per PR of each finished run's group (its own test attempt; the base PRs were not under
  * test), for runs that finished inside [since, until], ordered by finish time, paged by offset.
  */
-export function testingResults(
-  core: Core,
-  q: QueueRecord,
-  query: TestingResultsQuery,
-): { results: TestingResultView[]; total: number } {
+export function testingResults(core: Core, q: QueueRecord, query: TestingResultsQuery): { results: TestingResultView[]; total: number } {
   const take = query.take ?? 50;
   const offset = query.offset ?? 0;
   if (!Number.isInteger(take) || take < 1 || take > 100) throw badRequest('take: expected integer 1..100');
@@ -77,29 +73,71 @@ export function testingResults(
   if (until - since > MAX_WINDOW_DAYS * DAY_MS) {
     throw badRequest(`since, until: the window may span at most ${MAX_WINDOW_DAYS} days; ask for several windows`);
   }
-  const runs = [];
-  for (const id of q.runIds) {
-    const r = core.state.runs[id];
-    if (r && r.completedAt !== null && r.completedAt >= since && r.completedAt <= until) runs.push(r);
-  }
-  // Stable: runs finishing at the same moment keep their start order.
-  runs.sort((a, b) => (a.completedAt as number) - (b.completedAt as number));
-  let total = 0;
-  for (const r of runs) total += r.group.length;
+  const { runs, starts, total } = finishedRuns(core, q, since, until);
   const results: TestingResultView[] = [];
-  let index = 0;
-  for (const r of runs) {
-    if (index + r.group.length <= offset) {
-      index += r.group.length;
-      continue;
-    }
+  // The first run holding row `offset` (binary search over the rows each run starts at).
+  let lo = 0;
+  let hi = runs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((starts[mid] as number) + (runs[mid] as TestRun).group.length <= offset) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < runs.length && results.length < take; i++) {
+    const r = runs[i] as TestRun;
     const view = runView(q, r);
+    let index = starts[i] as number;
     for (const n of r.group) {
       if (index++ < offset) continue;
-      if (results.length === take) return { results, total };
+      if (results.length === take) break;
       const e = q.entries[String(n)];
       results.push({ run: view, prNumber: n, conclusion: e ? tripConclusion(e, r.id) : null });
     }
   }
   return { results, total };
+}
+
+interface FinishedRuns {
+  key: string;
+  runs: TestRun[];
+  /** The row each run's first PR is at. */
+  starts: number[];
+  total: number;
+}
+
+/**
+ * The runs that finished inside [since, until], ordered by finish time (stable: runs finishing at the
+ * same moment keep their start order). Paging asks for the same window again and again, so the
+ * sorted list is kept per queue until a run finishes or is dropped (the fingerprint changes).
+ */
+const finishedCache = new WeakMap<QueueRecord, FinishedRuns>();
+
+function finishedRuns(core: Core, q: QueueRecord, since: number, until: number): FinishedRuns {
+  let done = 0;
+  let sum = 0;
+  for (const id of q.runIds) {
+    const c = core.state.runs[id]?.completedAt;
+    if (c !== null && c !== undefined) {
+      done++;
+      sum = (sum + (c % 1_000_000_007)) % 1_000_000_007;
+    }
+  }
+  const key = `${since}:${until}:${q.runIds.length}:${done}:${sum}`;
+  const cached = finishedCache.get(q);
+  if (cached?.key === key) return cached;
+  const runs: TestRun[] = [];
+  for (const id of q.runIds) {
+    const r = core.state.runs[id];
+    if (r && r.completedAt !== null && r.completedAt >= since && r.completedAt <= until) runs.push(r);
+  }
+  runs.sort((a, b) => (a.completedAt as number) - (b.completedAt as number));
+  const starts: number[] = [];
+  let total = 0;
+  for (const r of runs) {
+    starts.push(total);
+    total += r.group.length;
+  }
+  const result = { key, runs, starts, total };
+  finishedCache.set(q, result);
+  return result;
 }

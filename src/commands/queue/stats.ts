@@ -1,0 +1,100 @@
+import { writeFileSync } from 'node:fs';
+import { Command } from 'commander';
+import type { Context, Deps } from '../../context.js';
+import type { Result } from '../../output/present.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import { computeStats } from '../../stats/compute.js';
+import { evaluateThresholds, parseThreshold } from '../../stats/fail-if.js';
+import { fetchWindow, MAX_WINDOW_DAYS, type Progress, serviceNow, type WindowData } from '../../stats/fetch.js';
+import { checkWindowEarly, parseWhen, resolveWindow } from '../../stats/window.js';
+import { htmlReport, terminalCharts } from '../../views/charts.js';
+import { crossedLines, statsFields } from '../../views/stats.js';
+import { act, collect, withExamples } from '../shared.js';
+import { queueName } from './common.js';
+
+export interface StatsOptions {
+  since?: string;
+  until?: string;
+  failIf?: string[];
+  html?: string;
+}
+
+export async function runQueueStats(opts: StatsOptions, deps: Deps): Promise<Result> {
+  // Everything the user typed is checked before anything is sent.
+  const thresholds = (opts.failIf ?? []).map(parseThreshold);
+  const sinceWhen = parseWhen(opts.since ?? '24h', '--since');
+  const untilWhen = opts.until === undefined ? undefined : parseWhen(opts.until, '--until');
+  checkWindowEarly(sinceWhen, untilWhen);
+  const target = deps.target();
+  const client = await deps.client();
+  const queue = await client.getQueue(target);
+  // Durations count back from the service's clock (its Date header), so the window is right against an emulator.
+  const now = serviceNow(client, () => deps.clock.now());
+  const { since, until } = resolveWindow(sinceWhen, untilWhen, now);
+  const showProgress = deps.io.stderrIsTTY;
+  let lastDrawn = 0;
+  const progress = (p: Progress) => {
+    const t = Date.now();
+    if (t - lastDrawn < 100) return;
+    lastDrawn = t;
+    deps.io.err(`\r\u001b[Kreading history: ${p.attempts}${p.attemptsTotal === null ? '' : `/${p.attemptsTotal}`} test results, ${p.prs} PRs`);
+  };
+  let data: WindowData;
+  try {
+    data = await fetchWindow(client, target, { since, until }, showProgress ? progress : undefined, queue);
+  } finally {
+    if (showProgress && lastDrawn > 0) deps.io.err('\r\u001b[K');
+  }
+  const { stats, series } = computeStats({ window: { since, until }, prs: data.prs, attempts: data.attempts, settings: data.settings });
+  const crossed = evaluateThresholds(stats, thresholds);
+  const notes: string[] = [];
+  if (opts.html !== undefined) {
+    const page = htmlReport(
+      stats,
+      series,
+      { queue: queueName(target), generatedAt: new Date(now).toISOString() },
+      statsFields(stats, true).map((f) => [f.label, f.value]),
+    );
+    try {
+      writeFileSync(opts.html, page);
+    } catch (err) {
+      throw new UsageError(`--html: cannot write ${JSON.stringify(opts.html)}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+    notes.push(`wrote ${opts.html}`);
+  }
+  for (const line of crossedLines(crossed)) notes.push(`mq: ${line}`);
+  const width = Math.min(Number(deps.env.COLUMNS) || (deps.io.stdoutIsTTY ? process.stdout.columns : 0) || 80, 120);
+  const charts = terminalCharts(series, width);
+  return {
+    data: stats,
+    exitCode: crossed.length > 0 ? ExitCode.threshold : ExitCode.ok,
+    view: {
+      table: [{ fields: statsFields(stats, true) }, { text: `\n${charts.join('\n')}\n` }],
+      plain: [{ fields: statsFields(stats, false) }],
+      markdown: [
+        { fields: statsFields(stats, true), title: `Merge queue statistics: ${queueName(target)}` },
+        { text: `\n\`\`\`text\n${charts.join('\n')}\n\`\`\`\n` },
+      ],
+    },
+    notes: { table: notes, plain: notes, markdown: notes, json: notes, raw: notes },
+  };
+}
+
+export function queueStatsCommand(ctx: Context): Command {
+  const cmd = new Command('stats')
+    .summary("the queue's health over a window: time to merge, throughput, CI cost, flakiness")
+    .description(
+      `Statistics of the PRs that left the queue in a window (default: the last 24 hours; at most ${MAX_WINDOW_DAYS} days, what the service keeps) and their test runs: PRs merged, failed and cancelled; merges per hour against the ceiling of the current settings (concurrency x batch size x 60 / median test minutes); time to merge p50/p90/p95, split into waiting and testing; test runs, failed and bisection runs, runs and test minutes per merged PR; and the flaky share (PRs whose failed run was followed by a pass without a new commit). Durations count back from the service's clock. JSON durations are seconds. On a terminal, charts of merges per hour and of the time-to-merge distribution follow. --fail-if exits 11 when a figure crosses its limit.`,
+    )
+    .option('--since <when>', 'start of the window: a duration back (24h, 7d) or an ISO 8601 time', undefined)
+    .option('--until <when>', 'end of the window: a duration back or an ISO 8601 time (default: now)')
+    .option('--fail-if <figure>', "exit 11 when a figure crosses a limit, e.g. 'p95>2h', 'flakyShare>10%', 'mergedPerHour<2' (repeatable)", collect)
+    .option('--html <file>', 'also write a self-contained HTML report with the charts as SVG')
+    .action(act(ctx, 'queue stats', (opts: StatsOptions): StatsOptions => opts, runQueueStats));
+  return withExamples(cmd, [
+    'mq queue stats',
+    'mq queue stats --since 7d --html queue-report.html',
+    "mq queue stats --since 24h --fail-if 'p95>2h' --fail-if 'flakyShare>10%'",
+    'mq queue stats --since 7d -o markdown >> "$GITHUB_STEP_SUMMARY"',
+  ]);
+}

@@ -1,0 +1,307 @@
+/**
+ * Reading history from the service: a PR's story, several PRs at once (50 per call), and a
+ * window's concluded PRs, test attempts and settings. Functions of a client; no output here.
+ */
+import type { MergeQueueClient } from '../api/client.js';
+import type { Queue, RepoRef, SubmittedPullRequest } from '../api/schemas.js';
+import { ApiError, MqError, UsageError } from '../errors.js';
+import type { ConcludedPr, QueueSettings, TerminalState, TestAttempt, Transition, Window } from './model.js';
+import { buildStory, failingChecksOf, type Story } from './story.js';
+import { batchOf, concludedOf, lastTripStart, testingPageOf, timelineOf } from './wire.js';
+
+export interface Target {
+  repo: RepoRef;
+  targetBranch: string;
+}
+
+export const BATCH_SIZE = 50;
+export const PAGE_SIZE = 100;
+export const MAX_WINDOW_DAYS = 45;
+const PARALLEL = 4;
+
+type Obj = Record<string, unknown>;
+
+/** Only the queue's identity goes on the wire (a Target may carry more, e.g. where it came from). */
+const base = (t: Target) => ({ repo: t.repo, targetBranch: t.targetBranch });
+
+/** The service's time (from its Date header, when the HTTP layer reads it), else the local clock. */
+export function serviceNow(client: MergeQueueClient, fallback: () => number): number {
+  const http = client.http as unknown as { serviceNow?: () => number };
+  return typeof http.serviceNow === 'function' ? http.serviceNow() : fallback();
+}
+
+/** Runs `fn` over items with at most `limit` at a time, keeping order. */
+async function pool<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+export function chunks<T>(items: T[], size = BATCH_SIZE): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Runs a call, naming it `what` in its errors (`mq status` has always said `get PR #N`). */
+async function renamed<T>(what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof ApiError) throw new ApiError(err.exitCode, what, err.why, err.status, err.body, { hints: err.hints, cause: err });
+    if (err instanceof MqError && !(err instanceof UsageError)) throw new MqError(err.exitCode, what, err.why, { hints: err.hints, cause: err });
+    throw err;
+  }
+}
+
+export interface StoryResult {
+  record: SubmittedPullRequest;
+  story: Story;
+  /** Why the failing checks could not be read, when they could not. */
+  checksNote: string | null;
+}
+
+/** A PR with its timeline; for a failed PR, the failing run's checks too. */
+export async function fetchStory(client: MergeQueueClient, target: Target, pr: number): Promise<StoryResult> {
+  const record = await renamed(`get PR #${pr}`, () => client.getSubmittedPullRequestWithTimeline({ ...base(target), pr: { number: pr } }));
+  const timeline = timelineOf(record);
+  const state = typeof record.state === 'string' ? record.state.toLowerCase() : '';
+  let checks: ReturnType<typeof failingChecksOf> = [];
+  let checksNote: string | null = null;
+  if (state === 'failed') {
+    const lastFailure = [...timeline]
+      .sort((a, b) => a.at - b.at)
+      .filter((t) => t.state === 'failed')
+      .at(-1);
+    const runId = (typeof record.verifiedByTestRun === 'string' && record.verifiedByTestRun) || lastFailure?.runId || null;
+    if (runId) {
+      try {
+        const details = await client.getMergeQueueTestingDetails({ ...base(target), testRunId: runId });
+        checks = failingChecksOf(details);
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status !== 404) throw err;
+        checksNote = `the details of run ${runId} are no longer kept`;
+      }
+    }
+  }
+  await nameThePrsAhead(client, target, timeline);
+  const story = buildStory(pr, timeline, checks);
+  if (story.trips.length === 0) story.state = state || 'unknown';
+  if (story.runId === null && typeof record.verifiedByTestRun === 'string' && (state === 'merged' || state === 'failed'))
+    story.runId = record.verifiedByTestRun;
+  return { record, story, checksNote };
+}
+
+/**
+ * "Back to pending: a PR ahead failed" names that PR when it can: the run the PR was testing in was
+ * built on the PRs ahead (`dependentPrs` of its testing details); the one of them that failed or was
+ * cancelled at that moment is the cause. At most three such transitions are looked into; a run whose
+ * details are gone leaves the words generic.
+ */
+async function nameThePrsAhead(client: MergeQueueClient, target: Target, timeline: Transition[]): Promise<void> {
+  const todo = timeline
+    .map((t, i) => ({ t, i }))
+    .filter(({ t }) => /^PREREQUISITE_MERGE_ITEM_(FAILED|CANCELLED)$/.test(t.reason) && typeof t.aheadPr !== 'number')
+    .slice(-3);
+  for (const { t, i } of todo) {
+    const run = timeline
+      .slice(0, i)
+      .reverse()
+      .find((x) => x.state === 'testing' && x.runId)?.runId;
+    if (!run) continue;
+    let ahead: number[];
+    try {
+      const details = await client.getMergeQueueTestingDetails({ ...base(target), testRunId: run });
+      ahead = (details.dependentPrs ?? []).filter((n) => Number.isInteger(n));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) continue;
+      throw err;
+    }
+    if (ahead.length === 1) {
+      t.aheadPr = ahead[0] as number;
+      continue;
+    }
+    if (ahead.length === 0 || ahead.length > BATCH_SIZE) continue;
+    const wanted = t.reason.endsWith('FAILED') ? 'failed' : 'cancelled';
+    const { pullRequests } = await fetchBatch(client, target, ahead, true);
+    const culprit = pullRequests.find((r) => timelineOf(r).some((x) => x.state === wanted && Math.abs(x.at - t.at) <= 1000));
+    if (culprit && typeof culprit.prNumber === 'number') t.aheadPr = culprit.prNumber;
+  }
+}
+
+/** Several PRs, one request per 50; never-submitted ones come back in `notFound`. */
+export async function fetchBatch(
+  client: MergeQueueClient,
+  target: Target,
+  numbers: number[],
+  includeTimeline = false,
+): Promise<{ pullRequests: Obj[]; notFound: number[] }> {
+  const unique = [...new Set(numbers)];
+  const pages = await pool(chunks(unique), PARALLEL, (prs) =>
+    client.getSubmittedPullRequests({ ...base(target), prs: prs.map((number) => ({ number })), ...(includeTimeline ? { includeTimeline: true } : {}) }),
+  );
+  const pullRequests: Obj[] = [];
+  const notFound: number[] = [];
+  for (const page of pages) {
+    const b = batchOf(page);
+    pullRequests.push(...b.pullRequests);
+    notFound.push(...b.notFound);
+  }
+  return { pullRequests, notFound };
+}
+
+export interface Progress {
+  prs: number;
+  attempts: number;
+  attemptsTotal: number | null;
+}
+
+export interface WindowData {
+  prs: ConcludedPr[];
+  attempts: TestAttempt[];
+  settings: QueueSettings | null;
+  requests: number;
+}
+
+/** Every test attempt that finished in the window: the first page says how many, the rest load in parallel. */
+async function fetchAttempts(client: MergeQueueClient, target: Target, window: Window, progress: (n: number, total: number | null) => void, count: () => void) {
+  const body = (offset: number) => ({
+    ...base(target),
+    since: new Date(window.since).toISOString(),
+    until: new Date(window.until).toISOString(),
+    offset,
+    take: PAGE_SIZE,
+  });
+  count();
+  const firstPage = testingPageOf(await client.listMergeQueueTestingResults(body(0)));
+  const attempts = [...firstPage.attempts];
+  progress(attempts.length, firstPage.total);
+  if (firstPage.total !== null) {
+    const offsets: number[] = [];
+    for (let o = PAGE_SIZE; o < firstPage.total; o += PAGE_SIZE) offsets.push(o);
+    await pool(offsets, PARALLEL, async (o) => {
+      count();
+      const page = testingPageOf(await client.listMergeQueueTestingResults(body(o)));
+      attempts.push(...page.attempts);
+      progress(attempts.length, firstPage.total);
+    });
+  } else {
+    // No total: walk until a short page.
+    let offset = PAGE_SIZE;
+    let last = firstPage.items;
+    while (last === PAGE_SIZE) {
+      count();
+      const page = testingPageOf(await client.listMergeQueueTestingResults(body(offset)));
+      attempts.push(...page.attempts);
+      progress(attempts.length, null);
+      last = page.items;
+      offset += PAGE_SIZE;
+    }
+  }
+  return attempts;
+}
+
+/** The PRs of one state that concluded in the window, following cursors (a repeated cursor ends the walk). */
+async function fetchConcluded(
+  client: MergeQueueClient,
+  target: Target,
+  state: TerminalState,
+  window: Window,
+  progress: (n: number) => void,
+  count: () => void,
+) {
+  const out: ConcludedPr[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (;;) {
+    count();
+    const page = await client.listConcludedPullRequests({
+      ...base(target),
+      state,
+      since: new Date(window.since).toISOString(),
+      until: new Date(window.until).toISOString(),
+      take: PAGE_SIZE,
+      ...(cursor ? { cursor } : {}),
+    });
+    const items = Array.isArray(page.pullRequests) ? page.pullRequests : [];
+    for (const item of items) {
+      const pr = concludedOf(item);
+      if (pr && pr.state === state && pr.concludedAt >= window.since && pr.concludedAt <= window.until) out.push(pr);
+    }
+    progress(items.length);
+    const next = typeof page.nextCursor === 'string' && page.nextCursor ? page.nextCursor : undefined;
+    if (!next || items.length === 0 || seen.has(next)) break;
+    seen.add(next);
+    cursor = next;
+  }
+  return out;
+}
+
+/** Everything the statistics of a window need. `onProgress` is told as pages arrive. */
+export async function fetchWindow(
+  client: MergeQueueClient,
+  target: Target,
+  window: Window,
+  onProgress?: (p: Progress) => void,
+  knownQueue?: Queue,
+): Promise<WindowData> {
+  let requests = 0;
+  const count = () => void requests++;
+  const state: Progress = { prs: 0, attempts: 0, attemptsTotal: null };
+  const tell = () => onProgress?.({ ...state });
+  const [queue, attempts, ...byState] = await Promise.all([
+    knownQueue ?? client.getQueue(target).finally(count),
+    fetchAttempts(
+      client,
+      target,
+      window,
+      (n, total) => {
+        state.attempts = n;
+        state.attemptsTotal = total;
+        tell();
+      },
+      count,
+    ),
+    ...(['merged', 'failed', 'cancelled'] as const).map((s) =>
+      fetchConcluded(
+        client,
+        target,
+        s,
+        window,
+        (n) => {
+          state.prs += n;
+          tell();
+        },
+        count,
+      ),
+    ),
+  ]);
+  const prs = byState.flat();
+  // Entries without a submission time: read it from their timelines, 50 PRs per request.
+  const missing = prs.filter((p) => p.state === 'merged' && p.submittedAt === null);
+  if (missing.length > 0) {
+    requests += Math.ceil(missing.length / BATCH_SIZE);
+    const { pullRequests } = await fetchBatch(
+      client,
+      target,
+      missing.map((p) => p.number),
+      true,
+    );
+    const starts = new Map<number, number | null>();
+    for (const r of pullRequests) if (typeof r.prNumber === 'number') starts.set(r.prNumber, lastTripStart(timelineOf(r)));
+    for (const p of missing) p.submittedAt = starts.get(p.number) ?? null;
+  }
+  const settings: QueueSettings = {
+    concurrency: typeof queue.concurrency === 'number' ? queue.concurrency : null,
+    batch: queue.batch === true,
+    batchingMinSize: typeof queue.batchingMinSize === 'number' ? queue.batchingMinSize : null,
+  };
+  return { prs, attempts, settings, requests };
+}

@@ -1,0 +1,50 @@
+/** `--since` / `--until`: a duration back from now (`24h`, `7d`, `1h30m`) or an ISO 8601 time. */
+import { UsageError } from '../errors.js';
+import { parseDuration } from '../util/duration.js';
+
+export type When = { kind: 'ago'; ms: number } | { kind: 'at'; ms: number };
+
+export const MAX_WINDOW_DAYS = 45;
+const DAY = 86_400_000;
+
+export function parseWhen(text: string, flag: string): When {
+  const t = text.trim();
+  if (/^\d{4}-\d{2}-\d{2}/.test(t)) {
+    const ms = Date.parse(t);
+    if (Number.isNaN(ms))
+      throw new UsageError(`${flag}: ${JSON.stringify(text)} is not a valid time; use ISO 8601 (2026-05-01T09:00:00Z) or a duration like 24h or 7d`);
+    return { kind: 'at', ms };
+  }
+  let ms: number;
+  try {
+    ms = parseDuration(t, flag);
+  } catch {
+    throw new UsageError(`${flag}: ${JSON.stringify(text)} is neither an ISO 8601 time nor a duration like 24h or 7d`);
+  }
+  if (ms <= 0 && flag === '--since') throw new UsageError(`${flag}: the duration must be greater than zero`);
+  return { kind: 'ago', ms };
+}
+
+function check(since: number, until: number): void {
+  if (since >= until)
+    throw new UsageError(`--since: the window is empty: ${new Date(since).toISOString()} is not before --until ${new Date(until).toISOString()}`);
+  if (until - since > MAX_WINDOW_DAYS * DAY) {
+    throw new UsageError(`--since: the window may span at most ${MAX_WINDOW_DAYS} days (the service keeps ${MAX_WINDOW_DAYS} days of history)`, {
+      hints: ['use --since 45d or less, or narrow it with --until'],
+    });
+  }
+}
+
+/** Checks what can be checked without a clock (both durations, or both times). */
+export function checkWindowEarly(since: When, until: When | undefined): void {
+  const u = until ?? { kind: 'ago', ms: 0 };
+  if (since.kind === u.kind) check(since.kind === 'ago' ? -since.ms : since.ms, u.kind === 'ago' ? -u.ms : u.ms);
+}
+
+/** The window in epoch ms, durations counted back from `now` (the service's clock). */
+export function resolveWindow(since: When, until: When | undefined, now: number): { since: number; until: number } {
+  const at = (w: When) => (w.kind === 'ago' ? now - w.ms : w.ms);
+  const window = { since: at(since), until: until === undefined ? now : at(until) };
+  check(window.since, window.until);
+  return window;
+}

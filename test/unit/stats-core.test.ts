@@ -1,0 +1,305 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import { computeStats, percentile } from '../../src/stats/compute.js';
+import { evaluateThresholds, parseThreshold } from '../../src/stats/fail-if.js';
+import type { ConcludedPr, TestAttempt } from '../../src/stats/model.js';
+import { buildStory, describeTransition, failingChecksOf } from '../../src/stats/story.js';
+import { escapeHtml, fitToWidth, histogram, htmlReport, sparkline, terminalCharts } from '../../src/views/charts.js';
+import { statsFields } from '../../src/views/stats.js';
+import { storyLines } from '../../src/views/story.js';
+import { makeStyle } from '../../src/output/style.js';
+
+const T0 = Date.parse('2026-11-20T00:00:00Z');
+const MIN = 60_000;
+const H = 3_600_000;
+
+describe('the PR story', () => {
+  const timeline = [
+    { at: T0, state: 'not_ready', reason: 'USER_REQUESTED', runId: null },
+    { at: T0 + 1 * MIN, state: 'pending', reason: 'MERGE_ITEM_NOW_READY', runId: null },
+    { at: T0 + 2 * MIN, state: 'testing', reason: 'TEST_RUN_STARTED', runId: 'r-1' },
+    { at: T0 + 5 * MIN, state: 'pending', reason: 'PREREQUISITE_MERGE_ITEM_FAILED', runId: null, aheadPr: 40 },
+    { at: T0 + 6 * MIN, state: 'testing', reason: 'TEST_RUN_STARTED', runId: 'r-2' },
+    { at: T0 + 16 * MIN, state: 'failed', reason: 'TEST_RUN_REQUIRED_STATUS_FAILED', runId: 'r-2' },
+    { at: T0 + 60 * MIN, state: 'pending', reason: 'MERGE_ITEM_NOW_READY', runId: null },
+    { at: T0 + 61 * MIN, state: 'merged', reason: 'MERGE_GRAPH_DIRECT_MERGE', runId: null },
+  ];
+
+  it('cuts trips newest first and tells each reason in plain words', () => {
+    const story = buildStory(42, [...timeline].reverse());
+    expect(story.trips.map((t) => [t.number, t.outcome])).toEqual([
+      [2, 'merged'],
+      [1, 'failed'],
+    ]);
+    expect(story.state).toBe('merged');
+    const texts = story.trips[1]!.steps.map((s) => s.text);
+    expect(texts).toContain('back to pending: PR #40 ahead failed');
+    expect(texts).toContain('testing in run r-2');
+    expect(texts.at(-1)).toBe('failed: a required status failed in run r-2');
+    expect(story.trips[1]!.runId).toBe('r-2');
+    expect(story.trips[0]!.steps.at(-1)!.text).toBe('merged directly (up to date)');
+  });
+
+  it('names the failing checks of the last failure and keeps their URLs', () => {
+    const failed = timeline.slice(0, 6);
+    const checks = failingChecksOf({
+      checkSuites: [
+        {
+          checkRuns: [
+            { name: 'test', conclusion: 'FAILURE', url: 'https://ci.example/run/9' },
+            { name: 'lint', conclusion: 'SUCCESS', url: 'https://ci.example/run/8' },
+            { name: 'e2e', conclusion: 'TIMED_OUT', url: 'javascript:alert(1)' },
+          ],
+        },
+      ],
+      statusChecks: [{ context: 'ci/legacy', state: 'ERROR', url: 'http://ci.example/s/1' }],
+    });
+    expect(checks).toEqual([
+      { name: 'test', conclusion: 'FAILURE', url: 'https://ci.example/run/9' },
+      { name: 'e2e', conclusion: 'TIMED_OUT', url: null },
+      { name: 'ci/legacy', conclusion: 'ERROR', url: 'http://ci.example/s/1' },
+    ]);
+    const story = buildStory(42, failed, checks);
+    expect(story.state).toBe('failed');
+    expect(story.runId).toBe('r-2');
+    expect(story.trips[0]!.steps.at(-1)!.text).toBe('failed: required status `test`, `e2e` and `ci/legacy` failed in run r-2');
+    const plain = storyLines(story, 'plain', makeStyle(false)).join('\n');
+    expect(plain).toContain('check\ttest\tfailure\thttps://ci.example/run/9');
+    expect(plain).toContain('PR #42: failed (run r-2)');
+  });
+
+  it('words other reasons and strips control characters from unknown ones', () => {
+    expect(describeTransition({ at: 0, state: 'merged', reason: 'MERGE_GRAPH_MERGE', runId: 'r-7' })).toBe('merged after run r-7 passed');
+    expect(describeTransition({ at: 0, state: 'pending', reason: 'PREREQUISITE_MERGE_ITEM_FAILED', runId: null })).toBe('back to pending: a PR ahead failed');
+    expect(describeTransition({ at: 0, state: 'failed', reason: 'TEST_RUN_TIMEOUT', runId: 'r-3' })).toBe('failed: run r-3 timed out');
+    expect(describeTransition({ at: 0, state: 'cancelled', reason: 'PR_PUSHED_TO', runId: null })).toBe('cancelled: new commits were pushed to the PR');
+    expect(describeTransition({ at: 0, state: 'pending_failure', reason: 'TEST_RUN_REQUIRED_STATUS_FAILED', runId: 'r-4', statuses: ['ci'] })).toBe(
+      'pending failure: required status `ci` failed in run r-4; waiting for the PRs ahead before failing it',
+    );
+    expect(describeTransition({ at: 0, state: 'pending', reason: 'NEW_THING\u001b[31m', runId: null })).toBe('pending: new thing [31m');
+  });
+});
+
+/** 24 h window; PRs 1..4 merge, 5 fails, 6 is cancelled; PR 5 failed alone, PR 4 failed alone then passed (flaky). */
+function workload() {
+  const window = { since: T0, until: T0 + 24 * H };
+  const prs: ConcludedPr[] = [
+    { number: 1, state: 'merged', submittedAt: T0 + 1 * H, concludedAt: T0 + 1 * H + 20 * MIN },
+    { number: 2, state: 'merged', submittedAt: T0 + 2 * H, concludedAt: T0 + 2 * H + 30 * MIN },
+    { number: 3, state: 'merged', submittedAt: T0 + 3 * H, concludedAt: T0 + 3 * H + 40 * MIN },
+    { number: 4, state: 'merged', submittedAt: T0 + 5 * H, concludedAt: T0 + 5 * H + 60 * MIN },
+    { number: 5, state: 'failed', submittedAt: T0 + 6 * H, concludedAt: T0 + 6 * H + 15 * MIN },
+    { number: 6, state: 'cancelled', submittedAt: T0 + 7 * H, concludedAt: T0 + 7 * H + 5 * MIN },
+    { number: 7, state: 'merged', submittedAt: T0 - 2 * H, concludedAt: T0 - 1 * H }, // before the window
+  ];
+  const a = (runId: string, prNumber: number, start: number, minutes: number, result: TestAttempt['result'], bisection = false): TestAttempt => ({
+    runId,
+    prNumber,
+    startedAt: start,
+    finishedAt: start + minutes * MIN,
+    result,
+    bisection,
+  });
+  const attempts: TestAttempt[] = [
+    a('r1', 1, T0 + 1 * H + 10 * MIN, 10, 'passed'),
+    a('r2', 2, T0 + 2 * H + 10 * MIN, 10, 'passed'),
+    a('r2', 3, T0 + 2 * H + 10 * MIN, 10, 'passed'), // batched with 2 (same run)
+    a('r3', 3, T0 + 3 * H + 30 * MIN, 10, 'passed'),
+    a('r4', 4, T0 + 5 * H + 10 * MIN, 10, 'failed'),
+    a('r5', 4, T0 + 5 * H + 40 * MIN, 10, 'passed', true),
+    a('r6', 5, T0 + 6 * H + 5 * MIN, 10, 'failed'),
+  ];
+  return { window, prs, attempts, settings: { concurrency: 2, batch: true, batchingMinSize: 2 } };
+}
+
+describe('queue statistics', () => {
+  it('nearest-rank percentiles', () => {
+    expect(percentile([], 50)).toBeNull();
+    expect(percentile([1, 2, 3, 4], 50)).toBe(2);
+    expect(percentile([1, 2, 3, 4], 95)).toBe(4);
+    expect(percentile([5], 90)).toBe(5);
+  });
+
+  it('computes every figure of a known workload', () => {
+    const { stats, series } = computeStats(workload());
+    expect(stats).toEqual({
+      window: { since: '2026-11-20T00:00:00.000Z', until: '2026-11-21T00:00:00.000Z' },
+      prs: { merged: 4, failed: 1, cancelled: 1 },
+      mergedPerHour: 0.17,
+      timeToMerge: { p50: 30 * 60, p90: 60 * 60, p95: 60 * 60 },
+      waiting: { p50: 10 * 60, p95: 30 * 60 }, // PR 3 waited 30 min (its batch run with PR 2 began before it was submitted)
+      testing: { p50: 10 * 60, p95: 50 * 60 },
+      runs: { total: 6, failed: 2, bisection: 1, perMergedPr: 1.5 },
+      testMinutesPerMergedPr: 15,
+      flakyShare: 0.5,
+      ceilingPerHour: 24,
+    });
+    expect(series.mergesPerHour).toHaveLength(24);
+    expect(series.mergesPerHour.map((b) => b.count).reduce((x, y) => x + y)).toBe(4);
+    expect(series.mergesPerHour[6]!.count).toBe(1); // PR 4 merged at 06:00
+    expect(series.timeToMergeSeconds).toEqual([1200, 1800, 2400, 3600]);
+  });
+
+  it('does not call a batch failure flaky, nor a failure fixed by a new commit', () => {
+    const w = workload();
+    w.attempts.push({ runId: 'rb', prNumber: 1, startedAt: T0 + 30 * MIN, finishedAt: T0 + 40 * MIN, result: 'failed', bisection: false });
+    w.attempts.push({ runId: 'rb', prNumber: 2, startedAt: T0 + 30 * MIN, finishedAt: T0 + 40 * MIN, result: 'failed', bisection: false });
+    expect(computeStats(w).stats.flakyShare).toBe(0.5);
+    for (const x of w.attempts) if (x.prNumber === 4) x.sha = x.runId === 'r4' ? 'aaa' : 'bbb';
+    expect(computeStats(w).stats.flakyShare).toBe(0);
+  });
+
+  it('gives nulls, not errors, for an empty window', () => {
+    const { stats } = computeStats({ window: { since: T0, until: T0 + H }, prs: [], attempts: [], settings: null });
+    expect(stats.timeToMerge).toEqual({ p50: null, p90: null, p95: null });
+    expect(stats.runs.perMergedPr).toBeNull();
+    expect(stats.flakyShare).toBeNull();
+    expect(stats.ceilingPerHour).toBeNull();
+  });
+
+  it('plain fields carry seconds and fractions, human ones durations and percentages', () => {
+    const { stats } = computeStats(workload());
+    const plain = Object.fromEntries(statsFields(stats, false).map((f) => [f.key, f.value]));
+    const human = Object.fromEntries(statsFields(stats, true).map((f) => [f.key, f.value]));
+    expect(plain['timeToMerge.p95']).toBe('3600');
+    expect(human['timeToMerge.p95']).toBe('1h');
+    expect(plain.flakyShare).toBe('0.5');
+    expect(human.flakyShare).toBe('50%');
+    expect(Object.keys(plain)).toEqual(Object.keys(human));
+  });
+});
+
+describe('--fail-if', () => {
+  const { stats } = computeStats(workload());
+  it('parses durations, shares and counts', () => {
+    expect(parseThreshold('p95>2h')).toEqual({ text: 'p95>2h', figure: 'timeToMerge.p95', op: '>', value: 7200 });
+    expect(parseThreshold('flakyShare>10%')).toMatchObject({ figure: 'flakyShare', value: 0.1 });
+    expect(parseThreshold(' runs.perMergedPr >= 1.5 ')).toMatchObject({ figure: 'runs.perMergedPr', op: '>=', value: 1.5 });
+    expect(parseThreshold('waiting.p50<90s')).toMatchObject({ figure: 'waiting.p50', op: '<', value: 90 });
+  });
+  it('refuses bad expressions with one line naming the flag', () => {
+    for (const bad of ['p95', 'p99>2h', 'p95>2 hours', 'flakyShare>150%', 'mergedPerHour<lots', '>3']) {
+      let err: unknown;
+      try {
+        parseThreshold(bad);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, bad).toBeInstanceOf(UsageError);
+      expect((err as Error).message).toMatch(/^usage: --fail-if: /);
+      expect((err as Error).message).not.toContain('\n');
+    }
+  });
+  it('lists the figures that crossed', () => {
+    const ts = ['p95>30m', 'p50>2h', 'flakyShare>=50%', 'mergedPerHour<1', 'ceilingPerHour<10'].map(parseThreshold);
+    expect(evaluateThresholds(stats, ts)).toEqual([
+      { threshold: 'p95>30m', figure: 'timeToMerge.p95', actual: 3600, limit: 1800 },
+      { threshold: 'flakyShare>=50%', figure: 'flakyShare', actual: 0.5, limit: 0.5 },
+      { threshold: 'mergedPerHour<1', figure: 'mergedPerHour', actual: 0.17, limit: 1 },
+    ]);
+  });
+});
+
+describe('charts', () => {
+  it('fits any number of values to the width', () => {
+    expect(fitToWidth([1, 2, 3, 4, 5], 10)).toEqual({ values: [1, 2, 3, 4, 5], per: 1 });
+    expect(fitToWidth([1, 2, 3, 4, 5], 2)).toEqual({ values: [6, 9], per: 3 });
+    expect(sparkline([0, 1, 2, 4, 8])).toBe(' ▁▂▄█');
+  });
+  it('bins durations', () => {
+    expect(histogram([10, 20, 30, 40], 2)).toEqual([
+      { from: 0, to: 30, count: 2 },
+      { from: 30, to: 60, count: 2 },
+    ]);
+    // Round boundaries: 10 to 120 minutes in 8 bins of 15 minutes.
+    const b = histogram([600, 1200, 3600, 7200], 8);
+    expect(b.map((x) => x.from / 60)).toEqual([0, 15, 30, 45, 60, 75, 90, 105]);
+    expect(b.map((x) => x.count)).toEqual([1, 1, 0, 0, 1, 0, 0, 1]); // 10m, 20m, 60m, and 120m in the last bin (its end included)
+    expect(b.reduce((n, x) => n + x.count, 0)).toBe(4);
+    expect(histogram([5, 5, 5])).toEqual([{ from: 5, to: 6, count: 3 }]);
+  });
+  it('keeps every terminal line within the width', () => {
+    const hours = Array.from({ length: 1080 }, (_, i) => ({ start: T0 + i * H, count: i % 7 }));
+    const ttm = Array.from({ length: 500 }, (_, i) => 60 + i * 37);
+    for (const width of [20, 40, 80, 200]) {
+      const lines = terminalCharts({ mergesPerHour: hours, timeToMergeSeconds: ttm }, width);
+      expect(lines.length).toBeGreaterThan(3);
+      for (const l of lines) expect([...l].length, `${width}: ${l}`).toBeLessThanOrEqual(width);
+    }
+  });
+  it('writes a self-contained HTML page with one bar per hour and escaped service text', () => {
+    const { stats, series } = computeStats(workload());
+    const html = htmlReport(stats, series, { queue: 'main of <script>alert(1)</script>', generatedAt: '2026-11-21T00:00:00Z' }, [['p50', '"x"&<y>']]);
+    expect(html.match(/<rect class="bar"/g)).toHaveLength(24);
+    expect(html.match(/<rect class="bin"/g)!.length).toBeGreaterThan(0);
+    expect(html).not.toContain('<script');
+    expect(html).toContain('&lt;script&gt;');
+    expect(html).toContain('&quot;x&quot;&amp;&lt;y&gt;');
+    expect(html).not.toMatch(/(src|href)=|@import|url\(/);
+    expect(escapeHtml(`'`)).toBe('&#39;');
+  });
+});
+
+describe('reading the v1 history shapes', async () => {
+  const { batchOf, testingPageOf, timelineOf, lastTripStart, concludedOf } = await import('../../src/stats/wire.js');
+  it('reads a newest-first timeline with lowercase reasons in per-state objects', () => {
+    const record = {
+      timeline: [
+        {
+          timestamp: '2026-11-20T10:16:00Z',
+          state: 'failed',
+          failure: { reason: 'test_run_required_status_failed', testRunId: 'r-2', failureCausingStatuses: ['unit'] },
+        },
+        { timestamp: '2026-11-20T10:06:00Z', state: 'testing', reason: 'test_run_started', testRunId: 'r-2', testRun: { id: 'r-2' } },
+        { timestamp: '2026-11-20T10:06:00Z', state: 'pending', reason: 'merge_item_now_ready' },
+        { timestamp: 'garbage', state: 'pending' },
+        'not an object',
+      ],
+    };
+    const t = timelineOf(record);
+    expect(t.map((x) => [x.state, x.reason, x.runId])).toEqual([
+      ['pending', 'MERGE_ITEM_NOW_READY', null],
+      ['testing', 'TEST_RUN_STARTED', 'r-2'],
+      ['failed', 'TEST_RUN_REQUIRED_STATUS_FAILED', 'r-2'],
+    ]);
+    expect(buildStory(9, t).trips[0]!.steps.at(-1)!.text).toBe('failed: required status `unit` failed in run r-2');
+    expect(lastTripStart(t)).toBe(Date.parse('2026-11-20T10:06:00Z'));
+  });
+  it('reads batch lookups, testing results and concluded PRs, skipping malformed items', () => {
+    expect(batchOf({ pullRequests: [{ prNumber: 1 }, 7], notFound: [{ number: 3 }, 4, 'x'] })).toEqual({ pullRequests: [{ prNumber: 1 }], notFound: [3, 4] });
+    const page = testingPageOf({
+      testingResults: [
+        { testRunId: 'a', prNumber: 1, startedAt: '2026-11-20T10:00:00Z', completedAt: '2026-11-20T10:10:00Z', outcome: 'timed_out', bisection: null },
+        { testRunId: 'b-bisection', prNumber: 2, completedAt: '2026-11-20T10:10:00Z', testingDurationMs: 60_000, outcome: 'passed' },
+        { testRunId: 'c', prNumber: 3, startedAt: '2026-11-20T10:00:00Z', completedAt: '2026-11-20T10:10:00Z', outcome: 'mystery' },
+      ],
+      totalItems: 3,
+    });
+    expect(page.total).toBe(3);
+    expect(page.items).toBe(3);
+    expect(page.attempts).toEqual([
+      {
+        runId: 'a',
+        prNumber: 1,
+        startedAt: Date.parse('2026-11-20T10:00:00Z'),
+        finishedAt: Date.parse('2026-11-20T10:10:00Z'),
+        result: 'failed',
+        bisection: false,
+      },
+      {
+        runId: 'b-bisection',
+        prNumber: 2,
+        startedAt: Date.parse('2026-11-20T10:09:00Z'),
+        finishedAt: Date.parse('2026-11-20T10:10:00Z'),
+        result: 'passed',
+        bisection: true,
+      },
+    ]);
+    expect(concludedOf({ prNumber: 5, state: 'MERGED', stateChangedAt: '2026-11-20T10:10:00Z' })).toMatchObject({
+      number: 5,
+      state: 'merged',
+      submittedAt: null,
+    });
+    expect(concludedOf({ prNumber: 5, state: 'testing', stateChangedAt: '2026-11-20T10:10:00Z' })).toBeNull();
+  });
+});
