@@ -17,6 +17,7 @@ export type ErrorKind =
   | 'timeout'
   | 'left-queue'
   | 'confirm'
+  | 'threshold'
   | 'interrupted';
 
 export class MergeQueueError extends Error {
