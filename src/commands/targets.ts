@@ -83,7 +83,14 @@ async function readTargets(deps: Deps, source: TargetSource): Promise<string[] |
     }
     throw new UsageError(`--file: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
-  return parseTargetsText(text, file === '-' ? 'stdin' : file);
+  const targets = parseTargetsText(text, file === '-' ? 'stdin' : file);
+  // An empty list says "impacts nothing": too much to infer from a file that may have failed to fill.
+  if (targets.length === 0) {
+    throw new UsageError(`--file: ${file === '-' ? 'standard input' : file} lists no targets; nothing was sent`, {
+      hints: ['if the PR really impacts nothing, say so with --none'],
+    });
+  }
+  return targets;
 }
 
 export async function runTargets(opts: TargetsOptions, deps: Deps): Promise<Result> {

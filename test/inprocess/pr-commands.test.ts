@@ -1,6 +1,8 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
-import { baseEnv, TOKEN } from '../helpers/run-cli.js';
+import { baseEnv, tempDir, TOKEN } from '../helpers/run-cli.js';
 import { runMq } from '../helpers/in-process.js';
 
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
@@ -91,6 +93,30 @@ describe('requests on the wire', () => {
       expect(sent?.headers['user-agent']).toMatch(/^mq\/\d+\.\d+\.\d+/);
     });
   }
+});
+
+describe('mq targets --file', () => {
+  it.each([
+    ['an empty file', ''],
+    ['only comments and blank lines', '# generated\n\n   \n'],
+    ['an empty JSON array', '[]'],
+  ])('refuses %s unless --none says so (exit 2, nothing sent)', async (_name, content) => {
+    const cwd = tempDir('mq-targets-');
+    writeFileSync(join(cwd, 'targets.txt'), content);
+    const r = await runMq(['targets', '42', '--sha', 'abc123', '--file', 'targets.txt'], { env: env(), cwd });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--file: targets.txt lists no targets');
+    expect(r.stderr).toContain('--none');
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('sends the targets a file lists', async () => {
+    const cwd = tempDir('mq-targets-');
+    writeFileSync(join(cwd, 'targets.txt'), '# one per line\n//a\n\n//b\n');
+    const r = await runMq(['targets', '42', '--sha', 'abc123', '--file', 'targets.txt'], { env: env(), cwd });
+    expect(r.exitCode).toBe(0);
+    expect(fake.requests.at(-1)?.body).toMatchObject({ impactedTargets: ['//a', '//b'] });
+  });
 });
 
 describe('mq status', () => {
