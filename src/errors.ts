@@ -56,6 +56,7 @@ export class MqError extends Error {
   /** The brand of this class (class names do not survive minification). */
   static readonly kind: string = 'MqError';
   static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass being checked (UsageError, ApiError, ...), not MqError
     return hasKind(value, this.kind);
   }
   readonly [KINDS]: string[] = ['MqError'];

@@ -190,7 +190,7 @@ export function summarizeMergeQueueMetrics(families: readonly Family[]): QueueMe
         if (scalar !== undefined) {
           add(acc.scalars, scalar, sample.value);
         } else {
-          const conclusion = sample.labels['conclusion'];
+          const conclusion = sample.labels.conclusion;
           if (conclusion !== undefined) {
             add(acc.conclusions, conclusion, sample.value);
           }
@@ -206,7 +206,7 @@ export function summarizeMergeQueueMetrics(families: readonly Family[]): QueueMe
       if (suffix !== '_bucket' && suffix !== '_sum' && suffix !== '_count') continue;
       let le: number | undefined;
       if (suffix === '_bucket') {
-        const raw = sample.labels['le'];
+        const raw = sample.labels.le;
         le = raw === undefined ? undefined : parseFloatToken(raw);
         if (le === undefined || Number.isNaN(le)) continue;
       }

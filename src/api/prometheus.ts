@@ -183,7 +183,7 @@ export function parseExposition(text: string): Family[] {
         throw new ExpositionError(
           lineNo,
           `sample ${quote(parsed.name)} does not fit ${describe(state)}: a summary has only ` +
-            `${quote(state.family.name)}, ${quote(state.family.name + '_sum')} and ${quote(state.family.name + '_count')} series`,
+            `${quote(state.family.name)}, ${quote(`${state.family.name}_sum`)} and ${quote(`${state.family.name}_count`)} series`,
           start + 1,
         );
       }
@@ -195,7 +195,7 @@ export function parseExposition(text: string): Family[] {
         throw new ExpositionError(
           lineNo,
           `sample ${quote(parsed.name)} does not fit ${describe(own)}: expected ` +
-            `${quote(base + '_bucket')}, ${quote(base + '_sum')} or ${quote(base + '_count')}`,
+            `${quote(`${base}_bucket`)}, ${quote(`${base}_sum`)} or ${quote(`${base}_count`)}`,
           start + 1,
         );
       }

@@ -21,7 +21,7 @@ export async function runOverPrs(
   deps: Pick<Deps, 'out'>,
   prs: number[],
   options: { parallel: number; action: string; bulk: boolean },
-  op: (pr: number) => Promise<Record<string, unknown> | void>,
+  op: (pr: number) => Promise<Record<string, unknown> | undefined>,
   describe: (r: PrResult) => string,
 ): Promise<{ results: PrResult[]; exitCode: number }> {
   const results = await mapLimit(prs, options.parallel, async (pr): Promise<PrResult> => {

@@ -24,6 +24,7 @@ export function completionCommand(ctx: Context, program: () => Command): Command
     .action(act(ctx, 'completion', (shell: string): CompletionOptions => ({ shell, program: program() }), runCompletion));
   return withExamples(cmd, [
     'mq completion bash > /etc/bash_completion.d/mq        # or: source <(mq completion bash)',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion in a help example, not a template
     'mq completion zsh > "${fpath[1]}/_mq"',
     'mq completion fish > ~/.config/fish/completions/mq.fish',
   ]);

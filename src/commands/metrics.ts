@@ -47,8 +47,8 @@ export async function runMetrics(opts: MetricsOptions, deps: Deps): Promise<Resu
   const sent = asSent(body);
   if (deps.out.format(PIPED) === 'raw') return { view: sent, exitCode: 0 };
   const [{ parseExposition }, { summarizeMergeQueueMetrics }] = await Promise.all([import('../api/prometheus.js'), import('../api/merge-queue-metrics.js')]);
-  let queues;
-  let families;
+  let queues: ReturnType<typeof summarizeMergeQueueMetrics>;
+  let families: ReturnType<typeof parseExposition>;
   try {
     families = parseExposition(body);
     queues = summarizeMergeQueueMetrics(families);

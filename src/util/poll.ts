@@ -26,7 +26,7 @@ export interface PollOptions<T> {
   /** Named in the blip message: `${what} failed (why); retrying`. */
   what: string;
   /** Called with each successful read; returning true ends the loop with 'done'. */
-  onValue: (value: T) => boolean | void | Promise<boolean | void>;
+  onValue: (value: T) => unknown;
   /** A transient failure that will be retried. */
   onBlip?: (message: string) => void;
 }

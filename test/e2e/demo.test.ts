@@ -3,7 +3,6 @@ import { Context } from '../../src/context.js';
 import { run } from '../../src/run.js';
 import { changeLine, frameRows } from '../../src/demo/frame.js';
 import { DEMO_PRS } from '../../src/demo/cast.js';
-import { makeStyle } from '../../src/output/style.js';
 import { stringIO } from '../helpers/in-process.js';
 import { baseEnv, runCli } from '../helpers/run-cli.js';
 

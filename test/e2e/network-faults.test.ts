@@ -92,7 +92,7 @@ const cases: Case[] = [
   {
     name: 'an HTML error page is summarised, not dumped',
     route: 'POST /getSubmittedPullRequest',
-    replies: [{ status: 502, body: '<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1>' + 'x'.repeat(5000) + '</body></html>', headers: { 'content-type': 'text/html' } }],
+    replies: [{ status: 502, body: `<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1>${'x'.repeat(5000)}</body></html>`, headers: { 'content-type': 'text/html' } }],
     args: ['status', '42'],
     exit: 6,
     message: /HTTP 502: \(an HTML page, not an API answer\)/,

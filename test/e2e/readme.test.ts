@@ -16,7 +16,7 @@ interface Snippet {
   expect?: string;
 }
 
-export function runnableSnippets(markdown: string): Snippet[] {
+function runnableSnippets(markdown: string): Snippet[] {
   const lines = markdown.split('\n');
   const snippets: Snippet[] = [];
   for (let i = 0; i < lines.length; i++) {

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { Client, T0, queue, repo, startTestEmulator } from './http-helpers.js';
+import { type Client, T0, queue, repo, startTestEmulator } from './http-helpers.js';
 
 let emu: RunningEmulator | undefined;
 afterEach(async () => {

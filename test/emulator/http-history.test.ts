@@ -8,7 +8,7 @@ import { MergeQueueClient } from '../../src/api/client.js';
 import { bisectionRole, chronological } from '../../src/api/history.js';
 import { HttpClient } from '../../src/api/http.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { Client, T0, queue, repo, startTestEmulator } from './http-helpers.js';
+import { type Client, T0, queue, repo, startTestEmulator } from './http-helpers.js';
 
 let emu: RunningEmulator;
 let c: Client;

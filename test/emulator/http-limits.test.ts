@@ -5,7 +5,7 @@
 import { request } from 'node:http';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 
-import { Client, queue, startTestEmulator } from './http-helpers.js';
+import { type Client, queue, startTestEmulator } from './http-helpers.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 
 const MiB = 1024 * 1024;

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { Client, queue, repo, startTestEmulator } from './http-helpers.js';
+import { type Client, queue, repo, startTestEmulator } from './http-helpers.js';
 
 let emu: RunningEmulator;
 let c: Client;

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { Client, queue, repo, startTestEmulator } from './http-helpers.js';
+import { type Client, queue, repo, startTestEmulator } from './http-helpers.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 
 let emu: RunningEmulator;

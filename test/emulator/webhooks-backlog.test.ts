@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { RunningEmulator } from '../../src/emulator/index.js';
 import { queue, startTestEmulator } from './http-helpers.js';
 
 const SECRET = 'whsec_dGVzdC1zZWNyZXQta2V5LWZvci13ZWJob29rcw==';
@@ -176,4 +175,3 @@ describe('with --data-dir', () => {
   });
 });
 
-export type { RunningEmulator };

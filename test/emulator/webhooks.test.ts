@@ -9,7 +9,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { runEmulatorStart, type RunningEmulator } from '../../src/emulator/index.js';
-import { Client, queue, repo, startTestEmulator } from './http-helpers.js';
+import { type Client, queue, repo, startTestEmulator } from './http-helpers.js';
 
 const SECRET = 'whsec_dGVzdC1zZWNyZXQta2V5LWZvci13ZWJob29rcw==';
 

@@ -87,7 +87,7 @@ describe('mq queue testing', () => {
     expect(doc.status).toBe('in_progress');
   });
 
-  for (const bad of ['not-a-uuid', 'trunk-merge/pr-x/abc', 'trunk-temp/pr-1815/' + RUN, '5df78918']) {
+  for (const bad of ['not-a-uuid', 'trunk-merge/pr-x/abc', `trunk-temp/pr-1815/${RUN}`, '5df78918']) {
     it(`refuses ${bad}: exit 2, nothing sent`, async () => {
       const r = await runMq(['queue', 'testing', bad], { env: env() });
       expect(r.exitCode).toBe(2);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MergeQueueClient } from '../../src/api/client.js';
 import { checkWriteAnswer, closeHttp, HttpClient, MIN_RETRY_WINDOW_MS, type HttpSettings } from '../../src/api/http.js';
 import { isLoopback, proxyFor, proxySettings } from '../../src/api/transport.js';
-import { MqError } from '../../src/errors.js';
+import type { MqError } from '../../src/errors.js';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 
 const TOKEN = 'tok_live_9f8e7d6c5b4a39281706f5e4d3c2b1a0ffeeddccbbaa99887766554433221100';

@@ -25,7 +25,7 @@ export const SIMULATE_LIMITS = [
 ].join('\n');
 
 async function loadQueue(deps: Deps, required: boolean): Promise<Record<string, unknown> | null> {
-  let target;
+  let target: ReturnType<Deps['target']>;
   try {
     target = deps.target();
   } catch (err) {
