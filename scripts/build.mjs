@@ -123,3 +123,7 @@ await build({
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
 });
+
+// The library entry points (`mq-cli`, `mq-cli/emulator`), separate bundles: see build-lib.mjs.
+const { buildLib } = await import('./build-lib.mjs');
+await buildLib();

@@ -1,0 +1,207 @@
+/**
+ * The action's inputs, checked before anything is sent, with defaults taken from the workflow run
+ * (GITHUB_REPOSITORY, GITHUB_SERVER_URL, GITHUB_REF, GITHUB_BASE_REF, GITHUB_EVENT_PATH). A bad
+ * input is an InputError naming the input, with mq's exit code for it (2 usage, 7 configuration).
+ */
+import { readFileSync } from 'node:fs';
+
+import { parseDuration } from '../util/duration.js';
+import type { PriorityName, RepoRef } from '../lib/types.js';
+import type { Workflow } from './workflow.js';
+
+export class InputError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number = 2,
+  ) {
+    super(message);
+    this.name = 'InputError';
+  }
+}
+
+export interface ActionInputs {
+  token: string;
+  apiUrl: string;
+  repo: RepoRef;
+  branch: string;
+  pr: number;
+  priority?: number | PriorityName;
+  noBatch: boolean;
+  wait: boolean;
+  timeoutMs: number;
+  intervalMs: number;
+  /** Impacted targets to upload before submitting, with the SHA they belong to. */
+  targets?: { sha: string; impactedTargets: 'ALL' | string[] };
+}
+
+export const DEFAULT_API_URL = 'https://api.trunk.io/v1';
+const MAX_U32 = 4294967295;
+const MAX_MS = 2_147_483_647;
+const NAME_PART = /^[A-Za-z0-9_.-]+$/;
+const HOST_PART = /^[A-Za-z0-9.-]+(:\d+)?$/;
+
+interface PullRequestEvent {
+  number?: unknown;
+  pull_request?: { number?: unknown; base?: { ref?: unknown }; head?: { sha?: unknown } };
+  issue?: { number?: unknown; pull_request?: unknown };
+}
+
+function readEvent(env: NodeJS.ProcessEnv): PullRequestEvent {
+  const path = env.GITHUB_EVENT_PATH;
+  if (!path) return {};
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    return parsed && typeof parsed === 'object' ? (parsed as PullRequestEvent) : {};
+  } catch (err) {
+    throw new InputError(`GITHUB_EVENT_PATH: cannot read the event file ${path} (${(err as NodeJS.ErrnoException).code ?? 'not JSON'})`);
+  }
+}
+
+export function parseBoolean(name: string, text: string, fallback: boolean): boolean {
+  if (text === '') return fallback;
+  if (['true', 'True', 'TRUE'].includes(text)) return true;
+  if (['false', 'False', 'FALSE'].includes(text)) return false;
+  throw new InputError(`input ${name}: ${JSON.stringify(text)} is not a boolean; use true or false`);
+}
+
+function duration(name: string, text: string, fallback: string): number {
+  let ms: number;
+  try {
+    ms = parseDuration(text || fallback, `input ${name}`);
+  } catch (err) {
+    throw new InputError((err as { why?: string }).why ?? (err as Error).message);
+  }
+  if (ms > MAX_MS) throw new InputError(`input ${name}: must be at most 24 days`);
+  return ms;
+}
+
+export function parseRepo(text: string, source: string): RepoRef {
+  const parts = text
+    .trim()
+    .replace(/\.git$/, '')
+    .split('/');
+  if (parts.length === 2) parts.unshift('github.com');
+  const [host, owner, name] = parts as [string, string, string];
+  if (parts.length !== 3 || !HOST_PART.test(host) || !NAME_PART.test(owner) || !NAME_PART.test(name) || name === '.' || name === '..') {
+    throw new InputError(`${source}: ${JSON.stringify(text)} is not a repository; expected [host/]owner/name, e.g. my-org/my-repo`);
+  }
+  return { host: host.toLowerCase(), owner, name };
+}
+
+function prNumber(text: string, source: string): number {
+  const t = text.trim().replace(/^#/, '');
+  if (!/^\d+$/.test(t) || Number(t) > MAX_U32) throw new InputError(`${source}: ${JSON.stringify(text)} is not a PR number`);
+  return Number(t);
+}
+
+function parseTargetsText(text: string, source: string): string[] {
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('[')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(trimmed);
+    } catch {
+      throw new InputError(`${source} starts with [ but is not a valid JSON array`);
+    }
+    if (!Array.isArray(parsed) || parsed.some((t) => typeof t !== 'string' || t === ''))
+      throw new InputError(`${source} must be a JSON array of non-empty strings`);
+    return parsed as string[];
+  }
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
+}
+
+export function readInputs(wf: Workflow, env: NodeJS.ProcessEnv): ActionInputs {
+  const token = wf.input('token');
+  if (token === '') throw new InputError('input token: required (the merge queue API token, e.g. from secrets.MQ_TOKEN)', 7);
+  // Before anything else can print it.
+  wf.mask(token);
+  const event = readEvent(env);
+
+  const apiUrl = wf.input('api-url') || DEFAULT_API_URL;
+
+  let repo: RepoRef;
+  const repoInput = wf.input('repo');
+  if (repoInput) repo = parseRepo(repoInput, 'input repo');
+  else if (env.GITHUB_REPOSITORY) {
+    let host = 'github.com';
+    try {
+      if (env.GITHUB_SERVER_URL) host = new URL(env.GITHUB_SERVER_URL).host;
+    } catch {
+      // keep github.com
+    }
+    repo = parseRepo(`${host}/${env.GITHUB_REPOSITORY}`, 'GITHUB_REPOSITORY');
+  } else throw new InputError('input repo: required outside GitHub Actions (owner/name)');
+
+  const baseRef = event.pull_request?.base?.ref;
+  const branch = wf.input('branch') || (typeof baseRef === 'string' ? baseRef : '') || env.GITHUB_BASE_REF || '';
+  if (branch === '') throw new InputError('input branch: required when the workflow does not run for a pull request (the target branch of the queue)');
+
+  let pr: number;
+  const prInput = wf.input('pr');
+  if (prInput) pr = prNumber(prInput, 'input pr');
+  else {
+    const m = /^refs\/pull\/(\d+)\/(merge|head)$/.exec(env.GITHUB_REF ?? '');
+    const fromEvent = event.pull_request?.number ?? (event.issue?.pull_request ? event.issue.number : undefined) ?? event.number;
+    if (m?.[1]) pr = prNumber(m[1], 'GITHUB_REF');
+    else if (typeof fromEvent === 'number') pr = prNumber(String(fromEvent), 'GITHUB_EVENT_PATH');
+    else throw new InputError('input pr: required when the workflow does not run for a pull request');
+  }
+
+  let priority: number | PriorityName | undefined;
+  const p = wf.input('priority').toLowerCase();
+  if (p !== '') {
+    if (['urgent', 'high', 'medium', 'low'].includes(p)) priority = p as PriorityName;
+    else if (/^\d+$/.test(p) && Number(p) <= 255) priority = Number(p);
+    else throw new InputError(`input priority: ${JSON.stringify(p)} is not a priority; use urgent, high, medium, low or 0..255`);
+  }
+
+  const intervalMs = duration('interval', wf.input('interval'), '15s');
+  if (intervalMs < 100) throw new InputError('input interval: must be at least 100ms');
+
+  const listed = wf.input('impacted-targets');
+  const file = wf.input('impacted-targets-file');
+  const all = parseBoolean('impacts-all', wf.input('impacts-all'), false);
+  const given = [listed !== '', file !== '', all].filter(Boolean).length;
+  if (given > 1) throw new InputError('give at most one of impacted-targets, impacted-targets-file and impacts-all');
+  let targets: ActionInputs['targets'];
+  if (given === 1) {
+    const headSha = event.pull_request?.head?.sha;
+    const sha = wf.input('sha') || (typeof headSha === 'string' ? headSha : '');
+    if (sha === '' || /\s/.test(sha))
+      throw new InputError("input sha: the head commit SHA of the PR is needed to upload impacted targets (it defaults to the pull_request event's head SHA)");
+    let impactedTargets: 'ALL' | string[];
+    if (all || listed === 'ALL') impactedTargets = 'ALL';
+    else if (listed !== '')
+      impactedTargets = listed
+        .split(/[\n,]/)
+        .map((t) => t.trim())
+        .filter((t) => t !== '');
+    else {
+      let text: string;
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch (err) {
+        throw new InputError(`input impacted-targets-file: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      }
+      impactedTargets = parseTargetsText(text, `input impacted-targets-file: ${file}`);
+    }
+    targets = { sha, impactedTargets };
+  }
+
+  return {
+    token,
+    apiUrl,
+    repo,
+    branch,
+    pr,
+    ...(priority !== undefined ? { priority } : {}),
+    noBatch: parseBoolean('no-batch', wf.input('no-batch'), false),
+    wait: parseBoolean('wait', wf.input('wait'), true),
+    timeoutMs: duration('timeout', wf.input('timeout'), '2h'),
+    intervalMs,
+    ...(targets ? { targets } : {}),
+  };
+}

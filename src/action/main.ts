@@ -1,0 +1,225 @@
+/**
+ * The GitHub Action: upload impacted targets (optional), submit the PR, wait until it merges,
+ * leaves the queue or the timeout passes, and report as the runner expects: outputs in
+ * $GITHUB_OUTPUT, a job summary in $GITHUB_STEP_SUMMARY, a grouped log and an ::error::
+ * annotation when the step fails. The exit code is mq's (0 merged, 9 failed or cancelled,
+ * 8 still pending at the timeout, 2 bad input, 7 no token, 3/4/5/6 from the service, 130 cancelled).
+ */
+import { MergeQueueClient, VERSION } from '../lib/client.js';
+import { MergeQueueError } from '../lib/errors.js';
+import type { QueueTargetRequest, SubmittedPullRequest, Transition, WaitResult } from '../lib/types.js';
+import { formatDuration } from '../util/duration.js';
+import { InputError, readInputs, type ActionInputs } from './inputs.js';
+import { cell, Workflow, type ActionIo } from './workflow.js';
+import { type FailingCheck, type PrStory, readStory } from './story.js';
+
+export interface ActionResult {
+  exitCode: number;
+}
+
+export interface Report {
+  state: string;
+  exitCode: number;
+  timeInQueueS: number | null;
+  testRun: string;
+  failing: FailingCheck[];
+}
+
+function setOutputs(wf: Workflow, r: Report): void {
+  wf.setOutput('state', r.state);
+  wf.setOutput('exit-code', String(r.exitCode));
+  wf.setOutput('time-in-queue', r.timeInQueueS === null ? '' : String(r.timeInQueueS));
+  wf.setOutput('test-run', r.testRun);
+  wf.setOutput('failing-checks', JSON.stringify(r.failing));
+}
+
+/**
+ * Seconds from the first state the wait saw to the last, by the service's clock (its
+ * stateChangedAt); when the wait saw only one state or ran out, the time this step waited.
+ */
+function timeInQueue(result: WaitResult): number {
+  const first = result.transitions[0];
+  const last = result.transitions[result.transitions.length - 1];
+  if (result.outcome === 'timeout' || !first || !last || first === last) return Math.round(result.waitedMs / 1000);
+  return Math.max(0, Math.round((Date.parse(last.at) - Date.parse(first.at)) / 1000));
+}
+
+/** Seconds of the PR's last trip by the service's timeline (submitted to merged, failed or cancelled). */
+function storyTime(story: PrStory | undefined): number | null {
+  const first = story?.steps[0];
+  const last = story?.steps[story.steps.length - 1];
+  if (!first || !last || !['merged', 'failed', 'cancelled'].includes(last.state)) return null;
+  return Math.max(0, Math.round((Date.parse(last.at) - Date.parse(first.at)) / 1000));
+}
+
+function link(text: string, url: string | undefined): string {
+  const label = cell(text).replace(/[[\]]/g, (c) => `\\${c}`);
+  if (!url || !/^https?:\/\//i.test(url)) return label;
+  return `[${label}](${encodeURI(decodeURIComponentSafe(url)).replace(/[()]/g, (c) => (c === '(' ? '%28' : '%29'))})`;
+}
+
+function decodeURIComponentSafe(url: string): string {
+  try {
+    return decodeURI(url);
+  } catch {
+    return url;
+  }
+}
+
+function headline(inputs: ActionInputs, outcome: string, state: string): string {
+  const pr = `PR #${inputs.pr}`;
+  switch (outcome) {
+    case 'merged':
+      return `✅ ${pr} merged`;
+    case 'failed':
+      return `❌ ${pr} failed in the merge queue`;
+    case 'cancelled':
+      return `❌ ${pr} was cancelled in the merge queue`;
+    case 'left_queue':
+      return `❌ ${pr} left the merge queue without merging (state ${state})`;
+    case 'timeout':
+      return `⏳ ${pr} still ${state || 'unknown'} at the timeout`;
+    case 'submitted':
+      return `➡️ ${pr} submitted (state ${state || 'unknown'})`;
+    default:
+      return `❌ ${pr}: ${outcome}`;
+  }
+}
+
+export function summaryOf(inputs: ActionInputs, outcome: string, r: Report, transitions: Transition[], detail?: string, story?: PrStory): string {
+  const rows: Array<[string, string]> = [
+    ['Repository', `${inputs.repo.host}/${inputs.repo.owner}/${inputs.repo.name}`],
+    ['Target branch', inputs.branch],
+    ['State', r.state || '—'],
+    ['Exit code', String(r.exitCode)],
+  ];
+  if (r.timeInQueueS !== null) rows.push(['Time in queue', formatDuration(r.timeInQueueS * 1000)]);
+  if (r.testRun) rows.push(['Test run', r.testRun]);
+  const out = [`### ${cell(headline(inputs, outcome, r.state))}`, ''];
+  if (detail) out.push(cell(detail), '');
+  out.push('| | |', '| --- | --- |', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
+  if (story && story.steps.length > 0) {
+    out.push("#### The PR's trip through the queue", '', '| At | State | What happened |', '| --- | --- | --- |');
+    for (const st of story.steps) out.push(`| ${cell(st.at)} | ${cell(st.state)} | ${cell(st.text)} |`);
+    out.push('');
+  } else if (transitions.length > 0) {
+    out.push('#### Transitions', '', '| At | From | To | After |', '| --- | --- | --- | --- |');
+    for (const t of transitions) {
+      out.push(`| ${cell(t.at)} | ${cell(t.from ?? '—')} | ${cell(t.to)} | ${t.afterMs === null ? '' : formatDuration(t.afterMs)} |`);
+    }
+    out.push('');
+  }
+  if (r.failing.length > 0) {
+    out.push('#### Failing checks', '');
+    for (const c of r.failing) out.push(`- ${link(c.name, c.url)}: ${cell(c.conclusion)}`);
+    out.push('');
+  }
+  if (story?.note) out.push(cell(story.note), '');
+  return `${out.join('\n')}\n`;
+}
+
+export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<ActionResult> {
+  const wf = new Workflow(io);
+  let inputs: ActionInputs;
+  try {
+    inputs = readInputs(wf, io.env);
+  } catch (err) {
+    if (!(err instanceof InputError)) throw err;
+    wf.error(err.message, 'mq: bad input');
+    setOutputs(wf, { state: '', exitCode: err.exitCode, timeInQueueS: null, testRun: '', failing: [] });
+    return { exitCode: err.exitCode };
+  }
+
+  const client = new MergeQueueClient({
+    apiUrl: inputs.apiUrl,
+    token: inputs.token,
+    userAgent: `mq-action/${VERSION}`,
+    ...(signal ? { signal } : {}),
+  });
+  const target: QueueTargetRequest = { repo: inputs.repo, targetBranch: inputs.branch };
+  const prRef = { ...target, pr: { number: inputs.pr } };
+  const label = `PR #${inputs.pr}`;
+  let grouped = false;
+  const group = (title: string) => {
+    wf.group(title);
+    grouped = true;
+  };
+  const endGroup = () => {
+    if (grouped) wf.endGroup();
+    grouped = false;
+  };
+  let transitions: Transition[] = [];
+
+  try {
+    group(`Submit ${label} to the merge queue of ${inputs.branch}`);
+    if (inputs.targets) {
+      const t = inputs.targets;
+      await client.setImpactedTargets({ ...target, pr: { number: inputs.pr, sha: t.sha }, impactedTargets: t.impactedTargets });
+      const count = t.impactedTargets === 'ALL' ? 'ALL' : `${t.impactedTargets.length} target${t.impactedTargets.length === 1 ? '' : 's'}`;
+      wf.log(`set impacted targets of ${label} at ${t.sha.slice(0, 12)}: ${count}`);
+    }
+    await client.submitPullRequest({
+      ...prRef,
+      ...(inputs.priority !== undefined ? { priority: inputs.priority } : {}),
+      ...(inputs.noBatch ? { noBatch: true } : {}),
+    });
+    wf.log(`submitted ${label} to ${inputs.repo.owner}/${inputs.repo.name}@${inputs.branch}`);
+    endGroup();
+
+    if (!inputs.wait) {
+      const pr: SubmittedPullRequest = await client.getSubmittedPullRequest(prRef);
+      const r: Report = { state: pr.state ?? '', exitCode: 0, timeInQueueS: null, testRun: '', failing: [] };
+      setOutputs(wf, r);
+      wf.summary(summaryOf(inputs, 'submitted', r, []));
+      return { exitCode: 0 };
+    }
+
+    group(`Wait for ${label} (timeout ${formatDuration(inputs.timeoutMs)}, polling every ${formatDuration(inputs.intervalMs)})`);
+    const result = await client.waitForPr({
+      ...prRef,
+      timeoutMs: inputs.timeoutMs,
+      intervalMs: inputs.intervalMs,
+      ...(signal ? { signal } : {}),
+      onTransition: (t) => {
+        const after = t.afterMs === null ? '' : ` (after ${formatDuration(t.afterMs)} in ${t.from})`;
+        wf.log(`${label}: ${t.from ? `${t.from} → ` : ''}${t.to}${after}`);
+      },
+      onRetry: (e) => wf.log(`! ${label}: a poll failed (${e.why}); retrying`),
+    });
+    transitions = result.transitions;
+    endGroup();
+
+    const state = result.state ?? '';
+    // The story is extra: a service without the history endpoints (or a failure reading them)
+    // leaves the summary with the transitions this step saw.
+    const story = result.outcome === 'timeout' ? undefined : await readStory(client, target, inputs.pr).catch(() => undefined);
+    const testRun = story?.runId ?? result.pullRequest?.verifiedByTestRun ?? '';
+    const failing: FailingCheck[] = result.outcome === 'failed' ? (story?.failing ?? []) : [];
+    const r: Report = { state, exitCode: result.exitCode, timeInQueueS: storyTime(story) ?? timeInQueue(result), testRun, failing };
+    setOutputs(wf, r);
+    wf.summary(summaryOf(inputs, result.outcome, r, transitions, undefined, story));
+    if (result.exitCode === 0) {
+      wf.log(`✓ ${label} merged`);
+    } else {
+      const checks = failing.length > 0 ? `; failing checks: ${failing.map((c) => c.name).join(', ')}` : '';
+      const why =
+        result.outcome === 'timeout'
+          ? `${label} is still ${state || 'unknown'} after ${formatDuration(result.waitedMs)} (timeout ${formatDuration(inputs.timeoutMs)}); it stays in the queue`
+          : result.outcome === 'left_queue'
+            ? `${label} is no longer in the merge queue (state ${state || 'unknown'}) and did not merge`
+            : `${label} ${result.outcome === 'failed' ? 'failed' : 'was cancelled'} in the merge queue${testRun ? ` (test run ${testRun})` : ''}${checks}`;
+      wf.error(why, result.outcome === 'timeout' ? 'mq: still in the queue' : 'mq: PR left the queue without merging');
+    }
+    return { exitCode: result.exitCode };
+  } catch (err) {
+    endGroup();
+    const e =
+      err instanceof MergeQueueError ? err : new MergeQueueError({ exitCode: 1, what: 'mq action', why: (err as Error)?.message ?? String(err), cause: err });
+    const text = [e.message, ...e.hints.map((h) => `hint: ${h}`)].join('\n');
+    wf.error(text, e.kind === 'interrupted' ? 'mq: cancelled' : `mq: ${e.what}`);
+    const r: Report = { state: '', exitCode: e.exitCode, timeInQueueS: null, testRun: '', failing: [] };
+    setOutputs(wf, r);
+    wf.summary(summaryOf(inputs, e.kind === 'interrupted' ? 'cancelled by the workflow' : 'error', r, transitions, e.message));
+    return { exitCode: e.exitCode };
+  }
+}

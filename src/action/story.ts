@@ -1,0 +1,48 @@
+/**
+ * What the job summary tells about the PR's trip through the queue: its transitions in plain
+ * words, the test run that merged or failed it and, for a failure, that run's failing checks with
+ * links. Read with `mq status`'s story (src/stats). Everything here comes from the service and is
+ * untrusted: the story cleans it, the summary escapes it and links only http(s) URLs.
+ */
+import { innerClient, type MergeQueueClient } from '../lib/client.js';
+import type { QueueTargetRequest } from '../lib/types.js';
+import { fetchStory } from '../stats/fetch.js';
+
+export interface FailingCheck {
+  name: string;
+  url?: string;
+  conclusion: string;
+}
+
+export interface StoryStep {
+  at: string;
+  state: string;
+  text: string;
+}
+
+export interface PrStory {
+  /** The run that merged or failed the PR on its last trip, when the service tells. */
+  runId: string | null;
+  /** The last trip's transitions, oldest first. */
+  steps: StoryStep[];
+  failing: FailingCheck[];
+  /** Why the failing checks could not be read, when they could not. */
+  note: string | null;
+}
+
+/**
+ * The PR's last trip, told as `mq status` tells it (src/stats: the timeline in plain words, the run
+ * that merged or failed it, that run's failing checks), read through the CLI client behind the
+ * library client. Undefined when the service keeps no timeline for the PR.
+ */
+export async function readStory(client: MergeQueueClient, target: QueueTargetRequest, pr: number): Promise<PrStory | undefined> {
+  const { story, checksNote } = await fetchStory(innerClient(client), target, pr);
+  const trip = story.trips[0];
+  if (!trip) return undefined;
+  return {
+    runId: story.runId,
+    steps: trip.steps.slice(-50).map((st) => ({ at: new Date(st.at).toISOString(), state: st.state, text: st.text })),
+    failing: story.failingChecks.slice(0, 100).map((c) => ({ name: c.name, ...(c.url ? { url: c.url } : {}), conclusion: c.conclusion.toLowerCase() })),
+    note: checksNote,
+  };
+}

@@ -1,0 +1,297 @@
+/**
+ * `MergeQueueClient`, the library's face of the client the CLI uses (src/api/client.ts over
+ * src/api/http.ts): the same request checks, retries (429, 5xx and network failures with backoff,
+ * writes only when provably safe), no redirects, and a token that never appears in debug lines,
+ * errors or `console.log(client)` (it lives in a private field).
+ */
+import { MergeQueueClient as CliClient } from '../api/client.js';
+import { HttpClient } from '../api/http.js';
+import { MergeQueueError, toPublicError } from './errors.js';
+import type {
+  CallOptions,
+  CreateQueueRequest,
+  GetPullRequestRequest,
+  GetPullRequestsRequest,
+  PullRequestWithTimeline,
+  PullRequestsLookup,
+  TestingResultsPage,
+  TestingResultsRequest,
+  ImpactedTargetsRequest,
+  ListPullRequestsRequest,
+  MetricsRequest,
+  MetricsResult,
+  PrRequest,
+  PullRequestPage,
+  Queue,
+  QueueTargetRequest,
+  SubmitRequest,
+  SubmittedPullRequest,
+  TestingDetails,
+  TestingDetailsRequest,
+  Transition,
+  UpdateQueueRequest,
+  WaitOutcome,
+  WaitRequest,
+  WaitResult,
+} from './types.js';
+
+declare const MQ_VERSION: string;
+export const VERSION: string = typeof MQ_VERSION === 'string' ? MQ_VERSION : '0.0.0-dev';
+
+export interface MergeQueueClientOptions {
+  /** The API base, e.g. `https://api.trunk.io/v1` (or an emulator's `url`). */
+  apiUrl: string;
+  /** The API token, sent as `x-api-token`. */
+  token: string;
+  /** Limit for each request, in ms (default 30 000). */
+  timeoutMs?: number;
+  /** Retries of a failed request (default 3). */
+  maxRetries?: number;
+  /** Base of the exponential backoff between retries, in ms (default 500). */
+  retryBaseMs?: number;
+  /** Stops every request in flight and any backoff; calls then reject with kind `interrupted`. */
+  signal?: AbortSignal;
+  /** Receives each request and response as text lines, with the token redacted. */
+  debug?: (line: string) => void;
+  /** Sent as `user-agent` (default `mq-cli/<version>`). */
+  userAgent?: string;
+  /** Allow plain http:// to a host other than this machine (the token then travels unencrypted). */
+  allowInsecureHttp?: boolean;
+}
+
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+const TERMINAL = new Set(['merged', 'failed', 'cancelled']);
+const EXIT_FOR: Record<WaitOutcome, 0 | 8 | 9> = { merged: 0, failed: 9, cancelled: 9, left_queue: 9, timeout: 8 };
+const DEFAULT_WAIT_MS = 2 * 3_600_000;
+/** setTimeout's limit (about 24.8 days). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+async function publicErrors<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    throw toPublicError(err);
+  }
+}
+
+function usage(why: string): MergeQueueError {
+  return new MergeQueueError({ exitCode: 2, what: 'usage', why });
+}
+
+function interrupted(): MergeQueueError {
+  return new MergeQueueError({ exitCode: 130, what: 'wait', why: 'stopped by the abort signal' });
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted) return Promise.reject(interrupted());
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(interrupted());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+const inners = new WeakMap<MergeQueueClient, CliClient>();
+
+/**
+ * The CLI's client behind a library client, for code of this repository that builds on it (the
+ * action reads the PR's story through it). Not part of the public API.
+ * @internal
+ */
+export function innerClient(client: MergeQueueClient): CliClient {
+  const inner = inners.get(client);
+  if (!inner) throw new TypeError('not a MergeQueueClient');
+  return inner;
+}
+
+export class MergeQueueClient {
+  readonly apiUrl: string;
+  readonly #inner: CliClient;
+
+  constructor(options: MergeQueueClientOptions) {
+    if (!options || typeof options.apiUrl !== 'string' || options.apiUrl === '')
+      throw usage('apiUrl: required (the API base URL, e.g. https://api.trunk.io/v1)');
+    let url: URL;
+    try {
+      url = new URL(options.apiUrl);
+    } catch {
+      throw usage(`apiUrl: ${JSON.stringify(options.apiUrl)} is not a URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw usage(`apiUrl: must be an http or https URL, got ${url.protocol}`);
+    if (url.username || url.password) throw usage('apiUrl: must not contain credentials; pass the token as `token`');
+    if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname) && options.allowInsecureHttp !== true) {
+      throw usage(`apiUrl: refusing to send the token over plain http:// to ${url.host}; use https://, or set allowInsecureHttp if this network is trusted`);
+    }
+    if (typeof options.token !== 'string' || options.token === '') throw usage('token: required (the API token)');
+    for (const [name, value] of [
+      ['timeoutMs', options.timeoutMs],
+      ['maxRetries', options.maxRetries],
+      ['retryBaseMs', options.retryBaseMs],
+    ] as const) {
+      if (value !== undefined && !(Number.isFinite(value) && value >= 0)) throw usage(`${name}: expected a number 0 or more`);
+    }
+    this.apiUrl = options.apiUrl;
+    const http = new HttpClient({
+      baseUrl: options.apiUrl,
+      token: options.token,
+      userAgent: options.userAgent ?? `mq-cli/${VERSION}`,
+      timeoutMs: Math.max(1, options.timeoutMs ?? 30_000),
+      ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
+      ...(options.retryBaseMs !== undefined ? { backoffMs: options.retryBaseMs } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.debug ? { debug: options.debug } : {}),
+    });
+    this.#inner = new CliClient(http);
+    inners.set(this, this.#inner);
+  }
+
+  // ---- one method per endpoint, named after it --------------------------------------------------
+
+  /** Adds the PR to the queue (or updates its priority / noBatch when it is already queued). */
+  submitPullRequest(req: SubmitRequest, call?: CallOptions): Promise<void> {
+    return publicErrors(() => this.#inner.submitPullRequest(req, call));
+  }
+
+  cancelPullRequest(req: PrRequest, call?: CallOptions): Promise<void> {
+    return publicErrors(() => this.#inner.cancelPullRequest(req, call));
+  }
+
+  restartTestsOnPullRequest(req: PrRequest, call?: CallOptions): Promise<void> {
+    return publicErrors(() => this.#inner.restartTestsOnPullRequest(req, call));
+  }
+
+  /** The PR's record; with `includeTimeline`, every transition of its trips too (newest first). */
+  getSubmittedPullRequest(req: GetPullRequestRequest, call?: CallOptions): Promise<PullRequestWithTimeline> {
+    if (req.includeTimeline === true) {
+      const { includeTimeline: _, ...rest } = req;
+      return publicErrors(() => this.#inner.getSubmittedPullRequestWithTimeline(rest, call));
+    }
+    return publicErrors(() => this.#inner.getSubmittedPullRequest(req, call));
+  }
+
+  /** Up to 50 PRs in one call; those never submitted to the queue come back in `notFound`. */
+  getSubmittedPullRequests(req: GetPullRequestsRequest, call?: CallOptions): Promise<PullRequestsLookup> {
+    return publicErrors(() => this.#inner.getSubmittedPullRequests(req, call));
+  }
+
+  /** One row per PR per finished test run, in a window of at most 45 days; `offset`/`take` paging. */
+  listMergeQueueTestingResults(req: TestingResultsRequest, call?: CallOptions): Promise<TestingResultsPage> {
+    return publicErrors(() => this.#inner.listMergeQueueTestingResults(req, call));
+  }
+
+  setImpactedTargets(req: ImpactedTargetsRequest, call?: CallOptions): Promise<void> {
+    return publicErrors(() => this.#inner.setImpactedTargets(req, call));
+  }
+
+  getMergeQueueTestingDetails(req: TestingDetailsRequest, call?: CallOptions): Promise<TestingDetails> {
+    return publicErrors(() => this.#inner.getMergeQueueTestingDetails(req, call));
+  }
+
+  createQueue(req: CreateQueueRequest, call?: CallOptions): Promise<void> {
+    return publicErrors(() => this.#inner.createQueue(req, call));
+  }
+
+  deleteQueue(req: QueueTargetRequest, call?: CallOptions): Promise<void> {
+    return publicErrors(() => this.#inner.deleteQueue(req, call));
+  }
+
+  getQueue(req: QueueTargetRequest, call?: CallOptions): Promise<Queue> {
+    return publicErrors(() => this.#inner.getQueue(req, call));
+  }
+
+  /** Changes the given settings; returns the queue as it is now. */
+  async updateQueue(req: UpdateQueueRequest, call?: CallOptions): Promise<Queue> {
+    const q = await publicErrors(() => this.#inner.updateQueue(req, call));
+    // Only a dry run answers undefined, and this client never makes one.
+    if (q === undefined) throw new MergeQueueError({ exitCode: 1, what: `update the queue for ${req.targetBranch}`, why: 'no answer' });
+    return q;
+  }
+
+  getMergeQueueMetrics(req: MetricsRequest = {}, call?: CallOptions): Promise<MetricsResult> {
+    return publicErrors(() => this.#inner.getMergeQueueMetrics(req, call));
+  }
+
+  /** A page of the queue's PRs; with `until` (and `since`), the PRs that concluded in that window. */
+  listPullRequests(req: ListPullRequestsRequest, call?: CallOptions): Promise<PullRequestPage> {
+    if (req.until !== undefined) return publicErrors(() => this.#inner.listConcludedPullRequests(req, call));
+    return publicErrors(() => this.#inner.listPullRequests(req, call));
+  }
+
+  // ---- waiting ---------------------------------------------------------------------------------
+
+  /**
+   * Polls the PR until it merges, leaves the queue (failed, cancelled, or no longer submitted) or
+   * `timeoutMs` passes, and resolves with the outcome; it rejects only when it cannot go on (the
+   * PR or queue does not exist, the token is refused, the signal fired). A poll that fails for a
+   * transient reason (429, 5xx, network) is retried with a doubled interval, up to 8x.
+   */
+  async waitForPr(req: WaitRequest): Promise<WaitResult> {
+    const pr = typeof req.pr === 'number' ? req.pr : req.pr?.number;
+    if (typeof pr !== 'number' || !Number.isInteger(pr) || pr < 0) throw usage('pr: expected a PR number');
+    const timeoutMs = req.timeoutMs ?? DEFAULT_WAIT_MS;
+    const intervalMs = req.intervalMs ?? 15_000;
+    if (!(Number.isFinite(timeoutMs) && timeoutMs >= 0 && timeoutMs <= MAX_TIMER_MS)) throw usage('timeoutMs: expected 0 ms to about 24 days');
+    if (!(Number.isFinite(intervalMs) && intervalMs >= 100 && intervalMs <= MAX_TIMER_MS)) throw usage('intervalMs: expected at least 100 ms');
+    const started = Date.now();
+    const deadline = started + timeoutMs;
+    const transitions: Transition[] = [];
+    let last: SubmittedPullRequest | null = null;
+    let lastChange = started;
+    let outcome: WaitOutcome = 'timeout';
+    let interval = intervalMs;
+    const target = { repo: req.repo, targetBranch: req.targetBranch, pr: { number: pr } };
+    for (;;) {
+      if (req.signal?.aborted) throw interrupted();
+      let record: SubmittedPullRequest | undefined;
+      try {
+        // No poll, and none of its retries, runs past the wait's own deadline.
+        record = await this.getSubmittedPullRequest(target, { deadline, ...(req.signal ? { signal: req.signal } : {}) });
+        interval = intervalMs;
+      } catch (err) {
+        if (err instanceof MergeQueueError && err.kind === 'unavailable' && Date.now() >= deadline) break;
+        if (!(err instanceof MergeQueueError) || err.kind !== 'unavailable') throw err;
+        req.onRetry?.(err);
+        interval = Math.min(interval * 2, intervalMs * 8);
+      }
+      if (record) {
+        const state = record.state ?? 'unknown';
+        if (state !== last?.state) {
+          const seen = record.stateChangedAt ? Date.parse(record.stateChangedAt) : NaN;
+          const at = Number.isNaN(seen) ? Date.now() : seen;
+          const t: Transition = { from: last?.state ?? null, to: state, at: new Date(at).toISOString(), afterMs: last ? Math.max(0, at - lastChange) : null };
+          transitions.push(t);
+          lastChange = at;
+          req.onTransition?.(t, record);
+        }
+        last = record;
+        if (TERMINAL.has(state)) {
+          outcome = state as WaitOutcome;
+          break;
+        }
+        if (record.isCurrentlySubmittedToQueue === false) {
+          outcome = 'left_queue';
+          break;
+        }
+      }
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) break;
+      await sleep(Math.min(interval * (0.9 + Math.random() * 0.2), remaining), req.signal);
+    }
+    return {
+      pr,
+      outcome,
+      exitCode: EXIT_FOR[outcome],
+      state: last?.state ?? null,
+      waitedMs: Date.now() - started,
+      transitions,
+      pullRequest: last,
+    };
+  }
+}
