@@ -35,7 +35,6 @@ const title = Object.values(HOSTILE).join(' ');
 /** No control character but mq's own SGR colour sequences, and no bidi control. */
 function assertInert(text: string, allowSgr: boolean): void {
   const withoutOwnColour = allowSgr ? text.replace(/\x1b\[\d+(;\d+)*m/g, '') : text;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the point of the test
   expect(withoutOwnColour).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
 }
 
