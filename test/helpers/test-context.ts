@@ -4,14 +4,10 @@
  */
 import { Context } from '../../src/context.js';
 import { fixedClock } from './clock.js';
-import { Redactor, type IO } from '../../src/output/io.js';
+import { type MemoryIO, memoryIO } from './memory-io.js';
 import { tempDir, TOKEN } from './run-cli.js';
 
-export interface TestIO extends IO {
-  stdout: string;
-  stderr: string;
-  prompts: string[];
-}
+export type TestIO = MemoryIO;
 
 export interface TestContextOptions {
   apiUrl?: string;
@@ -27,34 +23,7 @@ export interface TestContextOptions {
 export const FIXED_NOW = Date.parse('2026-11-22T12:00:00.000Z');
 
 export function testContext(opts: TestContextOptions = {}): { ctx: Context; io: TestIO } {
-  const answers = [...(opts.answers ?? [])];
-  const redactor = new Redactor();
-  const io: TestIO = {
-    stdout: '',
-    stderr: '',
-    prompts: [],
-    out(text) {
-      io.stdout += redactor.apply(text);
-    },
-    err(text) {
-      io.stderr += redactor.apply(text);
-    },
-    stdoutIsTTY: opts.stdoutIsTTY ?? false,
-    stderrIsTTY: opts.stderrIsTTY ?? false,
-    stdinIsTTY: opts.stdinIsTTY ?? false,
-    color: false,
-    colorErr: false,
-    readStdin: async () => '',
-    prompt: async (question) => {
-      io.prompts.push(question);
-      io.stderr += question;
-      const answer = answers.shift();
-      if (answer === undefined) throw new Error(`unexpected prompt: ${question}`);
-      return answer;
-    },
-    addSecret: (s) => redactor.add(s),
-    redact: (t) => redactor.apply(t),
-  };
+  const io: TestIO = memoryIO({ stdoutIsTTY: opts.stdoutIsTTY, stderrIsTTY: opts.stderrIsTTY, stdinIsTTY: opts.stdinIsTTY, answers: opts.answers });
   const env: NodeJS.ProcessEnv = {
     MQ_CONFIG_DIR: tempDir('mq-config-'),
     MQ_RETRY_BASE_MS: '5',
