@@ -122,6 +122,19 @@ describe('profiles and auth', () => {
     expect(JSON.parse(after.stdout).map((p: { name: string }) => p.name)).toEqual(['default']);
   });
 
+  it('profile list and show never echo credentials of a hand-edited API URL', async () => {
+    const env = bareEnv();
+    mkdirSync(env.MQ_CONFIG_DIR as string, { recursive: true });
+    const config = { activeProfile: 'default', profiles: { default: { apiUrl: 'https://user:hunter2-secret@mq.example.com/v1', token: TOKEN } } };
+    writeFileSync(join(env.MQ_CONFIG_DIR as string, 'config.json'), JSON.stringify(config), { mode: 0o600 });
+    for (const args of [['profile', 'list'], ['profile', 'list', '--json'], ['profile', 'show'], ['profile', 'show', '--json']]) {
+      const r = await runCli(args, { env });
+      expect(r.exitCode, args.join(' ')).toBe(0);
+      expect(r.stdout + r.stderr, args.join(' ')).not.toMatch(/hunter2|user:/);
+      expect(r.stdout, args.join(' ')).toContain('https://mq.example.com/v1');
+    }
+  });
+
   it('an unknown profile named by flag is exit 7', async () => {
     const r = await runCli(['--profile', 'nope', 'status', '1'], { env: baseEnv(fake.url) });
     expect(r.exitCode).toBe(7);

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { withoutCredentials } from '../../config/api-url.js';
 import { checkApiUrl, parseRepo, resolveProfileName } from '../../config/resolve.js';
 import { DEFAULT_PROFILE, type Profile } from '../../config/store.js';
 import type { Context, Deps } from '../../context.js';
@@ -7,9 +8,9 @@ import type { Result } from '../../output/present.js';
 import { v } from '../../output/render.js';
 import { act, withExamples } from '../shared.js';
 
-/** A profile as shown to people: the token only as set / not set. */
+/** A profile as shown to people: the token only as set / not set, never credentials in a hand-edited URL. */
 function publicProfile(name: string, p: Profile, active: boolean) {
-  return { name, active, apiUrl: p.apiUrl ?? null, repo: p.repo ?? null, branch: p.branch ?? null, token: p.token ? 'set' : 'not set' };
+  return { name, active, apiUrl: p.apiUrl === undefined ? null : withoutCredentials(p.apiUrl), repo: p.repo ?? null, branch: p.branch ?? null, token: p.token ? 'set' : 'not set' };
 }
 
 export async function runProfileList(_opts: object, ctx: Deps): Promise<Result> {
