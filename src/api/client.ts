@@ -70,6 +70,15 @@ export class MergeQueueClient {
     return this.options.dryRun !== undefined;
   }
 
+  /**
+   * The service's time now (epoch ms), for ages and durations: the local clock corrected by the
+   * latest answer's Date header (the emulator sends its emulated time there), or `localNow` before
+   * any answer carried one.
+   */
+  serviceNow(localNow: () => number): number {
+    return this.http.serviceClockOffsetMs === undefined ? localNow() : this.http.serviceNow();
+  }
+
   private async mutate(spec: CallSpec, call?: CallOptions): Promise<void> {
     if (this.options.dryRun) {
       this.options.dryRun(this.http.describe(spec));

@@ -19,7 +19,7 @@ export async function runStatus(opts: StatusOptions, deps: Deps): Promise<Result
   const target = deps.target();
   const client = await deps.client();
   const { record, story, checksNote } = await fetchStory(client, target, opts.pr);
-  const fields = pullRequestFields(record, deps.clock.now());
+  const fields = pullRequestFields(record, client.serviceNow(() => deps.clock.now()));
   if (story.runId) fields.push({ key: 'run', label: story.state === 'failed' ? 'Failing run' : 'Run', value: story.runId });
   const storyBlocks = storyView(story);
   const notes = checksNote ? [`mq: note: ${checksNote}`] : [];
@@ -48,7 +48,7 @@ export async function runStatusMany(opts: StatusManyOptions, deps: Deps): Promis
   const order = (queue?.enqueuedPullRequests ?? []).map((e) => e.prNumber);
   const byNumber = new Map(pullRequests.map((r) => [r.prNumber, r]));
   const missing = new Set(notFound);
-  const now = deps.clock.now();
+  const now = client.serviceNow(() => deps.clock.now());
   const rows = [...new Set(numbers)].map((n) => batchRow(n, byNumber.get(n), missing.has(n) || !byNumber.has(n), order, now));
   const table = (human: boolean): Block[] => [
     {

@@ -86,7 +86,7 @@ export async function waitForPr(deps: Deps, client: MergeQueueClient, target: Ta
     onValue: (record) => {
       const state = checkRecord(record, pr);
       if (state !== last?.state) {
-        const at = stateTime(record, deps.clock.now());
+        const at = stateTime(record, client.serviceNow(() => deps.clock.now()));
         const afterMs = last ? Math.max(0, at - lastChange) : null;
         transitions.push({ from: last?.state ?? null, to: state, at: new Date(at).toISOString(), afterMs });
         const line: Line = [`PR #${pr}: `];
@@ -130,7 +130,7 @@ export async function waitForPr(deps: Deps, client: MergeQueueClient, target: Ta
     exitCode,
     view: {
       markdown: [
-        last ? { fields: pullRequestFields(last, deps.clock.now()), title } : { lines: [`### ${title}`] },
+        last ? { fields: pullRequestFields(last, client.serviceNow(() => deps.clock.now())), title } : { lines: [`### ${title}`] },
         { lines: [''] },
         { headers: ['At', 'From', 'To', 'After'], rows: transitions.map((t) => [t.at, t.from ?? '—', t.to, t.afterMs === null ? '' : formatDuration(t.afterMs)]) },
       ],

@@ -24,12 +24,6 @@ type Obj = Record<string, unknown>;
 /** Only the queue's identity goes on the wire (a Target may carry more, e.g. where it came from). */
 const base = (t: Target) => ({ repo: t.repo, targetBranch: t.targetBranch });
 
-/** The service's time (from its Date header, when the HTTP layer reads it), else the local clock. */
-export function serviceNow(client: MergeQueueClient, fallback: () => number): number {
-  const http = client.http as unknown as { serviceNow?: () => number };
-  return typeof http.serviceNow === 'function' ? http.serviceNow() : fallback();
-}
-
 /** Runs `fn` over items with at most `limit` at a time, keeping order. */
 async function pool<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);

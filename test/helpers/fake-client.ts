@@ -7,7 +7,7 @@
 import type { MergeQueueClient } from '../../src/api/client.js';
 import type { CallOptions } from '../../src/api/http.js';
 
-type Method = Exclude<keyof MergeQueueClient, 'http' | 'dryRun'>;
+type Method = Exclude<keyof MergeQueueClient, 'http' | 'dryRun' | 'serviceNow'>;
 export type Answer = unknown | Error | ((req: unknown, call?: CallOptions) => unknown);
 
 export interface FakeCall {
@@ -30,6 +30,8 @@ export function fakeClient(scripts: Partial<Record<Method, Answer[]>> = {}): Fak
     get(_t, prop) {
       if (prop === 'then') return undefined;
       if (prop === 'dryRun') return false;
+      // No Date headers here: the service's time is the test's clock.
+      if (prop === 'serviceNow') return (localNow: () => number) => localNow();
       return async (req: unknown, call?: CallOptions) => {
         const method = String(prop) as Method;
         calls.push({ method, req, call });

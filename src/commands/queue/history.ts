@@ -59,7 +59,7 @@ export async function runQueueHistory(opts: HistoryOptions, deps: Deps): Promise
     seen.add(next);
     cursor = next;
   }
-  const now = deps.clock.now();
+  const now = client.serviceNow(() => deps.clock.now());
   const headers = ['PR', 'State', 'Since', 'Priority', 'Author', 'Title'];
   const human = historyRows(prs, now, true);
   return {

@@ -50,7 +50,7 @@ export async function runQueueShow(opts: ShowOptions, deps: Deps): Promise<Resul
   const data = opts.settings ? settings : { ...queue, enqueuedPullRequests: enqueuedPullRequests ?? [] };
   return {
     data,
-    view: queueView(queue, target, deps.clock.now(), opts),
+    view: queueView(queue, target, client.serviceNow(() => deps.clock.now()), opts),
     notes: { json: bannerLines, plain: [...bannerLines, ...summary], raw: [...bannerLines, ...summary] },
     exitCode: 0,
   };

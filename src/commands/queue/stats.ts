@@ -5,7 +5,7 @@ import type { Result } from '../../output/present.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { computeStats } from '../../stats/compute.js';
 import { evaluateThresholds, parseThreshold } from '../../stats/fail-if.js';
-import { fetchWindow, MAX_WINDOW_DAYS, type Progress, serviceNow, type WindowData } from '../../stats/fetch.js';
+import { fetchWindow, MAX_WINDOW_DAYS, type Progress, type WindowData } from '../../stats/fetch.js';
 import { checkWindowEarly, parseWhen, resolveWindow } from '../../stats/window.js';
 import { htmlReport, terminalCharts } from '../../views/charts.js';
 import { crossedLines, statsFields } from '../../views/stats.js';
@@ -29,7 +29,7 @@ export async function runQueueStats(opts: StatsOptions, deps: Deps): Promise<Res
   const client = await deps.client();
   const queue = await client.getQueue(target);
   // Durations count back from the service's clock (its Date header), so the window is right against an emulator.
-  const now = serviceNow(client, () => deps.clock.now());
+  const now = client.serviceNow(() => deps.clock.now());
   const { since, until } = resolveWindow(sinceWhen, untilWhen, now);
   const showProgress = deps.io.stderrIsTTY;
   let lastDrawn = 0;

@@ -90,7 +90,7 @@ export async function runQueueWatch(opts: WatchOptions, deps: Deps): Promise<Res
       read: (call) => client.getQueue(target, call),
       onBlip: (message) => deps.out.note([own(paints.yellow, '!'), ` ${message}`]),
       onValue: async (queue) => {
-        const at = new Date(deps.clock.now()).toISOString();
+        const at = new Date(client.serviceNow(() => deps.clock.now())).toISOString();
         const events = diffQueue(prev, queue);
         await resolveLeft(client, target, events);
         if (live) {
@@ -98,7 +98,7 @@ export async function runQueueWatch(opts: WatchOptions, deps: Deps): Promise<Res
           if (prev) for (const ev of events) recent.push(eventLine(ev, at));
           recent.splice(0, Math.max(0, recent.length - 8));
           const footer = own(paints.dim, `updated ${at.slice(11, 19)} UTC · every ${opts.interval} · Ctrl-C to stop`);
-          const view = queueView(queue, target, deps.clock.now());
+          const view = queueView(queue, target, client.serviceNow(() => deps.clock.now()));
           await deps.out.redraw([
             ...((view as { table: Block[] }).table ?? []),
             ...(recent.length ? [{ lines: ['', own(paints.bold, 'Recent changes'), ...recent] }] : []),

@@ -1,0 +1,67 @@
+/**
+ * Against the emulator on a manual clock, ages are the emulator's: it sends its emulated time in the
+ * `Date` header, and the built binary counts from it, not from this machine's clock. After PR #1
+ * merges, the emulator's clock is moved 90 minutes on (no wall time passes), so the PR has been
+ * merged for about 1h 30m in the service's time and for a few seconds in the local one.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulatorProcess, type EmulatorProcess } from '../helpers/emulator-process.js';
+import { runCli } from '../helpers/run-cli.js';
+
+const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
+const ADVANCE_MINUTES = 90;
+
+let emu: EmulatorProcess;
+
+async function api(path: string, body: unknown): Promise<unknown> {
+  const r = await fetch(`${emu.url}/${path}`, {
+    method: 'POST',
+    headers: { 'x-api-token': emu.token, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await r.text();
+  if (r.status !== 200) throw new Error(`${path}: ${r.status} ${text}`);
+  // Mutations answer `OK`; reads answer JSON.
+  return text.startsWith('{') ? JSON.parse(text) : undefined;
+}
+
+async function clockNow(): Promise<number> {
+  const c = (await emu.control('GET', '/_emulator/clock')).json as { now: string | number };
+  return typeof c.now === 'number' ? c.now : Date.parse(c.now);
+}
+
+/** `1h 30m`, `12m 5s`, `45s` -> whole minutes. */
+function minutesOf(text: string): number {
+  const m = /^(?:(\d+)h)? ?(?:(\d+)m)? ?(?:(\d+)s)?$/.exec(text);
+  if (!m) throw new Error(`not a duration: ${JSON.stringify(text)}`);
+  return Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0);
+}
+
+beforeAll(async () => {
+  emu = await startEmulatorProcess(['--clock', 'manual']);
+  await api('createQueue', { repo: REPO, targetBranch: 'main' });
+  await emu.control('POST', '/_emulator/pullRequests', { repo: REPO, number: 1, title: 'PR 1' });
+  await api('submitPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: 1 } });
+  await emu.advance(15);
+}, 60_000);
+afterAll(async () => {
+  await emu?.stop();
+});
+
+describe('ages against the emulator on a manual clock', () => {
+  it(`mq status: in state for is the emulator's time since the merge, ${ADVANCE_MINUTES} minutes on`, async () => {
+    const record = (await api('getSubmittedPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: 1 } })) as { state: string; stateChangedAt: string };
+    expect(record.state).toBe('merged');
+    await emu.advance(ADVANCE_MINUTES);
+    const expectedMinutes = ((await clockNow()) - Date.parse(record.stateChangedAt)) / 60_000;
+    expect(expectedMinutes).toBeGreaterThanOrEqual(ADVANCE_MINUTES);
+
+    const r = await runCli(['status', '1'], { env: emu.env });
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    const age = /^in_state_for\t(.+)$/m.exec(r.stdout)?.[1];
+    expect(age).toBeDefined();
+    // The header names a whole second; allow a minute either side of the exact figure.
+    expect(Math.abs(minutesOf(age as string) - Math.floor(expectedMinutes))).toBeLessThanOrEqual(1);
+  });
+});
