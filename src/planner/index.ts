@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import { computeStats } from '../stats/compute.js';
 import type { ConcludedPr, TestAttempt, Window } from '../stats/model.js';
 import { engineDefaults } from './engine-adapter.js';
-import { backtestOf, type FittedInputs, fitHistory, MIN_PRS, MIN_RUNS, profileFrom, withinModelError } from './history.js';
+import { type Backtest, backtestOf, type FittedInputs, fitHistory, MIN_PRS, MIN_RUNS, profileFrom, withinModelError } from './history.js';
 import { checkVolume, parseSimulateFlags, type SimulateFlags } from './inputs.js';
 import { TTM_POINTS, type RunMetrics, type SettingsRow, type SimInputs, type SimSettings } from './model.js';
 import { runAll } from './pool.js';
@@ -20,6 +20,7 @@ export type { SimulateFlags } from './inputs.js';
 
 export type { Recommendation, RowResult, SimulateResult } from './result.js';
 export type { Backtest, FittedInputs } from './history.js';
+export { fitHistory, withinModelError } from './history.js';
 
 /** A window of the service's history, with the queue's current settings (getQueue). */
 export interface HistoryData {
@@ -134,6 +135,21 @@ export function recommend(rows: RowResult[], inputs: SimInputs): Recommendation 
   return { label: pick.label, text };
 }
 
+/**
+ * --from-history: flags every row (after the baseline, the first) whose difference from the baseline
+ * is within the backtest's error, and recommends only among the others: a difference the model
+ * cannot tell from its own error is never a reason to pick a row.
+ */
+export function markWithinError(results: RowResult[], inputs: SimInputs, error: Backtest['error']): Recommendation {
+  const baseRow = results[0] as RowResult;
+  for (const r of results) r.withinModelError = r !== baseRow && withinModelError(r, baseRow, error);
+  const told = results.filter((r) => !r.withinModelError);
+  const within = results.filter((r) => r.withinModelError).map((r) => r.label);
+  const rec = recommend(told, inputs);
+  if (within.length === 0) return rec;
+  return { label: rec.label, text: `${rec.text} Within the model's error of the baseline, so not a result: ${within.join(', ')}.` };
+}
+
 export async function runSimulate(flags: SimulateFlags, deps: SimulateDeps): Promise<SimulateResult> {
   const parsed = parseSimulateFlags(flags);
   const { jobs, baseline } = parsed;
@@ -204,14 +220,6 @@ export async function runSimulate(flags: SimulateFlags, deps: SimulateDeps): Pro
     { mergedPerHour: measured.mergedPerHour, timeToMergeP50: measured.timeToMerge.p50 },
     { mergedPerHour: replay.mergedPerHour.mean, timeToMergeP50: replay.timeToMerge.p50.mean },
   );
-  const baseRow = results[0] as RowResult;
-  for (const r of results) r.withinModelError = r !== baseRow && withinModelError(r, baseRow, backtest.error);
-  const told = results.filter((r) => !r.withinModelError);
-  const within = results.filter((r) => r.withinModelError).map((r) => r.label);
-  const rec = recommend(told, inputs);
-  const recommendation =
-    within.length === 0
-      ? rec
-      : { label: rec.label, text: `${rec.text} Within the model's error of the baseline, so not a result: ${within.join(', ')}.` };
+  const recommendation = markWithinError(results, inputs, backtest.error);
   return { inputs: { ...inputs, baseline: source, fitted }, backtest, results, recommendation };
 }
