@@ -88,10 +88,31 @@ export function testDurationMs(inputs: SimInputs, seed: number, pr: number, atte
   return Math.max(1, Math.round(mean * Math.exp(Math.sqrt(s2) * z - s2 / 2)));
 }
 
+/**
+ * The next submission after `t`, from a unit exponential draw `e` (the PR's own draw, so common
+ * random numbers hold): flat rate, or the hour-of-day profile walked hour by hour (the draw is spent
+ * at each hour's rate; a time change of a unit-rate Poisson process).
+ */
+export function nextArrivalAfter(inputs: SimInputs, t: number, e: number): number {
+  const profile = inputs.arrivalProfile;
+  if (!profile || profile.length !== 24 || !profile.some((r) => r > 0)) return t + Math.max(1, Math.round(e * (HOUR / inputs.arrivalsPerHour)));
+  let at = t;
+  let left = e;
+  for (let guard = 0; guard < 24 * 400; guard++) {
+    const hour = Math.floor((at - T0) / HOUR);
+    const rate = profile[((hour % 24) + 24) % 24] as number;
+    const hourEnd = T0 + (hour + 1) * HOUR;
+    const need = (rate * (hourEnd - at)) / HOUR;
+    if (rate > 0 && left <= need) return Math.max(t + 1, Math.round(at + (left / rate) * HOUR));
+    left -= need;
+    at = hourEnd;
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
 export function simulateRun(inputs: SimInputs, settings: SimSettings, runIndex: number): RunMetrics {
   const seed = runSeed(inputs.seed, runIndex);
   const end = T0 + Math.round(inputs.durationHours * HOUR);
-  const meanGapMs = HOUR / inputs.arrivalsPerHour;
   const lanes = settings.mode === 'parallel' ? Math.max(1, inputs.lanes) : 0;
 
   // 0 = not drawn yet, 1 = good, 2 = breaks the build (drawn once per PR, then looked up).
@@ -205,7 +226,7 @@ export function simulateRun(inputs: SimInputs, settings: SimSettings, runIndex: 
   };
 
   let prNumber = 1;
-  let nextArrival = T0 + Math.max(1, Math.round(-Math.log(uniform(seed, STREAM.arrival, 1)) * meanGapMs));
+  let nextArrival = nextArrivalAfter(inputs, T0, -Math.log(uniform(seed, STREAM.arrival, 1)));
   for (;;) {
     const nextDone = completions.peek()?.[0] ?? Number.POSITIVE_INFINITY;
     const nextEngine = engine.nextDueAt() ?? Number.POSITIVE_INFINITY;
@@ -230,7 +251,7 @@ export function simulateRun(inputs: SimInputs, settings: SimSettings, runIndex: 
       m.arrived++;
       const lane = lanes > 0 ? `lane-${Math.floor(uniform(seed, STREAM.lane, n) * lanes)}` : null;
       engine.submit(n, breaks(n), lane, t);
-      nextArrival = t + Math.max(1, Math.round(-Math.log(uniform(seed, STREAM.arrival, n + 1)) * meanGapMs));
+      nextArrival = nextArrivalAfter(inputs, t, -Math.log(uniform(seed, STREAM.arrival, n + 1)));
     }
     sweep(t);
   }

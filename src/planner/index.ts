@@ -4,8 +4,11 @@
  * engine's defaults); every --compare is the baseline with some settings changed.
  */
 import { UsageError } from '../errors.js';
+import { computeStats } from '../stats/compute.js';
+import type { ConcludedPr, TestAttempt, Window } from '../stats/model.js';
 import { engineDefaults } from './engine-adapter.js';
-import { parseSimulateFlags, type SimulateFlags } from './inputs.js';
+import { type Backtest, backtestOf, type FittedInputs, fitHistory, MIN_PRS, MIN_RUNS, profileFrom, withinModelError } from './history.js';
+import { checkVolume, parseSimulateFlags, type SimulateFlags } from './inputs.js';
 import { TTM_POINTS, type RunMetrics, type SettingsRow, type SimInputs, type SimSettings } from './model.js';
 import { runAll } from './pool.js';
 import { compareLabel, parseCompare, settingsFromQueue } from './settings.js';
@@ -16,12 +19,40 @@ export { htmlTable, renderHtml } from './html.js';
 export type { SimulateFlags } from './inputs.js';
 
 export type { Recommendation, RowResult, SimulateResult } from './result.js';
+export type { Backtest, FittedInputs } from './history.js';
+export { fitHistory, withinModelError } from './history.js';
+
+/** A window of the service's history, with the queue's current settings (getQueue). */
+export interface HistoryData {
+  window: Window;
+  prs: ConcludedPr[];
+  attempts: TestAttempt[];
+  queue: Record<string, unknown>;
+}
 
 export interface SimulateDeps {
   /** The configured queue's settings (getQueue), or null when no queue is configured. */
   loadQueue: (required: boolean) => Promise<Record<string, unknown> | null>;
   /** One line of progress or notice for stderr. */
   notice: (line: string) => void;
+  /** --from-history: the last `ms` of history, counted back from the service's clock. */
+  loadHistory?: (ms: number) => Promise<HistoryData>;
+}
+
+const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
+
+/** One line saying what was fitted and from what. */
+export function fittedLine(f: FittedInputs): string {
+  const s = f.samples;
+  const shape =
+    f.arrivalsShape === 'hour-of-day'
+      ? `by hour of day (UTC), ${Math.min(...(f.arrivalsByHourOfDay ?? [0])).toFixed(1)} to ${Math.max(...(f.arrivalsByHourOfDay ?? [0])).toFixed(1)}/h`
+      : 'flat (too little history for an hour-of-day profile)';
+  return (
+    `fitted from ${Math.round(f.window.hours * 10) / 10}h of history (${s.prs} merged or failed PRs, ${s.runs} test runs): ` +
+    `${f.arrivalsPerHour.toFixed(2)} PRs/h ${shape}, tests ${f.testMinutes.toFixed(1)}m (spread ${pct(f.testTimeSpread)}), ` +
+    `${pct(f.failureRate)} break the build, ${pct(f.flakeRate)} flaky runs`
+  );
 }
 
 const round = (x: number | null): number | null => (x === null ? null : Math.round(x * 1e4) / 1e4);
@@ -104,13 +135,54 @@ export function recommend(rows: RowResult[], inputs: SimInputs): Recommendation 
   return { label: pick.label, text };
 }
 
+/**
+ * --from-history: flags every row (after the baseline, the first) whose difference from the baseline
+ * is within the backtest's error, and recommends only among the others: a difference the model
+ * cannot tell from its own error is never a reason to pick a row.
+ */
+export function markWithinError(results: RowResult[], inputs: SimInputs, error: Backtest['error']): Recommendation {
+  const baseRow = results[0] as RowResult;
+  for (const r of results) r.withinModelError = r !== baseRow && withinModelError(r, baseRow, error);
+  const told = results.filter((r) => !r.withinModelError);
+  const within = results.filter((r) => r.withinModelError).map((r) => r.label);
+  const rec = recommend(told, inputs);
+  if (within.length === 0) return rec;
+  return { label: rec.label, text: `${rec.text} Within the model's error of the baseline, so not a result: ${within.join(', ')}.` };
+}
+
 export async function runSimulate(flags: SimulateFlags, deps: SimulateDeps): Promise<SimulateResult> {
-  const { inputs, jobs, baseline } = parseSimulateFlags(flags);
+  const parsed = parseSimulateFlags(flags);
+  const { jobs, baseline } = parsed;
+  let inputs = parsed.inputs;
   const compares = (flags.compare ?? []).map((c) => ({ label: compareLabel(c), change: parseCompare(c) }));
   if (compares.length > 20) throw new UsageError('--compare: at most 20 settings rows');
+  let history: HistoryData | null = null;
+  let fitted: FittedInputs | null = null;
+  if (parsed.fromHistoryMs !== null) {
+    if (!deps.loadHistory) throw new UsageError('--from-history needs a configured queue to read the history of');
+    history = await deps.loadHistory(parsed.fromHistoryMs);
+    fitted = fitHistory(history.window, history.prs, history.attempts);
+    if (fitted.samples.prs < MIN_PRS || fitted.samples.runs < MIN_RUNS || !(fitted.testMinutes > 0) || !(fitted.arrivalsPerHour > 0)) {
+      throw new UsageError(
+        `--from-history: the window holds ${fitted.samples.prs} merged or failed PRs and ${fitted.samples.runs} test runs; the fit needs at least ${MIN_PRS} and ${MIN_RUNS}`,
+        { hints: ['widen the window (at most 45d), or give the workload with --arrivals, --test-time and --failure-rate'] },
+      );
+    }
+    inputs = {
+      ...inputs,
+      arrivalsPerHour: fitted.arrivalsPerHour,
+      arrivalProfile: profileFrom(fitted),
+      testMinutes: fitted.testMinutes,
+      testTimeSpread: fitted.testTimeSpread,
+      failureRate: fitted.failureRate,
+      flakeRate: Math.min(0.99, fitted.flakeRate),
+    };
+    checkVolume(inputs.arrivalsPerHour, inputs.durationHours);
+    deps.notice(fittedLine(fitted));
+  }
   let base: SimSettings;
   let source: 'queue' | 'defaults';
-  const queue = baseline === 'defaults' ? null : await deps.loadQueue(baseline === 'queue');
+  const queue = baseline === 'defaults' ? null : (history?.queue ?? (await deps.loadQueue(baseline === 'queue')));
   if (queue) {
     base = settingsFromQueue(queue);
     source = 'queue';
@@ -125,12 +197,29 @@ export async function runSimulate(flags: SimulateFlags, deps: SimulateDeps): Pro
   }
   const rows: SettingsRow[] = [{ label: 'baseline', settings: base }, ...compares.map((c) => ({ label: c.label, settings: { ...base, ...c.change } }))];
   // The bundle puts the worker entry next to this module's entry file (dist/lazy/planner-worker.js).
+  const workerUrl = new URL('./planner-worker.js', import.meta.url);
   for (const row of rows) {
     if (inputs.testMinutes >= row.settings.testingTimeoutMinutes) {
       deps.notice(`${row.label}: --test-time is not below the testing timeout (${row.settings.testingTimeoutMinutes} min), so most runs time out and fail`);
     }
   }
-  const metrics = await runAll(inputs, rows, jobs, new URL('./planner-worker.js', import.meta.url));
+  const metrics = await runAll(inputs, rows, jobs, workerUrl);
   const results = rows.map((row, i) => aggregate(row.label, row.settings, inputs, metrics[i] as RunMetrics[]));
-  return { inputs: { ...inputs, baseline: source }, results, recommendation: recommend(results, inputs) };
+  if (!history || !fitted) return { inputs: { ...inputs, baseline: source }, results, recommendation: recommend(results, inputs) };
+
+  // Backtest: the window replayed with the queue's actual settings, against what was measured in it.
+  const actual = settingsFromQueue(history.queue);
+  const replayInputs: SimInputs = { ...inputs, durationHours: fitted.window.hours };
+  let replay = results[0] as RowResult;
+  if (source !== 'queue' || replayInputs.durationHours !== inputs.durationHours) {
+    const m = await runAll(replayInputs, [{ label: 'backtest', settings: actual }], jobs, workerUrl);
+    replay = aggregate('backtest', actual, replayInputs, m[0] as RunMetrics[]);
+  }
+  const measured = computeStats({ window: history.window, prs: history.prs, attempts: history.attempts, settings: null }).stats;
+  const backtest = backtestOf(
+    { mergedPerHour: measured.mergedPerHour, timeToMergeP50: measured.timeToMerge.p50 },
+    { mergedPerHour: replay.mergedPerHour.mean, timeToMergeP50: replay.timeToMerge.p50.mean },
+  );
+  const recommendation = markWithinError(results, inputs, backtest.error);
+  return { inputs: { ...inputs, baseline: source, fitted }, backtest, results, recommendation };
 }

@@ -18,7 +18,18 @@ export interface SimulateFlags {
   compare?: string[];
   baseline?: string;
   html?: string;
+  fromHistory?: string;
 }
+
+/** The workload flags --from-history replaces. */
+const WORKLOAD_FLAGS: Array<[keyof SimulateFlags, string]> = [
+  ['arrivals', '--arrivals'],
+  ['testTime', '--test-time'],
+  ['failureRate', '--failure-rate'],
+  ['flakeRate', '--flake-rate'],
+  ['testTimeSpread', '--test-time-spread'],
+];
+export const MAX_HISTORY_DAYS = 45;
 
 const MAX_U32 = 4_294_967_295;
 
@@ -65,15 +76,40 @@ export interface ParsedFlags {
   inputs: SimInputs;
   jobs: number | null;
   baseline: 'auto' | 'queue' | 'defaults';
+  /** --from-history: the window to fit, ms back from the service's clock; null without it. */
+  fromHistoryMs: number | null;
+}
+
+/** At most 200000 simulated PRs per run. */
+export function checkVolume(arrivalsPerHour: number, durationHours: number): void {
+  const expected = arrivalsPerHour * durationHours;
+  if (expected > 200_000) {
+    throw new UsageError(`--arrivals x --duration: ${Math.round(expected)} PRs per run is more than the 200000 the planner simulates`, {
+      hints: ['shorten --duration: a week is usually enough for the intervals to settle'],
+    });
+  }
 }
 
 export function parseSimulateFlags(f: SimulateFlags): ParsedFlags {
-  const arrivalsPerHour = parseRate(required(f.arrivals, '--arrivals', '20/h'));
-  const testMs = parseSpan(required(f.testTime, '--test-time', '30m'), '--test-time', 1000, 24 * 3_600_000, '1s to 24h');
-  const failureRate = parsePercent(required(f.failureRate, '--failure-rate', '5%'), '--failure-rate', 100);
+  let fromHistoryMs: number | null = null;
+  if (f.fromHistory !== undefined) {
+    const clash = WORKLOAD_FLAGS.find(([key]) => f[key] !== undefined);
+    if (clash) {
+      throw new UsageError(`--from-history cannot be used with ${clash[1]}: the workload is fitted from the history`, {
+        hints: ['drop the workload flags, or drop --from-history to give the workload yourself'],
+      });
+    }
+    fromHistoryMs = parseSpan(f.fromHistory, '--from-history', 3_600_000, MAX_HISTORY_DAYS * 86_400_000, `1h to ${MAX_HISTORY_DAYS}d (the service keeps ${MAX_HISTORY_DAYS} days of history)`);
+  }
+  const fitted = fromHistoryMs !== null;
+  // With --from-history the workload is filled in from the fit later; these stand in until then.
+  const arrivalsPerHour = fitted ? 1 : parseRate(required(f.arrivals, '--arrivals', '20/h'));
+  const testMs = fitted ? 60_000 : parseSpan(required(f.testTime, '--test-time', '30m'), '--test-time', 1000, 24 * 3_600_000, '1s to 24h');
+  const failureRate = fitted ? 0 : parsePercent(required(f.failureRate, '--failure-rate', '5%'), '--failure-rate', 100);
   const testTimeSpread = f.testTimeSpread === undefined ? 0 : parsePercent(f.testTimeSpread, '--test-time-spread', 300);
   const flakeRate = f.flakeRate === undefined ? 0 : parsePercent(f.flakeRate, '--flake-rate', 99);
-  const durationMs = f.duration === undefined ? 7 * 86_400_000 : parseSpan(f.duration, '--duration', 3_600_000, 90 * 86_400_000, '1h to 90d');
+  const durationMs =
+    f.duration === undefined ? (fromHistoryMs ?? 7 * 86_400_000) : parseSpan(f.duration, '--duration', 3_600_000, 90 * 86_400_000, '1h to 90d');
   const runs = f.runs === undefined ? 20 : parseInteger(f.runs, '--runs', 2, 1000);
   const seed = f.seed === undefined ? 1 : parseInteger(f.seed, '--seed', 0, MAX_U32);
   const ciCapacity = f.ciCapacity === undefined ? null : parseInteger(f.ciCapacity, '--ci-capacity', 1, 100_000);
@@ -82,12 +118,7 @@ export function parseSimulateFlags(f: SimulateFlags): ParsedFlags {
   const b = (f.baseline ?? 'auto').toLowerCase();
   if (!['auto', 'queue', 'defaults'].includes(b)) throw new UsageError(`--baseline: ${JSON.stringify(f.baseline)} is not one of queue, defaults`);
   if (f.html !== undefined && f.html.trim() === '') throw new UsageError('--html: the file name cannot be empty');
-  const expected = arrivalsPerHour * (durationMs / 3_600_000);
-  if (expected > 200_000) {
-    throw new UsageError(`--arrivals x --duration: ${Math.round(expected)} PRs per run is more than the 200000 the planner simulates`, {
-      hints: ['shorten --duration: a week is usually enough for the intervals to settle'],
-    });
-  }
+  checkVolume(arrivalsPerHour, durationMs / 3_600_000);
   return {
     inputs: {
       arrivalsPerHour,
@@ -103,5 +134,6 @@ export function parseSimulateFlags(f: SimulateFlags): ParsedFlags {
     },
     jobs,
     baseline: b as ParsedFlags['baseline'],
+    fromHistoryMs,
   };
 }

@@ -6,6 +6,11 @@
 export interface SimInputs {
   /** Mean PR submissions per hour (Poisson arrivals). */
   arrivalsPerHour: number;
+  /**
+   * Optional hour-of-day profile: 24 submission rates per hour, index = hours since the simulated
+   * window began, mod 24 (a Poisson process whose rate changes each hour). Absent: flat at arrivalsPerHour.
+   */
+  arrivalProfile?: number[] | null;
   /** Mean duration of one test run, minutes. */
   testMinutes: number;
   /** Coefficient of variation of the test time (0 = every run takes exactly testMinutes). */

@@ -1,4 +1,5 @@
 /** The data `mq queue simulate` returns (its JSON document), shared by the planner and its HTML report. */
+import type { Backtest, FittedInputs } from './history.js';
 import type { SimInputs, SimSettings } from './model.js';
 import type { Estimate } from './stats.js';
 
@@ -15,6 +16,8 @@ export interface RowResult {
   meanDepth: Estimate;
   failedPerDay: { real: Estimate; flaky: Estimate };
   backlogAtEnd: Estimate;
+  /** --from-history only: this row differs from the baseline by less than the backtest's error (never a result). */
+  withinModelError?: boolean;
 }
 
 export interface Recommendation {
@@ -23,7 +26,9 @@ export interface Recommendation {
 }
 
 export interface SimulateResult {
-  inputs: SimInputs & { baseline: 'queue' | 'defaults' };
+  inputs: SimInputs & { baseline: 'queue' | 'defaults'; fitted?: FittedInputs };
+  /** --from-history only: the window replayed with the queue's settings, simulated against measured. */
+  backtest?: Backtest;
   results: RowResult[];
   recommendation: Recommendation;
 }

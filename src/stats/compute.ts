@@ -51,6 +51,42 @@ const round = (x: number, digits = 2): number => {
 const secs = (ms: number | null): number | null => (ms === null ? null : Math.round(ms / 1000));
 const asc = (xs: number[]) => xs.sort((a, b) => a - b);
 
+export interface FailureCounts {
+  /** PRs with a failed run of their own (one that tested that PR alone) finishing in the window. */
+  prsWithOwnFailure: number;
+  /** Of those, the PRs whose failure was followed by a pass without a new commit (flaky). */
+  flakyPrs: number;
+  /** Own failed runs, in the window, followed by a pass of the same PR without a new commit. */
+  flakyRuns: number;
+}
+
+/** Flaky, as `mq queue stats` defines it: a PR's own failed run followed later by a pass on the same commit. */
+export function classifyFailures(window: Window, allAttempts: TestAttempt[]): FailureCounts {
+  const inWindow = (t: number) => t >= window.since && t <= window.until;
+  const runSize = new Map<string, number>();
+  for (const a of allAttempts) if (inWindow(a.finishedAt)) runSize.set(a.runId, (runSize.get(a.runId) ?? 0) + 1);
+  const byPr = new Map<number, TestAttempt[]>();
+  for (const a of allAttempts) {
+    const list = byPr.get(a.prNumber);
+    if (list) list.push(a);
+    else byPr.set(a.prNumber, [a]);
+  }
+  let prsWithOwnFailure = 0;
+  let flakyPrs = 0;
+  let flakyRuns = 0;
+  for (const list of byPr.values()) {
+    const own = list.filter((a) => inWindow(a.finishedAt) && a.result === 'failed' && (runSize.get(a.runId) ?? 1) === 1);
+    if (own.length === 0) continue;
+    prsWithOwnFailure += 1;
+    const healed = own.filter((f) =>
+      list.some((a) => a.result === 'passed' && a.startedAt >= f.finishedAt && (a.sha == null || f.sha == null || a.sha === f.sha)),
+    );
+    if (healed.length > 0) flakyPrs += 1;
+    flakyRuns += healed.length;
+  }
+  return { prsWithOwnFailure, flakyPrs, flakyRuns };
+}
+
 export function computeStats(input: StatsInput): { stats: QueueStats; series: StatsSeries } {
   const { window } = input;
   const inWindow = (t: number) => t >= window.since && t <= window.until;
@@ -101,19 +137,7 @@ export function computeStats(input: StatsInput): { stats: QueueStats; series: St
     if (r.result !== 'cancelled') passedDurations.push(r.ms);
   }
 
-  // Flaky: a PR whose own failed run (one it was tested alone in) was later followed by a pass on the same commit.
-  let withOwnFailure = 0;
-  let flaky = 0;
-  for (const [pr, list] of attemptsByPr) {
-    const own = list.filter((a) => inWindow(a.finishedAt) && a.result === 'failed' && (runs.get(a.runId)?.prs ?? 1) === 1);
-    if (own.length === 0) continue;
-    withOwnFailure += 1;
-    const healed = own.some((f) =>
-      list.some((a) => a.result === 'passed' && a.startedAt >= f.finishedAt && (a.sha == null || f.sha == null || a.sha === f.sha)),
-    );
-    if (healed) flaky += 1;
-    void pr;
-  }
+  const { prsWithOwnFailure: withOwnFailure, flakyPrs: flaky } = classifyFailures(window, input.attempts);
 
   const hours = Math.max(1, window.until - window.since) / 3_600_000;
   const medianTest = percentile(asc(passedDurations), 50);

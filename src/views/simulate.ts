@@ -57,8 +57,11 @@ function bestTexts(all: RowResult[]): Array<string | null> {
   });
 }
 
+export const WITHIN_ERROR = "within the model's error";
+
 export function rowLabel(r: RowResult): string {
-  return r.keepsUp ? r.label : `${r.label} (falls behind)`;
+  const notes = [...(r.keepsUp ? [] : ['falls behind']), ...(r.withinModelError ? [WITHIN_ERROR] : [])];
+  return notes.length === 0 ? r.label : `${r.label} (${notes.join('; ')})`;
 }
 
 /** Table rows; the best value of each column carries a `*` (and is bold/green on a terminal). */
@@ -79,7 +82,7 @@ export function inputsLine(result: SimulateResult): string {
   const i = result.inputs;
   const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
   return [
-    `${Math.round(i.arrivalsPerHour * 100) / 100} PRs/h`,
+    `${i.fitted ? 'fitted from history: ' : ''}${Math.round(i.arrivalsPerHour * 100) / 100} PRs/h${i.fitted?.arrivalsShape === 'hour-of-day' ? ' (by hour of day)' : ''}`,
     `tests ${Math.round(i.testMinutes * 10) / 10}m (spread ${pct(i.testTimeSpread)})`,
     `${pct(i.failureRate)} break the build`,
     `${pct(i.flakeRate)} flaky runs`,
@@ -88,6 +91,23 @@ export function inputsLine(result: SimulateResult): string {
     i.ciCapacity === null ? 'CI capacity unlimited' : `CI capacity ${i.ciCapacity} runs`,
     `baseline: ${i.baseline === 'queue' ? 'queue settings' : 'service defaults'}`,
   ].join(', ');
+}
+
+const relPct = (x: number | null) => (x === null ? 'n/a' : `${Math.round(x * 1000) / 10}%`);
+const mins = (s: number | null) => (s === null ? 'n/a' : duration(s));
+
+/** --from-history: the fitted workload and the backtest, one line each; none without it. */
+export function historyLines(result: SimulateResult): string[] {
+  const f = result.inputs.fitted;
+  const b = result.backtest;
+  if (!f || !b) return [];
+  const shape = f.arrivalsShape === 'hour-of-day' ? 'by hour of day' : 'flat';
+  return [
+    `fitted from ${f.window.since} to ${f.window.until}: ${f.samples.prs} PRs, ${f.samples.runs} runs; arrivals ${shape}`,
+    `backtest (the window replayed with the queue's settings): merged/h measured ${b.measured.mergedPerHour ?? 'n/a'}, simulated ${b.simulated.mergedPerHour ?? 'n/a'} (error ${relPct(b.error.mergedPerHour)}); ` +
+      `TTM p50 measured ${mins(b.measured.timeToMergeP50)}, simulated ${mins(b.simulated.timeToMergeP50)} (error ${relPct(b.error.timeToMergeP50)}); ` +
+      `a row closer to the baseline than this is ${WITHIN_ERROR}, not a result`,
+  ];
 }
 
 export const FOOTNOTE = 'mean ±half-width of the 95% interval over runs; * = best in column (among rows that keep up); TTM = time from submission to merge';
@@ -100,6 +120,12 @@ export function simulatePlainLines(result: SimulateResult): string[] {
       const e = c.get(r);
       out.push([r.label, c.key, e.mean ?? '', e.lo ?? '', e.hi ?? ''].join('\t'));
     }
+  }
+  for (const r of result.results) if (r.withinModelError) out.push([r.label, 'within_model_error', 'true'].join('\t'));
+  const b = result.backtest;
+  if (b) {
+    out.push(['backtest', 'merged_per_hour', b.measured.mergedPerHour ?? '', b.simulated.mergedPerHour ?? '', b.error.mergedPerHour ?? ''].join('\t'));
+    out.push(['backtest', 'ttm_p50', b.measured.timeToMergeP50 ?? '', b.simulated.timeToMergeP50 ?? '', b.error.timeToMergeP50 ?? ''].join('\t'));
   }
   out.push(['recommendation', result.recommendation.label, result.recommendation.text].join('\t'));
   return out;

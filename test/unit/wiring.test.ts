@@ -40,6 +40,11 @@ const CASES: Array<[string[], string, unknown]> = [
   [['queue', 'update', '--clear-required-statuses', '--dry-run'], 'queue update', { settings: { deleteRequiredStatuses: true }, dryRun: true }],
   [['queue', 'create', '--mode', 'parallel', '--concurrency', '2'], 'queue create', { mode: 'parallel', concurrency: 2 }],
   [['queue', 'delete', '--yes'], 'queue delete', { yes: true }],
+  [
+    ['queue', 'simulate', '--from-history', '14d', '--compare', 'concurrency=4', '--runs', '5'],
+    'queue simulate',
+    { fromHistory: '14d', compare: ['concurrency=4'], runs: '5' },
+  ],
   [['metrics', '--all-repos'], 'metrics', { allRepos: true }],
   [['auth', 'login', '--with-token'], 'auth login', { withToken: true }],
   [['auth', 'status'], 'auth status', {}],

@@ -9,8 +9,9 @@ import type { Context, Deps } from '../../context.js';
 import { MqError, UsageError } from '../../errors.js';
 import type { Result, View } from '../../output/present.js';
 import { own, type Paint, paints } from '../../output/render.js';
-import type { SimulateFlags, SimulateResult } from '../../planner/index.js';
-import { FOOTNOTE, inputsLine, SIMULATE_HEADERS, simulatePlainLines, simulateRows } from '../../views/simulate.js';
+import type { HistoryData, SimulateFlags, SimulateResult } from '../../planner/index.js';
+import { fetchWindow, serviceNow } from '../../stats/fetch.js';
+import { FOOTNOTE, historyLines, inputsLine, SIMULATE_HEADERS, simulatePlainLines, simulateRows } from '../../views/simulate.js';
 import { act, collect, withExamples } from '../shared.js';
 
 export const SIMULATE_LIMITS = [
@@ -20,7 +21,8 @@ export const SIMULATE_LIMITS = [
   'no logical conflicts between PRs beyond impacted-target lanes (parallel mode with --lanes N: each PR touches one of N lanes at random);',
   'CI capacity is unlimited unless --ci-capacity N caps the runs in flight across main and bisection (the others wait for a runner, and the wait counts towards the timeout).',
   'The queue itself is the emulator\'s engine: its scheduling, batching, bisection, pending failure depth and optimistic merging rules.',
-  'Not modelled: merge conflicts and PRs that need rebasing, people cancelling, restarting or re-submitting PRs, priorities and urgent PRs, pausing or draining, direct merge, submission rates that react to a slow queue, time-of-day or weekday patterns, flakes that repeat on the same PR, CI queue time outside --ci-capacity, and the time GitHub takes to merge.',
+  'Not modelled: merge conflicts and PRs that need rebasing, people cancelling, restarting or re-submitting PRs, priorities and urgent PRs, pausing or draining, direct merge, submission rates that react to a slow queue, time-of-day patterns (except the hour-of-day profile --from-history fits), weekday patterns, flakes that repeat on the same PR, CI queue time outside --ci-capacity, and the time GitHub takes to merge.',
+  '--from-history 14d fits the workload to the last 14 days of the queue\'s history (the PRs that merged or failed, and their test runs, as `mq queue stats` reads them): arrivals per hour (by UTC hour of day with at least 3 days and 200 PRs, else flat), the test time\'s mean and spread, the share of PRs whose failure was real, and the share of runs that failed and were followed by a pass without a new commit (flaky). It then backtests: the window is simulated with the queue\'s current settings and merges per hour and time to merge p50 are set against the measured ones; a row whose difference from the baseline is smaller than that error is marked "within the model\'s error" and is never recommended on that difference.',
   'Figures are measured over the whole --duration from an empty queue; PRs still in the queue at the end count in the depth but not in the time to merge (a row that falls behind shows fewer merges than arrivals and a growing backlog). Each row sees the same arrivals, test times, breaking PRs and flakes (common random numbers); the same --seed gives the same output.',
 ].join('\n');
 
@@ -44,6 +46,17 @@ async function loadQueue(deps: Deps, required: boolean): Promise<Record<string, 
   }
 }
 
+/** --from-history: the queue's settings and the last `ms` of its history, counted back from the service's clock. */
+async function loadHistory(deps: Deps, ms: number): Promise<HistoryData> {
+  const target = deps.target();
+  const client = await deps.client();
+  const queue = await client.getQueue(target);
+  const until = serviceNow(client, () => deps.clock.now());
+  const window = { since: until - ms, until };
+  const data = await fetchWindow(client, target, window, undefined, queue);
+  return { window, prs: data.prs, attempts: data.attempts, queue: queue as Record<string, unknown> };
+}
+
 function checkHtmlTarget(file: string): string {
   const path = resolve(file);
   try {
@@ -61,12 +74,12 @@ function simulateView(data: SimulateResult): View {
   return {
     plain: [{ lines: simulatePlainLines(data) }],
     table: [
-      { lines: [own(paints.dim, inputsLine(data))] },
+      { lines: [own(paints.dim, inputsLine(data)), ...historyLines(data).map((l) => own(paints.dim, l))] },
       { headers: SIMULATE_HEADERS, rows: simulateRows(data, best) },
       { lines: [own(paints.dim, FOOTNOTE), own(paints.bold, data.recommendation.text)] },
     ],
     markdown: [
-      { lines: [inputsLine(data), ''] },
+      { lines: [inputsLine(data), ...historyLines(data).flatMap((l) => ['', l]), ''] },
       { headers: SIMULATE_HEADERS, rows: simulateRows(data) },
       { lines: ['', FOOTNOTE, '', `**${data.recommendation.text}**`] },
     ],
@@ -79,6 +92,7 @@ export async function runQueueSimulate(flags: SimulateFlags, deps: Deps): Promis
   const data = await planner.runSimulate(flags, {
     loadQueue: (required) => loadQueue(deps, required),
     notice: (line) => deps.out.note(line),
+    loadHistory: (ms) => loadHistory(deps, ms),
   });
   if (htmlPath !== undefined) {
     const rows = simulateRows(data).map((r) => r.map((c) => (typeof c === 'string' ? c : c.value)));
@@ -105,7 +119,8 @@ export function queueSimulateCommand(ctx: Context): Command {
     .option('--test-time-spread <pct>', 'coefficient of variation of the test time (default 0%)')
     .option('--failure-rate <pct>', 'share of PRs that really break the build (5%)')
     .option('--flake-rate <pct>', 'chance that a run fails spuriously (default 0%)')
-    .option('--duration <duration>', 'simulated time per run (default 7d)')
+    .option('--from-history <window>', 'fit the workload to the last <window> of the queue\'s history (at most 45d) and backtest it; replaces the workload flags')
+    .option('--duration <duration>', 'simulated time per run (default 7d; with --from-history, the window)')
     .option('--runs <n>', 'independent runs per row; the intervals are over these (default 20)')
     .option('--seed <n>', 'random seed; the same seed gives the same output (default 1)')
     .option('--compare <settings>', "a row of changed settings, e.g. 'concurrency=8,batch=4' (repeatable)", collect)

@@ -1,0 +1,147 @@
+/**
+ * `mq queue simulate --from-history`: the workload fitted from a window of the service's history
+ * (the PRs that left the queue and the test attempts `mq queue stats` reads), the backtest that
+ * checks the model against that window, and which settings rows differ from the baseline by less
+ * than the backtest's error. Pure: epoch ms in, plain data out.
+ */
+import { classifyFailures } from '../stats/compute.js';
+import type { ConcludedPr, TestAttempt, Window } from '../stats/model.js';
+import type { RowResult } from './result.js';
+
+const HOUR = 3_600_000;
+/** An hour-of-day profile needs at least this many days of history and this many submissions. */
+export const PROFILE_MIN_DAYS = 3;
+export const PROFILE_MIN_PRS = 200;
+/** Below these the fit says too little: the command refuses rather than simulate noise. */
+export const MIN_PRS = 10;
+export const MIN_RUNS = 5;
+
+export interface FittedInputs {
+  window: { since: string; until: string; hours: number };
+  /** Submissions per hour over the window (PRs that merged or failed; cancelled ones are not modelled). */
+  arrivalsPerHour: number;
+  /** hour-of-day when the data supports it (enough days and PRs), else flat. */
+  arrivalsShape: 'hour-of-day' | 'flat';
+  /** With hour-of-day: 24 submission rates per hour, index = UTC hour of day; else null. */
+  arrivalsByHourOfDay: number[] | null;
+  /** Mean and coefficient of variation of the completed (passed or failed) runs' durations. */
+  testMinutes: number;
+  testTimeSpread: number;
+  /** Share of PRs whose own failure was real (not followed by a pass on the same commit). */
+  failureRate: number;
+  /** Share of completed runs that failed and were followed by a pass of the same PR without a new commit. */
+  flakeRate: number;
+  /** What the fit is based on. */
+  samples: { prs: number; merged: number; failed: number; cancelled: number; runs: number; prsWithOwnFailure: number; flakyRuns: number };
+}
+
+const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
+
+/** Fits the simulation inputs to a window's concluded PRs and test attempts. */
+export function fitHistory(window: Window, prs: ConcludedPr[], attempts: TestAttempt[]): FittedInputs {
+  const inWindow = (t: number) => t >= window.since && t <= window.until;
+  const concluded = prs.filter((p) => inWindow(p.concludedAt));
+  const modelled = concluded.filter((p) => p.state !== 'cancelled');
+  const hours = Math.max(1, window.until - window.since) / HOUR;
+
+  // Arrivals: each merged or failed PR arrived when its last trip began (or when it concluded, when the service did not say).
+  const arrivals = modelled.map((p) => (p.submittedAt !== null && p.submittedAt <= p.concludedAt ? p.submittedAt : p.concludedAt)).filter(inWindow);
+  const arrivalsPerHour = arrivals.length / hours;
+  const days = hours / 24;
+  let byHour: number[] | null = null;
+  if (days >= PROFILE_MIN_DAYS && arrivals.length >= PROFILE_MIN_PRS) {
+    // Rate in each UTC hour of day: submissions in that hour / how long the window spent in that hour.
+    const counts = new Array<number>(24).fill(0);
+    const exposure = new Array<number>(24).fill(0);
+    for (const t of arrivals) counts[new Date(t).getUTCHours()] = (counts[new Date(t).getUTCHours()] as number) + 1;
+    for (let at = window.since; at < window.until; ) {
+      const h = new Date(at).getUTCHours();
+      const next = Math.min(window.until, Math.floor(at / HOUR) * HOUR + HOUR);
+      exposure[h] = (exposure[h] as number) + (next - at) / HOUR;
+      at = next;
+    }
+    byHour = counts.map((c, h) => r4((exposure[h] as number) > 0 ? c / (exposure[h] as number) : 0));
+  }
+
+  // Test time: each completed run once (a batch's run is one run), cancelled runs left out.
+  const runs = new Map<string, number>();
+  for (const a of attempts) if (inWindow(a.finishedAt) && a.result !== 'cancelled' && !runs.has(a.runId)) runs.set(a.runId, Math.max(0, a.finishedAt - a.startedAt) / 60_000);
+  const durations = [...runs.values()];
+  const mean = durations.length > 0 ? durations.reduce((s, x) => s + x, 0) / durations.length : 0;
+  const variance = durations.length > 1 ? durations.reduce((s, x) => s + (x - mean) ** 2, 0) / (durations.length - 1) : 0;
+
+  const failures = classifyFailures(window, attempts);
+  const real = Math.max(0, failures.prsWithOwnFailure - failures.flakyPrs);
+  return {
+    window: { since: new Date(window.since).toISOString(), until: new Date(window.until).toISOString(), hours: r4(hours) },
+    arrivalsPerHour: r4(arrivalsPerHour),
+    arrivalsShape: byHour ? 'hour-of-day' : 'flat',
+    arrivalsByHourOfDay: byHour,
+    testMinutes: r4(mean),
+    testTimeSpread: r4(mean > 0 ? Math.sqrt(variance) / mean : 0),
+    failureRate: r4(modelled.length > 0 ? Math.min(1, real / modelled.length) : 0),
+    flakeRate: r4(durations.length > 0 ? Math.min(0.99, failures.flakyRuns / durations.length) : 0),
+    samples: {
+      prs: modelled.length,
+      merged: concluded.filter((p) => p.state === 'merged').length,
+      failed: concluded.filter((p) => p.state === 'failed').length,
+      cancelled: concluded.filter((p) => p.state === 'cancelled').length,
+      runs: durations.length,
+      prsWithOwnFailure: failures.prsWithOwnFailure,
+      flakyRuns: failures.flakyRuns,
+    },
+  };
+}
+
+/** The hour-of-day profile turned to the simulation's clock: index 0 = the window's first hour. */
+export function profileFrom(fitted: FittedInputs): number[] | null {
+  const byHour = fitted.arrivalsByHourOfDay;
+  if (!byHour) return null;
+  const first = new Date(Date.parse(fitted.window.since)).getUTCHours();
+  return Array.from({ length: 24 }, (_, i) => byHour[(first + i) % 24] as number);
+}
+
+export interface BacktestFigures {
+  mergedPerHour: number | null;
+  /** Seconds. */
+  timeToMergeP50: number | null;
+}
+
+export interface Backtest {
+  measured: BacktestFigures;
+  simulated: BacktestFigures;
+  /** Relative error |simulated - measured| / measured (0.1 = 10%); null when not measured. */
+  error: BacktestFigures;
+}
+
+const rel = (sim: number | null, meas: number | null): number | null =>
+  sim === null || meas === null || meas <= 0 ? null : r4(Math.abs(sim - meas) / meas);
+
+export function backtestOf(measured: BacktestFigures, simulated: BacktestFigures): Backtest {
+  const round = (x: number | null, d: number) => (x === null ? null : Math.round(x * 10 ** d) / 10 ** d);
+  const sim = { mergedPerHour: round(simulated.mergedPerHour, 4), timeToMergeP50: round(simulated.timeToMergeP50, 0) };
+  return {
+    measured,
+    simulated: sim,
+    error: { mergedPerHour: rel(sim.mergedPerHour, measured.mergedPerHour), timeToMergeP50: rel(sim.timeToMergeP50, measured.timeToMergeP50) },
+  };
+}
+
+/**
+ * Whether a row's difference from the baseline is within the model's error: its merges per hour and
+ * its time to merge p50 each differ from the baseline's by no more (relatively) than the backtest
+ * missed the measured figure by. An error that could not be measured counts as unbounded: nothing
+ * can then be told apart from the baseline on that figure.
+ */
+export function withinModelError(row: RowResult, baseline: RowResult, error: BacktestFigures): boolean {
+  const close = (a: number | null, b: number | null, err: number | null) => {
+    if (err === null) return true;
+    if (a === null || b === null) return a === b;
+    if (b === 0) return a === 0;
+    return Math.abs(a - b) / Math.abs(b) <= err;
+  };
+  return (
+    close(row.mergedPerHour.mean, baseline.mergedPerHour.mean, error.mergedPerHour) &&
+    close(row.timeToMerge.p50.mean, baseline.timeToMerge.p50.mean, error.timeToMergeP50)
+  );
+}

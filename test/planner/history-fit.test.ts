@@ -1,0 +1,189 @@
+/**
+ * The pure parts of `mq queue simulate --from-history`: fitting the workload to history shapes
+ * (ConcludedPr / TestAttempt, as src/stats/fetch.ts returns them), the hour-of-day arrivals the
+ * driver then draws, the backtest error, and the "within the model's error" rule with what it does
+ * to the recommendation and the views.
+ */
+import { describe, expect, it } from 'vitest';
+import { nextArrivalAfter } from '../../src/planner/driver.js';
+import { backtestOf, fitHistory, PROFILE_MIN_PRS, profileFrom, withinModelError } from '../../src/planner/history.js';
+import { markWithinError, type RowResult, type SimulateResult } from '../../src/planner/index.js';
+import type { SimInputs, SimSettings } from '../../src/planner/model.js';
+import { uniform } from '../../src/planner/random.js';
+import type { Estimate } from '../../src/planner/stats.js';
+import type { ConcludedPr, TestAttempt } from '../../src/stats/model.js';
+import { rowLabel, simulatePlainLines, simulateRows } from '../../src/views/simulate.js';
+
+const H = 3_600_000;
+const MIN = 60_000;
+const T = Date.UTC(2026, 2, 2); // a Monday, 00:00 UTC
+
+/** One PR tested alone: submitted at `at`, a run of `minutes`, then merged (or failed). */
+function alone(n: number, at: number, minutes: number, state: 'merged' | 'failed' = 'merged'): { pr: ConcludedPr; attempt: TestAttempt } {
+  const end = at + minutes * MIN;
+  return {
+    pr: { number: n, state, submittedAt: at, concludedAt: end },
+    attempt: { runId: `r${n}`, prNumber: n, startedAt: at, finishedAt: end, result: state === 'merged' ? 'passed' : 'failed', bisection: false, sha: `s${n}` },
+  };
+}
+
+describe('fitHistory', () => {
+  it('a flat workload: rate, test time mean and spread, real failures and flaky runs (exact)', () => {
+    // One PR every 30 minutes for 2 days (96 PRs); runs alternate 20 and 40 minutes; the window (49 h) holds all their ends.
+    const window = { since: T, until: T + 49 * H };
+    const prs: ConcludedPr[] = [];
+    const attempts: TestAttempt[] = [];
+    for (let i = 0; i < 96; i++) {
+      const n = i + 1;
+      const { pr, attempt } = alone(n, T + i * 30 * MIN, i % 2 === 0 ? 20 : 40, n === 10 || n === 20 ? 'failed' : 'merged');
+      prs.push(pr);
+      attempts.push(attempt);
+    }
+    // #30 flaky: a failed run of its own, then a pass on the same commit (2 runs for 1 PR).
+    const f = attempts[29] as TestAttempt;
+    attempts.push({ ...f, runId: 'r30-first', startedAt: f.startedAt - 25 * MIN, finishedAt: f.startedAt - 5 * MIN, result: 'failed' });
+    // #40 failed, then passed on a NEW commit: a real failure, not a flake.
+    const g = attempts[39] as TestAttempt;
+    attempts.push({ ...g, runId: 'r40-first', startedAt: g.startedAt - 25 * MIN, finishedAt: g.startedAt - 5 * MIN, result: 'failed', sha: 'old' });
+    // A failed batch run of #50 and #51 is nobody's own failure; a cancelled run has no duration to fit.
+    attempts.push({ runId: 'batch', prNumber: 50, startedAt: T + 10 * H, finishedAt: T + 10 * H + 30 * MIN, result: 'failed', bisection: false });
+    attempts.push({ runId: 'batch', prNumber: 51, startedAt: T + 10 * H, finishedAt: T + 10 * H + 30 * MIN, result: 'failed', bisection: false });
+    attempts.push({ runId: 'gone', prNumber: 52, startedAt: T + 11 * H, finishedAt: T + 11 * H + 3 * MIN, result: 'cancelled', bisection: false });
+    // A cancelled PR is not an arrival the model knows.
+    prs.push({ number: 500, state: 'cancelled', submittedAt: T + H, concludedAt: T + 2 * H });
+
+    const fit = fitHistory(window, prs, attempts);
+    expect(fit.arrivalsPerHour).toBeCloseTo(96 / 49, 3);
+    expect(fit.arrivalsShape).toBe('flat');
+    expect(fit.arrivalsByHourOfDay).toBeNull();
+    const durations = [...Array(48).fill(20), ...Array(48).fill(40), 20, 20, 30];
+    const mean = durations.reduce((a, b) => a + b, 0) / durations.length;
+    const sd = Math.sqrt(durations.reduce((s, x) => s + (x - mean) ** 2, 0) / (durations.length - 1));
+    expect(fit.testMinutes).toBeCloseTo(mean, 3);
+    expect(fit.testTimeSpread).toBeCloseTo(sd / mean, 3);
+    // Own failures: #10, #20, #30 (healed), #40 (new commit): 3 real of 96.
+    expect(fit.failureRate).toBeCloseTo(3 / 96, 3);
+    expect(fit.flakeRate).toBeCloseTo(1 / 99, 3);
+    expect(fit.samples).toEqual({ prs: 96, merged: 94, failed: 2, cancelled: 1, runs: 99, prsWithOwnFailure: 4, flakyRuns: 1 });
+  });
+
+  it('an hour-of-day profile with at least 3 days and enough PRs; flat below either', () => {
+    // 7 days: 6 PRs an hour from 09:00 to 17:00 UTC, 1 an hour otherwise.
+    const build = (days: number, busy: number) => {
+      const prs: ConcludedPr[] = [];
+      let n = 0;
+      for (let h = 0; h < days * 24; h++) {
+        const k = h % 24 >= 9 && h % 24 < 17 ? busy : 1;
+        for (let j = 0; j < k; j++) prs.push(alone(++n, T + h * H + (j * H) / k + MIN, 5).pr);
+      }
+      return prs;
+    };
+    const week = { since: T, until: T + 7 * 24 * H };
+    const fit = fitHistory(week, build(7, 6), []);
+    expect(fit.arrivalsShape).toBe('hour-of-day');
+    const byHour = fit.arrivalsByHourOfDay as number[];
+    expect(byHour).toHaveLength(24);
+    for (let h = 0; h < 24; h++) expect(byHour[h]).toBe(h >= 9 && h < 17 ? 6 : 1);
+    expect(fit.arrivalsPerHour).toBeCloseTo((8 * 6 + 16) / 24, 4);
+    // The profile the driver gets starts at the window's first hour.
+    const shifted = profileFrom({ ...fit, window: { ...fit.window, since: new Date(T + 9 * H).toISOString() } }) as number[];
+    expect(shifted.slice(0, 9)).toEqual(Array(8).fill(6).concat([1]));
+
+    // Two days: flat whatever the count.
+    expect(fitHistory({ since: T, until: T + 48 * H }, build(2, 6), []).arrivalsShape).toBe('flat');
+    // A week with fewer PRs than the profile needs: flat.
+    const sparse = build(7, 1).filter((_, i) => i % 2 === 0);
+    expect(sparse.length).toBeLessThan(PROFILE_MIN_PRS);
+    expect(fitHistory(week, sparse, []).arrivalsShape).toBe('flat');
+  });
+});
+
+describe('hour-of-day arrivals in the driver', () => {
+  it('draws arrivals at each hour\'s rate: none in a closed hour, each block of hours within 5% of the profile', () => {
+    const profile = Array.from({ length: 24 }, (_, h) => (h < 6 ? 0 : h < 12 ? 30 : 10));
+    const inputs = { arrivalsPerHour: 15, arrivalProfile: profile } as SimInputs;
+    const T0 = Date.UTC(2026, 0, 5);
+    const counts = new Array<number>(24).fill(0);
+    let t = T0;
+    const days = 40;
+    for (let n = 1; ; n++) {
+      t = nextArrivalAfter(inputs, t, -Math.log(uniform(99, 1, n)));
+      if (t >= T0 + days * 24 * H) break;
+      const h = Math.floor((t - T0) / H) % 24;
+      counts[h] = (counts[h] as number) + 1;
+    }
+    const block = (a: number, b: number) => counts.slice(a, b).reduce((s, x) => s + x, 0);
+    expect(block(0, 6)).toBe(0);
+    // 6 h x 30/h x 40 days = 7200 (sd about 85); 12 h x 10/h x 40 days = 4800 (sd about 69).
+    expect(Math.abs(block(6, 12) - 7200) / 7200).toBeLessThanOrEqual(0.05);
+    expect(Math.abs(block(12, 24) - 4800) / 4800).toBeLessThanOrEqual(0.05);
+  });
+
+  it('without a profile, the flat gap the planner always drew', () => {
+    const inputs = { arrivalsPerHour: 20 } as SimInputs;
+    expect(nextArrivalAfter(inputs, 1000, 0.5)).toBe(1000 + Math.round(0.5 * (H / 20)));
+  });
+});
+
+const est = (mean: number, half = 0): Estimate => ({ mean, lo: mean - half, hi: mean + half });
+function row(label: string, mergedPerHour: number, p50min: number, testMin = 30): RowResult {
+  return {
+    label,
+    settings: { concurrency: 1 } as SimSettings,
+    keepsUp: true,
+    mergedPerHour: est(mergedPerHour),
+    timeToMerge: { p50: est(p50min * 60, 0.5 * 60), p95: est(p50min * 120, 60), points: [], distribution: [] },
+    runsPerMergedPr: est(1),
+    testMinutesPerMergedPr: est(testMin),
+    meanDepth: est(3),
+    failedPerDay: { real: est(2), flaky: est(1) },
+    backlogAtEnd: est(0),
+  };
+}
+
+describe('backtest error and the model\'s error', () => {
+  it('the error is |simulated - measured| / measured per figure; none when nothing was measured', () => {
+    const b = backtestOf({ mergedPerHour: 2, timeToMergeP50: 1200 }, { mergedPerHour: 1.8, timeToMergeP50: 1500 });
+    expect(b.error).toEqual({ mergedPerHour: 0.1, timeToMergeP50: 0.25 });
+    expect(backtestOf({ mergedPerHour: 0, timeToMergeP50: null }, { mergedPerHour: 1, timeToMergeP50: 60 }).error).toEqual({ mergedPerHour: null, timeToMergeP50: null });
+  });
+
+  it('a row is within the error when both figures differ from the baseline by no more than the error', () => {
+    const base = row('baseline', 10, 60);
+    const error = { mergedPerHour: 0.05, timeToMergeP50: 0.1 };
+    expect(withinModelError(row('a', 10.2, 56), base, error)).toBe(true); // 2% and 6.7%
+    expect(withinModelError(row('b', 10, 50), base, error)).toBe(false); // p50 17% faster
+    expect(withinModelError(row('c', 12, 60), base, error)).toBe(false); // 20% more merges
+    expect(withinModelError(row('d', 10, 66), base, error)).toBe(true); // exactly 10%
+    // An error that could not be measured bounds nothing: every row is within it.
+    expect(withinModelError(row('e', 20, 10), base, { mergedPerHour: null, timeToMergeP50: null })).toBe(true);
+  });
+
+  it('the recommendation never picks a row on a difference within the error; it does once the error is small', () => {
+    const inputs = { arrivalsPerHour: 10 } as SimInputs;
+    const rows = () => [row('baseline', 10, 60, 30), row('concurrency=4', 10, 50, 30)];
+    const wide = rows();
+    const rec = markWithinError(wide, inputs, { mergedPerHour: 0.05, timeToMergeP50: 0.25 });
+    expect(wide.map((r) => r.withinModelError)).toEqual([false, true]);
+    expect(rec.label).toBe('baseline');
+    expect(rec.text).toMatch(/Within the model's error of the baseline, so not a result: concurrency=4\.$/);
+    const narrow = rows();
+    const rec2 = markWithinError(narrow, inputs, { mergedPerHour: 0.05, timeToMergeP50: 0.05 });
+    expect(narrow.map((r) => r.withinModelError)).toEqual([false, false]);
+    expect(rec2.label).toBe('concurrency=4');
+    expect(rec2.text).not.toMatch(/model's error/);
+  });
+
+  it('the views label such a row in the table, markdown and plain output', () => {
+    const results = [row('baseline', 10, 60), row('concurrency=4', 10, 58)];
+    results[0]!.withinModelError = false;
+    results[1]!.withinModelError = true;
+    expect(rowLabel(results[1]!)).toBe("concurrency=4 (within the model's error)");
+    expect(rowLabel({ ...results[1]!, keepsUp: false })).toBe("concurrency=4 (falls behind; within the model's error)");
+    const data = { inputs: { arrivalsPerHour: 10 }, results, recommendation: { label: 'baseline', text: 'x' } } as unknown as SimulateResult;
+    expect(simulateRows(data).map((r) => (typeof r[0] === 'string' ? r[0] : r[0]?.value))).toEqual(['baseline', "concurrency=4 (within the model's error)"]);
+    const plain = simulatePlainLines(data);
+    expect(plain).toContain('concurrency=4\twithin_model_error\ttrue');
+    expect(plain.filter((l) => l.includes('within_model_error'))).toHaveLength(1);
+  });
+});
