@@ -10,7 +10,7 @@ import { MqError, UsageError } from '../../errors.js';
 import type { Result, View } from '../../output/present.js';
 import { own, type Paint, paints } from '../../output/render.js';
 import type { HistoryData, SimulateFlags, SimulateResult } from '../../planner/index.js';
-import { fetchWindow, serviceNow } from '../../stats/fetch.js';
+import { fetchWindow } from '../../stats/fetch.js';
 import { FOOTNOTE, historyLines, inputsLine, SIMULATE_HEADERS, simulatePlainLines, simulateRows } from '../../views/simulate.js';
 import { act, collect, withExamples } from '../shared.js';
 
@@ -51,7 +51,7 @@ async function loadHistory(deps: Deps, ms: number): Promise<HistoryData> {
   const target = deps.target();
   const client = await deps.client();
   const queue = await client.getQueue(target);
-  const until = serviceNow(client, () => deps.clock.now());
+  const until = client.serviceNow(() => deps.clock.now());
   const window = { since: until - ms, until };
   const data = await fetchWindow(client, target, window, undefined, queue);
   return { window, prs: data.prs, attempts: data.attempts, queue: queue as Record<string, unknown> };
