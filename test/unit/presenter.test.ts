@@ -75,6 +75,17 @@ describe('terminal injection: every format but JSON is inert', () => {
     for (const line of out.split('\n').filter((l) => l.startsWith('| '))) expect(line.split(/(?<!\\)\|/).length).toBe(4);
   });
 
+  it('markdown: service text cannot make a link or an image', async () => {
+    const fake = fakeClient({
+      getSubmittedPullRequestWithTimeline: [{ ...record, prTitle: '[fix](javascript:alert(1)) ![x](https://track.example/p.png) [r][1]', prAuthor: '[1]: javascript:alert(1)' }],
+    });
+    const { deps, io } = testDeps({ fake, options: { output: 'markdown' } });
+    await deps.out.show(await runStatus({ pr: 42 }, deps));
+    expect(io.stdout).toContain('javascript:alert(1)');
+    // Every bracket from the service is escaped, so no `[text](url)`, `![alt](src)` or `[text][ref]` remains.
+    expect(io.stdout).not.toMatch(/(?<!\\)[[\]]/);
+  });
+
   it('--json keeps the exact strings', async () => {
     const out = await statusIn('json');
     expect(JSON.parse(out).prTitle).toBe(title);
