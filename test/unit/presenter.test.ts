@@ -86,6 +86,20 @@ describe('terminal injection: every format but JSON is inert', () => {
     expect(io.stdout).not.toMatch(/(?<!\\)[[\]]/);
   });
 
+  it('a timeline time outside what a date can hold is skipped, not a crash', async () => {
+    const timeline = [
+      { timestamp: 1e20, state: 'pending', reason: 'MERGE_ITEM_NOW_READY' },
+      { timestamp: -1.7e308, state: 'testing', reason: 'TEST_RUN_STARTED' },
+      { timestamp: '2026-11-22T11:00:00.000Z', state: 'testing', reason: 'TEST_RUN_STARTED', testRunId: 'r-1' },
+    ];
+    for (const output of ['table', 'plain', 'markdown', 'json']) {
+      const fake = fakeClient({ getSubmittedPullRequestWithTimeline: [{ ...entry(42, 'testing'), timeline }] });
+      const { deps, io } = testDeps({ fake, options: { output } });
+      expect(await deps.out.show(await runStatus({ pr: 42 }, deps))).toBe(0);
+      expect(io.stdout).toContain('r-1');
+    }
+  });
+
   it('--json keeps the exact strings', async () => {
     const out = await statusIn('json');
     expect(JSON.parse(out).prTitle).toBe(title);
