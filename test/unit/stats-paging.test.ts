@@ -30,7 +30,12 @@ describe('testing results paging', () => {
     const fake = client(250, 250);
     const data = await fetchWindow(fake.client, target, window, undefined, { state: 'running' } as never);
     expect(data.attempts).toHaveLength(250);
-    expect(fake.callsOf('listMergeQueueTestingResults').map((c) => (c.req as { offset: number }).offset).sort((a, b) => a - b)).toEqual([0, 100, 200]);
+    expect(
+      fake
+        .callsOf('listMergeQueueTestingResults')
+        .map((c) => (c.req as { offset: number }).offset)
+        .sort((a, b) => a - b),
+    ).toEqual([0, 100, 200]);
   });
 
   it('a total that overstates (a million results, 150 there) ends at the first empty page, not a request per announced page', async () => {
