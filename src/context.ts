@@ -26,6 +26,7 @@ import { UsageError } from './errors.js';
 import type { IO } from './output/io.js';
 import { Presenter } from './output/present.js';
 import { FORMATS } from './output/render.js';
+import { safeLine } from './output/sanitize.js';
 import { systemClock, type Clock } from './util/clock.js';
 import { parseDuration } from './util/duration.js';
 
@@ -108,7 +109,8 @@ export class Context {
   }
 
   debug(line: string): void {
-    if (this.debugEnabled) this.io.err(`mq: debug: ${line}\n`);
+    // Debug lines carry what the service sent (bodies, Location headers): inert on a terminal.
+    if (this.debugEnabled) this.io.err(`mq: debug: ${safeLine(line)}\n`);
   }
 
   store(): ProfileStore {

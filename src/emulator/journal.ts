@@ -40,14 +40,13 @@ export function journalFiles(dir: string): Array<{ n: number; name: string }> {
 
 export class JournalCorruptError extends Error {}
 
-/** Reads every record after `afterSeq`, in order; a torn last line of the last file is dropped. */
+/** Reads every record after `afterSeq`, in order; a torn last line (of any file) is dropped. */
 export function readJournal(dir: string, afterSeq: number): JournalRecord[] {
   const files = journalFiles(dir);
   const out: JournalRecord[] = [];
-  files.forEach((f, i) => {
+  for (const f of files) {
     const text = readFileSync(join(dir, f.name), 'utf8');
     const lines = text.split('\n');
-    const last = i === files.length - 1;
     for (let j = 0; j < lines.length; j++) {
       const line = lines[j]!;
       const complete = j < lines.length - 1; // followed by a newline
@@ -57,13 +56,15 @@ export function readJournal(dir: string, afterSeq: number): JournalRecord[] {
         rec = JSON.parse(line) as JournalRecord;
         if (typeof rec.s !== 'number' || typeof rec.t !== 'number' || typeof rec.k !== 'string') throw new Error('not a record');
       } catch {
-        if (last && !complete) break; // torn by a crash mid-append: never acknowledged
+        // Torn by a crash mid-append: never acknowledged. It may be in an older file than the last:
+        // a restart opens a new file before its first snapshot, and may die before that snapshot.
+        if (!complete) break;
         throw new JournalCorruptError(`journal file ${join(dir, f.name)} is corrupt at line ${j + 1}`);
       }
-      if (!complete && last) break; // a whole record without its newline was not acknowledged either
+      if (!complete) break; // a whole record without its newline was not acknowledged either
       if (rec.s > afterSeq) out.push(rec);
     }
-  });
+  }
   out.sort((a, b) => a.s - b.s);
   return out;
 }

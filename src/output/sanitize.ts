@@ -26,6 +26,8 @@ export function safeMarkdown(text: string): string {
   return safeLine(text)
     .replace(/\\/g, '\\\\')
     .replace(/\|/g, '\\|')
+    // No link or image from service text: `[x](javascript:…)`, `![](https://tracker…)`, `[x][ref]`.
+    .replace(/[[\]]/g, '\\$&')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;');

@@ -12,9 +12,12 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const int = (v: unknown): number | null =>
   typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : typeof v === 'string' && /^\d{1,10}$/.test(v) ? Number(v) : null;
 
+/** The most a Date holds either side of 1970 (ms): a time beyond it cannot be shown or compared sensibly. */
+const MAX_DATE_MS = 8.64e15;
+
 /** An ISO time or epoch ms; null when neither. */
 export function timeOf(v: unknown): number | null {
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'number') return Number.isFinite(v) && Math.abs(v) <= MAX_DATE_MS ? v : null;
   if (typeof v !== 'string') return null;
   const ms = Date.parse(v);
   return Number.isNaN(ms) ? null : ms;

@@ -39,8 +39,19 @@ export function testingFields(d: TestingDetails, now: number): Field[] {
   return fields.filter((f) => f.value !== '');
 }
 
+/** A link from the service as sent when it is http(s); any other scheme (javascript:, file:, …) is not shown. */
+function webUrl(url: string | null | undefined): string {
+  if (!url) return '';
+  try {
+    const scheme = new URL(url).protocol;
+    return scheme === 'https:' || scheme === 'http:' ? url : '';
+  } catch {
+    return '';
+  }
+}
+
 export function testedPrRows(d: TestingDetails): Row[] {
-  return (d.testedPullRequests ?? []).map((p) => [p.prNumber === null || p.prNumber === undefined ? '—' : `#${p.prNumber}`, p.title ?? '', p.prUrl ?? '']);
+  return (d.testedPullRequests ?? []).map((p) => [p.prNumber === null || p.prNumber === undefined ? '—' : `#${p.prNumber}`, p.title ?? '', webUrl(p.prUrl)]);
 }
 
 export interface Check {
@@ -58,11 +69,11 @@ export function checks(d: TestingDetails): Check[] {
   for (const suite of d.checkSuites ?? []) {
     for (const run of suite.checkRuns ?? []) {
       const state = (run.status?.toUpperCase() === 'COMPLETED' && run.conclusion ? run.conclusion : (run.status ?? run.conclusion ?? 'unknown')).toLowerCase();
-      out.push({ kind: 'check run', name: run.name ?? '', state, url: run.url ?? '', required: required.has(run.name ?? '') });
+      out.push({ kind: 'check run', name: run.name ?? '', state, url: webUrl(run.url), required: required.has(run.name ?? '') });
     }
   }
   for (const st of d.statusChecks ?? []) {
-    out.push({ kind: 'status', name: st.context ?? '', state: (st.state ?? 'unknown').toLowerCase(), url: st.url ?? '', required: required.has(st.context ?? '') });
+    out.push({ kind: 'status', name: st.context ?? '', state: (st.state ?? 'unknown').toLowerCase(), url: webUrl(st.url), required: required.has(st.context ?? '') });
   }
   return out;
 }

@@ -80,6 +80,27 @@ describe('mq queue testing', () => {
     expect(r.stdout).toMatch(/lint\s.*failure\s.*yes\s.*https:\/\/lint\.example\.com\/3/);
   });
 
+  it('shows only http(s) links: a javascript: or file: URL from the service is left out', async () => {
+    fake.on('POST /getMergeQueueTestingDetails', {
+      status: 200,
+      body: {
+        ...DETAILS,
+        checkSuites: [{ checkRuns: [{ name: 'ci/build', url: 'javascript:alert(document.cookie)', status: 'COMPLETED', conclusion: 'SUCCESS' }] }],
+        statusChecks: [{ context: 'lint', url: 'file:///etc/passwd', state: 'FAILURE' }],
+        testedPullRequests: [{ prNumber: 1815, prUrl: 'JavaScript:alert(1)', title: 'Faster widget cache' }],
+      },
+    });
+    for (const output of ['plain', 'table', 'markdown']) {
+      const r = await runMq(['queue', 'testing', RUN, '-o', output], { env: env() });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toContain('ci/build');
+      expect(r.stdout.toLowerCase()).not.toContain('javascript:');
+      expect(r.stdout).not.toContain('file:');
+    }
+    const plain = await runMq(['queue', 'testing', RUN], { env: env() });
+    expect(plain.stdout.trimEnd().split('\n')).toContain('check\tci/build\tsuccess\tyes\t');
+  });
+
   it('--json prints the record', async () => {
     const r = await runMq(['queue', 'testing', RUN, '--json'], { env: env() });
     const doc = JSON.parse(r.stdout);

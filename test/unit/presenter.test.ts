@@ -74,6 +74,31 @@ describe('terminal injection: every format but JSON is inert', () => {
     for (const line of out.split('\n').filter((l) => l.startsWith('| '))) expect(line.split(/(?<!\\)\|/).length).toBe(4);
   });
 
+  it('markdown: service text cannot make a link or an image', async () => {
+    const fake = fakeClient({
+      getSubmittedPullRequestWithTimeline: [{ ...record, prTitle: '[fix](javascript:alert(1)) ![x](https://track.example/p.png) [r][1]', prAuthor: '[1]: javascript:alert(1)' }],
+    });
+    const { deps, io } = testDeps({ fake, options: { output: 'markdown' } });
+    await deps.out.show(await runStatus({ pr: 42 }, deps));
+    expect(io.stdout).toContain('javascript:alert(1)');
+    // Every bracket from the service is escaped, so no `[text](url)`, `![alt](src)` or `[text][ref]` remains.
+    expect(io.stdout).not.toMatch(/(?<!\\)[[\]]/);
+  });
+
+  it('a timeline time outside what a date can hold is skipped, not a crash', async () => {
+    const timeline = [
+      { timestamp: 1e20, state: 'pending', reason: 'MERGE_ITEM_NOW_READY' },
+      { timestamp: -1.7e308, state: 'testing', reason: 'TEST_RUN_STARTED' },
+      { timestamp: '2026-11-22T11:00:00.000Z', state: 'testing', reason: 'TEST_RUN_STARTED', testRunId: 'r-1' },
+    ];
+    for (const output of ['table', 'plain', 'markdown', 'json']) {
+      const fake = fakeClient({ getSubmittedPullRequestWithTimeline: [{ ...entry(42, 'testing'), timeline }] });
+      const { deps, io } = testDeps({ fake, options: { output } });
+      expect(await deps.out.show(await runStatus({ pr: 42 }, deps))).toBe(0);
+      expect(io.stdout).toContain('r-1');
+    }
+  });
+
   it('--json keeps the exact strings', async () => {
     const out = await statusIn('json');
     expect(JSON.parse(out).prTitle).toBe(title);
