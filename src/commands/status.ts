@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Context, Deps } from '../context.js';
-import { ExitCode, mostSevere } from '../errors.js';
+import { ExitCode, MqError, mostSevere } from '../errors.js';
 import type { Block, Result } from '../output/present.js';
 import type { Row } from '../output/render.js';
 import { stateColor } from '../output/style.js';
@@ -39,12 +39,18 @@ export interface StatusManyOptions {
   args: string[];
 }
 
+/** The queue is read only for positions: without it the column stays empty, but a refused token or Ctrl-C still ends the command. */
+function positionsUnknown(err: unknown): null {
+  if (err instanceof MqError && (err.exitCode === ExitCode.auth || err.exitCode === ExitCode.interrupted)) throw err;
+  return null;
+}
+
 /** Several PRs (or `-`): one batch request per 50, one row each; never-submitted PRs are not found (exit 3). */
 export async function runStatusMany(opts: StatusManyOptions, deps: Deps): Promise<Result> {
   const numbers = await prArguments(deps, opts.args);
   const target = deps.target();
   const client = await deps.client();
-  const [{ pullRequests, notFound }, queue] = await Promise.all([fetchBatch(client, target, numbers, true), client.getQueue(target).catch(() => null)]);
+  const [{ pullRequests, notFound }, queue] = await Promise.all([fetchBatch(client, target, numbers, true), client.getQueue(target).catch(positionsUnknown)]);
   const order = (queue?.enqueuedPullRequests ?? []).map((e) => e.prNumber);
   const byNumber = new Map(pullRequests.map((r) => [r.prNumber, r]));
   const missing = new Set(notFound);

@@ -184,6 +184,13 @@ describe('mq status with several PRs', () => {
     expect(doc.notFound).toEqual([]);
     expect(sent('/getSubmittedPullRequests')).toHaveLength(1);
   });
+
+  it('positions are optional, but a refused token on the queue read is not hidden (exit 4)', async () => {
+    fake.on('POST /getSubmittedPullRequests', { status: 200, body: { pullRequests: [{ ...FAILED_PR, prNumber: 5 }], notFound: [] } });
+    fake.on('POST /getQueue', { status: 403, body: 'forbidden' });
+    const r = await runCli(['status', '5', '6', '--json'], { env: env() });
+    expect(r.exitCode).toBe(4);
+  });
 });
 
 /** A window of 4 hours: 3 merged, 1 failed; 150 testing results in two pages. */
