@@ -48,7 +48,9 @@ await agent.close();
     const loopRun = spawnSync('sh', ['-c', `for n in $(seq 1 ${loop}); do "${node}" "${mq}" submit "$n" >/dev/null 2>&1 || exit 1; done`], { env: emu.env });
     if (loopRun.status !== 0) throw new Error('shell loop failed');
     const loopMs = ((Date.now() - loopStart) * N) / loop;
-    console.log(`  shell loop of ${loop} single mq submit calls: ${(loopMs / 1000).toFixed(1)} s${loop === N ? '' : ` (scaled to ${N})`}; bulk is ${(loopMs / r.a.medianMs).toFixed(0)}x faster`);
+    console.log(
+      `  shell loop of ${loop} single mq submit calls: ${(loopMs / 1000).toFixed(1)} s${loop === N ? '' : ` (scaled to ${N})`}; bulk is ${(loopMs / r.a.medianMs).toFixed(0)}x faster`,
+    );
     return { ...r, loopMs };
   } finally {
     await emu.stop();

@@ -48,7 +48,13 @@ export async function benchEmulatorLoad({ seconds = 8, connections = 32 } = {}) 
     const worker = async () => {
       while (next <= 10_000) {
         const n = next++;
-        const res = await agent.request({ origin: url.origin, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'x-api-token': emu.token }, body: JSON.stringify({ repo: REPO, targetBranch: 'main', pr: { number: n } }) });
+        const res = await agent.request({
+          origin: url.origin,
+          path: url.pathname,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-token': emu.token },
+          body: JSON.stringify({ repo: REPO, targetBranch: 'main', pr: { number: n } }),
+        });
         await res.body.text();
       }
     };
@@ -56,9 +62,19 @@ export async function benchEmulatorLoad({ seconds = 8, connections = 32 } = {}) 
     await agent.close();
     await emu.call('POST', '/_emulator/clock/advance', { minutes: 1 });
     const q = JSON.parse(await emu.call('POST', '/getQueue', { repo: REPO, targetBranch: 'main' }));
-    const gq = await load({ ...common, connections: 1, duration: seconds, body: JSON.stringify({ repo: REPO, targetBranch: 'main' }), url: `${emu.url}/getQueue` });
-    console.log(`getQueue with ${q.enqueuedPullRequests.length} enqueued PRs (${(JSON.stringify(q).length / 1048576).toFixed(1)} MiB), one request at a time for ${seconds}s:`);
-    console.log(`  ${gq.requests.total} requests  p50 ${gq.latency.p50} ms  p99 ${gq.latency.p99} ms  max ${gq.latency.max} ms (target p99 <= 50 ms: ${gq.latency.p99 <= 50 ? 'met' : 'MISSED'})`);
+    const gq = await load({
+      ...common,
+      connections: 1,
+      duration: seconds,
+      body: JSON.stringify({ repo: REPO, targetBranch: 'main' }),
+      url: `${emu.url}/getQueue`,
+    });
+    console.log(
+      `getQueue with ${q.enqueuedPullRequests.length} enqueued PRs (${(JSON.stringify(q).length / 1048576).toFixed(1)} MiB), one request at a time for ${seconds}s:`,
+    );
+    console.log(
+      `  ${gq.requests.total} requests  p50 ${gq.latency.p50} ms  p99 ${gq.latency.p99} ms  max ${gq.latency.max} ms (target p99 <= 50 ms: ${gq.latency.p99 <= 50 ? 'met' : 'MISSED'})`,
+    );
     return { emuRps, bareRps, ratio: emuRps / bareRps, getQueueP99: gq.latency.p99, enqueued: q.enqueuedPullRequests.length };
   } finally {
     await emu.stop();

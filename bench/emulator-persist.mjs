@@ -48,7 +48,9 @@ export async function benchEmulatorPersist() {
   const emu = await startEmulator(['--clock', 'manual', ...(memory ? [] : ['--data-dir', dir])]);
   try {
     await emu.call('POST', '/createQueue', { repo: REPO, targetBranch: 'main', concurrency: 5 });
-    console.log(`emulator persistence (${memory ? 'no --data-dir' : `--data-dir on ${tmpdir()}`}): acknowledged submitPullRequest per second, ${SECONDS}s per load`);
+    console.log(
+      `emulator persistence (${memory ? 'no --data-dir' : `--data-dir on ${tmpdir()}`}): acknowledged submitPullRequest per second, ${SECONDS}s per load`,
+    );
     let have = 1;
     let spare = 1_000_000;
     for (const size of SIZES) {

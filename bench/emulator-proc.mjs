@@ -31,8 +31,20 @@ export async function startEmulator(args = []) {
     token,
     pid: child.pid,
     call,
-    env: { ...process.env, MQ_API_URL: url, MQ_TOKEN: token, MQ_REPO: 'github.com/bench/repo', MQ_BRANCH: 'main', NO_COLOR: '1', MQ_CONFIG_DIR: '/tmp/mq-bench-config' },
-    stop: () => new Promise((r) => { child.on('exit', r); child.kill('SIGINT'); }),
+    env: {
+      ...process.env,
+      MQ_API_URL: url,
+      MQ_TOKEN: token,
+      MQ_REPO: 'github.com/bench/repo',
+      MQ_BRANCH: 'main',
+      NO_COLOR: '1',
+      MQ_CONFIG_DIR: '/tmp/mq-bench-config',
+    },
+    stop: () =>
+      new Promise((r) => {
+        child.on('exit', r);
+        child.kill('SIGINT');
+      }),
   };
 }
 

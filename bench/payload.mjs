@@ -26,7 +26,22 @@ export async function benchPayload({ runs = 10 } = {}) {
       { name: 'mq targets --file (19 MiB)', argv: [node, mq, 'targets', '42', '--sha', 'abc123', '--file', '/tmp/mq-bench-targets.txt'] },
       {
         name: 'curl --data-binary (same body)',
-        argv: ['curl', '-sS', '-f', '-o', '/dev/null', '-X', 'POST', '-H', 'content-type: application/json', '-H', `x-api-token: ${emu.token}`, '--data-binary', '@/tmp/mq-bench-body.json', `${emu.url}/setImpactedTargets`],
+        argv: [
+          'curl',
+          '-sS',
+          '-f',
+          '-o',
+          '/dev/null',
+          '-X',
+          'POST',
+          '-H',
+          'content-type: application/json',
+          '-H',
+          `x-api-token: ${emu.token}`,
+          '--data-binary',
+          '@/tmp/mq-bench-body.json',
+          `${emu.url}/setImpactedTargets`,
+        ],
       },
       { runs, warmup: 1, options: { env: emu.env } },
     );

@@ -37,7 +37,9 @@ function time(args) {
 }
 
 const common = ['--test-time', '30m', '--failure-rate', '5%', '--flake-rate', '2%', '--runs', '20', ...ROWS];
-console.log(`load average ${(await import('node:os')).loadavg()[0].toFixed(1)}; planner benchmark (${availableParallelism()} CPUs, median of ${REPEAT}); rows: defaults (concurrency 1), concurrency=4, concurrency=8,batch=4, concurrency=2,batch=4`);
+console.log(
+  `load average ${(await import('node:os')).loadavg()[0].toFixed(1)}; planner benchmark (${availableParallelism()} CPUs, median of ${REPEAT}); rows: defaults (concurrency 1), concurrency=4, concurrency=8,batch=4, concurrency=2,batch=4`,
+);
 const target = time(['--arrivals', '20/h', '--duration', '7d', ...common]);
 console.log(`target: 7d, 20 PRs/h, 20 runs, 4 rows: ${target} (goal < 10 s wall) ${target.wall < 10 ? 'met' : 'MISSED'}`);
 console.log('growth with arrivals (7d):');

@@ -7,7 +7,9 @@ import { benchPayload } from './payload.mjs';
 import { benchEmulatorLoad } from './emulator-load.mjs';
 import { benchEngine } from './engine.mjs';
 
-console.log(`mq benchmarks · ${new Date().toISOString()} · node ${process.version} · ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'} · ${(totalmem() / 2 ** 30).toFixed(0)} GiB\n`);
+console.log(
+  `mq benchmarks · ${new Date().toISOString()} · node ${process.version} · ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'} · ${(totalmem() / 2 ** 30).toFixed(0)} GiB\n`,
+);
 benchStartup();
 console.log();
 await benchStatus();

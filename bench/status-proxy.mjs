@@ -44,7 +44,11 @@ export async function benchStatusProxy({ runs = 15 } = {}) {
     const env = { ...emu.env, MQ_API_URL: emu.url.replace('127.0.0.1', 'mq.bench.invalid'), HTTP_PROXY: `http://127.0.0.1:${proxy.port}` };
     const baseline = { name: 'node -e 0', argv: [node, '-e', '0'] };
     for (const flags of [[], ['--liftoff-only']]) {
-      const r = comparePair({ name: `mq status 1 via proxy ${flags.join(' ')}`.trim(), argv: [node, ...flags, mq, 'status', '1', '--insecure-http'] }, baseline, { runs, options: { env } });
+      const r = comparePair(
+        { name: `mq status 1 via proxy ${flags.join(' ')}`.trim(), argv: [node, ...flags, mq, 'status', '1', '--insecure-http'] },
+        baseline,
+        { runs, options: { env } },
+      );
       printPair(`start-up through a proxy${flags.length ? ` with ${flags.join(' ')}` : ''} vs node -e 0`, r);
     }
   } finally {

@@ -29,8 +29,16 @@ const LAZY = {
   'config-write': 'src/config/write.ts',
   'cli-table3': 'cli-table3',
 };
-const lazyBySource = new Map(Object.entries(LAZY).filter(([, src]) => src.startsWith('src/')).map(([name, src]) => [resolve(root, src), name]));
-const lazyByPackage = new Map(Object.entries(LAZY).filter(([, src]) => !src.startsWith('src/')).map(([name, src]) => [src, name]));
+const lazyBySource = new Map(
+  Object.entries(LAZY)
+    .filter(([, src]) => src.startsWith('src/'))
+    .map(([name, src]) => [resolve(root, src), name]),
+);
+const lazyByPackage = new Map(
+  Object.entries(LAZY)
+    .filter(([, src]) => !src.startsWith('src/'))
+    .map(([name, src]) => [src, name]),
+);
 
 const common = {
   bundle: true,

@@ -25,4 +25,3 @@ export async function main(argv: string[]): Promise<void> {
     await closeHttp();
   }
 }
-

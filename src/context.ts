@@ -58,7 +58,22 @@ export type ClientFactory = (deps: Context, opts: ClientOptions) => Promise<Merg
 /** What a behaviour may use. */
 export type Deps = Pick<
   Context,
-  'io' | 'env' | 'cwd' | 'clock' | 'signal' | 'options' | 'out' | 'client' | 'target' | 'profile' | 'config' | 'store' | 'connection' | 'dryRuns' | 'debug' | 'debugEnabled'
+  | 'io'
+  | 'env'
+  | 'cwd'
+  | 'clock'
+  | 'signal'
+  | 'options'
+  | 'out'
+  | 'client'
+  | 'target'
+  | 'profile'
+  | 'config'
+  | 'store'
+  | 'connection'
+  | 'dryRuns'
+  | 'debug'
+  | 'debugEnabled'
 >;
 
 export class Context {
@@ -141,7 +156,13 @@ export class Context {
     const apiUrl = resolveApiUrl(this.options, this.env, data, name.value);
     const token = resolveToken(this.env, data, name.value);
     if (token) this.io.addSecret(token.value);
-    const refused = tokenDestinationError({ apiUrl, tokenSource: token?.source, profileName: name.value, profileApiUrl: data.apiUrl, defaultApiUrl: DEFAULT_API_URL });
+    const refused = tokenDestinationError({
+      apiUrl,
+      tokenSource: token?.source,
+      profileName: name.value,
+      profileApiUrl: data.apiUrl,
+      defaultApiUrl: DEFAULT_API_URL,
+    });
     if (refused) throw refused;
     return { apiUrl, token, profile: name };
   }

@@ -43,9 +43,14 @@ function decode<T>(schema: z.ZodType<T>, body: string, what: string): T {
     parsed = JSON.parse(body);
   } catch {
     const start = body.trim().slice(0, 60).replace(/\s+/g, ' ');
-    throw new MqError(ExitCode.unexpected, what, `the service sent something unexpected: not JSON${start ? ` (starts with ${JSON.stringify(start)})` : ' (empty body)'}`, {
-      hints: ['check that the API URL points at the merge queue service; rerun with --debug to see the response'],
-    });
+    throw new MqError(
+      ExitCode.unexpected,
+      what,
+      `the service sent something unexpected: not JSON${start ? ` (starts with ${JSON.stringify(start)})` : ' (empty body)'}`,
+      {
+        hints: ['check that the API URL points at the merge queue service; rerun with --debug to see the response'],
+      },
+    );
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new MqError(ExitCode.unexpected, what, 'the service sent something unexpected: a JSON value that is not an object');

@@ -30,7 +30,10 @@ export type GetPullRequestWithTimelineRequest = z.infer<typeof getPullRequestWit
 
 export const getPullRequestsRequest = z.object({
   ...queueTarget,
-  prs: z.array(z.object({ number: prNumber })).min(1).max(MAX_PRS_PER_LOOKUP),
+  prs: z
+    .array(z.object({ number: prNumber }))
+    .min(1)
+    .max(MAX_PRS_PER_LOOKUP),
   includeTimeline: z.boolean().optional(),
 });
 export type GetPullRequestsRequest = z.infer<typeof getPullRequestsRequest>;
@@ -47,8 +50,7 @@ export const testingResultsRequest = z
     (r) =>
       r.since === undefined ||
       r.until === undefined ||
-      (Date.parse(r.since) <= Date.parse(r.until) &&
-        Date.parse(r.until) - Date.parse(r.since) <= MAX_TESTING_WINDOW_DAYS * 86_400_000),
+      (Date.parse(r.since) <= Date.parse(r.until) && Date.parse(r.until) - Date.parse(r.since) <= MAX_TESTING_WINDOW_DAYS * 86_400_000),
     { error: `expected since <= until, at most ${MAX_TESTING_WINDOW_DAYS} days apart`, path: ['since'] },
   );
 export type TestingResultsRequest = z.infer<typeof testingResultsRequest>;

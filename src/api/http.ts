@@ -150,9 +150,7 @@ function formatBytes(n: number): string {
   return n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : `${n} bytes`;
 }
 
-type Attempt =
-  | { kind: 'response'; response: HttpResponse; retryAfterMs?: number }
-  | { kind: 'error'; error: unknown; code: string; timedOutMs?: number };
+type Attempt = { kind: 'response'; response: HttpResponse; retryAfterMs?: number } | { kind: 'error'; error: unknown; code: string; timedOutMs?: number };
 
 /**
  * A write's 2xx answer must be what the service sends for a write: nothing, `OK`, or JSON. Anything
@@ -439,9 +437,16 @@ export class HttpClient {
   private statusError(spec: CallSpec, res: HttpResponse, retried: boolean): MqError {
     if (res.status >= 300 && res.status < 400) {
       const where = res.body ? ` to ${truncate(res.body, 200)}` : '';
-      return new ApiError(ExitCode.unexpected, spec.what, `the service answered HTTP ${res.status}, a redirect${where}; mq never follows redirects`, res.status, res.body, {
-        hints: ['check the API URL (--api-url, MQ_API_URL or the profile); it must point at the service itself'],
-      });
+      return new ApiError(
+        ExitCode.unexpected,
+        spec.what,
+        `the service answered HTTP ${res.status}, a redirect${where}; mq never follows redirects`,
+        res.status,
+        res.body,
+        {
+          hints: ['check the API URL (--api-url, MQ_API_URL or the profile); it must point at the service itself'],
+        },
+      );
     }
     const text = describeBody(res);
     const why = `the service answered HTTP ${res.status}${text ? `: ${text}` : ''}`;

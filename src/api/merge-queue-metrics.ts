@@ -126,9 +126,7 @@ export const MERGE_QUEUE_FAMILIES = {
 };
 
 const SCALAR_FAMILIES: ReadonlyMap<string, ScalarField> = new Map(Object.entries(MERGE_QUEUE_FAMILIES.scalars));
-const HISTOGRAM_FAMILIES: ReadonlyMap<string, HistogramKey> = new Map(
-  Object.entries(MERGE_QUEUE_FAMILIES.histograms),
-);
+const HISTOGRAM_FAMILIES: ReadonlyMap<string, HistogramKey> = new Map(Object.entries(MERGE_QUEUE_FAMILIES.histograms));
 
 interface HistogramAcc {
   buckets: Map<number, number>;

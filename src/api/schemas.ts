@@ -77,8 +77,6 @@ function responseSchemaOf(s: QueueSettingInfo): z.ZodType {
 /** How a queue record's settings are decoded (leniently: absent or null is fine). */
 export const settingResponseFields = Object.fromEntries(QUEUE_SETTINGS.map((s) => [s.field, responseSchemaOf(s)])) as unknown as SettingResponseShape;
 
-
-
 // ---- requests ----------------------------------------------------------------------------------
 
 export const repoRef = z.object({ host: z.string().min(1), owner: z.string().min(1), name: z.string().min(1) });
@@ -187,9 +185,7 @@ export const testingDetailsSchema = z.looseObject({
   testBranchSha: str,
   createdAt: str,
   status: lower.nullish(),
-  checkSuites: z
-    .array(z.looseObject({ checkRuns: z.array(z.looseObject({ name: str, url: str, status: str, conclusion: str })).nullish() }))
-    .nullish(),
+  checkSuites: z.array(z.looseObject({ checkRuns: z.array(z.looseObject({ name: str, url: str, status: str, conclusion: str })).nullish() })).nullish(),
   statusChecks: z.array(z.looseObject({ context: str, url: str, state: str })).nullish(),
   testedPullRequests: z.array(z.looseObject({ prNumber: num, prUrl: str, title: str })).nullish(),
   impactedTargets: z.array(z.string()).nullish(),

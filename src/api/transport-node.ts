@@ -43,9 +43,10 @@ export function nodeTransport(): Transport {
   const stackFor = (protocol: string): Promise<Stack> => {
     let s = stacks.get(protocol);
     if (!s) {
-      s = protocol === 'https:'
-        ? import('node:https').then((m) => ({ agent: new m.Agent(AGENT_OPTIONS), request: m.request as typeof httpRequest }))
-        : import('node:http').then((m) => ({ agent: new m.Agent(AGENT_OPTIONS), request: m.request }));
+      s =
+        protocol === 'https:'
+          ? import('node:https').then((m) => ({ agent: new m.Agent(AGENT_OPTIONS), request: m.request as typeof httpRequest }))
+          : import('node:http').then((m) => ({ agent: new m.Agent(AGENT_OPTIONS), request: m.request }));
       stacks.set(protocol, s);
     }
     return s;

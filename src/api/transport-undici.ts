@@ -28,7 +28,12 @@ function tunnelFailure(err: Error, proxy: string): Error {
   const label = proxyLabel(proxy);
   const status = /Proxy response \((\d+)\)/.exec(err.message)?.[1];
   if (status === '407') return new TransportError('PROXY_AUTH', `the proxy ${label} refused the credentials (HTTP 407)`, { proxy: label, cause: err });
-  if (status) return new TransportError('PROXY_REFUSED', `the proxy ${label} refused the tunnel (HTTP ${status})`, { detail: `HTTP ${status}`, proxy: label, cause: err });
+  if (status)
+    return new TransportError('PROXY_REFUSED', `the proxy ${label} refused the tunnel (HTTP ${status})`, {
+      detail: `HTTP ${status}`,
+      proxy: label,
+      cause: err,
+    });
   const code = systemCode(err);
   if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE') {
     return new TransportError('PROXY_DROPPED', `the proxy ${label} closed the connection before opening a tunnel`, { proxy: label, cause: err });
@@ -48,8 +53,15 @@ function normalise(err: unknown, signal: AbortSignal): unknown {
   const message = (err as Error)?.message ?? String(err);
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return new TransportError('CONNECT_TIMEOUT', message, { cause: err });
   // Without a tunnel (plain http through the proxy) undici reports 407 this way.
-  if (code === 'UND_ERR_INVALID_ARG' && /\(407\)/.test(message)) return new TransportError('PROXY_AUTH', 'the proxy refused the credentials (HTTP 407)', { cause: err });
-  if (code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED' || code === 'UND_ERR_DESTROYED' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'EPIPE') {
+  if (code === 'UND_ERR_INVALID_ARG' && /\(407\)/.test(message))
+    return new TransportError('PROXY_AUTH', 'the proxy refused the credentials (HTTP 407)', { cause: err });
+  if (
+    code === 'UND_ERR_SOCKET' ||
+    code === 'UND_ERR_CLOSED' ||
+    code === 'UND_ERR_DESTROYED' ||
+    code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' ||
+    code === 'EPIPE'
+  ) {
     return new TransportError('ECONNRESET', message, { cause: err });
   }
   return code ? new TransportError(code, message, { cause: err }) : err;
@@ -70,14 +82,15 @@ export async function undiciTransport(proxies: ProxySettings, connectTimeoutMs: 
   // Only this transport needs it: the default one has no WebAssembly.
   const { setFlagsFromString } = await import('node:v8');
   setFlagsFromString('--liftoff-only');
-  const [{ default: EnvHttpProxyAgent }, { default: Agent }, { default: Pool }, { default: Dispatcher }, { default: request }, { default: connect }] = await Promise.all([
-    import('undici/lib/dispatcher/env-http-proxy-agent.js'),
-    import('undici/lib/dispatcher/agent.js'),
-    import('undici/lib/dispatcher/pool.js'),
-    import('undici/lib/dispatcher/dispatcher.js'),
-    import('undici/lib/api/api-request.js'),
-    import('undici/lib/api/api-connect.js'),
-  ]);
+  const [{ default: EnvHttpProxyAgent }, { default: Agent }, { default: Pool }, { default: Dispatcher }, { default: request }, { default: connect }] =
+    await Promise.all([
+      import('undici/lib/dispatcher/env-http-proxy-agent.js'),
+      import('undici/lib/dispatcher/agent.js'),
+      import('undici/lib/dispatcher/pool.js'),
+      import('undici/lib/dispatcher/dispatcher.js'),
+      import('undici/lib/api/api-request.js'),
+      import('undici/lib/api/api-connect.js'),
+    ]);
   // What undici's index does for its whole API, for the two methods used here: `request`, and
   // `connect` (the proxy agent opens its tunnels with it).
   Object.assign(Dispatcher.prototype, { request, connect });

@@ -53,6 +53,13 @@ export function cancelCommand(ctx: Context): Command {
     .argument('[pr...]', 'PR numbers; `-` reads them from stdin')
     .addOption(parallelOption())
     .option('--dry-run', 'print the requests instead of sending them')
-    .action(act(ctx, 'cancel', (prs: string[], f: { parallel: number; dryRun?: boolean }): CancelOptions => ({ prs, parallel: f.parallel, dryRun: f.dryRun }), runCancel));
+    .action(
+      act(
+        ctx,
+        'cancel',
+        (prs: string[], f: { parallel: number; dryRun?: boolean }): CancelOptions => ({ prs, parallel: f.parallel, dryRun: f.dryRun }),
+        runCancel,
+      ),
+    );
   return withExamples(cmd, ['mq cancel 42', 'mq cancel 101 102 103 --json', 'mq cancel 42 --dry-run']);
 }

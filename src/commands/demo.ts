@@ -28,7 +28,8 @@ export interface DemoOptions {
 
 export function demoOptions(flags: DemoFlags): DemoOptions {
   const speed = Number(flags.speed);
-  if (!Number.isFinite(speed) || speed <= 0 || speed > 100_000) throw new UsageError(`--speed: "${flags.speed}" must be a number above 0 (emulated minutes per real second)`);
+  if (!Number.isFinite(speed) || speed <= 0 || speed > 100_000)
+    throw new UsageError(`--speed: "${flags.speed}" must be a number above 0 (emulated minutes per real second)`);
   return { speed, seed: parseIntIn(flags.seed, '--seed', 0, 2 ** 31 - 1) };
 }
 
@@ -84,7 +85,15 @@ export async function runDemo(opts: DemoOptions, ctx: Deps): Promise<Result> {
     await client.createQueue({ ...target, concurrency: DEMO_QUEUE_SETTINGS.concurrency });
     await client.updateQueue({ ...target, ...DEMO_QUEUE_SETTINGS });
     for (const pr of DEMO_PRS) {
-      await control('POST', '/_emulator/pullRequests', { repo: DEMO_REPO, number: pr.number, title: pr.title, author: pr.author, breaksBuild: pr.breaksBuild ?? false, outcomes: pr.outcomes, testMinutes: pr.testMinutes });
+      await control('POST', '/_emulator/pullRequests', {
+        repo: DEMO_REPO,
+        number: pr.number,
+        title: pr.title,
+        author: pr.author,
+        breaksBuild: pr.breaksBuild ?? false,
+        outcomes: pr.outcomes,
+        testMinutes: pr.testMinutes,
+      });
     }
     for (const pr of DEMO_PRS) await client.submitPullRequest({ ...target, pr: { number: pr.number } });
 
@@ -104,7 +113,10 @@ export async function runDemo(opts: DemoOptions, ctx: Deps): Promise<Result> {
       if (!live && !json && log.length > 0) await ctx.out.stream(null, [{ lines: [...log] }]);
       log.length = 0;
       if (live) {
-        drawn = await ctx.out.frame([{ lines: [frameTitle('running', emulatedNow - START)] }, { headers: FRAME_HEADERS, rows: frameRows([...states.values()], emulatedNow) }], drawn);
+        drawn = await ctx.out.frame(
+          [{ lines: [frameTitle('running', emulatedNow - START)] }, { headers: FRAME_HEADERS, rows: frameRows([...states.values()], emulatedNow) }],
+          drawn,
+        );
       }
       if ([...states.values()].every((s) => TERMINAL.has(s.state))) break;
       if (ctx.clock.now() - wallStart > 60_000) throw new MqError(ExitCode.unexpected, 'demo', 'the queue did not settle within a minute of wall time');
@@ -146,7 +158,12 @@ export async function runDemo(opts: DemoOptions, ctx: Deps): Promise<Result> {
     ];
     if (q) {
       lines.push(
-        [own(paints.bold, 'metrics'), `: depth ${q.depth ?? 0}, testing ${q.testingSlotsActive ?? 0}, conclusions ${Object.entries(q.conclusions).map(([k, n]) => `${k} ${n}`).join(', ')}, restarts ${q.restarts ?? 0}`],
+        [
+          own(paints.bold, 'metrics'),
+          `: depth ${q.depth ?? 0}, testing ${q.testingSlotsActive ?? 0}, conclusions ${Object.entries(q.conclusions)
+            .map(([k, n]) => `${k} ${n}`)
+            .join(', ')}, restarts ${q.restarts ?? 0}`,
+        ],
         `  wait ${histogramText(q.histograms.wait)} · test ${histogramText(q.histograms.test)} · time in queue ${histogramText(q.histograms.timeInQueue)}`,
       );
     }

@@ -28,6 +28,8 @@ export function restartCommand(ctx: Context): Command {
     .description('Restart the tests of a PR that is testing or pending failure, without moving it in the queue.')
     .argument('[pr]', 'PR number')
     .option('--dry-run', 'print the request instead of sending it')
-    .action(act(ctx, 'restart', (pr: string | undefined, f: { dryRun?: boolean }): RestartOptions => ({ pr: onePr(ctx.env, pr), dryRun: f.dryRun }), runRestart));
+    .action(
+      act(ctx, 'restart', (pr: string | undefined, f: { dryRun?: boolean }): RestartOptions => ({ pr: onePr(ctx.env, pr), dryRun: f.dryRun }), runRestart),
+    );
   return withExamples(cmd, ['mq restart 42', 'mq restart 42 --json']);
 }

@@ -22,7 +22,13 @@ export function withExamples(cmd: Command, examples: string[], extra?: string): 
  * Result, which the presenter prints. `piped` is the format used off a terminal when none was chosen.
  */
 // biome-ignore lint/suspicious/noExplicitAny: commander hands actions untyped arguments
-export function act<A extends any[], O>(ctx: Context, name: string, toOptions: (...args: A) => O, run: (options: O, deps: Deps) => Promise<Result>, piped?: Format) {
+export function act<A extends any[], O>(
+  ctx: Context,
+  name: string,
+  toOptions: (...args: A) => O,
+  run: (options: O, deps: Deps) => Promise<Result>,
+  piped?: Format,
+) {
   return async (...args: A): Promise<void> => {
     const options = toOptions(...args);
     if (ctx.intercept) {

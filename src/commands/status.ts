@@ -19,7 +19,10 @@ export async function runStatus(opts: StatusOptions, deps: Deps): Promise<Result
   const target = deps.target();
   const client = await deps.client();
   const { record, story, checksNote } = await fetchStory(client, target, opts.pr);
-  const fields = pullRequestFields(record, client.serviceNow(() => deps.clock.now()));
+  const fields = pullRequestFields(
+    record,
+    client.serviceNow(() => deps.clock.now()),
+  );
   if (story.runId) fields.push({ key: 'run', label: story.state === 'failed' ? 'Failing run' : 'Run', value: story.runId });
   const storyBlocks = storyView(story);
   const notes = checksNote ? [`mq: note: ${checksNote}`] : [];

@@ -56,9 +56,7 @@ export async function runSubmit(opts: SubmitOptions, deps: Deps): Promise<Result
 }
 
 export function parallelOption(): Option {
-  return new Option('--parallel <n>', 'requests in flight at once for several PRs')
-    .default(8)
-    .argParser((val) => parseIntIn(val, '--parallel', 1, 64));
+  return new Option('--parallel <n>', 'requests in flight at once for several PRs').default(8).argParser((val) => parseIntIn(val, '--parallel', 1, 64));
 }
 
 interface SubmitFlags {
@@ -74,7 +72,7 @@ export function submitCommand(ctx: Context): Command {
   const cmd = new Command('submit')
     .summary('submit PRs to the merge queue')
     .description('Submit one or more pull requests to the merge queue of the target branch. Resubmitting a queued PR updates its priority.')
-    .argument('[pr...]', 'PR numbers; `-` reads them from stdin (in GitHub Actions: defaults to the run\'s PR)')
+    .argument('[pr...]', "PR numbers; `-` reads them from stdin (in GitHub Actions: defaults to the run's PR)")
     .addOption(new Option('-p, --priority <priority>', 'urgent, high, medium, low, or 0-255 (0 is the most urgent)').argParser(parsePriority))
     .option('--no-batch', 'test this PR alone, never in a batch')
     .addOption(parallelOption())

@@ -77,9 +77,12 @@ async function readTargets(deps: Deps, source: TargetSource): Promise<string[] |
     text = file === '-' ? await deps.io.readStdin(MAX_BODY_BYTES) : await readFileLimited(resolve(deps.cwd, file), MAX_BODY_BYTES);
   } catch (err) {
     if (err instanceof InputTooLarge) {
-      throw new UsageError(`--file: ${file === '-' ? 'standard input' : file} is over the limit of ${limitText(MAX_BODY_BYTES)} (the most the service accepts); nothing was sent`, {
-        hints: ['send --all instead: the PR is then taken to impact every target'],
-      });
+      throw new UsageError(
+        `--file: ${file === '-' ? 'standard input' : file} is over the limit of ${limitText(MAX_BODY_BYTES)} (the most the service accepts); nothing was sent`,
+        {
+          hints: ['send --all instead: the PR is then taken to impact every target'],
+        },
+      );
     }
     throw new UsageError(`--file: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
@@ -109,8 +112,16 @@ export async function runTargets(opts: TargetsOptions, deps: Deps): Promise<Resu
   await client.setImpactedTargets(request, { body });
   const count = impactedTargets === 'ALL' ? 'ALL' : impactedTargets.length;
   if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, doc: { targets: count } } };
-  deps.out.note([own(paints.green, '✓'), ` set impacted targets of PR #${pr} at `, v(sha.slice(0, 12)), `: ${count === 'ALL' ? 'ALL' : `${count} target${count === 1 ? '' : 's'}`}`]);
-  return { data: { pr, ok: true, exitCode: 0, action: 'targets', repo: formatRepo(target.repo), targetBranch: target.targetBranch, sha, targets: count, bytes }, exitCode: 0 };
+  deps.out.note([
+    own(paints.green, '✓'),
+    ` set impacted targets of PR #${pr} at `,
+    v(sha.slice(0, 12)),
+    `: ${count === 'ALL' ? 'ALL' : `${count} target${count === 1 ? '' : 's'}`}`,
+  ]);
+  return {
+    data: { pr, ok: true, exitCode: 0, action: 'targets', repo: formatRepo(target.repo), targetBranch: target.targetBranch, sha, targets: count, bytes },
+    exitCode: 0,
+  };
 }
 
 export function targetsCommand(ctx: Context): Command {

@@ -66,7 +66,14 @@ export interface WaitInfo {
   deadline?: number;
 }
 
-export async function waitForPr(deps: Deps, client: MergeQueueClient, target: Target, pr: number, settings: WaitSettings, info: WaitInfo = {}): Promise<Result> {
+export async function waitForPr(
+  deps: Deps,
+  client: MergeQueueClient,
+  target: Target,
+  pr: number,
+  settings: WaitSettings,
+  info: WaitInfo = {},
+): Promise<Result> {
   const started = deps.clock.now();
   const deadline = info.deadline ?? started + settings.timeoutMs;
   const transitions: Transition[] = [];
@@ -86,7 +93,10 @@ export async function waitForPr(deps: Deps, client: MergeQueueClient, target: Ta
     onValue: (record) => {
       const state = checkRecord(record, pr);
       if (state !== last?.state) {
-        const at = stateTime(record, client.serviceNow(() => deps.clock.now()));
+        const at = stateTime(
+          record,
+          client.serviceNow(() => deps.clock.now()),
+        );
         const afterMs = last ? Math.max(0, at - lastChange) : null;
         transitions.push({ from: last?.state ?? null, to: state, at: new Date(at).toISOString(), afterMs });
         const line: Line = [`PR #${pr}: `];
@@ -130,9 +140,20 @@ export async function waitForPr(deps: Deps, client: MergeQueueClient, target: Ta
     exitCode,
     view: {
       markdown: [
-        last ? { fields: pullRequestFields(last, client.serviceNow(() => deps.clock.now())), title } : { lines: [`### ${title}`] },
+        last
+          ? {
+              fields: pullRequestFields(
+                last,
+                client.serviceNow(() => deps.clock.now()),
+              ),
+              title,
+            }
+          : { lines: [`### ${title}`] },
         { lines: [''] },
-        { headers: ['At', 'From', 'To', 'After'], rows: transitions.map((t) => [t.at, t.from ?? '—', t.to, t.afterMs === null ? '' : formatDuration(t.afterMs)]) },
+        {
+          headers: ['At', 'From', 'To', 'After'],
+          rows: transitions.map((t) => [t.at, t.from ?? '—', t.to, t.afterMs === null ? '' : formatDuration(t.afterMs)]),
+        },
       ],
       plain: [{ headers: [], rows: [[String(pr), outcome, finalState ?? '', String(Math.round(waitedMs / 1000))]] }],
     },
@@ -161,9 +182,16 @@ export function waitCommand(ctx: Context): Command {
       act(
         ctx,
         'wait',
-        (pr: string | undefined, flags: { interval: string }): WaitOptions => ({ pr: onePr(ctx.env, pr), ...parseWaitSettings(ctx.options.timeout, flags.interval) }),
+        (pr: string | undefined, flags: { interval: string }): WaitOptions => ({
+          pr: onePr(ctx.env, pr),
+          ...parseWaitSettings(ctx.options.timeout, flags.interval),
+        }),
         runWait,
       ),
     );
-  return withExamples(cmd, ['mq wait 42', 'mq wait 42 --timeout 30m --interval 10s', 'mq wait "$PR" --json > result.json'], 'Exit codes: 0 merged · 8 timed out · 9 failed, cancelled or removed.');
+  return withExamples(
+    cmd,
+    ['mq wait 42', 'mq wait 42 --timeout 30m --interval 10s', 'mq wait "$PR" --json > result.json'],
+    'Exit codes: 0 merged · 8 timed out · 9 failed, cancelled or removed.',
+  );
 }

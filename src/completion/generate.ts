@@ -71,7 +71,15 @@ export function treeOf(program: { globalOptions: OptionDescription[]; commands: 
   const nodes: Node[] = [{ path: 'mq', subcommands: topLevel, options: [], positionals: [], variadic: false }];
   for (const c of program.commands) for (const name of [c.name, ...c.aliases]) nodesOf(c, `mq ${name}`, nodes, topLevel);
   // commander's own --help is not in the options list, but is accepted everywhere.
-  const help: OptionDescription = { flags: '-h, --help', long: '--help', short: '-h', description: 'show help', type: 'boolean', negate: false, required: false };
+  const help: OptionDescription = {
+    flags: '-h, --help',
+    long: '--help',
+    short: '-h',
+    description: 'show help',
+    type: 'boolean',
+    negate: false,
+    required: false,
+  };
   return { nodes, globals: [...program.globalOptions, help] };
 }
 
@@ -281,7 +289,8 @@ fi
 export function fishScript(tree: Tree): string {
   const fq = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
   const valueOptions: string[] = [];
-  for (const n of tree.nodes) for (const o of [...n.options, ...tree.globals]) if (takesValue(o)) for (const f of flagsOf(o)) valueOptions.push(`${n.path} ${f}`);
+  for (const n of tree.nodes)
+    for (const o of [...n.options, ...tree.globals]) if (takesValue(o)) for (const f of flagsOf(o)) valueOptions.push(`${n.path} ${f}`);
   const lines = [
     HEADER,
     '# fish: copy this file to ~/.config/fish/completions/mq.fish',
@@ -314,7 +323,8 @@ export function fishScript(tree: Tree): string {
     'function __mq_subs',
     '    switch "$argv"',
   ];
-  for (const n of tree.nodes) if (n.subcommands.length) lines.push(`        case ${fq(n.path)}`, `            printf '%s\\n' ${n.subcommands.map((s) => fq(s.name)).join(' ')}`);
+  for (const n of tree.nodes)
+    if (n.subcommands.length) lines.push(`        case ${fq(n.path)}`, `            printf '%s\\n' ${n.subcommands.map((s) => fq(s.name)).join(' ')}`);
   lines.push('    end', 'end');
   lines.push('complete -c mq -f');
   const valueArgs = (kind: ValueKind): string[] => {

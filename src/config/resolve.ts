@@ -90,7 +90,9 @@ export function checkApiUrl(raw: string, source: string, insecureHttp: boolean):
   }
   checkUrlParts(url, raw, source);
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !insecureHttp) {
-    throw bad(`refusing to send the token over plain http:// to ${url.host} (from ${source})`, ['use https://, or pass --insecure-http if this network is trusted']);
+    throw bad(`refusing to send the token over plain http:// to ${url.host} (from ${source})`, [
+      'use https://, or pass --insecure-http if this network is trusted',
+    ]);
   }
   return url.href.replace(/\/+$/, '');
 }
@@ -116,9 +118,12 @@ export function checkToken(token: string, source: string): string {
   const bad = [...token].find((c) => !TOKEN_TEXT.test(c)) ?? '';
   const code = bad.codePointAt(0) ?? 0;
   const what = code === 0x20 ? 'a space' : code < 0x20 || (code >= 0x7f && code < 0xa0) ? 'a control character' : 'a non-ASCII character';
-  throw new ConfigError(`the API token from ${source} contains ${what} (U+${code.toString(16).toUpperCase().padStart(4, '0')}); a token is visible ASCII only`, {
-    hints: ['copy the token again, without surrounding text or line breaks'],
-  });
+  throw new ConfigError(
+    `the API token from ${source} contains ${what} (U+${code.toString(16).toUpperCase().padStart(4, '0')}); a token is visible ASCII only`,
+    {
+      hints: ['copy the token again, without surrounding text or line breaks'],
+    },
+  );
 }
 
 export function resolveToken(env: NodeJS.ProcessEnv, profile: Profile, profileName: string): Sourced<string> | undefined {
@@ -141,7 +146,10 @@ const HOST_PART = /^[A-Za-z0-9.-]+(:\d+)?$/;
 
 /** `[host/]owner/name`, host defaulting to github.com. */
 export function parseRepo(text: string, source: string): RepoRef {
-  const parts = text.trim().replace(/\.git$/, '').split('/');
+  const parts = text
+    .trim()
+    .replace(/\.git$/, '')
+    .split('/');
   const bad = () =>
     new UsageError(`${source}: ${JSON.stringify(text)} is not a repository; expected [host/]owner/name`, {
       hints: ['for example: --repo my-org/my-repo or --repo github.com/my-org/my-repo'],

@@ -245,7 +245,8 @@ export class ProfileStore {
       Object.assign(profiles, loaded.ignoredProfiles, loaded.data.profiles);
       const doc: Record<string, unknown> = { ...loaded.raw, profiles };
       if (loaded.data.activeProfile !== undefined) doc.activeProfile = loaded.data.activeProfile;
-      else if (loaded.raw.activeProfile === undefined || (typeof loaded.raw.activeProfile === 'string' && isProfileName(loaded.raw.activeProfile))) delete doc.activeProfile;
+      else if (loaded.raw.activeProfile === undefined || (typeof loaded.raw.activeProfile === 'string' && isProfileName(loaded.raw.activeProfile)))
+        delete doc.activeProfile;
       writeConfig(this.path, doc);
       return result;
     } finally {

@@ -109,12 +109,16 @@ export async function lockConfig(file: string, now: () => number = Date.now): Pr
       const code = (err as NodeJS.ErrnoException).code;
       // ENOTEMPTY: proper-lockfile found the lock stale but could not remove it (our owner file is inside).
       if (code !== 'ELOCKED' && code !== 'ENOTEMPTY') {
-        throw lockError(file, `cannot be locked (${code ?? (err as Error).message})`, ['check that the config directory is writable, or point MQ_CONFIG_DIR elsewhere']);
+        throw lockError(file, `cannot be locked (${code ?? (err as Error).message})`, [
+          'check that the config directory is writable, or point MQ_CONFIG_DIR elsewhere',
+        ]);
       }
       if (await takeOver(file, now)) continue;
       if (now() > deadline) {
         const owner = readOwner(file);
-        throw lockError(file, `is locked by another mq process${owner ? ` (pid ${owner.pid})` : ''}: ${lockDirOf(file)}`, ['try again; remove the lock directory by hand if no mq is running']);
+        throw lockError(file, `is locked by another mq process${owner ? ` (pid ${owner.pid})` : ''}: ${lockDirOf(file)}`, [
+          'try again; remove the lock directory by hand if no mq is running',
+        ]);
       }
       await new Promise((r) => setTimeout(r, 5 + Math.random() * 20));
       continue;
@@ -127,7 +131,9 @@ export async function lockConfig(file: string, now: () => number = Date.now): Pr
       writeFileSync(ownerFileOf(file), `${process.pid} ${hostname()}\n`, { mode: 0o600 });
     } catch (err) {
       await unlock();
-      throw lockError(file, `cannot be locked (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, ['free some space, or point MQ_CONFIG_DIR elsewhere']);
+      throw lockError(file, `cannot be locked (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, [
+        'free some space, or point MQ_CONFIG_DIR elsewhere',
+      ]);
     }
     return async () => {
       await unlock();

@@ -13,18 +13,17 @@ export interface DemoPrState {
 export const FRAME_HEADERS = ['PR', 'Title', 'Author', 'State', 'For', 'Note'];
 
 export function frameRows(prs: DemoPrState[], now: number): Row[] {
-  return prs.map((p) => [
-    `#${p.pr.number}`,
-    p.pr.title,
-    p.pr.author,
-    { value: p.state, paint: stateColor },
-    formatDuration(now - p.since),
-    p.pr.note ?? '',
-  ]);
+  return prs.map((p) => [`#${p.pr.number}`, p.pr.title, p.pr.author, { value: p.state, paint: stateColor }, formatDuration(now - p.since), p.pr.note ?? '']);
 }
 
 export function frameTitle(queueState: string, elapsedMs: number): Line {
-  return [own(paints.bold, 'mq demo'), ' · queue main of github.com/acme/rocket · ', v(queueState, stateColor), ' · emulated time ', own(paints.bold, formatDuration(elapsedMs))];
+  return [
+    own(paints.bold, 'mq demo'),
+    ' · queue main of github.com/acme/rocket · ',
+    v(queueState, stateColor),
+    ' · emulated time ',
+    own(paints.bold, formatDuration(elapsedMs)),
+  ];
 }
 
 export function changeLine(pr: DemoPr, from: string | undefined, to: string, elapsedMs: number, reason?: string): string {
@@ -32,4 +31,3 @@ export function changeLine(pr: DemoPr, from: string | undefined, to: string, ela
   const why = reason ? `  (${reason.toLowerCase().replace(/_/g, ' ')})` : '';
   return `${at} PR #${pr.number} ${from ? `${from} -> ` : ''}${to}${why}`;
 }
-

@@ -200,7 +200,9 @@ interface CommanderLikeError {
 }
 
 function isCommanderError(err: unknown): err is CommanderLikeError {
-  return typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'string' && (err as { code: string }).code.startsWith('commander.');
+  return (
+    typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'string' && (err as { code: string }).code.startsWith('commander.')
+  );
 }
 
 export interface ErrorContext {
@@ -224,7 +226,10 @@ export function presentError(c: ErrorContext, err: unknown): number {
     if (err.code === 'commander.help') return ExitCode.usage;
     code = ExitCode.usage;
     const suggestion = /\(Did you mean (.+?)\?\)/.exec(err.message)?.[1];
-    line = `usage: ${err.message.replace(/^error:\s*/i, '').replace(/\s*\(Did you mean .+?\?\)/, '').trim()}`;
+    line = `usage: ${err.message
+      .replace(/^error:\s*/i, '')
+      .replace(/\s*\(Did you mean .+?\?\)/, '')
+      .trim()}`;
     hints = [...(suggestion ? [`did you mean ${suggestion}?`] : []), `see \`${c.commandPath} --help\``];
   } else if (err instanceof MqError) {
     code = err.exitCode;

@@ -23,12 +23,14 @@ export function safeLine(text: string): string {
 
 /** A markdown table cell or heading: safe, pipes and backslashes escaped, HTML made inert. */
 export function safeMarkdown(text: string): string {
-  return safeLine(text)
-    .replace(/\\/g, '\\\\')
-    .replace(/\|/g, '\\|')
-    // No link or image from service text: `[x](javascript:…)`, `![](https://tracker…)`, `[x][ref]`.
-    .replace(/[[\]]/g, '\\$&')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;');
+  return (
+    safeLine(text)
+      .replace(/\\/g, '\\\\')
+      .replace(/\|/g, '\\|')
+      // No link or image from service text: `[x](javascript:…)`, `![](https://tracker…)`, `[x][ref]`.
+      .replace(/[[\]]/g, '\\$&')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+  );
 }

@@ -95,7 +95,7 @@ export function testDurationMs(inputs: SimInputs, seed: number, pr: number, atte
  */
 export function nextArrivalAfter(inputs: SimInputs, t: number, e: number): number {
   const profile = inputs.arrivalProfile;
-  if (!profile || profile.length !== 24 || !profile.some((r) => r > 0)) return t + Math.max(1, Math.round(e * (HOUR / inputs.arrivalsPerHour)));
+  if (profile?.length !== 24 || !profile.some((r) => r > 0)) return t + Math.max(1, Math.round(e * (HOUR / inputs.arrivalsPerHour)));
   let at = t;
   let left = e;
   for (let guard = 0; guard < 24 * 400; guard++) {

@@ -65,7 +65,8 @@ export function fitHistory(window: Window, prs: ConcludedPr[], attempts: TestAtt
 
   // Test time: each completed run once (a batch's run is one run), cancelled runs left out.
   const runs = new Map<string, number>();
-  for (const a of attempts) if (inWindow(a.finishedAt) && a.result !== 'cancelled' && !runs.has(a.runId)) runs.set(a.runId, Math.max(0, a.finishedAt - a.startedAt) / 60_000);
+  for (const a of attempts)
+    if (inWindow(a.finishedAt) && a.result !== 'cancelled' && !runs.has(a.runId)) runs.set(a.runId, Math.max(0, a.finishedAt - a.startedAt) / 60_000);
   const durations = [...runs.values()];
   const mean = durations.length > 0 ? durations.reduce((s, x) => s + x, 0) / durations.length : 0;
   const variance = durations.length > 1 ? durations.reduce((s, x) => s + (x - mean) ** 2, 0) / (durations.length - 1) : 0;
@@ -114,8 +115,7 @@ export interface Backtest {
   error: BacktestFigures;
 }
 
-const rel = (sim: number | null, meas: number | null): number | null =>
-  sim === null || meas === null || meas <= 0 ? null : r4(Math.abs(sim - meas) / meas);
+const rel = (sim: number | null, meas: number | null): number | null => (sim === null || meas === null || meas <= 0 ? null : r4(Math.abs(sim - meas) / meas));
 
 export function backtestOf(measured: BacktestFigures, simulated: BacktestFigures): Backtest {
   const round = (x: number | null, d: number) => (x === null ? null : Math.round(x * 10 ** d) / 10 ** d);

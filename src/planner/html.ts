@@ -78,7 +78,10 @@ function cdfChart(rows: RowResult[]): string {
   const maxMin = Math.max(1, ...all.map((s) => s / 60));
   const x = (min: number) => left + (min / maxMin) * plotW;
   const y = (p: number) => top + plotH - p * plotH;
-  const parts: string[] = [`<line x1="${left}" y1="${top + plotH}" x2="${W - 8}" y2="${top + plotH}" stroke="#999"/>`, `<line x1="${left}" y1="${top}" x2="${left}" y2="${top + plotH}" stroke="#999"/>`];
+  const parts: string[] = [
+    `<line x1="${left}" y1="${top + plotH}" x2="${W - 8}" y2="${top + plotH}" stroke="#999"/>`,
+    `<line x1="${left}" y1="${top}" x2="${left}" y2="${top + plotH}" stroke="#999"/>`,
+  ];
   for (const f of [0, 0.25, 0.5, 0.75, 1]) {
     parts.push(`<text x="${n(x(maxMin * f))}" y="${H - 12}" text-anchor="middle" class="tick">${esc(n(maxMin * f))}</text>`);
     parts.push(`<text x="${left - 4}" y="${n(y(f) + 4)}" text-anchor="end" class="tick">${f * 100}%</text>`);
@@ -88,7 +91,9 @@ function cdfChart(rows: RowResult[]): string {
       .map((p, k) => [r.timeToMerge.distribution[k], p] as const)
       .filter((pt): pt is readonly [number, number] => pt[0] !== null && pt[0] !== undefined);
     if (pts.length === 0) return;
-    parts.push(`<polyline class="cdf" fill="none" stroke="${color(i)}" stroke-width="2" points="${pts.map(([s, p]) => `${n(x(s / 60))},${n(y(p))}`).join(' ')}"/>`);
+    parts.push(
+      `<polyline class="cdf" fill="none" stroke="${color(i)}" stroke-width="2" points="${pts.map(([s, p]) => `${n(x(s / 60))},${n(y(p))}`).join(' ')}"/>`,
+    );
     for (const [s, p] of pts) parts.push(`<circle class="pt" cx="${n(x(s / 60))}" cy="${n(y(p))}" r="2.5" fill="${color(i)}"/>`);
   });
   return `<figure class="wide"><figcaption>Time to merge distribution <span class="unit">(share of merged PRs merged within x minutes of submission; mean quantiles over runs)</span></figcaption><svg class="chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img">${parts.join('')}</svg></figure>`;

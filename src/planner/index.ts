@@ -125,8 +125,14 @@ export function recommend(rows: RowResult[], inputs: SimInputs): Recommendation 
   else if (up.length === 0) velocity = `no row keeps up with ${rate} PRs/h`;
   else if (pick === fastest) velocity = 'fastest';
   else velocity = `as fast as ${fastest.label} within the 95% intervals of p50 and p95, and cheaper`;
-  const costNote = pick.testMinutesPerMergedPr.mean === null ? 'nothing merged' : cost(pick) <= cost(cheapest) ? 'cheapest' : other(cheapest, fmt(cheapest.testMinutesPerMergedPr.mean, 0));
-  const relNote = pick.failedPerDay.flaky.mean === null ? 'n/a' : flaky(pick) <= flaky(reliable) ? 'fewest' : other(reliable, fmt(reliable.failedPerDay.flaky.mean));
+  const costNote =
+    pick.testMinutesPerMergedPr.mean === null
+      ? 'nothing merged'
+      : cost(pick) <= cost(cheapest)
+        ? 'cheapest'
+        : other(cheapest, fmt(cheapest.testMinutesPerMergedPr.mean, 0));
+  const relNote =
+    pick.failedPerDay.flaky.mean === null ? 'n/a' : flaky(pick) <= flaky(reliable) ? 'fewest' : other(reliable, fmt(reliable.failedPerDay.flaky.mean));
   const head = up.length === 0 ? `No row keeps up (the backlog grows); least bad: ${pick.label}` : `Recommended: ${pick.label}`;
   const text =
     `${head} — velocity: time to merge p50 ${minutes(pick.timeToMerge.p50.mean)}, p95 ${minutes(pick.timeToMerge.p95.mean)} (${velocity}); ` +

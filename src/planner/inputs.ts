@@ -34,14 +34,17 @@ export const MAX_HISTORY_DAYS = 45;
 const MAX_U32 = 4_294_967_295;
 
 function required(v: string | undefined, flag: string, example: string): string {
-  if (v === undefined) throw new UsageError(`${flag} is required`, { hints: [`for example: mq queue simulate --arrivals 20/h --test-time 30m --failure-rate 5% (${flag} ${example})`] });
+  if (v === undefined)
+    throw new UsageError(`${flag} is required`, {
+      hints: [`for example: mq queue simulate --arrivals 20/h --test-time 30m --failure-rate 5% (${flag} ${example})`],
+    });
   return v;
 }
 
 /** `20/h`, `150/d`, `20/hour`, `3/day`, or a bare number per hour. */
 export function parseRate(text: string, flag = '--arrivals'): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(?:\/\s*(h|hr|hour|d|day))?\s*$/i.exec(text);
-  const perHour = m ? Number(m[1]) / (m[2] && m[2].toLowerCase().startsWith('d') ? 24 : 1) : Number.NaN;
+  const perHour = m ? Number(m[1]) / (m[2]?.toLowerCase().startsWith('d') ? 24 : 1) : Number.NaN;
   if (!m || !(perHour > 0) || perHour > 10_000) {
     throw new UsageError(`${flag}: ${JSON.stringify(text)} must be a rate above 0 and at most 10000/h, written like 20/h or 150/d`);
   }
@@ -99,7 +102,13 @@ export function parseSimulateFlags(f: SimulateFlags): ParsedFlags {
         hints: ['drop the workload flags, or drop --from-history to give the workload yourself'],
       });
     }
-    fromHistoryMs = parseSpan(f.fromHistory, '--from-history', 3_600_000, MAX_HISTORY_DAYS * 86_400_000, `1h to ${MAX_HISTORY_DAYS}d (the service keeps ${MAX_HISTORY_DAYS} days of history)`);
+    fromHistoryMs = parseSpan(
+      f.fromHistory,
+      '--from-history',
+      3_600_000,
+      MAX_HISTORY_DAYS * 86_400_000,
+      `1h to ${MAX_HISTORY_DAYS}d (the service keeps ${MAX_HISTORY_DAYS} days of history)`,
+    );
   }
   const fitted = fromHistoryMs !== null;
   // With --from-history the workload is filled in from the fit later; these stand in until then.

@@ -33,9 +33,20 @@ const DEFS: SettingDef[] = [
 const NOT_MODELLED = new Map<string, string>([
   ['directMergeMode', 'direct merges need PRs up to date with the branch, which the model does not track'],
   ['direct-merge', 'direct merges need PRs up to date with the branch, which the model does not track'],
-  ...['mergeMethod', 'merge-method', 'commentsEnabled', 'comments', 'commandsEnabled', 'commands', 'statusCheckEnabled', 'status-check', 'createPrsForTestingBranches', 'testing-branch-prs', 'requiredStatuses', 'required-status'].map(
-    (n) => [n, 'it does not change when or how the queue tests and merges'] as [string, string],
-  ),
+  ...[
+    'mergeMethod',
+    'merge-method',
+    'commentsEnabled',
+    'comments',
+    'commandsEnabled',
+    'commands',
+    'statusCheckEnabled',
+    'status-check',
+    'createPrsForTestingBranches',
+    'testing-branch-prs',
+    'requiredStatuses',
+    'required-status',
+  ].map((n) => [n, 'it does not change when or how the queue tests and merges'] as [string, string]),
 ]);
 
 const BY_NAME = new Map<string, SettingDef>();
@@ -51,7 +62,10 @@ const FALSE = ['false', 'off', 'no', '0'];
 
 function bad(why: string): UsageError {
   return new UsageError(`--compare: ${why}`, {
-    hints: [`settings: ${DEFS.map((d) => d.flag).join(', ')} (or their API names), batch=N for batching on with batchingMinSize N`, "for example: --compare 'concurrency=8,batch=4'"],
+    hints: [
+      `settings: ${DEFS.map((d) => d.flag).join(', ')} (or their API names), batch=N for batching on with batchingMinSize N`,
+      "for example: --compare 'concurrency=8,batch=4'",
+    ],
   });
 }
 

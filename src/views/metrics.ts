@@ -45,7 +45,12 @@ export function metricsFields(q: QueueMetrics): Field[] {
     { key: 'depth', label: 'In the queue', value: num(q.depth) },
     { key: 'testing_slots_active', label: 'Testing now', value: num(q.testingSlotsActive) },
     { key: 'awaiting_mergeability', label: 'Awaiting mergeability', value: num(q.awaitingMergeability) },
-    { key: 'conclusions_1h', label: 'Left, last hour', value: conclusions || '—', paint: failed ? (style, text) => text.replace(/failed \d+/, (m) => style.red(m)) : undefined },
+    {
+      key: 'conclusions_1h',
+      label: 'Left, last hour',
+      value: conclusions || '—',
+      paint: failed ? (style, text) => text.replace(/failed \d+/, (m) => style.red(m)) : undefined,
+    },
     { key: 'restarts_1h', label: 'Restarts, last hour', value: num(q.restarts) },
   ];
   for (const h of HISTOGRAMS) fields.push({ key: h.key, label: `${h.label}, last hour`, value: histogramText(q.histograms[h.key]) });

@@ -40,7 +40,9 @@ function storyText(story: Story, markdown: boolean): Line[] {
     lines.push('', markdown ? '**failing checks**' : own(paints.bold, 'failing checks'), ...(markdown ? [''] : []));
     for (const c of story.failingChecks) {
       const conclusion = c.conclusion.toLowerCase();
-      lines.push(markdown ? ['- ', v(c.name), ` (${conclusion})`, ...(c.url ? [' ', v(c.url)] : [])] : ['  ', v(c.name), '  ', v(conclusion), '  ', v(c.url ?? '')]);
+      lines.push(
+        markdown ? ['- ', v(c.name), ` (${conclusion})`, ...(c.url ? [' ', v(c.url)] : [])] : ['  ', v(c.name), '  ', v(conclusion), '  ', v(c.url ?? '')],
+      );
     }
   }
   return lines;
@@ -51,4 +53,3 @@ export function storyView(story: Story): { table: Block[]; plain: Block[]; markd
   if (story.trips.length === 0 && story.failingChecks.length === 0) return { table: [], plain: [], markdown: [] };
   return { table: [{ lines: storyText(story, false) }], plain: [{ headers: [], rows: storyRows(story) }], markdown: [{ lines: storyText(story, true) }] };
 }
-

@@ -73,7 +73,13 @@ export function checks(d: TestingDetails): Check[] {
     }
   }
   for (const st of d.statusChecks ?? []) {
-    out.push({ kind: 'status', name: st.context ?? '', state: (st.state ?? 'unknown').toLowerCase(), url: webUrl(st.url), required: required.has(st.context ?? '') });
+    out.push({
+      kind: 'status',
+      name: st.context ?? '',
+      state: (st.state ?? 'unknown').toLowerCase(),
+      url: webUrl(st.url),
+      required: required.has(st.context ?? ''),
+    });
   }
   return out;
 }

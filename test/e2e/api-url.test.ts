@@ -38,7 +38,9 @@ describe('a stored token stays with its service', () => {
     const env = await loggedIn(fake.url);
     const r = await runCli(['status', '1', ...TARGET], { env: { ...env, MQ_API_URL: other.url } });
     expect(r.exitCode).toBe(7);
-    expect(r.stderr).toContain(`mq: configuration: the token of profile "default" is for http://127.0.0.1:${fake.port}; mq will not send it to http://127.0.0.1:${other.port} (API URL from env MQ_API_URL)`);
+    expect(r.stderr).toContain(
+      `mq: configuration: the token of profile "default" is for http://127.0.0.1:${fake.port}; mq will not send it to http://127.0.0.1:${other.port} (API URL from env MQ_API_URL)`,
+    );
     expect(r.stderr).toContain('hint: set MQ_TOKEN to a token for that service');
     expect(r.stderr).toContain('hint: or make a profile for it');
     expect(sent()).toBe(0);
@@ -134,7 +136,9 @@ describe('the API URL is just a URL', () => {
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ activeProfile: 'work', profiles: { work: { token: TOKEN, apiUrl: url } } }), { mode: 0o600 });
     const r = await runCli(['status', '1', ...TARGET], { env });
     expect(r.exitCode).toBe(7);
-    expect(r.stderr).toContain('mq: configuration: the API URL (from profile "work") must be a plain URL, without credentials (user:password@), a query string');
+    expect(r.stderr).toContain(
+      'mq: configuration: the API URL (from profile "work") must be a plain URL, without credentials (user:password@), a query string',
+    );
     expect(r.stdout + r.stderr).not.toContain(SECRET);
     expect(sent()).toBe(0);
   });

@@ -17,16 +17,32 @@ beforeEach(() => {
 
 const cases: Array<{ name: string; args: string[]; message: RegExp; env?: Record<string, string> }> = [
   { name: 'negative PR number', args: ['status', '-5'], message: /unknown option '-5'|not a PR number/ },
-  { name: 'PR number above 4294967295', args: ['submit', '4294967296'], message: /PR number: "4294967296" is not a PR number; expected an integer from 0 to 4294967295/ },
+  {
+    name: 'PR number above 4294967295',
+    args: ['submit', '4294967296'],
+    message: /PR number: "4294967296" is not a PR number; expected an integer from 0 to 4294967295/,
+  },
   { name: 'fractional PR number', args: ['cancel', '4.5'], message: /"4\.5" is not a PR number/ },
   { name: 'word as PR number', args: ['restart', 'abc'], message: /"abc" is not a PR number/ },
   { name: 'one bad number in a bulk list sends nothing', args: ['submit', '1', '2', 'x3'], message: /"x3" is not a PR number/ },
-  { name: 'unknown priority name', args: ['submit', '42', '--priority', 'asap'], message: /--priority: "asap" is not a priority; expected urgent, high, medium, low or an integer from 0 to 255/ },
+  {
+    name: 'unknown priority name',
+    args: ['submit', '42', '--priority', 'asap'],
+    message: /--priority: "asap" is not a priority; expected urgent, high, medium, low or an integer from 0 to 255/,
+  },
   { name: 'priority above 255', args: ['submit', '42', '--priority', '256'], message: /--priority: "256" is not a priority/ },
-  { name: 'malformed --repo', args: ['status', '42', '--repo', 'just-a-name'], message: /--repo: "just-a-name" is not a repository; expected \[host\/\]owner\/name/ },
+  {
+    name: 'malformed --repo',
+    args: ['status', '42', '--repo', 'just-a-name'],
+    message: /--repo: "just-a-name" is not a repository; expected \[host\/\]owner\/name/,
+  },
   { name: 'malformed --repo with too many parts', args: ['status', '42', '--repo', 'a/b/c/d'], message: /--repo: "a\/b\/c\/d" is not a repository/ },
   { name: 'unknown flag', args: ['status', '42', '--frobnicate'], message: /unknown option '--frobnicate'/ },
-  { name: 'unreadable targets file', args: ['targets', '42', '--sha', 'abc', '--file', '/nonexistent/targets.txt'], message: /--file: cannot read \/nonexistent\/targets.txt \(ENOENT\)/ },
+  {
+    name: 'unreadable targets file',
+    args: ['targets', '42', '--sha', 'abc', '--file', '/nonexistent/targets.txt'],
+    message: /--file: cannot read \/nonexistent\/targets.txt \(ENOENT\)/,
+  },
   { name: 'targets without a source', args: ['targets', '42', '--sha', 'abc'], message: /exactly one of --target, --file, --all or --none/ },
   { name: 'targets with two sources', args: ['targets', '42', '--sha', 'abc', '--all', '--target', 'x'], message: /exactly one of/ },
   { name: 'targets without --sha', args: ['targets', '42', '--all'], message: /--sha: the head commit sha of the PR is required/ },

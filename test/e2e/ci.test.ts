@@ -21,7 +21,16 @@ const env = () => baseEnv(fake.url);
 let clock = Date.parse('2026-11-22T10:00:00Z');
 function pr(state: string, extra: Record<string, unknown> = {}): Reply {
   clock += 60_000;
-  return { status: 200, body: { state, stateChangedAt: new Date(clock).toISOString(), prNumber: 42, isCurrentlySubmittedToQueue: !['merged', 'failed', 'cancelled'].includes(state), ...extra } };
+  return {
+    status: 200,
+    body: {
+      state,
+      stateChangedAt: new Date(clock).toISOString(),
+      prNumber: 42,
+      isCurrentlySubmittedToQueue: !['merged', 'failed', 'cancelled'].includes(state),
+      ...extra,
+    },
+  };
 }
 const polls = () => fake.requests.filter((r) => r.path === '/getSubmittedPullRequest').length;
 

@@ -27,7 +27,13 @@ async function home(shell: string, profiles?: Record<string, unknown>): Promise<
   writeFileSync(join(bin, 'mq'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   chmodSync(join(bin, 'mq'), 0o755);
   const base = baseEnv();
-  const env: Record<string, string> = { PATH: `${bin}:${process.env.PATH}`, HOME: dir, TERM: 'xterm', NO_COLOR: '1', MQ_CONFIG_DIR: base.MQ_CONFIG_DIR as string };
+  const env: Record<string, string> = {
+    PATH: `${bin}:${process.env.PATH}`,
+    HOME: dir,
+    TERM: 'xterm',
+    NO_COLOR: '1',
+    MQ_CONFIG_DIR: base.MQ_CONFIG_DIR as string,
+  };
   if (profiles) writeFileSync(join(env.MQ_CONFIG_DIR as string, 'config.json'), JSON.stringify({ profiles }));
   else for (const name of ['alpha', 'bravo']) await runCli(['--profile', name, 'auth', 'login', '--with-token'], { env, input: 'tok_tty_completion_1\n' });
   if (shell === 'bash') writeFileSync(join(dir, '.bashrc'), `PS1='$ '\nsource '${join(ROOT, 'completions/mq.bash')}'\n`);

@@ -58,7 +58,13 @@ async function complete(shell: string, words: string[], env: Record<string, stri
   const arr = words.map((w) => `'${w}'`).join(' ');
   let cmd: string[];
   if (shell === 'bash') {
-    cmd = ['bash', '--norc', '--noprofile', '-c', `source '${file('bash')}'; COMP_WORDS=(${arr}); COMP_CWORD=${words.length - 1}; _mq; printf '%s\\n' "\${COMPREPLY[@]}"`];
+    cmd = [
+      'bash',
+      '--norc',
+      '--noprofile',
+      '-c',
+      `source '${file('bash')}'; COMP_WORDS=(${arr}); COMP_CWORD=${words.length - 1}; _mq; printf '%s\\n' "\${COMPREPLY[@]}"`,
+    ];
   } else if (shell === 'zsh') {
     const stubs = [
       'compadd() { local d=""; while [[ $# -gt 0 && "$1" != "--" ]]; do if [[ "$1" == -d ]]; then d="$2"; shift; fi; shift; done; shift; local i=1 w; for w in "$@"; do if [[ -n "$d" && "${${(P)d}[i]}" != "$w" ]]; then print -r -- "$w"$\'\\t\'"${${(P)d}[i]#$w  -- }"; else print -r -- "$w"; fi; i=$((i+1)); done; }',

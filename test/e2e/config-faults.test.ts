@@ -53,7 +53,10 @@ describe('a FIFO or other special file at the config path', () => {
   it('is refused with exit 7, without waiting for a writer', async () => {
     const dir = tempDir('mq-config-');
     execFileSync('mkfifo', [join(dir, 'config.json')]);
-    for (const args of [['status', '1'], ['profile', 'set', 'branch', 'dev']]) {
+    for (const args of [
+      ['status', '1'],
+      ['profile', 'set', 'branch', 'dev'],
+    ]) {
       const r = await runCli(args, { env: fullEnv(dir), timeoutMs: 8_000 });
       expect(r.exitCode).toBe(7);
       expect(r.stderr).toContain(`the config file ${join(dir, 'config.json')} is a FIFO, not a regular file`);
@@ -89,7 +92,11 @@ describe('a corrupt config file', () => {
 
   it('commands that must write it refuse with exit 7 and leave it untouched', async () => {
     const dir = corrupt();
-    for (const args of [['profile', 'set', 'branch', 'dev'], ['auth', 'logout'], ['profile', 'use', 'default']]) {
+    for (const args of [
+      ['profile', 'set', 'branch', 'dev'],
+      ['auth', 'logout'],
+      ['profile', 'use', 'default'],
+    ]) {
       const r = await runCli(args, { env: fullEnv(dir) });
       expect(r.exitCode).toBe(7);
       expect(r.stderr).toContain('is not valid JSON');

@@ -127,7 +127,12 @@ describe('profiles and auth', () => {
     mkdirSync(env.MQ_CONFIG_DIR as string, { recursive: true });
     const config = { activeProfile: 'default', profiles: { default: { apiUrl: 'https://user:hunter2-secret@mq.example.com/v1', token: TOKEN } } };
     writeFileSync(join(env.MQ_CONFIG_DIR as string, 'config.json'), JSON.stringify(config), { mode: 0o600 });
-    for (const args of [['profile', 'list'], ['profile', 'list', '--json'], ['profile', 'show'], ['profile', 'show', '--json']]) {
+    for (const args of [
+      ['profile', 'list'],
+      ['profile', 'list', '--json'],
+      ['profile', 'show'],
+      ['profile', 'show', '--json'],
+    ]) {
       const r = await runCli(args, { env });
       expect(r.exitCode, args.join(' ')).toBe(0);
       expect(r.stdout + r.stderr, args.join(' ')).not.toMatch(/hunter2|user:/);
@@ -164,7 +169,10 @@ describe('a corrupt config file', () => {
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'config.json');
     writeFileSync(file, '{"profiles": {"default": {"token": ');
-    for (const args of [['status', '1', '-R', 'a/b', '-B', 'main'], ['auth', 'login', '--with-token']]) {
+    for (const args of [
+      ['status', '1', '-R', 'a/b', '-B', 'main'],
+      ['auth', 'login', '--with-token'],
+    ]) {
       const r = await runCli(args, { env, input: 'tok_new_value_000\n' });
       expect(r.exitCode).toBe(7);
       expect(r.stderr).toContain(`the config file ${file} is not valid JSON`);
@@ -374,4 +382,3 @@ describe('the config writer (conf, the lock)', () => {
     expect(set.modules.filter((m) => m.includes('config-write'))).toEqual([expect.stringMatching(/\/dist\/lazy\/config-write\.js$/)]);
   });
 });
-

@@ -25,7 +25,12 @@ describe('mq against the emulator (manual clock)', () => {
   });
 
   it('a breaking PR fails, the PRs behind it restart and merge, in order', async () => {
-    const bad = await emu.control('POST', '/_emulator/pullRequests', { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, number: 12, breaksBuild: true, title: 'Break the build' });
+    const bad = await emu.control('POST', '/_emulator/pullRequests', {
+      repo: { host: 'github.com', owner: 'acme', name: 'widgets' },
+      number: 12,
+      breaksBuild: true,
+      title: 'Break the build',
+    });
     expect(bad.status).toBe(200);
     const submit = await mq('submit', '11', '12', '13', '--json');
     expect(submit.exitCode).toBe(0);

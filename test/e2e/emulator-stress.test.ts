@@ -75,7 +75,12 @@ async function setUp(c: StressClient, seed: number): Promise<void> {
 
 function summary(s: LoadStats): string {
   const byOp = Object.entries(s.byOp)
-    .map(([op, st]) => `${op}{${Object.entries(st).map(([k, v]) => `${k}:${v}`).join(',')}}`)
+    .map(
+      ([op, st]) =>
+        `${op}{${Object.entries(st)
+          .map(([k, v]) => `${k}:${v}`)
+          .join(',')}}`,
+    )
     .join(' ');
   return byOp;
 }
@@ -87,7 +92,16 @@ describe('emulator under load and faults', () => {
     const c = clientFor(emu, ledger);
     await setUp(c, 1);
 
-    const stats = await runLoad({ client: c, clients: 50, opsPerClient: 200, seed: 1, ownBase: 100_000, sharedPool: SHARED_POOL, concurrency: CONCURRENCY, deadlineMs: 35_000 });
+    const stats = await runLoad({
+      client: c,
+      clients: 50,
+      opsPerClient: 200,
+      seed: 1,
+      ownBase: 100_000,
+      sharedPool: SHARED_POOL,
+      concurrency: CONCURRENCY,
+      deadlineMs: 35_000,
+    });
     expect(stats.unexpected.slice(0, 10)).toEqual([]);
     expect(stats.violations.slice(0, 10)).toEqual([]);
     expect(stats.ops).toBe(10_000);
@@ -210,7 +224,16 @@ describe('emulator under load and faults', () => {
     }
     // The restarted emulator serves a normal load without a hitch, then stops cleanly.
     const c = clientFor(emu, ledger);
-    const tail = await runLoad({ client: c, clients: 10, opsPerClient: 50, seed: 99, ownBase: 900_000, sharedPool: SHARED_POOL, concurrency: CONCURRENCY, deadlineMs: 10_000 });
+    const tail = await runLoad({
+      client: c,
+      clients: 10,
+      opsPerClient: 50,
+      seed: 99,
+      ownBase: 900_000,
+      sharedPool: SHARED_POOL,
+      concurrency: CONCURRENCY,
+      deadlineMs: 10_000,
+    });
     expect(tail.unexpected).toEqual([]);
     expect(tail.ops).toBe(500);
     const stopped = await emu.stop('SIGTERM');
@@ -254,8 +277,18 @@ describe('emulator under load and faults', () => {
     const target = { hostname, port: Number(port), token: TOKEN };
 
     for (let round = 0; round < 3; round++) {
-      await expectRefused('25MiB content-length', upload(target, '/v1/submitPullRequest', { ...json, 'content-length': String(25 * MiB) }, 25 * MiB), 413, /larger than the 20 MiB limit/);
-      await expectRefused('25MiB chunked', upload(target, '/v1/submitPullRequest', { ...json, 'transfer-encoding': 'chunked' }, 25 * MiB), 413, /larger than the 20 MiB limit/);
+      await expectRefused(
+        '25MiB content-length',
+        upload(target, '/v1/submitPullRequest', { ...json, 'content-length': String(25 * MiB) }, 25 * MiB),
+        413,
+        /larger than the 20 MiB limit/,
+      );
+      await expectRefused(
+        '25MiB chunked',
+        upload(target, '/v1/submitPullRequest', { ...json, 'transfer-encoding': 'chunked' }, 25 * MiB),
+        413,
+        /larger than the 20 MiB limit/,
+      );
     }
     // Three oversized streams at once: each is abandoned at the limit, not accumulated.
     const afterSequential = await procMemory(pid);
@@ -268,7 +301,12 @@ describe('emulator under load and faults', () => {
     const deep = 100_000;
     await expectRefused('100k [ truncated', post(target, '/v1/submitPullRequest', json, '['.repeat(deep)), 400, /malformed JSON/);
     await expectRefused('100k [ ] balanced', post(target, '/v1/submitPullRequest', json, '['.repeat(deep) + ']'.repeat(deep)), 400, /expected a JSON object/);
-    await expectRefused('100k nested objects in repo', post(target, '/v1/getQueue', json, `{"targetBranch":"main","repo":${'{"a":'.repeat(deep)}1${'}'.repeat(deep)}}`), 400, /repo\.host: required/);
+    await expectRefused(
+      '100k nested objects in repo',
+      post(target, '/v1/getQueue', json, `{"targetBranch":"main","repo":${'{"a":'.repeat(deep)}1${'}'.repeat(deep)}}`),
+      400,
+      /repo\.host: required/,
+    );
     await expectRefused('100k { truncated', post(target, '/v1/getQueue', json, '{"a":'.repeat(deep)), 400, /malformed JSON/);
 
     const valid = JSON.stringify(QUEUE);
@@ -282,7 +320,12 @@ describe('emulator under load and faults', () => {
       expect({ type, status: r.status }).toEqual({ type, status: 200 });
     }
 
-    const utf8 = (bytes: number[]) => Buffer.concat([Buffer.from(`{"repo":{"host":"github.com","owner":"ac`), Buffer.from(bytes), Buffer.from(`me","name":"${REPO.name}"},"targetBranch":"${BRANCH}","pr":{"number":1}}`)]);
+    const utf8 = (bytes: number[]) =>
+      Buffer.concat([
+        Buffer.from(`{"repo":{"host":"github.com","owner":"ac`),
+        Buffer.from(bytes),
+        Buffer.from(`me","name":"${REPO.name}"},"targetBranch":"${BRANCH}","pr":{"number":1}}`),
+      ]);
     await expectRefused('invalid UTF-8 0xFF', post(target, '/v1/submitPullRequest', json, utf8([0xff, 0xfe])), 400, /UTF-8/);
     await expectRefused('overlong UTF-8', post(target, '/v1/submitPullRequest', json, utf8([0xc0, 0xaf])), 400, /UTF-8/);
     await expectRefused('UTF-8 surrogate', post(target, '/v1/submitPullRequest', json, utf8([0xed, 0xa0, 0x80])), 400, /UTF-8/);
@@ -332,7 +375,14 @@ interface Target {
 function post(t: Target, path: string, headers: Record<string, string>, body: string | Buffer): Promise<Raw> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: t.hostname, port: t.port, method: 'POST', path, headers: { 'x-api-token': t.token, 'content-length': String(Buffer.byteLength(body)), ...headers }, timeout: 15_000 },
+      {
+        host: t.hostname,
+        port: t.port,
+        method: 'POST',
+        path,
+        headers: { 'x-api-token': t.token, 'content-length': String(Buffer.byteLength(body)), ...headers },
+        timeout: 15_000,
+      },
       (res) => collect(res, 0, resolve, reject),
     );
     req.on('timeout', () => req.destroy(new Error(`no answer to ${path} within 15 s`)));

@@ -21,7 +21,10 @@ beforeAll(async () => {
   fake.on('POST /getSubmittedPullRequest', { status: 200, body: { state: 'merged', isCurrentlySubmittedToQueue: false } });
   fake.on('POST /getQueue', { status: 200, body: { state: 'running', branch: 'main', concurrency: 1, mode: 'single', enqueuedPullRequests: [] } });
   fake.on('POST /updateQueue', { status: 200, body: { state: 'paused', branch: 'main', concurrency: 2, mode: 'single' } });
-  fake.on('POST /getMergeQueueTestingDetails', { status: 200, body: { testBranch: 'trunk-merge/pr-1/x', testBranchSha: 'abc', checkSuites: [], statusChecks: [], testedPullRequests: [], requiredStatuses: [] } });
+  fake.on('POST /getMergeQueueTestingDetails', {
+    status: 200,
+    body: { testBranch: 'trunk-merge/pr-1/x', testBranchSha: 'abc', checkSuites: [], statusChecks: [], testedPullRequests: [], requiredStatuses: [] },
+  });
   fake.on('POST /listPullRequests', { status: 200, body: { pullRequests: [] } });
   fake.on('POST /getSubmittedPullRequests', { status: 200, body: { pullRequests: [], notFound: [] } });
   fake.on('POST /listMergeQueueTestingResults', { status: 200, body: { testingResults: [], totalItems: 0 } });
@@ -64,15 +67,62 @@ const numberish = fc.oneof(
   fc.constantFrom('0', '1', '42', '255', '256', '4294967295', '4294967296', '-1', '1.5', '1e3', '0x10', '#7', '', ' ', '00', '99999999999999999999'),
   fc.integer({ min: -10, max: 5_000_000_000 }).map(String),
 );
-const text = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('ALL', 'urgent', 'HIGH', 'single', 'parallel', 'squash', 'ünïcödé', '日本', '🚀', '--', '-', 'a/b', 'github.com/a/b', 'x/y/z/w'));
+const text = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.constantFrom('ALL', 'urgent', 'HIGH', 'single', 'parallel', 'squash', 'ünïcödé', '日本', '🚀', '--', '-', 'a/b', 'github.com/a/b', 'x/y/z/w'),
+);
 const FLAGS = [
-  '--priority', '-p', '--no-batch', '--parallel', '--dry-run', '--wait', '--interval', '--timeout', '--sha', '--target', '-t', '--file', '--all', '--none',
-  '--mode', '--concurrency', '--bisection-concurrency', '--testing-timeout', '--pending-failure-depth', '--batching-max-wait', '--batching-min-size',
-  '--direct-merge', '--optimization', '--merge-method', '--optimistic-merge', '--no-optimistic-merge', '--batch', '--required-status',
-  '--clear-required-statuses', '--reason', '--yes', '--state', '--since', '--until', '--fail-if', '--limit', '--json', '-o', '--output', '--repo', '-R', '--branch', '-B',
-  '--profile', '--no-color', '--bogus', '-z',
+  '--priority',
+  '-p',
+  '--no-batch',
+  '--parallel',
+  '--dry-run',
+  '--wait',
+  '--interval',
+  '--timeout',
+  '--sha',
+  '--target',
+  '-t',
+  '--file',
+  '--all',
+  '--none',
+  '--mode',
+  '--concurrency',
+  '--bisection-concurrency',
+  '--testing-timeout',
+  '--pending-failure-depth',
+  '--batching-max-wait',
+  '--batching-min-size',
+  '--direct-merge',
+  '--optimization',
+  '--merge-method',
+  '--optimistic-merge',
+  '--no-optimistic-merge',
+  '--batch',
+  '--required-status',
+  '--clear-required-statuses',
+  '--reason',
+  '--yes',
+  '--state',
+  '--since',
+  '--until',
+  '--fail-if',
+  '--limit',
+  '--json',
+  '-o',
+  '--output',
+  '--repo',
+  '-R',
+  '--branch',
+  '-B',
+  '--profile',
+  '--no-color',
+  '--bogus',
+  '-z',
 ];
-const flagWithValue = fc.tuple(fc.constantFrom(...FLAGS), fc.option(fc.oneof(numberish, text), { nil: undefined })).map(([f, v]) => (v === undefined ? [f] : [f, v]));
+const flagWithValue = fc
+  .tuple(fc.constantFrom(...FLAGS), fc.option(fc.oneof(numberish, text), { nil: undefined }))
+  .map(([f, v]) => (v === undefined ? [f] : [f, v]));
 const commandLine = fc
   .tuple(fc.constantFrom(...COMMANDS), fc.array(fc.oneof(numberish, text), { maxLength: 3 }), fc.array(flagWithValue, { maxLength: 4 }))
   .map(([cmd, args, flags]) => [...cmd, ...args, ...flags.flat()]);

@@ -13,7 +13,12 @@ function flatten(cmds: Described[]): Described[] {
 
 describe('mq help --json', async () => {
   const r = await runCli(['help', '--json']);
-  const doc = JSON.parse(r.stdout) as { commands: Described[]; exitCodes: Array<{ code: number }>; environment: Array<{ name: string }>; globalOptions: Described['options'] };
+  const doc = JSON.parse(r.stdout) as {
+    commands: Described[];
+    exitCodes: Array<{ code: number }>;
+    environment: Array<{ name: string }>;
+    globalOptions: Described['options'];
+  };
   const all = flatten(doc.commands);
 
   it('lists exit codes and environment variables', () => {

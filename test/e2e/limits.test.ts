@@ -17,7 +17,12 @@ afterAll(async () => {
 
 /** Runs `bash -c script` with mq on PATH as `$MQ`, and reports the peak memory of the whole run (GNU time when present). */
 async function shell(script: string) {
-  return execa('bash', ['-c', script], { env: { ...baseEnv(fake.url), MQ: `"${process.execPath}" "${BIN}"` }, extendEnv: false, reject: false, timeout: 20_000 });
+  return execa('bash', ['-c', script], {
+    env: { ...baseEnv(fake.url), MQ: `"${process.execPath}" "${BIN}"` },
+    extendEnv: false,
+    reject: false,
+    timeout: 20_000,
+  });
 }
 
 describe('bounded input', () => {
@@ -41,7 +46,10 @@ describe('bounded input', () => {
 describe('the JSON error document', () => {
   it('-o json on failure prints the document, as --json does', async () => {
     fake.on('POST /getSubmittedPullRequest', { status: 404, body: 'never submitted' });
-    for (const args of [['status', '42', '--json'], ['status', '42', '-o', 'json']]) {
+    for (const args of [
+      ['status', '42', '--json'],
+      ['status', '42', '-o', 'json'],
+    ]) {
       const r = await runCli(args, { env: baseEnv(fake.url) });
       expect(r.exitCode).toBe(3);
       expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, error: { exitCode: 3 } });

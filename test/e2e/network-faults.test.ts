@@ -33,8 +33,24 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { name: '500 then success', route: 'POST /getSubmittedPullRequest', replies: [{ status: 500, body: 'x' }, GOOD], args: ['status', '42'], exit: 0, message: /^$/, attempts: 2 },
-  { name: '502, 503 then success', route: 'POST /getSubmittedPullRequest', replies: [{ status: 502 }, { status: 503 }, GOOD], args: ['status', '42'], exit: 0, message: /^$/, attempts: 3 },
+  {
+    name: '500 then success',
+    route: 'POST /getSubmittedPullRequest',
+    replies: [{ status: 500, body: 'x' }, GOOD],
+    args: ['status', '42'],
+    exit: 0,
+    message: /^$/,
+    attempts: 2,
+  },
+  {
+    name: '502, 503 then success',
+    route: 'POST /getSubmittedPullRequest',
+    replies: [{ status: 502 }, { status: 503 }, GOOD],
+    args: ['status', '42'],
+    exit: 0,
+    message: /^$/,
+    attempts: 3,
+  },
   {
     name: '503 with Retry-After is honoured',
     route: 'POST /getSubmittedPullRequest',
@@ -92,7 +108,9 @@ const cases: Case[] = [
   {
     name: 'an HTML error page is summarised, not dumped',
     route: 'POST /getSubmittedPullRequest',
-    replies: [{ status: 502, body: `<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1>${'x'.repeat(5000)}</body></html>`, headers: { 'content-type': 'text/html' } }],
+    replies: [
+      { status: 502, body: `<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1>${'x'.repeat(5000)}</body></html>`, headers: { 'content-type': 'text/html' } },
+    ],
     args: ['status', '42'],
     exit: 6,
     message: /HTTP 502: \(an HTML page, not an API answer\)/,
@@ -174,7 +192,11 @@ describe.each(['node', 'undici'])('network faults (%s transport)', (transport) =
   }
 
   it('a redirect to another host is not followed and the token never goes there', async () => {
-    fake.on('POST /getSubmittedPullRequest', { status: 302, body: '', headers: { location: `${elsewhere.url.replace('127.0.0.1', 'localhost')}/getSubmittedPullRequest` } });
+    fake.on('POST /getSubmittedPullRequest', {
+      status: 302,
+      body: '',
+      headers: { location: `${elsewhere.url.replace('127.0.0.1', 'localhost')}/getSubmittedPullRequest` },
+    });
     const r = await runCli(['status', '42'], { env: env() });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('a redirect to http://localhost:');

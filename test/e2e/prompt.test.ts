@@ -28,7 +28,12 @@ beforeEach(() => {
 });
 
 /** Runs `mq args` on a terminal; once `question` is shown, types `keys`. */
-function onTerminal(args: string[], env: Record<string, string | undefined>, question: string, keys: string): Promise<{ exitCode: number | null; output: string }> {
+function onTerminal(
+  args: string[],
+  env: Record<string, string | undefined>,
+  question: string,
+  keys: string,
+): Promise<{ exitCode: number | null; output: string }> {
   const command = [process.execPath, BIN, ...args].join(' ');
   const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...env, TERM: 'dumb' }, stdio: ['pipe', 'pipe', 'pipe'] });
   let output = '';

@@ -49,7 +49,10 @@ describe('mq queue create', () => {
   });
 
   it('bad --mode or --concurrency: exit 2, nothing sent', async () => {
-    for (const args of [['--mode', 'both'], ['--concurrency', '0']]) {
+    for (const args of [
+      ['--mode', 'both'],
+      ['--concurrency', '0'],
+    ]) {
       const r = await runCli(['queue', 'create', ...args], { env: env() });
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toMatch(/mq: usage: --(mode|concurrency): /);
@@ -96,7 +99,13 @@ describe('mq queue delete', () => {
   // and forwards what the test writes to its stdin (typed before the prompt; the tty buffers it).
   async function onTerminal(answer: string) {
     const command = `${process.execPath} ${BIN} queue delete`;
-    const r = await execa('script', ['-qfec', command, '/dev/null'], { env: { ...env(), TERM: 'dumb' }, extendEnv: false, input: `${answer}\n`, reject: false, timeout: 15_000 });
+    const r = await execa('script', ['-qfec', command, '/dev/null'], {
+      env: { ...env(), TERM: 'dumb' },
+      extendEnv: false,
+      input: `${answer}\n`,
+      reject: false,
+      timeout: 15_000,
+    });
     return { exitCode: r.exitCode, output: String(r.stdout) };
   }
 
@@ -117,7 +126,13 @@ describe('mq queue delete', () => {
 
   it.skipIf(!hasScript)('on a terminal with CI set: no prompt, exit 10', async () => {
     const command = `${process.execPath} ${BIN} queue delete`;
-    const r = await execa('script', ['-qfec', command, '/dev/null'], { env: { ...env(), CI: 'true' }, extendEnv: false, input: 'main\n', reject: false, timeout: 15_000 });
+    const r = await execa('script', ['-qfec', command, '/dev/null'], {
+      env: { ...env(), CI: 'true' },
+      extendEnv: false,
+      input: 'main\n',
+      reject: false,
+      timeout: 15_000,
+    });
     expect(r.exitCode).toBe(10);
     expect(String(r.stdout)).not.toContain('Type the branch name');
     expect(fake.requests).toHaveLength(0);

@@ -47,7 +47,7 @@ describe('README snippets', () => {
     const bin = tempDir('mq-readme-bin-');
     symlinkSync(BIN, join(bin, 'mq'));
     chmodSync(BIN, 0o755);
-    const parts = ['trap \'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null\' EXIT'];
+    const parts = ["trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null' EXIT"];
     snippets.forEach((s, i) => {
       parts.push(`echo "::block ${i} start"`, s.code, `echo "::block ${i} exit $?"`);
     });

@@ -142,9 +142,7 @@ describe('bisection', () => {
   });
 
   it('a failed batch is held for the pending failure depth, then bisected', () => {
-    const s = new Scenario({ ...BATCH, batchingMinSize: 2, pendingFailureDepth: 1 })
-      .pr(2, { breaksBuild: true })
-      .pr(3, { testMinutes: 20 });
+    const s = new Scenario({ ...BATCH, batchingMinSize: 2, pendingFailureDepth: 1 }).pr(2, { breaksBuild: true }).pr(3, { testMinutes: 20 });
     for (const n of [1, 2, 3, 4]) s.submit(n);
     expect(s.runShapes()).toEqual(['1+2[]', '3+4[1,2]']);
     s.at(10);
@@ -153,7 +151,12 @@ describe('bisection', () => {
     expect(s.runs().some((r) => r.isBisection)).toBe(false);
     s.at(20);
     // 3+4 failed too (2 was in its base): the window is over, 1+2 is bisected, 3+4 retested without it.
-    expect(s.runs().filter((r) => r.isBisection).map((r) => `${r.prNumbers.join('+')}[${r.basePrNumbers.join(',')}]`)).toEqual(['1[]', '2[1]']);
+    expect(
+      s
+        .runs()
+        .filter((r) => r.isBisection)
+        .map((r) => `${r.prNumbers.join('+')}[${r.basePrNumbers.join(',')}]`),
+    ).toEqual(['1[]', '2[1]']);
     expect(s.runShapes()).toContain('3+4[]');
     s.at(60);
     expect(s.states(1, 2, 3, 4)).toEqual({ 1: 'merged', 2: 'failed', 3: 'merged', 4: 'merged' });
@@ -203,7 +206,11 @@ describe('optimizationMode bisection_skip_redundant_tests', () => {
   it('does not rerun a set of PRs that already failed in the bisection: CD on main+AB is ABCD again', () => {
     const off = runWith('off', 4);
     const on = runWith('bisection_skip_redundant_tests', 4);
-    const bisectionRuns = (s: Scenario) => s.runs().filter((r) => r.isBisection).map((r) => `${r.prNumbers.join('+')}[${r.basePrNumbers.join(',')}]`);
+    const bisectionRuns = (s: Scenario) =>
+      s
+        .runs()
+        .filter((r) => r.isBisection)
+        .map((r) => `${r.prNumbers.join('+')}[${r.basePrNumbers.join(',')}]`);
     expect(bisectionRuns(off)).toEqual(['1+2[]', '3+4[1,2]', '3[1,2]', '4[1,2,3]']);
     // "Instead of waiting for AB's result, Trunk splits CD right away. main ← C and main ← C ← D
     // start testing alongside main ← AB."

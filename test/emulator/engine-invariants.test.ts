@@ -41,7 +41,7 @@ const POOL = ['api', 'web', 'docs', 'infra'];
  */
 function randomQueue(seed: number, steps = 60, onStep?: (r: Run, step: number) => void): Run {
   const rand = rng(seed);
-  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
   const effects: PrStateEffect[] = [];
   const engine = new QueueEngine(createState(seed, T0), { onEffect: (e) => e.type === 'pr_state' && effects.push(e) });
   const concurrency = 1 + Math.floor(rand() * 5);
@@ -85,10 +85,7 @@ function randomQueue(seed: number, steps = 60, onStep?: (r: Run, step: number) =
         const targets = t < 0.1 ? 'ALL' : t < 0.2 ? [] : [...new Set([pick(POOL), pick(POOL)])];
         engine.setImpactedTargets({ ...q, pr: { number: n, sha: pr.sha }, impactedTargets: targets }, now);
         const p = rand();
-        engine.submit(
-          { ...q, pr: { number: n }, ...(p < 0.1 ? { priority: 'high' } : p < 0.15 ? { priority: 'urgent' } : {}), noBatch: rand() < 0.1 },
-          now,
-        );
+        engine.submit({ ...q, pr: { number: n }, ...(p < 0.1 ? { priority: 'high' } : p < 0.15 ? { priority: 'urgent' } : {}), noBatch: rand() < 0.1 }, now);
       } else if (roll < 0.63) {
         engine.cancel({ ...q, pr: { number: anyPr() } }, now);
       } else if (roll < 0.72) {
@@ -132,7 +129,10 @@ function checkInvariants({ engine, concurrency, bisectionConcurrency }: Run): vo
   const m = engine.metrics(engine.now)[0]!;
   const order = engine.getQueue(q, engine.now).entries;
   // Every PR of a run in flight is TESTING, and every TESTING PR is in exactly one run in flight.
-  const testing = order.filter((e) => e.state === 'testing').map((e) => e.prNumber).sort((a, b) => a - b);
+  const testing = order
+    .filter((e) => e.state === 'testing')
+    .map((e) => e.prNumber)
+    .sort((a, b) => a - b);
   const inRuns = runs.flatMap((r) => r.prNumbers).sort((a, b) => a - b);
   expect(inRuns).toEqual(testing);
   expect(m.testingSlots + (m.bisection?.testingSlots ?? 0)).toBe(testing.length);
@@ -211,7 +211,12 @@ function dump(r: Run, step?: number): void {
   console.log(r.effects.map((e) => `${(e.at - T0) / MIN} #${e.prNumber} ${e.from}->${e.to} ${e.reason}`).join('\n'));
   const { entries, ...settings } = r.engine.getQueue(q, r.engine.now);
   console.log(settings, entries.map((e) => `${e.prNumber}:${e.state}`).join(' '));
-  console.log(r.engine.listRuns().map((x) => `${x.prNumbers.join('+')}[${x.basePrNumbers.join(',')}]${x.isBisection ? 'B' : ''}:${x.status}`).join(' '));
+  console.log(
+    r.engine
+      .listRuns()
+      .map((x) => `${x.prNumbers.join('+')}[${x.basePrNumbers.join(',')}]${x.isBisection ? 'B' : ''}:${x.status}`)
+      .join(' '),
+  );
 }
 
 describe('random queues keep the invariants', () => {
@@ -277,11 +282,7 @@ describe('engine properties', () => {
     expect(Object.values(loaded.state.queues)[0]!.inFlight).toEqual({ main: 2, bisection: 0 });
     loaded.updateQueue({ ...q, batch: true, batchingMinSize: 2 }, T0);
     loaded.advance(T0 + 30 * MIN);
-    expect([1, 2, 3].map((n) => loaded.getSubmittedPullRequest({ ...q, pr: { number: n } }, loaded.now).state)).toEqual([
-      'merged',
-      'merged',
-      'merged',
-    ]);
+    expect([1, 2, 3].map((n) => loaded.getSubmittedPullRequest({ ...q, pr: { number: n } }, loaded.now).state)).toEqual(['merged', 'merged', 'merged']);
   });
 
   it('throws typed errors of a kind and changes nothing', () => {

@@ -84,9 +84,7 @@ describe('parallel mode', () => {
   });
 
   it('pending failure depth counts the groups in the failed PR\u2019s lane only', () => {
-    const s = new Scenario({ mode: 'parallel', pendingFailureDepth: 1, canOptimisticallyMerge: true })
-      .pr(1, { outcomes: ['fail'] })
-      .pr(2, { testMinutes: 20 });
+    const s = new Scenario({ mode: 'parallel', pendingFailureDepth: 1, canOptimisticallyMerge: true }).pr(1, { outcomes: ['fail'] }).pr(2, { testMinutes: 20 });
     for (const n of [1, 2, 3]) s.submit(n);
     s.targets(1, ['a']).targets(2, ['a']).targets(3, ['b']);
     s.at(10);

@@ -51,9 +51,7 @@ describe('a breaking PR and the restarts behind it', () => {
     expect(s.states(1, 2, 3)).toEqual({ 1: 'failed', 2: 'merged', 3: 'merged' });
     expect(s.merged()).toEqual([2, 3]);
     expect(s.effects.find((e) => e.prNumber === 1 && e.to === 'failed')?.reason).toBe('TEST_RUN_REQUIRED_STATUS_FAILED');
-    expect(s.effects.find((e) => e.prNumber === 3 && e.to === 'pending' && e.at > s.effects[0]!.at)?.reason).toBe(
-      'PREREQUISITE_MERGE_ITEM_FAILED',
-    );
+    expect(s.effects.find((e) => e.prNumber === 3 && e.to === 'pending' && e.at > s.effects[0]!.at)?.reason).toBe('PREREQUISITE_MERGE_ITEM_FAILED');
   });
 
   it('a break in the middle: the PR ahead merges, the ones behind restart on a base without it', () => {
@@ -69,7 +67,10 @@ describe('a breaking PR and the restarts behind it', () => {
   });
 
   it('a run past testingTimeoutMinutes counts as failed (D12)', () => {
-    const s = new Scenario().pr(1, { outcomes: ['hang'] }).submit(1).submit(2);
+    const s = new Scenario()
+      .pr(1, { outcomes: ['hang'] })
+      .submit(1)
+      .submit(2);
     expect(s.at(59).state(1)).toBe('testing');
     expect(s.state(2)).toBe('tests_passed');
     s.at(60);
@@ -83,12 +84,7 @@ describe('a breaking PR and the restarts behind it', () => {
 
 describe('optimistic merging', () => {
   it('as soon as C passes, A, B and C merge (T-OM)', () => {
-    const s = new Scenario({ canOptimisticallyMerge: true })
-      .pr(1, { testMinutes: 30 })
-      .pr(2, { testMinutes: 30 })
-      .submit(1)
-      .submit(2)
-      .submit(3);
+    const s = new Scenario({ canOptimisticallyMerge: true }).pr(1, { testMinutes: 30 }).pr(2, { testMinutes: 30 }).submit(1).submit(2).submit(3);
     s.at(10);
     expect(s.states(1, 2, 3)).toEqual({ 1: 'merged', 2: 'merged', 3: 'merged' });
     expect(s.merged()).toEqual([1, 2, 3]);
@@ -196,9 +192,7 @@ describe('cancel and restart', () => {
     expect(s.at(10).state(1)).toBe('pending_failure');
     s.at(12).restart(1);
     expect(s.states(1, 2, 3)).toEqual({ 1: 'testing', 2: 'testing', 3: 'pending' });
-    expect(s.effects.filter((e) => e.prNumber === 1 && e.to === 'pending').at(-1)?.reason).toBe(
-      'TESTS_RESTARTED_BY_API_REQUEST',
-    );
+    expect(s.effects.filter((e) => e.prNumber === 1 && e.to === 'pending').at(-1)?.reason).toBe('TESTS_RESTARTED_BY_API_REQUEST');
     expect(s.at(20).states(1, 2, 3)).toEqual({ 1: 'testing', 2: 'tests_passed', 3: 'testing' });
     s.at(22);
     expect(s.merged()).toEqual([1, 2]);

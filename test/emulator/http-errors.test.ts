@@ -19,11 +19,7 @@ afterEach(async () => {
 describe('errors', () => {
   it('401 without a token or with a wrong one', async () => {
     const none = await fetch(`${c.origin}/v1/getQueue`, { method: 'POST', body: JSON.stringify(queue) });
-    expect([none.status, await none.text(), none.headers.get('content-type')]).toEqual([
-      401,
-      'missing x-api-token header',
-      'text/plain; charset=utf-8',
-    ]);
+    expect([none.status, await none.text(), none.headers.get('content-type')]).toEqual([401, 'missing x-api-token header', 'text/plain; charset=utf-8']);
     const wrong = await new Client(emu, `${TOKEN}x`).post('createQueue', queue);
     expect([wrong.status, wrong.text]).toEqual([401, 'invalid API token']);
     expect((await c.post('getQueue', queue)).status).toBe(404); // the refused create changed nothing
@@ -79,9 +75,7 @@ describe('robustness', () => {
 
     await new Promise<void>((resolve) => {
       const sock = connect(emu.port, emu.host, () => {
-        sock.write(
-          `POST /v1/createQueue HTTP/1.1\r\nHost: x\r\nx-api-token: ${TOKEN}\r\nContent-Length: 1000\r\n\r\n{"repo":`,
-        );
+        sock.write(`POST /v1/createQueue HTTP/1.1\r\nHost: x\r\nx-api-token: ${TOKEN}\r\nContent-Length: 1000\r\n\r\n{"repo":`);
         setTimeout(() => sock.destroy(), 20);
       });
       sock.on('close', () => resolve());

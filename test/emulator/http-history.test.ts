@@ -182,9 +182,7 @@ describe('listMergeQueueTestingResults', () => {
     expect(later.json()).toEqual({ testingResults: [], totalItems: 0 });
     const backwards = await c.post('listMergeQueueTestingResults', { ...queue, since: new Date(T0 + 11 * MIN).toISOString(), until: since });
     expect([backwards.status, backwards.text]).toEqual([400, 'since: must not be after until']);
-    await expect(
-      api.listMergeQueueTestingResults({ ...queue, since, until: new Date(T0 + 46 * 86_400_000).toISOString() }),
-    ).rejects.toThrow(/45 days/);
+    await expect(api.listMergeQueueTestingResults({ ...queue, since, until: new Date(T0 + 46 * 86_400_000).toISOString() })).rejects.toThrow(/45 days/);
   });
 });
 

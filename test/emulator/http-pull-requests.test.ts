@@ -159,4 +159,3 @@ describe('pull requests', () => {
     expect([bad.status, bad.text]).toEqual([400, 'take: expected integer 1..100']);
   });
 });
-

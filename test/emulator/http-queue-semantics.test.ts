@@ -85,7 +85,10 @@ describe('issue 6 over HTTP', () => {
     await c.post('setImpactedTargets', { ...queue, pr: { number: 1, sha: await sha(1) }, impactedTargets: ['api'] });
     await c.post('setImpactedTargets', { ...queue, pr: { number: 2, sha: await sha(2) }, impactedTargets: 'ALL' });
     const runs = await c.runs();
-    expect(runs.map((r) => [r.prNumbers, r.basePrNumbers])).toEqual([[[1], []], [[2], [1]]]);
+    expect(runs.map((r) => [r.prNumbers, r.basePrNumbers])).toEqual([
+      [[1], []],
+      [[2], [1]],
+    ]);
     const details = (await c.post('getMergeQueueTestingDetails', { ...queue, testRunId: runs[1]!.id })).json();
     expect(details).toMatchObject({ impactedTargets: ['api', 'ALL'], impactedTargetsForTestedPrs: ['ALL'], dependentPrs: [1] });
   });

@@ -214,4 +214,3 @@ describe('metrics', () => {
     expect([b.status, b.text]).toEqual([400, 'repo: required when repoHost is given']);
   });
 });
-

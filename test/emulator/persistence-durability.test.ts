@@ -197,54 +197,58 @@ const fullDisk = (() => {
 })();
 
 describe('a full disk', () => {
-  it.skipIf(!fullDisk)('refuses a change it cannot make durable with 503; it never shows, and later changes work again', async () => {
-    const mnt = join(dir, 'mnt');
-    mkdirSync(mnt);
-    expect(spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', mnt]).status).toBe(0);
-    try {
-      const data = join(mnt, 'data');
-      const { emu, client } = await startTestEmulator({ dataDir: data, startTime: T0 });
+  it.skipIf(!fullDisk)(
+    'refuses a change it cannot make durable with 503; it never shows, and later changes work again',
+    async () => {
+      const mnt = join(dir, 'mnt');
+      mkdirSync(mnt);
+      expect(spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', mnt]).status).toBe(0);
       try {
-        expect((await client.post('createQueue', queue)).status).toBe(200);
-        // Fill the filesystem to the last byte.
-        const filler = join(mnt, 'filler');
-        for (const chunk of [65_536, 4_096, 1]) {
-          try {
-            for (;;) appendFileSync(filler, Buffer.alloc(chunk));
-          } catch (err) {
-            expect((err as NodeJS.ErrnoException).code).toBe('ENOSPC');
+        const data = join(mnt, 'data');
+        const { emu, client } = await startTestEmulator({ dataDir: data, startTime: T0 });
+        try {
+          expect((await client.post('createQueue', queue)).status).toBe(200);
+          // Fill the filesystem to the last byte.
+          const filler = join(mnt, 'filler');
+          for (const chunk of [65_536, 4_096, 1]) {
+            try {
+              for (;;) appendFileSync(filler, Buffer.alloc(chunk));
+            } catch (err) {
+              expect((err as NodeJS.ErrnoException).code).toBe('ENOSPC');
+            }
           }
-        }
-        const acknowledged: number[] = [];
-        let refused: number | undefined;
-        for (let n = 1; n <= 200 && refused === undefined; n++) {
-          const a = await client.post('submitPullRequest', { ...queue, pr: { number: n } });
-          if (a.status === 200) acknowledged.push(n);
-          else {
-            expect(a.status).toBe(503);
-            expect(a.text).toContain('could not be made durable');
-            refused = n;
+          const acknowledged: number[] = [];
+          let refused: number | undefined;
+          for (let n = 1; n <= 200 && refused === undefined; n++) {
+            const a = await client.post('submitPullRequest', { ...queue, pr: { number: n } });
+            if (a.status === 200) acknowledged.push(n);
+            else {
+              expect(a.status).toBe(503);
+              expect(a.text).toContain('could not be made durable');
+              refused = n;
+            }
           }
+          expect(refused).toBeDefined();
+          // The refused change is not there; everything acknowledged is.
+          expect((await client.post('getSubmittedPullRequest', { ...queue, pr: { number: refused! } })).status).toBe(404);
+          for (const n of acknowledged) expect((await client.pr(n)).state).not.toBe('cancelled');
+          rmSync(filler);
+          expect((await client.post('submitPullRequest', { ...queue, pr: { number: 500 } })).status).toBe(200);
+        } finally {
+          await emu.close();
         }
-        expect(refused).toBeDefined();
-        // The refused change is not there; everything acknowledged is.
-        expect((await client.post('getSubmittedPullRequest', { ...queue, pr: { number: refused! } })).status).toBe(404);
-        for (const n of acknowledged) expect((await client.pr(n)).state).not.toBe('cancelled');
-        rmSync(filler);
-        expect((await client.post('submitPullRequest', { ...queue, pr: { number: 500 } })).status).toBe(200);
+        const again = await startTestEmulator({ dataDir: data });
+        try {
+          expect((await again.client.post('getSubmittedPullRequest', { ...queue, pr: { number: 500 } })).status).toBe(200);
+          const entries = Object.keys(Object.values((await loadState(data))!.queues)[0]!.entries).map(Number);
+          expect(entries).toContain(500);
+        } finally {
+          await again.emu.close();
+        }
       } finally {
-        await emu.close();
+        spawnSync('umount', ['-l', mnt]);
       }
-      const again = await startTestEmulator({ dataDir: data });
-      try {
-        expect((await again.client.post('getSubmittedPullRequest', { ...queue, pr: { number: 500 } })).status).toBe(200);
-        const entries = Object.keys(Object.values((await loadState(data))!.queues)[0]!.entries).map(Number);
-        expect(entries).toContain(500);
-      } finally {
-        await again.emu.close();
-      }
-    } finally {
-      spawnSync('umount', ['-l', mnt]);
-    }
-  }, 30_000);
+    },
+    30_000,
+  );
 });

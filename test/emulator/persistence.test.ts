@@ -64,9 +64,7 @@ it('has each mutation on disk before it is acknowledged', async () => {
 it('refuses a corrupt state file, naming it, and does not overwrite it', async () => {
   const file = join(dir, 'state.json');
   await writeFile(file, '{"state": {"format": "mq-emulator-engine", "vers');
-  await expect(startEmulator({ dataDir: dir, port: 0, token: TOKEN })).rejects.toThrow(
-    `emulator state file ${file} is corrupt`,
-  );
+  await expect(startEmulator({ dataDir: dir, port: 0, token: TOKEN })).rejects.toThrow(`emulator state file ${file} is corrupt`);
   await writeFile(file, JSON.stringify({ state: { hello: 'world' } }));
   await expect(startEmulator({ dataDir: dir, port: 0, token: TOKEN })).rejects.toThrow(file);
   expect(await readFile(file, 'utf8')).toBe(JSON.stringify({ state: { hello: 'world' } }));

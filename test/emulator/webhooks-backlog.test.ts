@@ -174,4 +174,3 @@ describe('with --data-dir', () => {
     expect(after[0].attempts.map((a: any) => a.status)).toEqual([503, 204]);
   });
 });
-

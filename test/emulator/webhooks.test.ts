@@ -122,13 +122,7 @@ describe('webhook deliveries', () => {
 
     const byPr = (n: number) => r.got.filter((g) => g.body.pr_number === n).map((g) => g.body.type);
     expect(byPr(1)).toEqual(['pull_request.submitted', 'pull_request.queued', 'pull_request.testing', 'pull_request.merged']);
-    expect(byPr(2)).toEqual([
-      'pull_request.submitted',
-      'pull_request.queued',
-      'pull_request.testing',
-      'pull_request.pending_failure',
-      'pull_request.failed',
-    ]);
+    expect(byPr(2)).toEqual(['pull_request.submitted', 'pull_request.queued', 'pull_request.testing', 'pull_request.pending_failure', 'pull_request.failed']);
     expect(byPr(3)).toEqual(['pull_request.submitted', 'pull_request.queued', 'pull_request.testing', 'pull_request.canceled']);
 
     const body = (n: number, type: string) => r.got.find((g) => g.body.pr_number === n && g.body.type === type)!.body;

@@ -15,7 +15,9 @@ export interface TestDeps {
   fake: FakeClient;
 }
 
-export function testDeps(opts: MemoryIOOptions & { clock?: Clock; env?: Record<string, string | undefined>; options?: GlobalOptions; fake?: FakeClient; signal?: AbortSignal } = {}): TestDeps {
+export function testDeps(
+  opts: MemoryIOOptions & { clock?: Clock; env?: Record<string, string | undefined>; options?: GlobalOptions; fake?: FakeClient; signal?: AbortSignal } = {},
+): TestDeps {
   const io = memoryIO(opts);
   const fake = opts.fake ?? fakeClient();
   const env: NodeJS.ProcessEnv = { MQ_CONFIG_DIR: tempDir('mq-config-'), MQ_REPO: 'github.com/acme/widgets', MQ_BRANCH: 'main', ...opts.env };

@@ -56,7 +56,8 @@ export async function startForwardProxy(hosts: string[] = []): Promise<ForwardPr
     client.on('error', () => undefined);
     if (state.mode === 'silent') return;
     if (state.mode === 'drop') return void client.destroy();
-    if (state.mode === 'auth') return void client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\nContent-Length: 0\r\n\r\n');
+    if (state.mode === 'auth')
+      return void client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\nContent-Length: 0\r\n\r\n');
     const [host = '', port = ''] = (req.url ?? '').split(/:(?=\d+$)/);
     const upstream = connect(Number(port), target(host), () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');

@@ -23,16 +23,7 @@ export const TERMINAL = new Set(['merged', 'failed', 'cancelled']);
 /** States an entry of getQueue's enqueuedPullRequests may be in (admitted and not yet out). */
 export const ENQUEUED_STATES = new Set(['pending', 'testing', 'tests_passed', 'pending_failure']);
 
-export type OpKind =
-  | 'submit'
-  | 'getSubmitted'
-  | 'cancel'
-  | 'restart'
-  | 'getQueue'
-  | 'listPullRequests'
-  | 'updateQueue'
-  | 'metrics'
-  | 'fakePr';
+export type OpKind = 'submit' | 'getSubmitted' | 'cancel' | 'restart' | 'getQueue' | 'listPullRequests' | 'updateQueue' | 'metrics' | 'fakePr';
 
 /** What each operation may legitimately answer under concurrency; anything else is a finding. */
 const ALLOWED: Record<OpKind, readonly number[]> = {
@@ -322,7 +313,11 @@ export async function runLoad(o: LoadOptions): Promise<LoadStats> {
           if (pr.isCurrentlySubmittedToQueue === TERMINAL.has(pr.state)) {
             stats.violations.push(`getSubmitted ${n}: state ${pr.state} with isCurrentlySubmittedToQueue=${pr.isCurrentlySubmittedToQueue}`);
           }
-        } else if (a.status === 404 && ledger.lastSubmitAck(n) >= 0 && (ledger.prs.get(n) ?? []).some((e) => e.op === 'submit' && e.status === 200 && e.acked < a.sent)) {
+        } else if (
+          a.status === 404 &&
+          ledger.lastSubmitAck(n) >= 0 &&
+          (ledger.prs.get(n) ?? []).some((e) => e.op === 'submit' && e.status === 200 && e.acked < a.sent)
+        ) {
           // Read-your-writes: a submission answered before this read was sent must be visible.
           stats.violations.push(`getSubmitted ${n}: 404 although a submission was acknowledged before`);
         }
@@ -428,7 +423,8 @@ export async function checkFinalStates(client: StressClient, opts: { queueRunnin
     report.states[pr.state] = (report.states[pr.state] ?? 0) + 1;
     if (pr.prNumber !== n) report.violations.push(`PR ${n}: answered as PR ${pr.prNumber}`);
     if (!(PR_STATES as readonly string[]).includes(pr.state)) report.violations.push(`PR ${n}: unknown state ${pr.state}`);
-    if (pr.isCurrentlySubmittedToQueue === TERMINAL.has(pr.state)) report.violations.push(`PR ${n}: ${pr.state} but isCurrentlySubmittedToQueue=${pr.isCurrentlySubmittedToQueue}`);
+    if (pr.isCurrentlySubmittedToQueue === TERMINAL.has(pr.state))
+      report.violations.push(`PR ${n}: ${pr.state} but isCurrentlySubmittedToQueue=${pr.isCurrentlySubmittedToQueue}`);
     // Every PR here is mergeable and based on the branch, so a running queue admits it at once.
     if (opts.queueRunning && pr.state === 'not_ready') report.violations.push(`PR ${n}: not_ready in a running queue`);
     if (ledger.mustBeCancelled(n)) {
@@ -457,7 +453,9 @@ export function checkMergeOrder(snapshots: Snapshot[], ledger: Ledger, mergedAt:
       if (prev) {
         pairs++;
         if (at < prev.at && violations.length < 10) {
-          violations.push(`PR ${prev.n} was ahead of PR ${n} in the queue but merged later (${new Date(prev.at).toISOString()} > ${new Date(at).toISOString()})`);
+          violations.push(
+            `PR ${prev.n} was ahead of PR ${n} in the queue but merged later (${new Date(prev.at).toISOString()} > ${new Date(at).toISOString()})`,
+          );
         }
       }
       prev = { n, at };

@@ -36,7 +36,8 @@ afterAll(async () => {
 beforeEach(() => {
   fake.requests.length = 0;
   fake.on('POST /getSubmittedPullRequest', { status: 200, body: PR_RECORD });
-  for (const route of ['submitPullRequest', 'cancelPullRequest', 'restartTestsOnPullRequest', 'setImpactedTargets']) fake.on(`POST /${route}`, { status: 200, body: 'OK' });
+  for (const route of ['submitPullRequest', 'cancelPullRequest', 'restartTestsOnPullRequest', 'setImpactedTargets'])
+    fake.on(`POST /${route}`, { status: 200, body: 'OK' });
 });
 
 const env = () => baseEnv(fake.url);
@@ -50,10 +51,20 @@ describe('requests on the wire', () => {
       path: '/submitPullRequest',
       body: { repo: REPO, targetBranch: 'main', pr: { number: 42 }, priority: 'high', noBatch: true },
     },
-    { name: 'submit with numeric priority', args: ['submit', '7', '-p', '255'], path: '/submitPullRequest', body: { repo: REPO, targetBranch: 'main', pr: { number: 7 }, priority: 255 } },
+    {
+      name: 'submit with numeric priority',
+      args: ['submit', '7', '-p', '255'],
+      path: '/submitPullRequest',
+      body: { repo: REPO, targetBranch: 'main', pr: { number: 7 }, priority: 255 },
+    },
     { name: 'cancel', args: ['cancel', '42'], path: '/cancelPullRequest', body: { repo: REPO, targetBranch: 'main', pr: { number: 42 } } },
     { name: 'restart', args: ['restart', '42'], path: '/restartTestsOnPullRequest', body: { repo: REPO, targetBranch: 'main', pr: { number: 42 } } },
-    { name: 'status', args: ['status', '42'], path: '/getSubmittedPullRequest', body: { repo: REPO, targetBranch: 'main', pr: { number: 42 }, includeTimeline: true } },
+    {
+      name: 'status',
+      args: ['status', '42'],
+      path: '/getSubmittedPullRequest',
+      body: { repo: REPO, targetBranch: 'main', pr: { number: 42 }, includeTimeline: true },
+    },
     {
       name: 'targets list',
       args: ['targets', '42', '--sha', 'abc123', '--target', '//a', '-t', '//b'],
@@ -157,7 +168,10 @@ describe('mq status', () => {
   });
 
   it('tolerates nulls and missing optional fields', async () => {
-    fake.on('POST /getSubmittedPullRequest', { status: 200, body: { state: 'pending', stateChangedAt: null, readiness: null, prNumber: 42, verifiedByTestRun: null } });
+    fake.on('POST /getSubmittedPullRequest', {
+      status: 200,
+      body: { state: 'pending', stateChangedAt: null, readiness: null, prNumber: 42, verifiedByTestRun: null },
+    });
     const r = await runMq(['status', '42'], { env: env() });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('state\tpending');

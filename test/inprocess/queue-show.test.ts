@@ -10,7 +10,14 @@ const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 // reads the real clock, so times are relative to now.
 const ago = (m: number) => minutesAgo(m, Date.now());
 const makePrs = () => [
-  entry(101, 'testing', { stateChangedAt: ago(185), prTitle: 'Urgent hotfix for the login page', prAuthor: 'alice', priorityName: 'urgent', priorityValue: 0, skipTheLine: true }),
+  entry(101, 'testing', {
+    stateChangedAt: ago(185),
+    prTitle: 'Urgent hotfix for the login page',
+    prAuthor: 'alice',
+    priorityName: 'urgent',
+    priorityValue: 0,
+    skipTheLine: true,
+  }),
   entry(102, 'tests_passed', { stateChangedAt: ago(5), prAuthor: 'bob', priorityName: 'high', priorityValue: 10 }),
   entry(103, 'testing', { prAuthor: 'carol', noBatch: true }),
   entry(104, 'pending_failure', { stateChangedAt: ago(5), prAuthor: 'dave', prTitle: 'Tabs\tand\nnewlines in a title' }),
@@ -54,10 +61,23 @@ describe('mq queue show', () => {
     expect(lines[0]).toMatch(/^1\t101\ttesting\t111(0[0-9])\turgent\talice\tUrgent hotfix for the login page$/);
     expect(lines[1]).toMatch(/^2\t102\ttests_passed\t30[0-9]\thigh\tbob\tChange number 102$/);
     expect(lines[3]).toMatch(/^4\t104\tpending_failure\t30[0-9]\tmedium\tdave\tTabs and newlines in a title$/);
-    expect(lines.map((l) => l.split('\t')[2])).toEqual(['testing', 'tests_passed', 'testing', 'pending_failure', 'pending', 'pending', 'not_ready', 'failed', 'cancelled', 'merged']);
+    expect(lines.map((l) => l.split('\t')[2])).toEqual([
+      'testing',
+      'tests_passed',
+      'testing',
+      'pending_failure',
+      'pending',
+      'pending',
+      'not_ready',
+      'failed',
+      'cancelled',
+      'merged',
+    ]);
     for (const l of lines) expect(l.split('\t')).toHaveLength(7);
     // The queue's state goes to stderr for the human watching the pipe.
-    expect(r.stderr).toContain('queue main of github.com/acme/widgets: running · 10 PRs: 2 testing, 2 pending, 1 waiting to merge, 1 pending failure, 1 not ready');
+    expect(r.stderr).toContain(
+      'queue main of github.com/acme/widgets: running · 10 PRs: 2 testing, 2 pending, 1 waiting to merge, 1 pending failure, 1 not ready',
+    );
   });
 
   it('as a table: header with the key settings, then the PRs with time in state and priority', async () => {
@@ -115,7 +135,17 @@ describe('mq queue show', () => {
     const r = await runMq(['queue', 'show', '--settings'], { env: env() });
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    for (const l of ['branch\tmain', 'state\trunning', 'concurrency\t3', 'testing-timeout\t60', 'optimistic-merge\ttrue', 'batch\ttrue', 'merge-method\tsquash', 'required-statuses\tci/build', 'enqueued\t10']) {
+    for (const l of [
+      'branch\tmain',
+      'state\trunning',
+      'concurrency\t3',
+      'testing-timeout\t60',
+      'optimistic-merge\ttrue',
+      'batch\ttrue',
+      'merge-method\tsquash',
+      'required-statuses\tci/build',
+      'enqueued\t10',
+    ]) {
       expect(lines).toContain(l);
     }
   });

@@ -48,7 +48,15 @@ describe('pause, resume, drain send the state and print before -> after', () => 
     expect(r.exitCode).toBe(0);
     expect(updates()[0]?.body).toEqual({ ...TARGET, state: 'paused' });
     const doc = JSON.parse(r.stdout);
-    expect(doc).toMatchObject({ repo: 'github.com/acme/widgets', targetBranch: 'main', action: 'pause', before: 'running', after: 'paused', changed: true, reason: 'main is red: INC-1234' });
+    expect(doc).toMatchObject({
+      repo: 'github.com/acme/widgets',
+      targetBranch: 'main',
+      action: 'pause',
+      before: 'running',
+      after: 'paused',
+      changed: true,
+      reason: 'main is red: INC-1234',
+    });
     expect(Date.parse(doc.at)).not.toBeNaN();
     expect(r.stderr).toContain('⚠ QUEUE PAUSED');
     expect(r.stderr).toContain('hint: resume the queue with `mq queue resume`');

@@ -71,7 +71,10 @@ describe('mq queue update: exactly the flags given are sent', () => {
 describe('mq queue update: before -> after', () => {
   it('reads the queue first, then prints each changed setting', async () => {
     fake.on('POST /updateQueue', { status: 200, body: { ...AFTER_BASE, concurrency: 5, batch: false, requiredStatuses: ['ci/build', 'ci/lint'] } });
-    const r = await runMq(['queue', 'update', '--concurrency', '5', '--no-batch', '--required-status', 'ci/build', '--required-status', 'ci/lint', '-o', 'table'], { env: env() });
+    const r = await runMq(
+      ['queue', 'update', '--concurrency', '5', '--no-batch', '--required-status', 'ci/build', '--required-status', 'ci/lint', '-o', 'table'],
+      { env: env() },
+    );
     expect(r.exitCode).toBe(0);
     expect(fake.requests.map((q) => q.path)).toEqual(['/getQueue', '/updateQueue']);
     expect(r.stdout).toMatch(/concurrency\s+3 -> 5/);
@@ -96,7 +99,17 @@ describe('mq queue update: before -> after', () => {
     const doc = JSON.parse(r.stdout);
     expect(doc.settings).toEqual({ testingTimeoutMinutes: 45 });
     expect(doc.changes).toEqual([
-      { field: 'testingTimeoutMinutes', key: 'testing-timeout', label: 'Testing timeout (minutes)', before: 60, after: 45, from: '60', to: '45', requested: true, changed: true },
+      {
+        field: 'testingTimeoutMinutes',
+        key: 'testing-timeout',
+        label: 'Testing timeout (minutes)',
+        before: 60,
+        after: 45,
+        from: '60',
+        to: '45',
+        requested: true,
+        changed: true,
+      },
     ]);
     expect(doc.queue.testingTimeoutMinutes).toBe(45);
     expect(doc.repo).toBe('github.com/acme/widgets');

@@ -18,7 +18,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { Client, queue, repo, startTestEmulator, T0 } from '../emulator/http-helpers.js';
+import { type Client, queue, repo, startTestEmulator, T0 } from '../emulator/http-helpers.js';
 import { runMq } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/run-cli.js';
 
@@ -109,14 +109,18 @@ describe('mq queue simulate --from-history on a known workload', () => {
     const r = await runMq([...ARGS, '-o', 'table'], { env });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^fitted from history: 1\.88 PRs\/h/m);
-    expect(r.stdout).toMatch(/backtest \(the window replayed with the queue's settings\): merged\/h measured 1\.81, simulated [\d.]+ \(error [\d.]+%\); TTM p50 measured 1[0-4]m/);
+    expect(r.stdout).toMatch(
+      /backtest \(the window replayed with the queue's settings\): merged\/h measured 1\.81, simulated [\d.]+ \(error [\d.]+%\); TTM p50 measured 1[0-4]m/,
+    );
   });
 
   it('refuses a window with too little history, naming the flag', async () => {
     const r = await runMq(['queue', 'simulate', '--from-history', '1h'], { env });
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr.split('\n')[0]).toMatch(/^mq: usage: --from-history: the window holds \d+ merged or failed PRs and \d+ test runs; the fit needs at least 10 and 5/);
+    expect(r.stderr.split('\n')[0]).toMatch(
+      /^mq: usage: --from-history: the window holds \d+ merged or failed PRs and \d+ test runs; the fit needs at least 10 and 5/,
+    );
   });
 });
 

@@ -99,7 +99,7 @@ describe('fitHistory', () => {
 });
 
 describe('hour-of-day arrivals in the driver', () => {
-  it('draws arrivals at each hour\'s rate: none in a closed hour, each block of hours within 5% of the profile', () => {
+  it("draws arrivals at each hour's rate: none in a closed hour, each block of hours within 5% of the profile", () => {
     const profile = Array.from({ length: 24 }, (_, h) => (h < 6 ? 0 : h < 12 ? 30 : 10));
     const inputs = { arrivalsPerHour: 15, arrivalProfile: profile } as SimInputs;
     const T0 = Date.UTC(2026, 0, 5);
@@ -141,11 +141,14 @@ function row(label: string, mergedPerHour: number, p50min: number, testMin = 30)
   };
 }
 
-describe('backtest error and the model\'s error', () => {
+describe("backtest error and the model's error", () => {
   it('the error is |simulated - measured| / measured per figure; none when nothing was measured', () => {
     const b = backtestOf({ mergedPerHour: 2, timeToMergeP50: 1200 }, { mergedPerHour: 1.8, timeToMergeP50: 1500 });
     expect(b.error).toEqual({ mergedPerHour: 0.1, timeToMergeP50: 0.25 });
-    expect(backtestOf({ mergedPerHour: 0, timeToMergeP50: null }, { mergedPerHour: 1, timeToMergeP50: 60 }).error).toEqual({ mergedPerHour: null, timeToMergeP50: null });
+    expect(backtestOf({ mergedPerHour: 0, timeToMergeP50: null }, { mergedPerHour: 1, timeToMergeP50: 60 }).error).toEqual({
+      mergedPerHour: null,
+      timeToMergeP50: null,
+    });
   });
 
   it('a row is within the error when both figures differ from the baseline by no more than the error', () => {

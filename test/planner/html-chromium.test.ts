@@ -25,7 +25,16 @@ function chromium(args: string[]): string {
   const profile = mkdtempSync(join(tmpdir(), 'mq-chromium-'));
   const r = spawnSync(
     CHROMIUM as string,
-    ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', `--user-data-dir=${profile}`, ...args],
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      `--user-data-dir=${profile}`,
+      ...args,
+    ],
     { encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
   );
   if (r.status !== 0) throw new Error(`chromium failed (${r.status}): ${r.stderr}`);
@@ -43,7 +52,28 @@ describe.skipIf(CHROMIUM === undefined)(`--html report in headless Chromium${CHR
 
   beforeAll(async () => {
     const r = await runCli(
-      ['queue', 'simulate', '--arrivals', '6/h', '--test-time', '30m', '--failure-rate', '5%', '--flake-rate', '2%', '--duration', '1d', '--runs', '3', '--compare', 'concurrency=4', '--compare', 'concurrency=2,batch=4', '--html', file],
+      [
+        'queue',
+        'simulate',
+        '--arrivals',
+        '6/h',
+        '--test-time',
+        '30m',
+        '--failure-rate',
+        '5%',
+        '--flake-rate',
+        '2%',
+        '--duration',
+        '1d',
+        '--runs',
+        '3',
+        '--compare',
+        'concurrency=4',
+        '--compare',
+        'concurrency=2,batch=4',
+        '--html',
+        file,
+      ],
       { env: baseEnv(), timeoutMs: 60_000 },
     );
     expect(r.exitCode, r.stderr).toBe(0);
@@ -72,10 +102,15 @@ describe.skipIf(CHROMIUM === undefined)(`--html report in headless Chromium${CHR
     const img = readPng(readFileSync(png));
     expect(img.width).toBe(1200);
     let nonWhite = 0;
-    for (let i = 0; i < img.rgba.length; i += 4) if ((img.rgba[i] as number) < 240 || (img.rgba[i + 1] as number) < 240 || (img.rgba[i + 2] as number) < 240) nonWhite++;
+    for (let i = 0; i < img.rgba.length; i += 4)
+      if ((img.rgba[i] as number) < 240 || (img.rgba[i + 1] as number) < 240 || (img.rgba[i + 2] as number) < 240) nonWhite++;
     expect(nonWhite / (img.width * img.height)).toBeGreaterThan(0.03);
     // The first three palette colours (rows 1..3): bars are solid blocks of them.
-    for (const [r, g, b] of [[0x2b, 0x6c, 0xb0], [0xc0, 0x56, 0x21], [0x2f, 0x85, 0x5a]] as const) {
+    for (const [r, g, b] of [
+      [0x2b, 0x6c, 0xb0],
+      [0xc0, 0x56, 0x21],
+      [0x2f, 0x85, 0x5a],
+    ] as const) {
       expect(countColour(img, [r, g, b], 8)).toBeGreaterThan(2000);
     }
   }, 90_000);

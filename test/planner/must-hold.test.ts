@@ -130,7 +130,11 @@ describe('planner on the engine: an unsaturated queue', () => {
 describe("Little's law: mean depth = merges per hour x mean time in queue", () => {
   const cases: Array<[string, Partial<SimInputs>, Partial<SimSettings>]> = [
     ['no failures, concurrency 4', { arrivalsPerHour: 6, durationHours: 200 }, { concurrency: 4 }],
-    ['spread, failures and flakes, batches', { arrivalsPerHour: 12, durationHours: 200, testTimeSpread: 0.3, failureRate: 0.05, flakeRate: 0.02 }, { concurrency: 4, batch: true }],
+    [
+      'spread, failures and flakes, batches',
+      { arrivalsPerHour: 12, durationHours: 200, testTimeSpread: 0.3, failureRate: 0.05, flakeRate: 0.02 },
+      { concurrency: 4, batch: true },
+    ],
   ];
   for (const [name, inputs, settings] of cases) {
     it(`holds within 5% (${name})`, () => {

@@ -28,7 +28,17 @@ describe('parseCompare', () => {
 
 describe('settingsFromQueue', () => {
   it('reads the simulated settings and treats a bisection concurrency equal to concurrency as shared', () => {
-    const s = settingsFromQueue({ concurrency: 5, bisectionConcurrency: 5, mode: 'PARALLEL', batch: true, batchingMinSize: 3, batchingMaxWaitTimeMinutes: 2, pendingFailureDepth: 1, canOptimisticallyMerge: true, testingTimeoutMinutes: 90 });
+    const s = settingsFromQueue({
+      concurrency: 5,
+      bisectionConcurrency: 5,
+      mode: 'PARALLEL',
+      batch: true,
+      batchingMinSize: 3,
+      batchingMaxWaitTimeMinutes: 2,
+      pendingFailureDepth: 1,
+      canOptimisticallyMerge: true,
+      testingTimeoutMinutes: 90,
+    });
     expect(s).toEqual({
       mode: 'parallel',
       concurrency: 5,

@@ -16,7 +16,19 @@ beforeAll(async () => {
   fake = await startFakeServer();
   fake.on('POST /getQueue', {
     status: 200,
-    body: { state: 'RUNNING', branch: 'main', concurrency: 3, mode: 'SINGLE', batch: true, batchingMinSize: 2, batchingMaxWaitTimeMinutes: 0, pendingFailureDepth: 1, testingTimeoutMinutes: 120, canOptimisticallyMerge: false, bisectionConcurrency: 3 },
+    body: {
+      state: 'RUNNING',
+      branch: 'main',
+      concurrency: 3,
+      mode: 'SINGLE',
+      batch: true,
+      batchingMinSize: 2,
+      batchingMaxWaitTimeMinutes: 0,
+      pendingFailureDepth: 1,
+      testingTimeoutMinutes: 120,
+      canOptimisticallyMerge: false,
+      bisectionConcurrency: 3,
+    },
   });
 });
 afterAll(async () => {
@@ -58,12 +70,30 @@ describe('mq queue simulate: output', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/baseline: the service defaults/);
     const doc = JSON.parse(r.stdout);
-    expect(doc.inputs).toMatchObject({ arrivalsPerHour: 6, testMinutes: 30, failureRate: 0.05, flakeRate: 0.02, durationHours: 24, runs: 3, seed: 1, baseline: 'defaults' });
+    expect(doc.inputs).toMatchObject({
+      arrivalsPerHour: 6,
+      testMinutes: 30,
+      failureRate: 0.05,
+      flakeRate: 0.02,
+      durationHours: 24,
+      runs: 3,
+      seed: 1,
+      baseline: 'defaults',
+    });
     expect(doc.results.map((x: { label: string }) => x.label)).toEqual(['baseline', 'concurrency=2']);
     expect(doc.results[0].settings.concurrency).toBe(1);
     expect(doc.results[1].settings.concurrency).toBe(2);
     for (const row of doc.results) {
-      for (const e of [row.mergedPerHour, row.timeToMerge.p50, row.timeToMerge.p95, row.runsPerMergedPr, row.testMinutesPerMergedPr, row.meanDepth, row.failedPerDay.real, row.failedPerDay.flaky]) {
+      for (const e of [
+        row.mergedPerHour,
+        row.timeToMerge.p50,
+        row.timeToMerge.p95,
+        row.runsPerMergedPr,
+        row.testMinutesPerMergedPr,
+        row.meanDepth,
+        row.failedPerDay.real,
+        row.failedPerDay.flaky,
+      ]) {
         expect(Object.keys(e).sort()).toEqual(['hi', 'lo', 'mean']);
         expect(e.lo).toBeLessThanOrEqual(e.mean);
         expect(e.hi).toBeGreaterThanOrEqual(e.mean);
@@ -108,7 +138,14 @@ describe('mq queue simulate: output', () => {
     expect(fake.requests.slice(before).map((q) => q.path)).toEqual(['/getQueue']);
     const doc = JSON.parse(r.stdout);
     expect(doc.inputs.baseline).toBe('queue');
-    expect(doc.results[0].settings).toMatchObject({ concurrency: 3, batch: true, batchingMinSize: 2, pendingFailureDepth: 1, testingTimeoutMinutes: 120, bisectionConcurrency: null });
+    expect(doc.results[0].settings).toMatchObject({
+      concurrency: 3,
+      batch: true,
+      batchingMinSize: 2,
+      pendingFailureDepth: 1,
+      testingTimeoutMinutes: 120,
+      bisectionConcurrency: null,
+    });
     expect(doc.results[1].settings).toMatchObject({ concurrency: 6, batch: true, batchingMinSize: 2 });
   });
 

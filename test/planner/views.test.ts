@@ -58,7 +58,19 @@ describe('recommend', () => {
 
 describe('views', () => {
   const result: SimulateResult = {
-    inputs: { ...inputs, testMinutes: 30, testTimeSpread: 0, failureRate: 0.05, flakeRate: 0.02, durationHours: 168, runs: 20, seed: 1, ciCapacity: null, lanes: 1, baseline: 'defaults' },
+    inputs: {
+      ...inputs,
+      testMinutes: 30,
+      testTimeSpread: 0,
+      failureRate: 0.05,
+      flakeRate: 0.02,
+      durationHours: 168,
+      runs: 20,
+      seed: 1,
+      ciCapacity: null,
+      lanes: 1,
+      baseline: 'defaults',
+    },
     results: [row('baseline', 60, 2, 40, 2), row('batch=4', 90, 2, 20, 0.5), row('concurrency=1', 30, 1, 5, 0.1, false)],
     recommendation: { label: 'baseline', text: 'Recommended: baseline' },
   };

@@ -35,7 +35,11 @@ describe('tokenDestinationError', () => {
 describe('API URL parts', () => {
   it('refuses query strings, fragments and credentials: 2 from flag or environment, 7 from a profile', () => {
     for (const url of ['https://x.example/v1?a=1', 'https://x.example/v1?', 'https://x.example/v1#f', 'https://u:p@x.example/v1', 'https://u@x.example/v1']) {
-      for (const [source, code] of [['flag --api-url', 2], ['env MQ_API_URL', 2], ['profile "work"', 7]] as const) {
+      for (const [source, code] of [
+        ['flag --api-url', 2],
+        ['env MQ_API_URL', 2],
+        ['profile "work"', 7],
+      ] as const) {
         let caught: { exitCode?: number; message?: string } = {};
         try {
           checkApiUrl(url, source, false);

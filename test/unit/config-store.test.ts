@@ -47,11 +47,17 @@ describe('the profile store', () => {
   });
 
   it('update keeps ignored entries and unknown keys as they were', async () => {
-    const { store, path } = storeWith(JSON.stringify({ version: 3, activeProfile: 'x y', profiles: { 'x y': { token: 'keep' }, ok: { repo: 'a/b', extra: 1 } } }));
+    const { store, path } = storeWith(
+      JSON.stringify({ version: 3, activeProfile: 'x y', profiles: { 'x y': { token: 'keep' }, ok: { repo: 'a/b', extra: 1 } } }),
+    );
     await store.update((data) => {
       (data.profiles.ok as { branch?: string }).branch = 'dev';
     });
-    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ version: 3, activeProfile: 'x y', profiles: { 'x y': { token: 'keep' }, ok: { repo: 'a/b', extra: 1, branch: 'dev' } } });
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({
+      version: 3,
+      activeProfile: 'x y',
+      profiles: { 'x y': { token: 'keep' }, ok: { repo: 'a/b', extra: 1, branch: 'dev' } },
+    });
   });
 
   it('names are shown escaped', () => {

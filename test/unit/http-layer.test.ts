@@ -77,7 +77,10 @@ describe.each(['node', 'undici'] as const)('HTTP layer (%s transport)', (transpo
       const { api, lines, clk } = client();
       // The first backoff is 75 ms (base 100, jitter 0.5): 75 + the minimum window does not fit.
       const deadline = clk.c.t + 75 + MIN_RETRY_WINDOW_MS - 1;
-      await expect(api.getSubmittedPullRequest(PR, { deadline })).rejects.toMatchObject({ exitCode: 6, why: expect.stringMatching(/^the service answered HTTP 503: down$/) });
+      await expect(api.getSubmittedPullRequest(PR, { deadline })).rejects.toMatchObject({
+        exitCode: 6,
+        why: expect.stringMatching(/^the service answered HTTP 503: down$/),
+      });
       expect(reads()).toBe(1);
       expect(clk.c.sleeps).toEqual([]);
       expect(lines.filter((l) => l.startsWith('retry'))).toEqual([]);
@@ -227,9 +230,13 @@ describe.each(['node', 'undici'] as const)('HTTP layer (%s transport)', (transpo
 });
 
 describe('what a write must get back', () => {
-  const ok = (body: string, contentType = 'text/plain') => () => checkWriteAnswer({ status: 200, contentType, body }, 'submit PR #1');
+  const ok =
+    (body: string, contentType = 'text/plain') =>
+    () =>
+      checkWriteAnswer({ status: 200, contentType, body }, 'submit PR #1');
   it('accepts an empty body, OK and JSON', () => {
-    for (const body of ['', '  ', 'OK', 'OK\n', '{}', '{"ok":true}', '[]']) expect(ok(body, body.startsWith('{') ? 'application/json' : 'text/plain')).not.toThrow();
+    for (const body of ['', '  ', 'OK', 'OK\n', '{}', '{"ok":true}', '[]'])
+      expect(ok(body, body.startsWith('{') ? 'application/json' : 'text/plain')).not.toThrow();
   });
   it('refuses HTML (by type or by content) and other text', () => {
     expect(ok('OK', 'text/html')).toThrow(/an HTML page, not an API answer/);
@@ -249,7 +256,15 @@ describe('which proxy applies', () => {
   const via = (url: string, extra: Record<string, string> = {}) => proxyFor(new URL(url), proxySettings({ ...env, ...extra }));
 
   it('loopback is never proxied', () => {
-    for (const u of ['http://localhost:8080/v1', 'http://LOCALHOST./v1', 'https://127.0.0.1/v1', 'http://127.5.6.7:1/v1', 'http://127.1/v1', 'http://[::1]:9/v1', 'http://[::ffff:127.0.0.1]/v1']) {
+    for (const u of [
+      'http://localhost:8080/v1',
+      'http://LOCALHOST./v1',
+      'https://127.0.0.1/v1',
+      'http://127.5.6.7:1/v1',
+      'http://127.1/v1',
+      'http://[::1]:9/v1',
+      'http://[::ffff:127.0.0.1]/v1',
+    ]) {
       expect(via(u), u).toBeUndefined();
     }
     expect(isLoopback('128.0.0.1')).toBe(false);
@@ -260,7 +275,9 @@ describe('which proxy applies', () => {
     expect(via('http://mq.example.com/v1')).toBe('http://proxy.corp:3128');
     expect(via('https://mq.example.com/v1')).toBe('http://secure-proxy.corp:3128');
     expect(proxyFor(new URL('https://mq.example.com/v1'), proxySettings({ HTTP_PROXY: 'http://p:1' }))).toBe('http://p:1');
-    expect(proxyFor(new URL('https://mq.example.com/v1'), proxySettings({ HTTPS_PROXY: 'http://upper:1', https_proxy: 'http://lower:1' }))).toBe('http://lower:1');
+    expect(proxyFor(new URL('https://mq.example.com/v1'), proxySettings({ HTTPS_PROXY: 'http://upper:1', https_proxy: 'http://lower:1' }))).toBe(
+      'http://lower:1',
+    );
     expect(proxyFor(new URL('https://mq.example.com/v1'), proxySettings({ HTTPS_PROXY: '', HTTP_PROXY: '' }))).toBeUndefined();
     expect(proxyFor(new URL('https://mq.example.com/v1'), proxySettings({}))).toBeUndefined();
   });
@@ -278,7 +295,13 @@ describe('which proxy applies', () => {
   });
 
   it('a proxy setting that is not a URL is a configuration error, never echoed, and nothing is sent', async () => {
-    const http = new HttpClient({ baseUrl: 'https://mq.example.com/v1', token: TOKEN, userAgent: 't', timeoutMs: 1000, env: { HTTPS_PROXY: 'http://u:pw-secret@[bad' } });
+    const http = new HttpClient({
+      baseUrl: 'https://mq.example.com/v1',
+      token: TOKEN,
+      userAgent: 't',
+      timeoutMs: 1000,
+      env: { HTTPS_PROXY: 'http://u:pw-secret@[bad' },
+    });
     const err = await http.call({ endpoint: 'getQueue', method: 'POST', body: '{}', idempotent: true, what: 'get the queue' }).catch((e: MqError) => e);
     expect(err).toMatchObject({ exitCode: 7 });
     expect((err as MqError).message).not.toContain('pw-secret');

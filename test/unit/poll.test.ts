@@ -91,7 +91,9 @@ describe('poll (virtual time)', () => {
   });
 
   it('other errors pass through', async () => {
-    await expect(poll(deps(), { intervalMs: 10, what: 'x', read: async () => Promise.reject(new MqError(ExitCode.auth, 'read', '401')), onValue: () => true })).rejects.toMatchObject({ exitCode: 4 });
+    await expect(
+      poll(deps(), { intervalMs: 10, what: 'x', read: async () => Promise.reject(new MqError(ExitCode.auth, 'read', '401')), onValue: () => true }),
+    ).rejects.toMatchObject({ exitCode: 4 });
   });
 
   it('Ctrl-C ends a sleep as interrupted', async () => {

@@ -76,7 +76,9 @@ describe('terminal injection: every format but JSON is inert', () => {
 
   it('markdown: service text cannot make a link or an image', async () => {
     const fake = fakeClient({
-      getSubmittedPullRequestWithTimeline: [{ ...record, prTitle: '[fix](javascript:alert(1)) ![x](https://track.example/p.png) [r][1]', prAuthor: '[1]: javascript:alert(1)' }],
+      getSubmittedPullRequestWithTimeline: [
+        { ...record, prTitle: '[fix](javascript:alert(1)) ![x](https://track.example/p.png) [r][1]', prAuthor: '[1]: javascript:alert(1)' },
+      ],
     });
     const { deps, io } = testDeps({ fake, options: { output: 'markdown' } });
     await deps.out.show(await runStatus({ pr: 42 }, deps));
@@ -105,7 +107,9 @@ describe('terminal injection: every format but JSON is inert', () => {
   });
 
   it('a queue table with hostile entries is inert; the banner keeps its colour', async () => {
-    const fake = fakeClient({ getQueue: [queueRecord({ state: 'paused', branch: HOSTILE.clear }, [{ ...entry(1, 'pending'), prTitle: title, prAuthor: HOSTILE.csi }])] });
+    const fake = fakeClient({
+      getQueue: [queueRecord({ state: 'paused', branch: HOSTILE.clear }, [{ ...entry(1, 'pending'), prTitle: title, prAuthor: HOSTILE.csi }])],
+    });
     const { deps, io } = testDeps({ fake, color: true, stdoutIsTTY: true });
     await deps.out.show(await runQueueShow({}, deps));
     assertInert(io.stdout, true);
@@ -122,14 +126,23 @@ describe('terminal injection: every format but JSON is inert', () => {
 
   it('error messages from the service are one safe line', () => {
     const io = memoryIO();
-    presentError({ io, json: false, debug: false, commandPath: 'mq status' }, new MqError(ExitCode.rejected, 'submit PR #1', `the service answered HTTP 400: ${HOSTILE.clear}${HOSTILE.newline}`));
+    presentError(
+      { io, json: false, debug: false, commandPath: 'mq status' },
+      new MqError(ExitCode.rejected, 'submit PR #1', `the service answered HTTP 400: ${HOSTILE.clear}${HOSTILE.newline}`),
+    );
     assertInert(io.stderr.replace(/\n/g, ''), false);
     expect(io.stderr.split('\n').filter(Boolean)).toHaveLength(1);
   });
 });
 
 describe('the JSON error document, however JSON was chosen', () => {
-  it.each([[['status', '42', '--json']], [['status', '42', '-o', 'json']], [['-o', 'json', 'status', '42']], [['status', '42', '--output=json']], [['status', '42', '-ojson']]])('%j', (argv) => {
+  it.each([
+    [['status', '42', '--json']],
+    [['status', '42', '-o', 'json']],
+    [['-o', 'json', 'status', '42']],
+    [['status', '42', '--output=json']],
+    [['status', '42', '-ojson']],
+  ])('%j', (argv) => {
     expect(argvAsksJson(argv)).toBe(true);
   });
   it('not after --, not for other formats', () => {
@@ -142,7 +155,10 @@ describe('the JSON error document, however JSON was chosen', () => {
     const err = await runStatus({ pr: 42 }, deps).catch((e: unknown) => e);
     const code = presentError({ io, json: deps.out.format() === 'json', debug: false, commandPath: 'mq status' }, err);
     expect(code).toBe(3);
-    expect(JSON.parse(io.stdout)).toEqual({ ok: false, error: { exitCode: 3, kind: 'MqError', message: 'get PR #42: the service answered HTTP 404', hints: [] } });
+    expect(JSON.parse(io.stdout)).toEqual({
+      ok: false,
+      error: { exitCode: 3, kind: 'MqError', message: 'get PR #42: the service answered HTTP 404', hints: [] },
+    });
     expect(io.stderr).toBe('mq: get PR #42: the service answered HTTP 404\n');
   });
 });

@@ -222,9 +222,7 @@ describe('parseExposition', () => {
   });
 
   it('accepts CRLF line endings', () => {
-    expect(parse('# TYPE a gauge\r\na{x="1"} 2\r\n')).toStrictEqual([
-      { name: 'a', type: 'gauge', samples: [{ name: 'a', labels: { x: '1' }, value: 2 }] },
-    ]);
+    expect(parse('# TYPE a gauge\r\na{x="1"} 2\r\n')).toStrictEqual([{ name: 'a', type: 'gauge', samples: [{ name: 'a', labels: { x: '1' }, value: 2 }] }]);
   });
 
   it.each([
@@ -379,13 +377,33 @@ describe('parseExposition', () => {
     { what: 'bad escape in HELP', text: '# HELP m tab\\there', line: 1, message: 'invalid escape sequence "\\t" in HELP text' },
     { what: 'lone backslash in HELP', text: '# HELP m end\\', line: 1, message: 'a lone "\\" at the end in HELP text' },
     // Samples that must fit the TYPE'd family
-    { what: 'bare histogram sample', text: '# TYPE h histogram\nh 1', line: 2, message: 'sample "h" does not fit histogram "h" (line 1): expected "h_bucket", "h_sum" or "h_count"' },
-    { what: 'bucket without le', text: '# TYPE h histogram\nh_bucket{a="1"} 1', line: 2, message: 'sample "h_bucket" of histogram "h" (line 1) has no "le" label' },
+    {
+      what: 'bare histogram sample',
+      text: '# TYPE h histogram\nh 1',
+      line: 2,
+      message: 'sample "h" does not fit histogram "h" (line 1): expected "h_bucket", "h_sum" or "h_count"',
+    },
+    {
+      what: 'bucket without le',
+      text: '# TYPE h histogram\nh_bucket{a="1"} 1',
+      line: 2,
+      message: 'sample "h_bucket" of histogram "h" (line 1) has no "le" label',
+    },
     { what: 'non-numeric le', text: '# TYPE h histogram\nh_bucket{le="big"} 1', line: 2, message: 'label le="big" of "h_bucket" is not a number' },
     { what: 'summary without quantile', text: '# TYPE s summary\ns 1', line: 2, message: 'has no "quantile" label' },
     { what: 'summary with a bucket', text: '# TYPE s summary\ns_bucket{le="1"} 1', line: 2, message: 'sample "s_bucket" does not fit summary "s"' },
-    { what: 'TYPE for a histogram series', text: '# TYPE h histogram\n# TYPE h_sum gauge', line: 2, message: 'TYPE line for "h_sum", which is a series of histogram "h" (line 1)' },
-    { what: 'histogram TYPE after its series', text: 'h_bucket{le="1"} 1\n# TYPE h histogram', line: 2, message: 'histogram "h" needs the name "h_bucket", already used by untyped "h_bucket" (line 1)' },
+    {
+      what: 'TYPE for a histogram series',
+      text: '# TYPE h histogram\n# TYPE h_sum gauge',
+      line: 2,
+      message: 'TYPE line for "h_sum", which is a series of histogram "h" (line 1)',
+    },
+    {
+      what: 'histogram TYPE after its series',
+      text: 'h_bucket{le="1"} 1\n# TYPE h histogram',
+      line: 2,
+      message: 'histogram "h" needs the name "h_bucket", already used by untyped "h_bucket" (line 1)',
+    },
   ])('rejects $what with its line number', ({ text, line, message }) => {
     const error = expositionError(text);
     expect(error).toBeInstanceOf(Error);
@@ -407,91 +425,192 @@ describe('histogramQuantile', () => {
   it.each([
     {
       what: 'interpolates inside the bucket holding the rank',
-      buckets: [{ le: 1, count: 2 }, { le: 2, count: 6 }, { le: 4, count: 10 }, { le: inf, count: 10 }],
+      buckets: [
+        { le: 1, count: 2 },
+        { le: 2, count: 6 },
+        { le: 4, count: 10 },
+        { le: inf, count: 10 },
+      ],
       q: 0.5, // rank 5: 3 of the 4 observations in (1, 2]
       expected: 1.75,
     },
     {
       what: 'interpolates in a wide bucket',
-      buckets: [{ le: 1, count: 2 }, { le: 2, count: 6 }, { le: 4, count: 10 }, { le: inf, count: 10 }],
+      buckets: [
+        { le: 1, count: 2 },
+        { le: 2, count: 6 },
+        { le: 4, count: 10 },
+        { le: inf, count: 10 },
+      ],
       q: 0.8, // rank 8: 2 of the 4 observations in (2, 4]
       expected: 3,
     },
     {
       what: 'starts the first bucket at 0',
-      buckets: [{ le: 10, count: 4 }, { le: inf, count: 4 }],
+      buckets: [
+        { le: 10, count: 4 },
+        { le: inf, count: 4 },
+      ],
       q: 0.25,
       expected: 2.5,
     },
     {
       what: 'returns the first upper bound when it is not positive',
-      buckets: [{ le: -1, count: 2 }, { le: 1, count: 4 }, { le: inf, count: 4 }],
+      buckets: [
+        { le: -1, count: 2 },
+        { le: 1, count: 4 },
+        { le: inf, count: 4 },
+      ],
       q: 0.25,
       expected: -1,
     },
     {
       what: 'interpolates from a negative first bound',
-      buckets: [{ le: -1, count: 2 }, { le: 1, count: 4 }, { le: inf, count: 4 }],
+      buckets: [
+        { le: -1, count: 2 },
+        { le: 1, count: 4 },
+        { le: inf, count: 4 },
+      ],
       q: 0.75, // rank 3: 1 of the 2 observations in (-1, 1]
       expected: 0,
     },
     {
       what: 'returns the highest finite bound when the rank is in +Inf',
-      buckets: [{ le: 1, count: 1 }, { le: 2, count: 2 }, { le: inf, count: 10 }],
+      buckets: [
+        { le: 1, count: 1 },
+        { le: 2, count: 2 },
+        { le: inf, count: 10 },
+      ],
       q: 0.5,
       expected: 2,
     },
     {
       what: 'returns the highest finite bound when every observation is in +Inf',
-      buckets: [{ le: 60, count: 0 }, { le: 300, count: 0 }, { le: inf, count: 5 }],
+      buckets: [
+        { le: 60, count: 0 },
+        { le: 300, count: 0 },
+        { le: inf, count: 5 },
+      ],
       q: 0.1,
       expected: 300,
     },
     {
       what: 'reaches the top of the last populated bucket at q = 1',
-      buckets: [{ le: 1, count: 2 }, { le: 2, count: 4 }, { le: 3, count: 4 }, { le: inf, count: 4 }],
+      buckets: [
+        { le: 1, count: 2 },
+        { le: 2, count: 4 },
+        { le: 3, count: 4 },
+        { le: inf, count: 4 },
+      ],
       q: 1,
       expected: 2,
     },
     {
       what: 'returns the lower bound of the first populated bucket at q = 0',
-      buckets: [{ le: 1, count: 0 }, { le: 2, count: 3 }, { le: inf, count: 3 }],
+      buckets: [
+        { le: 1, count: 0 },
+        { le: 2, count: 3 },
+        { le: inf, count: 3 },
+      ],
       q: 0,
       expected: 1,
     },
     {
       what: 'sorts unsorted buckets',
-      buckets: [{ le: inf, count: 10 }, { le: 4, count: 10 }, { le: 1, count: 2 }, { le: 2, count: 6 }],
+      buckets: [
+        { le: inf, count: 10 },
+        { le: 4, count: 10 },
+        { le: 1, count: 2 },
+        { le: 2, count: 6 },
+      ],
       q: 0.5,
       expected: 1.75,
     },
     {
       what: 'raises a count that goes down to the running maximum',
-      buckets: [{ le: 1, count: 1 }, { le: 2, count: 5 }, { le: 3, count: 3 }, { le: 4, count: 7 }, { le: inf, count: 8 }],
+      buckets: [
+        { le: 1, count: 1 },
+        { le: 2, count: 5 },
+        { le: 3, count: 3 },
+        { le: 4, count: 7 },
+        { le: inf, count: 8 },
+      ],
       q: 0.75, // rank 6 in (3, 4] with the count at 3 raised to 5: 3 + 1 × (6 − 5) / (7 − 5)
       expected: 3.5,
     },
     {
       what: 'adds up buckets with the same upper bound',
-      buckets: [{ le: 1, count: 2 }, { le: 1, count: 2 }, { le: inf, count: 4 }],
+      buckets: [
+        { le: 1, count: 2 },
+        { le: 1, count: 2 },
+        { le: inf, count: 4 },
+      ],
       q: 0.5,
       expected: 0.5,
     },
-    { what: 'is undefined with no observations', buckets: [{ le: 1, count: 0 }, { le: inf, count: 0 }], q: 0.5, expected: undefined },
+    {
+      what: 'is undefined with no observations',
+      buckets: [
+        { le: 1, count: 0 },
+        { le: inf, count: 0 },
+      ],
+      q: 0.5,
+      expected: undefined,
+    },
     { what: 'is undefined with no buckets', buckets: [], q: 0.5, expected: undefined },
-    { what: 'is undefined without a +Inf bucket', buckets: [{ le: 1, count: 3 }, { le: 2, count: 4 }], q: 0.5, expected: undefined },
+    {
+      what: 'is undefined without a +Inf bucket',
+      buckets: [
+        { le: 1, count: 3 },
+        { le: 2, count: 4 },
+      ],
+      q: 0.5,
+      expected: undefined,
+    },
     { what: 'is undefined with only the +Inf bucket', buckets: [{ le: inf, count: 4 }], q: 0.5, expected: undefined },
-    { what: 'is undefined for q = NaN', buckets: [{ le: 1, count: 1 }, { le: inf, count: 1 }], q: NaN, expected: undefined },
-    { what: 'is -Infinity for q < 0', buckets: [{ le: 1, count: 1 }, { le: inf, count: 1 }], q: -0.1, expected: -Infinity },
-    { what: 'is +Infinity for q > 1', buckets: [{ le: 1, count: 1 }, { le: inf, count: 1 }], q: 1.1, expected: Infinity },
+    {
+      what: 'is undefined for q = NaN',
+      buckets: [
+        { le: 1, count: 1 },
+        { le: inf, count: 1 },
+      ],
+      q: NaN,
+      expected: undefined,
+    },
+    {
+      what: 'is -Infinity for q < 0',
+      buckets: [
+        { le: 1, count: 1 },
+        { le: inf, count: 1 },
+      ],
+      q: -0.1,
+      expected: -Infinity,
+    },
+    {
+      what: 'is +Infinity for q > 1',
+      buckets: [
+        { le: 1, count: 1 },
+        { le: inf, count: 1 },
+      ],
+      q: 1.1,
+      expected: Infinity,
+    },
   ])('$what', ({ buckets, q, expected }) => {
     expect(histogramQuantile(buckets, q)).toBe(expected);
   });
 
   it('does not modify its input', () => {
-    const buckets = [{ le: Infinity, count: 8 }, { le: 2, count: 3 }, { le: 1, count: 5 }];
+    const buckets = [
+      { le: Infinity, count: 8 },
+      { le: 2, count: 3 },
+      { le: 1, count: 5 },
+    ];
     histogramQuantile(buckets, 0.5);
-    expect(buckets).toStrictEqual([{ le: Infinity, count: 8 }, { le: 2, count: 3 }, { le: 1, count: 5 }]);
+    expect(buckets).toStrictEqual([
+      { le: Infinity, count: 8 },
+      { le: 2, count: 3 },
+      { le: 1, count: 5 },
+    ]);
   });
 });
 

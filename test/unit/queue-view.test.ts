@@ -138,7 +138,14 @@ describe('testing details', () => {
   it('a completed check run reads as its conclusion; statuses join the list; required marked', () => {
     const list = checks({
       requiredStatuses: ['build'],
-      checkSuites: [{ checkRuns: [{ name: 'build', url: 'u1', status: 'COMPLETED', conclusion: 'FAILURE' }, { name: 'e2e', url: 'u2', status: 'QUEUED' }] }],
+      checkSuites: [
+        {
+          checkRuns: [
+            { name: 'build', url: 'u1', status: 'COMPLETED', conclusion: 'FAILURE' },
+            { name: 'e2e', url: 'u2', status: 'QUEUED' },
+          ],
+        },
+      ],
       statusChecks: [{ context: 'lint', state: 'PENDING' }],
     });
     expect(list.map((c) => [c.name, c.state, c.required])).toEqual([
@@ -156,7 +163,14 @@ describe('metrics view', () => {
     expect(histogramText(undefined)).toBe('—');
   });
   it('plain rows skip what the service did not send', () => {
-    const rows = metricsRows({ repo: 'a/b', branch: 'main', queueType: 'main', depth: 2, conclusions: { failed: 1 }, histograms: { test: { count: 1, sum: NaN, p50: 30 } } });
+    const rows = metricsRows({
+      repo: 'a/b',
+      branch: 'main',
+      queueType: 'main',
+      depth: 2,
+      conclusions: { failed: 1 },
+      histograms: { test: { count: 1, sum: NaN, p50: 30 } },
+    });
     expect(rows).toEqual([
       ['a/b', 'main', 'main', 'depth', '2'],
       ['a/b', 'main', 'main', 'conclusions_1h.failed', '1'],
@@ -197,7 +211,10 @@ describe('runQueueDelete confirmation (test context)', () => {
   });
 
   it('no prompt when stderr is not a terminal, or CI is set', async () => {
-    for (const opts of [{ stdinIsTTY: true, stderrIsTTY: false }, { ...tty, env: { CI: '1' } }]) {
+    for (const opts of [
+      { stdinIsTTY: true, stderrIsTTY: false },
+      { ...tty, env: { CI: '1' } },
+    ]) {
       const { ctx, io } = testContext({ apiUrl: fake.url, ...opts });
       await expect(runQueueDelete({}, ctx)).rejects.toMatchObject({ exitCode: ExitCode.confirm });
       expect(io.prompts).toEqual([]);

@@ -50,7 +50,9 @@ describe('rendering', () => {
     expect(renderFields(fields, 'plain', plain)).toBe('state\ttesting\ntitle\ta | b c\n');
   });
   it('markdown: escaped pipe table', () => {
-    expect(renderFields(fields, 'markdown', plain, 'PR #1')).toBe('### PR #1\n\n| Field | Value |\n| --- | --- |\n| State | testing |\n| Title | a \\| b c |\n');
+    expect(renderFields(fields, 'markdown', plain, 'PR #1')).toBe(
+      '### PR #1\n\n| Field | Value |\n| --- | --- |\n| State | testing |\n| Title | a \\| b c |\n',
+    );
   });
   it('table: aligned labels', () => {
     expect(renderFields(fields, 'table', plain)).toBe('State  testing\nTitle  a | b c\n');
@@ -90,9 +92,9 @@ describe('Retry-After', () => {
 describe('readiness', () => {
   it('names what is missing', () => {
     expect(readinessText({ readiness: { doesBaseBranchMatch: true, gitHubMergeability: 'mergeable', requiresImpactedTargets: false } })).toBe('yes');
-    expect(readinessText({ readiness: { doesBaseBranchMatch: false, gitHubMergeability: 'in_progress', requiresImpactedTargets: true, hasImpactedTargets: false } })).toBe(
-      'no: base branch differs from the queue; not mergeable (in_progress); impacted targets not uploaded',
-    );
+    expect(
+      readinessText({ readiness: { doesBaseBranchMatch: false, gitHubMergeability: 'in_progress', requiresImpactedTargets: true, hasImpactedTargets: false } }),
+    ).toBe('no: base branch differs from the queue; not mergeable (in_progress); impacted targets not uploaded');
   });
 });
 

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { repoFromRemote, originUrl } from '../../src/config/git.js';
-import { activeProfile, checkApiUrl, checkProfileName, checkToken, findProfile, parseRepo, resolveApiUrl, resolveProfileName, resolveToken } from '../../src/config/resolve.js';
+import {
+  activeProfile,
+  checkApiUrl,
+  checkProfileName,
+  checkToken,
+  findProfile,
+  parseRepo,
+  resolveApiUrl,
+  resolveProfileName,
+  resolveToken,
+} from '../../src/config/resolve.js';
 import { parseDuration, formatDuration } from '../../src/util/duration.js';
 import { parsePrList, parsePriority } from '../../src/cli/args.js';
 
@@ -28,7 +38,8 @@ describe('git remotes', () => {
   ])('%s', (url, expected) => expect(repoFromRemote(url)).toBe(expected));
 
   it('finds the origin url among several remotes', () => {
-    const text = '[remote "upstream"]\n\turl = git@github.com:up/x.git\n[remote "origin"]\n\turl = git@github.com:me/x.git\n[branch "main"]\n\tremote = origin\n';
+    const text =
+      '[remote "upstream"]\n\turl = git@github.com:up/x.git\n[remote "origin"]\n\turl = git@github.com:me/x.git\n[branch "main"]\n\tremote = origin\n';
     expect(originUrl(text)).toBe('git@github.com:me/x.git');
   });
 });

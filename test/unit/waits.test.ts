@@ -32,7 +32,9 @@ describe('wait (virtual time)', () => {
     const { deps, io } = testDeps({ clock, fake, options: { json: true } });
     const result = await runWait({ pr: 42, timeoutMs: 2 * HOUR, intervalMs: 15_000 }, deps);
     expect(result.exitCode).toBe(0);
-    expect(io.stderr).toBe('PR #42: pending\nPR #42: pending → testing (after 1m in pending)\nPR #42: testing → merged (after 29m in testing)\n✓ PR #42 merged\n');
+    expect(io.stderr).toBe(
+      'PR #42: pending\nPR #42: pending → testing (after 1m in pending)\nPR #42: testing → merged (after 29m in testing)\n✓ PR #42 merged\n',
+    );
     expect(result.data).toMatchObject({ pr: 42, outcome: 'merged', state: 'merged', transitions: [{ to: 'pending' }, { to: 'testing' }, { to: 'merged' }] });
     // Two sleeps of the interval, ±10% jitter.
     expect(clock.sleeps).toHaveLength(2);
@@ -75,13 +77,19 @@ describe('wait (virtual time)', () => {
   it('a record without a state is an unexpected answer (exit 1), not "undefined -> unknown"', async () => {
     const fake = fakeClient({ getSubmittedPullRequest: [{ prNumber: 42 }] });
     const { deps } = testDeps({ clock: virtualClock(), fake });
-    await expect(runWait({ pr: 42, timeoutMs: HOUR, intervalMs: 15_000 }, deps)).rejects.toMatchObject({ exitCode: ExitCode.unexpected, why: expect.stringContaining('without a state') });
+    await expect(runWait({ pr: 42, timeoutMs: HOUR, intervalMs: 15_000 }, deps)).rejects.toMatchObject({
+      exitCode: ExitCode.unexpected,
+      why: expect.stringContaining('without a state'),
+    });
   });
 
   it('a record of another PR is an unexpected answer (exit 1)', async () => {
     const fake = fakeClient({ getSubmittedPullRequest: [pr('testing', 0, { prNumber: 7 })] });
     const { deps } = testDeps({ clock: virtualClock(), fake });
-    await expect(runWait({ pr: 42, timeoutMs: HOUR, intervalMs: 15_000 }, deps)).rejects.toMatchObject({ exitCode: ExitCode.unexpected, why: expect.stringContaining('PR #7') });
+    await expect(runWait({ pr: 42, timeoutMs: HOUR, intervalMs: 15_000 }, deps)).rejects.toMatchObject({
+      exitCode: ExitCode.unexpected,
+      why: expect.stringContaining('PR #7'),
+    });
   });
 
   it('left the queue without a terminal state: exit 9', async () => {
@@ -176,7 +184,10 @@ describe('queue watch (virtual time)', () => {
     });
     const { deps, io } = testDeps({ clock: virtualClock(), fake, signal: ac.signal, options: { json: true } });
     await runQueueWatch({ interval: '5s', intervalMs: 5000 }, deps);
-    const events = io.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const events = io.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(events.at(-1)).toEqual({ at: '2026-11-22T12:00:05.000Z', subject: 'pr', pr: 1, from: 'pending', to: 'merged', title: 'Change number 1' });
   });
 });

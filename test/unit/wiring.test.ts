@@ -12,8 +12,16 @@ const CASES: Array<[string[], string, unknown]> = [
   [['status', '42'], 'status', { pr: 42 }],
   [['status', '#7'], 'status', { pr: 7 }],
   [['submit', '42'], 'submit', { prs: ['42'], parallel: 8 }],
-  [['submit', '1', '2', '-p', 'high', '--no-batch', '--parallel', '4', '--dry-run'], 'submit', { prs: ['1', '2'], priority: 'high', noBatch: true, parallel: 4, dryRun: true }],
-  [['submit', '42', '--wait', '--timeout', '30m', '--interval', '10s'], 'submit', { prs: ['42'], parallel: 8, wait: { timeoutMs: 30 * 60_000, intervalMs: 10_000 } }],
+  [
+    ['submit', '1', '2', '-p', 'high', '--no-batch', '--parallel', '4', '--dry-run'],
+    'submit',
+    { prs: ['1', '2'], priority: 'high', noBatch: true, parallel: 4, dryRun: true },
+  ],
+  [
+    ['submit', '42', '--wait', '--timeout', '30m', '--interval', '10s'],
+    'submit',
+    { prs: ['42'], parallel: 8, wait: { timeoutMs: 30 * 60_000, intervalMs: 10_000 } },
+  ],
   [['submit', '42', '--wait'], 'submit', { prs: ['42'], parallel: 8, wait: { timeoutMs: 2 * H, intervalMs: 15_000 } }],
   [['cancel', '1', '-'], 'cancel', { prs: ['1', '-'], parallel: 8 }],
   [['restart', '9', '--dry-run'], 'restart', { pr: 9, dryRun: true }],
@@ -33,7 +41,21 @@ const CASES: Array<[string[], string, unknown]> = [
   [['queue', 'drain'], 'queue drain', {}],
   [['queue', 'drain', '--wait', '--timeout', '1h'], 'queue drain', { wait: { timeoutMs: H, intervalMs: 10_000 } }],
   [
-    ['queue', 'update', '--concurrency', '4', '--no-batch', '--mode', 'PARALLEL', '--testing-timeout', '90', '--required-status', 'ci/a', '--required-status', 'ci/a'],
+    [
+      'queue',
+      'update',
+      '--concurrency',
+      '4',
+      '--no-batch',
+      '--mode',
+      'PARALLEL',
+      '--testing-timeout',
+      '90',
+      '--required-status',
+      'ci/a',
+      '--required-status',
+      'ci/a',
+    ],
     'queue update',
     { settings: { concurrency: 4, batch: false, mode: 'parallel', testingTimeoutMinutes: 90, requiredStatuses: ['ci/a'] } },
   ],
@@ -55,12 +77,23 @@ const CASES: Array<[string[], string, unknown]> = [
   [['profile', 'rm', 'ci'], 'profile remove', { name: 'ci' }],
   [['profile', 'set', 'branch', 'main'], 'profile set', { key: 'branch', value: 'main' }],
   [['demo', '--speed', '50', '--seed', '7'], 'demo', { speed: 50, seed: 7 }],
-  [['emulator', 'start', '--port', '8080', '--clock', 'manual', '--seed', '3'], 'emulator start', expect.objectContaining({ host: '127.0.0.1', port: 8080, clock: 'manual', seed: 3, speed: 1 })],
+  [
+    ['emulator', 'start', '--port', '8080', '--clock', 'manual', '--seed', '3'],
+    'emulator start',
+    expect.objectContaining({ host: '127.0.0.1', port: 8080, clock: 'manual', seed: 3, speed: 1 }),
+  ],
   [['completion', 'bash'], 'completion', expect.objectContaining({ shell: 'bash' })],
   [['help', 'queue', 'update'], 'help', expect.objectContaining({ topic: ['queue', 'update'] })],
 ];
 
-const strip = (o: unknown): unknown => (o && typeof o === 'object' && !Array.isArray(o) ? Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined).map(([k, v]) => [k, strip(v)])) : o);
+const strip = (o: unknown): unknown =>
+  o && typeof o === 'object' && !Array.isArray(o)
+    ? Object.fromEntries(
+        Object.entries(o)
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => [k, strip(v)]),
+      )
+    : o;
 
 describe('argv -> options, for every command', () => {
   it.each(CASES)('%j', async (argv, name, expected) => {

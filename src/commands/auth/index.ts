@@ -151,24 +151,29 @@ export function authCommand(ctx: Context): Command {
         )
         .option('--with-token', 'read the token from standard input')
         .action(act(ctx, 'auth login', (f: LoginOptions): LoginOptions => ({ withToken: f.withToken }), runLogin)),
-      ['mq auth login', 'mq auth login --with-token < token.txt', 'mq --profile local --api-url http://127.0.0.1:8080/v1 auth login --with-token <<< "$EMULATOR_TOKEN"'],
+      [
+        'mq auth login',
+        'mq auth login --with-token < token.txt',
+        'mq --profile local --api-url http://127.0.0.1:8080/v1 auth login --with-token <<< "$EMULATOR_TOKEN"',
+      ],
     ),
   );
   auth.addCommand(
     withExamples(
       new Command('status')
         .summary('show where each setting comes from and check the token')
-        .description('Show the active profile, the config file, and the source of the API URL, token, repository and branch; then check the token with one cheap call. The token itself is never printed.')
+        .description(
+          'Show the active profile, the config file, and the source of the API URL, token, repository and branch; then check the token with one cheap call. The token itself is never printed.',
+        )
         .action(act(ctx, 'auth status', () => ({}), runAuthStatus)),
       ['mq auth status', 'mq auth status --json'],
     ),
   );
   auth.addCommand(
-    withExamples(
-      new Command('logout').summary('remove the token from the active profile').action(act(ctx, 'auth logout', () => ({}), runLogout)),
-      ['mq auth logout', 'mq --profile staging auth logout'],
-    ),
+    withExamples(new Command('logout').summary('remove the token from the active profile').action(act(ctx, 'auth logout', () => ({}), runLogout)), [
+      'mq auth logout',
+      'mq --profile staging auth logout',
+    ]),
   );
   return auth;
 }
-

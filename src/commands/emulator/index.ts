@@ -34,7 +34,8 @@ export function emulatorStartOptions(flags: StartFlags, env: NodeJS.ProcessEnv):
   const port = parseIntIn(flags.port, '--port', 0, 65535);
   const clock = parseChoice(flags.clock, '--clock', ['real', 'manual'] as const);
   const speed = Number(flags.speed);
-  if (!Number.isFinite(speed) || speed <= 0 || speed > 1_000_000) throw new UsageError(`--speed: "${flags.speed}" must be a number above 0 (1 = real time, 60 = a minute per second)`);
+  if (!Number.isFinite(speed) || speed <= 0 || speed > 1_000_000)
+    throw new UsageError(`--speed: "${flags.speed}" must be a number above 0 (1 = real time, 60 = a minute per second)`);
   const seed = flags.seed === undefined ? undefined : parseIntIn(flags.seed, '--seed', 0, 2 ** 31 - 1);
   if (flags.token !== undefined && flags.token.length < 8) throw new UsageError('--token: use at least 8 characters');
   const envToken = flags.token === undefined ? env.MQ_EMULATOR_TOKEN || undefined : undefined;
@@ -79,7 +80,9 @@ export async function runEmulatorStartCommand(opts: EmulatorStartOptions, deps: 
 export function emulatorCommand(ctx: Context): Command {
   const emulator = new Command('emulator')
     .summary('run a local merge queue service')
-    .description('A local emulator of the merge queue service with the same API and queue semantics, for trying mq and rehearsing CI scripts without an account or network.');
+    .description(
+      'A local emulator of the merge queue service with the same API and queue semantics, for trying mq and rehearsing CI scripts without an account or network.',
+    );
   const start = new Command('start')
     .summary('start the emulator and print the variables to use it')
     .description(
@@ -88,12 +91,20 @@ export function emulatorCommand(ctx: Context): Command {
     .option('--host <host>', 'address to listen on; anything but loopback must be given explicitly', undefined)
     .option('--port <n>', 'port (0 picks a free one)', '0')
     .option('--token <token>', 'the API token clients must send (default: generated; env MQ_EMULATOR_TOKEN)')
-    .addOption(new Option('--clock <kind>', 'real: emulator time follows the wall clock; manual: it moves only through the control API').choices(['real', 'manual']).default('real'))
+    .addOption(
+      new Option('--clock <kind>', 'real: emulator time follows the wall clock; manual: it moves only through the control API')
+        .choices(['real', 'manual'])
+        .default('real'),
+    )
     .option('--speed <x>', 'with --clock real: emulator minutes per real minute', '1')
     .option('--data-dir <dir>', 'keep state in this directory (atomic writes; survives restarts and crashes)')
     .option('--seed <n>', 'seed for generated ids, shas and authors (repeatable runs)')
     .option('--webhook <url>', 'deliver pull_request.* and pull_request_batch.* events to this URL, signed as Svix signs them (repeatable)', collect)
-    .option('--webhook-secret <whsec>', 'signing secret (whsec_ + base64): one for all --webhook URLs or one per URL in order; default: generated and shown on stderr', collect)
+    .option(
+      '--webhook-secret <whsec>',
+      'signing secret (whsec_ + base64): one for all --webhook URLs or one per URL in order; default: generated and shown on stderr',
+      collect,
+    )
     .action(act(ctx, 'emulator start', (flags: StartFlags) => emulatorStartOptions(flags, ctx.env), runEmulatorStartCommand));
   emulator.addCommand(
     withExamples(start, [

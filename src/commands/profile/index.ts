@@ -10,7 +10,14 @@ import { act, withExamples } from '../shared.js';
 
 /** A profile as shown to people: the token only as set / not set, never credentials in a hand-edited URL. */
 function publicProfile(name: string, p: Profile, active: boolean) {
-  return { name, active, apiUrl: p.apiUrl === undefined ? null : withoutCredentials(p.apiUrl), repo: p.repo ?? null, branch: p.branch ?? null, token: p.token ? 'set' : 'not set' };
+  return {
+    name,
+    active,
+    apiUrl: p.apiUrl === undefined ? null : withoutCredentials(p.apiUrl),
+    repo: p.repo ?? null,
+    branch: p.branch ?? null,
+    token: p.token ? 'set' : 'not set',
+  };
 }
 
 export async function runProfileList(_opts: object, ctx: Deps): Promise<Result> {
@@ -21,7 +28,12 @@ export async function runProfileList(_opts: object, ctx: Deps): Promise<Result> 
   if (names.length === 0) ctx.out.note('no profiles yet; create one with `mq auth login`');
   return {
     data: rows,
-    view: [{ headers: ['', 'NAME', 'API URL', 'REPO', 'BRANCH', 'TOKEN'], rows: rows.map((r) => [r.active ? '*' : '', r.name, r.apiUrl ?? '', r.repo ?? '', r.branch ?? '', r.token]) }],
+    view: [
+      {
+        headers: ['', 'NAME', 'API URL', 'REPO', 'BRANCH', 'TOKEN'],
+        rows: rows.map((r) => [r.active ? '*' : '', r.name, r.apiUrl ?? '', r.repo ?? '', r.branch ?? '', r.token]),
+      },
+    ],
     exitCode: 0,
   };
 }
@@ -39,10 +51,10 @@ export async function runProfileShow({ name: nameArg }: { name?: string }, ctx: 
     view: [
       {
         fields: [
-        { key: 'name', label: 'Profile', value: `${name}${view.active ? ' (active)' : ''}` },
-        { key: 'api_url', label: 'API URL', value: view.apiUrl ?? '(default)' },
-        { key: 'repo', label: 'Repository', value: view.repo ?? '(inferred)' },
-        { key: 'branch', label: 'Target branch', value: view.branch ?? '(inferred)' },
+          { key: 'name', label: 'Profile', value: `${name}${view.active ? ' (active)' : ''}` },
+          { key: 'api_url', label: 'API URL', value: view.apiUrl ?? '(default)' },
+          { key: 'repo', label: 'Repository', value: view.repo ?? '(inferred)' },
+          { key: 'branch', label: 'Target branch', value: view.branch ?? '(inferred)' },
           { key: 'token', label: 'Token', value: view.token },
         ],
       },
@@ -96,16 +108,42 @@ export async function runProfileSet({ key, value }: { key: string; value: string
 }
 
 export function profileCommand(ctx: Context): Command {
-  const profile = new Command('profile').summary('manage named profiles').description(`Profiles hold an API URL, a token and default repository and branch. The active one is used unless --profile or MQ_PROFILE names another (default: "${DEFAULT_PROFILE}").`);
-  profile.addCommand(withExamples(new Command('list').summary('list profiles').action(act(ctx, 'profile list', () => ({}), runProfileList)), ['mq profile list']));
+  const profile = new Command('profile')
+    .summary('manage named profiles')
+    .description(
+      `Profiles hold an API URL, a token and default repository and branch. The active one is used unless --profile or MQ_PROFILE names another (default: "${DEFAULT_PROFILE}").`,
+    );
+  profile.addCommand(
+    withExamples(new Command('list').summary('list profiles').action(act(ctx, 'profile list', () => ({}), runProfileList)), ['mq profile list']),
+  );
   profile.addCommand(
     withExamples(
-      new Command('show').summary('show a profile (the token only as set or not)').argument('[name]', 'profile name (default: the active one)').action(act(ctx, 'profile show', (name?: string) => ({ name }), runProfileShow)),
+      new Command('show')
+        .summary('show a profile (the token only as set or not)')
+        .argument('[name]', 'profile name (default: the active one)')
+        .action(act(ctx, 'profile show', (name?: string) => ({ name }), runProfileShow)),
       ['mq profile show', 'mq profile show staging --json'],
     ),
   );
-  profile.addCommand(withExamples(new Command('use').summary('make a profile the active one').argument('<name>', 'profile name').action(act(ctx, 'profile use', (name: string) => ({ name }), runProfileUse)), ['mq profile use local']));
-  profile.addCommand(withExamples(new Command('remove').alias('rm').summary('delete a profile and its token').argument('<name>', 'profile name').action(act(ctx, 'profile remove', (name: string) => ({ name }), runProfileRemove)), ['mq profile remove staging']));
+  profile.addCommand(
+    withExamples(
+      new Command('use')
+        .summary('make a profile the active one')
+        .argument('<name>', 'profile name')
+        .action(act(ctx, 'profile use', (name: string) => ({ name }), runProfileUse)),
+      ['mq profile use local'],
+    ),
+  );
+  profile.addCommand(
+    withExamples(
+      new Command('remove')
+        .alias('rm')
+        .summary('delete a profile and its token')
+        .argument('<name>', 'profile name')
+        .action(act(ctx, 'profile remove', (name: string) => ({ name }), runProfileRemove)),
+      ['mq profile remove staging'],
+    ),
+  );
   profile.addCommand(
     withExamples(
       new Command('set')

@@ -25,13 +25,19 @@ export async function runQueueCreate(opts: CreateOptions, deps: Deps): Promise<R
     await client.createQueue(request);
   } catch (err) {
     if (err instanceof ApiError && err.status === 409) {
-      throw new MqError(ExitCode.rejected, `create the queue for ${target.targetBranch}`, `a queue for branch "${target.targetBranch}" already exists in ${formatRepo(target.repo)} (HTTP 409)`, {
-        hints: [`see it with \`mq queue show --branch ${target.targetBranch}\`; change its settings with \`mq queue update\``],
-      });
+      throw new MqError(
+        ExitCode.rejected,
+        `create the queue for ${target.targetBranch}`,
+        `a queue for branch "${target.targetBranch}" already exists in ${formatRepo(target.repo)} (HTTP 409)`,
+        {
+          hints: [`see it with \`mq queue show --branch ${target.targetBranch}\`; change its settings with \`mq queue update\``],
+        },
+      );
     }
     throw err;
   }
-  if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, doc: { ...identity(target), mode: opts.mode ?? null, concurrency: opts.concurrency ?? null } } };
+  if (opts.dryRun)
+    return { exitCode: 0, dryRun: { requests: deps.dryRuns, doc: { ...identity(target), mode: opts.mode ?? null, concurrency: opts.concurrency ?? null } } };
   // The service answers create with an empty body; read the queue back to show what was made.
   let queue: Queue | undefined;
   try {
@@ -55,6 +61,12 @@ export function queueCreateCommand(ctx: Context): Command {
       'Create the merge queue of the target branch (--branch). Only the mode and the concurrency can be set at creation; set everything else afterwards with `mq queue update`. A queue that already exists for the branch is refused (exit 5).',
     );
   for (const s of CREATE_SETTINGS) for (const o of settingOption(s, s.create.help, s.flag)) cmd.addOption(o);
-  cmd.option('--dry-run', 'print the request instead of sending it').action(act(ctx, 'queue create', (f: CreateOptions): CreateOptions => ({ mode: f.mode, concurrency: f.concurrency, dryRun: f.dryRun }), runQueueCreate));
-  return withExamples(cmd, ['mq queue create --branch main', 'mq queue create --branch release --mode parallel --concurrency 4', 'mq queue create --branch main --dry-run']);
+  cmd
+    .option('--dry-run', 'print the request instead of sending it')
+    .action(act(ctx, 'queue create', (f: CreateOptions): CreateOptions => ({ mode: f.mode, concurrency: f.concurrency, dryRun: f.dryRun }), runQueueCreate));
+  return withExamples(cmd, [
+    'mq queue create --branch main',
+    'mq queue create --branch release --mode parallel --concurrency 4',
+    'mq queue create --branch main --dry-run',
+  ]);
 }

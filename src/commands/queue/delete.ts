@@ -33,7 +33,11 @@ export async function runQueueDelete(opts: DeleteOptions, deps: Deps): Promise<R
   const entries = queue?.enqueuedPullRequests ?? [];
   if (entries.length > 0) {
     const numbers = entries.map((e) => e.prNumber).filter((n): n is number => typeof n === 'number');
-    const shown = numbers.slice(0, 10).map((n) => `#${n}`).join(', ') + (numbers.length > 10 ? ', …' : '');
+    const shown =
+      numbers
+        .slice(0, 10)
+        .map((n) => `#${n}`)
+        .join(', ') + (numbers.length > 10 ? ', …' : '');
     throw new MqError(ExitCode.rejected, what, `the queue is not empty: ${entries.length} PR${entries.length === 1 ? ' is' : 's are'} enqueued (${shown})`, {
       hints: [
         'let them finish and admit no more: `mq queue drain --wait`, then delete',
@@ -42,7 +46,9 @@ export async function runQueueDelete(opts: DeleteOptions, deps: Deps): Promise<R
     });
   }
   if (interactive) {
-    const answer = await deps.io.prompt(`Delete the merge queue for ${queueName(target)}? This cannot be undone.\nType the branch name (${target.targetBranch}) to confirm: `);
+    const answer = await deps.io.prompt(
+      `Delete the merge queue for ${queueName(target)}? This cannot be undone.\nType the branch name (${target.targetBranch}) to confirm: `,
+    );
     if (answer.trim() !== target.targetBranch) {
       throw new MqError(ExitCode.confirm, what, `not confirmed (expected "${target.targetBranch}"); nothing was deleted`);
     }
@@ -62,5 +68,9 @@ export function queueDeleteCommand(ctx: Context): Command {
     .option('-y, --yes', 'delete without asking for confirmation')
     .option('--dry-run', 'print the request instead of sending it')
     .action(act(ctx, 'queue delete', (f: DeleteOptions): DeleteOptions => ({ yes: f.yes, dryRun: f.dryRun }), runQueueDelete));
-  return withExamples(cmd, ['mq queue delete --branch old-release', 'mq queue delete --branch old-release --yes', 'mq queue drain --wait && mq queue delete --yes']);
+  return withExamples(cmd, [
+    'mq queue delete --branch old-release',
+    'mq queue delete --branch old-release --yes',
+    'mq queue drain --wait && mq queue delete --yes',
+  ]);
 }

@@ -51,7 +51,14 @@ export async function waitForDrain(deps: Deps, client: MergeQueueClient, target:
       const elapsed = formatDuration(deps.clock.now() - started);
       const progress = remaining.length === 0 ? 'empty' : countsText(remaining);
       if (progress !== lastProgress) {
-        deps.out.note([`draining `, v(target.targetBranch), ': ', v(remaining.length === 0 ? 'no PR in flight' : progress), ' ', own(paints.dim, `(${elapsed})`)]);
+        deps.out.note([
+          `draining `,
+          v(target.targetBranch),
+          ': ',
+          v(remaining.length === 0 ? 'no PR in flight' : progress),
+          ' ',
+          own(paints.dim, `(${elapsed})`),
+        ]);
         lastProgress = progress;
       }
       return remaining.length === 0;
@@ -67,11 +74,22 @@ export async function runQueueDrain(opts: DrainOptions, deps: Deps): Promise<Res
   if (deps.out.format() !== 'json') stateChangeNotes(deps, change);
   const result = await waitForDrain(deps, client, target, settings);
   if (result.outcome === 'drained') {
-    deps.out.note([own(paints.green, '✓'), ' drained ', v(target.targetBranch), `: no PR is pending, testing or waiting to merge (${formatDuration(result.waitedMs)})`]);
+    deps.out.note([
+      own(paints.green, '✓'),
+      ' drained ',
+      v(target.targetBranch),
+      `: no PR is pending, testing or waiting to merge (${formatDuration(result.waitedMs)})`,
+    ]);
     deps.out.note('hint: the queue stays draining: `mq queue resume` to reopen it, or `mq queue delete` to remove it');
   } else {
     const list = result.remaining.map((e) => `#${e.prNumber}`).join(', ');
-    deps.out.note([own(paints.red, '✗'), ' still ', v(countsText(result.remaining)), ` after ${formatDuration(result.waitedMs)} (--timeout)`, ...(list ? [': ', v(list)] : [])]);
+    deps.out.note([
+      own(paints.red, '✗'),
+      ' still ',
+      v(countsText(result.remaining)),
+      ` after ${formatDuration(result.waitedMs)} (--timeout)`,
+      ...(list ? [': ', v(list)] : []),
+    ]);
   }
   return { data: { ...change, wait: result }, view: stateChangeView(change), exitCode: result.outcome === 'drained' ? 0 : ExitCode.timeout };
 }
@@ -103,5 +121,9 @@ export function queueDrainCommand(ctx: Context): Command {
         runQueueDrain,
       ),
     );
-  return withExamples(cmd, ['mq queue drain', 'mq queue drain --wait --timeout 1h', 'mq queue drain --wait --json && mq queue delete --yes'], 'Exit codes: 0 drained (or state set) · 8 PRs still in flight at --timeout · 130 interrupted.');
+  return withExamples(
+    cmd,
+    ['mq queue drain', 'mq queue drain --wait --timeout 1h', 'mq queue drain --wait --json && mq queue delete --yes'],
+    'Exit codes: 0 drained (or state set) · 8 PRs still in flight at --timeout · 130 interrupted.',
+  );
 }

@@ -26,7 +26,10 @@ export function parseSince(text: string, now: number): string {
   const t = text.trim();
   if (/^\d{4}-\d{2}-\d{2}/.test(t)) {
     const ms = Date.parse(t);
-    if (Number.isNaN(ms)) throw new UsageError(`--since: ${JSON.stringify(text)} is not a valid date; use ISO 8601 (2026-05-01 or 2026-05-01T09:00:00Z) or a duration like 2h or 3d`);
+    if (Number.isNaN(ms))
+      throw new UsageError(
+        `--since: ${JSON.stringify(text)} is not a valid date; use ISO 8601 (2026-05-01 or 2026-05-01T09:00:00Z) or a duration like 2h or 3d`,
+      );
     if (ms > now) throw new UsageError(`--since: ${JSON.stringify(text)} is in the future`);
     return new Date(ms).toISOString();
   }
@@ -66,7 +69,11 @@ export async function runQueueHistory(opts: HistoryOptions, deps: Deps): Promise
     data: prs,
     exitCode: 0,
     notes: { table: prs.length === 0 ? ['No PRs match.'] : [] },
-    view: { table: prs.length === 0 ? [] : [{ headers, rows: human }], markdown: [{ headers, rows: human }], plain: [{ headers, rows: historyRows(prs, now, false) }] },
+    view: {
+      table: prs.length === 0 ? [] : [{ headers, rows: human }],
+      markdown: [{ headers, rows: human }],
+      plain: [{ headers, rows: historyRows(prs, now, false) }],
+    },
   };
 }
 
@@ -78,7 +85,9 @@ function historyRows(prs: readonly QueueEntry[], now: number, human: boolean): R
       e.prNumber === null || e.prNumber === undefined ? '' : human ? `#${e.prNumber}` : String(e.prNumber),
       { value: state, paint: stateColor },
       human ? (ago ? `${ago} ago` : '') : (e.stateChangedAt ?? ''),
-      human ? priorityText(e.priorityName, e.priorityValue) : (e.priorityName ?? (e.priorityValue === null || e.priorityValue === undefined ? '' : String(e.priorityValue))),
+      human
+        ? priorityText(e.priorityName, e.priorityValue)
+        : (e.priorityName ?? (e.priorityValue === null || e.priorityValue === undefined ? '' : String(e.priorityValue))),
       e.prAuthor ?? '',
       e.prTitle ?? '',
     ];
@@ -95,5 +104,9 @@ export function queueHistoryCommand(ctx: Context): Command {
     .option('--since <when>', 'only PRs changed since this ISO 8601 time, or this long ago (2h, 3d)')
     .option('--limit <n>', `at most this many PRs, 1-${MAX_HISTORY}`, (val: string) => parseIntIn(val, '--limit', 1, MAX_HISTORY), 50)
     .action(act(ctx, 'queue history', (f: HistoryOptions): HistoryOptions => ({ state: f.state, since: f.since, limit: f.limit }), runQueueHistory));
-  return withExamples(cmd, ['mq queue history --since 2h', 'mq queue history --state failed --since 3d --limit 200', 'mq queue history --state merged --since 2026-05-01 --json | jq length']);
+  return withExamples(cmd, [
+    'mq queue history --since 2h',
+    'mq queue history --state failed --since 3d --limit 200',
+    'mq queue history --state merged --since 2026-05-01 --json | jq length',
+  ]);
 }

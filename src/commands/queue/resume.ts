@@ -16,7 +16,9 @@ export async function runQueueResume(opts: ResumeOptions, deps: Deps): Promise<R
 export function queueResumeCommand(ctx: Context): Command {
   const cmd = new Command('resume')
     .summary('resume a paused or draining queue')
-    .description('Set the queue state back to running: waiting PRs are admitted and tested in priority order. Resuming a running queue is harmless. Prints the state before and after.')
+    .description(
+      'Set the queue state back to running: waiting PRs are admitted and tested in priority order. Resuming a running queue is harmless. Prints the state before and after.',
+    )
     .option('--dry-run', 'print the request instead of sending it')
     .action(act(ctx, 'queue resume', (f: ResumeOptions): ResumeOptions => ({ dryRun: f.dryRun }), runQueueResume));
   return withExamples(cmd, ['mq queue resume', 'mq queue resume --branch release --json', 'mq queue resume --dry-run']);

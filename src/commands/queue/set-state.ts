@@ -43,7 +43,12 @@ export async function setQueueState(deps: Deps, action: StateAction, opts: { dry
   } catch (err) {
     // A dry run can go on without the current state; a real change needs the queue to exist.
     if (!opts.dryRun) throw err;
-    deps.out.note([own(paints.yellow, '!'), ' could not read the queue (', v(err instanceof MqError ? err.why : String(err)), '); the state before is unknown']);
+    deps.out.note([
+      own(paints.yellow, '!'),
+      ' could not read the queue (',
+      v(err instanceof MqError ? err.why : String(err)),
+      '); the state before is unknown',
+    ]);
   }
   const wanted = ACTION_STATE[action];
   const returned = await client.updateQueue({ ...target, state: wanted });
@@ -80,7 +85,16 @@ export function stateChangeView(c: StateChange): View {
     table: [
       {
         lines: [
-          [own(paints.green, '✓'), ' ', v(`${c.targetBranch} of ${c.repo}`), ': ', v(c.before ?? 'unknown'), ' -> ', v(after, stateColor), ...(c.changed ? [] : [own(paints.dim, ` (it was already ${c.after})`)])],
+          [
+            own(paints.green, '✓'),
+            ' ',
+            v(`${c.targetBranch} of ${c.repo}`),
+            ': ',
+            v(c.before ?? 'unknown'),
+            ' -> ',
+            v(after, stateColor),
+            ...(c.changed ? [] : [own(paints.dim, ` (it was already ${c.after})`)]),
+          ],
           ...(c.reason !== undefined ? [['  reason: ', v(c.reason)]] : []),
           `  at:     ${c.at}`,
         ],
@@ -99,7 +113,21 @@ export function stateChangeResult(deps: Deps, c: StateChange, dryRun: boolean): 
       dryRun: {
         requests: deps.dryRuns,
         doc: { ...c },
-        view: [{ lines: [[`would set `, v(`${c.targetBranch} of ${c.repo}`), ': ', v(c.before ?? 'unknown'), ' -> ', v(String(c.after)), ...(c.reason !== undefined ? [' (reason: ', v(c.reason), ')'] : [])]] }],
+        view: [
+          {
+            lines: [
+              [
+                `would set `,
+                v(`${c.targetBranch} of ${c.repo}`),
+                ': ',
+                v(c.before ?? 'unknown'),
+                ' -> ',
+                v(String(c.after)),
+                ...(c.reason !== undefined ? [' (reason: ', v(c.reason), ')'] : []),
+              ],
+            ],
+          },
+        ],
       },
     };
   }
@@ -109,5 +137,6 @@ export function stateChangeResult(deps: Deps, c: StateChange, dryRun: boolean): 
 
 export function stateChangeNotes(deps: Deps, c: StateChange): void {
   bannerToStderr(deps, c.after);
-  if (c.after === 'paused' || c.after === 'draining') deps.out.note(['hint: resume the queue with `mq queue resume', ...(deps.options.branch ? [' --branch ', v(c.targetBranch)] : []), '`']);
+  if (c.after === 'paused' || c.after === 'draining')
+    deps.out.note(['hint: resume the queue with `mq queue resume', ...(deps.options.branch ? [' --branch ', v(c.targetBranch)] : []), '`']);
 }

@@ -34,7 +34,12 @@ export function queueView(queue: Queue, target: Target, now: number, opts: ShowO
   const head: Block[] = banner ? [{ lines: [banner, ''] }] : [];
   const table: Block[] = opts.settings
     ? [...head, { fields: settings }]
-    : [...head, { fields: summary }, { lines: [''] }, entries.length === 0 ? { lines: [own(paints.dim, 'No PRs in the queue.')] } : { headers: PR_HEADERS, rows: queueRows(entries, now, true) }];
+    : [
+        ...head,
+        { fields: summary },
+        { lines: [''] },
+        entries.length === 0 ? { lines: [own(paints.dim, 'No PRs in the queue.')] } : { headers: PR_HEADERS, rows: queueRows(entries, now, true) },
+      ];
   return { table, plain, markdown };
 }
 
@@ -45,12 +50,19 @@ export async function runQueueShow(opts: ShowOptions, deps: Deps): Promise<Resul
   // Piped, stdout carries only rows: the state and the banner go to stderr.
   const banner = queueBanner(queue.state);
   const bannerLines: Line[] = banner ? [banner] : [];
-  const summary: Line[] = opts.settings ? [] : [['queue ', v(queueName(target)), ': ', v(queue.state ?? 'unknown', stateColor), ' · ', v(countsText(queue.enqueuedPullRequests ?? []))]];
+  const summary: Line[] = opts.settings
+    ? []
+    : [['queue ', v(queueName(target)), ': ', v(queue.state ?? 'unknown', stateColor), ' · ', v(countsText(queue.enqueuedPullRequests ?? []))]];
   const { enqueuedPullRequests, ...settings } = queue;
   const data = opts.settings ? settings : { ...queue, enqueuedPullRequests: enqueuedPullRequests ?? [] };
   return {
     data,
-    view: queueView(queue, target, client.serviceNow(() => deps.clock.now()), opts),
+    view: queueView(
+      queue,
+      target,
+      client.serviceNow(() => deps.clock.now()),
+      opts,
+    ),
     notes: { json: bannerLines, plain: [...bannerLines, ...summary], raw: [...bannerLines, ...summary] },
     exitCode: 0,
   };

@@ -17,12 +17,12 @@ import { act, collect, withExamples } from '../shared.js';
 export const SIMULATE_LIMITS = [
   'What the model assumes: PRs arrive as a Poisson process at --arrivals and are ready at once (checks passed, mergeable, not up to date with the branch, so no direct merges);',
   'each PR breaks the build independently with probability --failure-rate; a run fails iff a PR in it, or an unmerged PR in the base it is tested on, breaks the build (failure attribution), or it flakes with probability --flake-rate, independently of everything else;',
-  'test time is lognormal around --test-time with --test-time-spread as its coefficient of variation, drawn per run; a run past the queue\'s testing timeout fails;',
+  "test time is lognormal around --test-time with --test-time-spread as its coefficient of variation, drawn per run; a run past the queue's testing timeout fails;",
   'no logical conflicts between PRs beyond impacted-target lanes (parallel mode with --lanes N: each PR touches one of N lanes at random);',
   'CI capacity is unlimited unless --ci-capacity N caps the runs in flight across main and bisection (the others wait for a runner, and the wait counts towards the timeout).',
-  'The queue itself is the emulator\'s engine: its scheduling, batching, bisection, pending failure depth and optimistic merging rules.',
+  "The queue itself is the emulator's engine: its scheduling, batching, bisection, pending failure depth and optimistic merging rules.",
   'Not modelled: merge conflicts and PRs that need rebasing, people cancelling, restarting or re-submitting PRs, priorities and urgent PRs, pausing or draining, direct merge, submission rates that react to a slow queue, time-of-day patterns (except the hour-of-day profile --from-history fits), weekday patterns, flakes that repeat on the same PR, CI queue time outside --ci-capacity, and the time GitHub takes to merge.',
-  '--from-history 14d fits the workload to the last 14 days of the queue\'s history (the PRs that merged or failed, and their test runs, as `mq queue stats` reads them): arrivals per hour (by UTC hour of day with at least 3 days and 200 PRs, else flat), the test time\'s mean and spread, the share of PRs whose failure was real, and the share of runs that failed and were followed by a pass without a new commit (flaky). It then backtests: the window is simulated with the queue\'s current settings and merges per hour and time to merge p50 are set against the measured ones; a row whose difference from the baseline is smaller than that error is marked "within the model\'s error" and is never recommended on that difference.',
+  "--from-history 14d fits the workload to the last 14 days of the queue's history (the PRs that merged or failed, and their test runs, as `mq queue stats` reads them): arrivals per hour (by UTC hour of day with at least 3 days and 200 PRs, else flat), the test time's mean and spread, the share of PRs whose failure was real, and the share of runs that failed and were followed by a pass without a new commit (flaky). It then backtests: the window is simulated with the queue's current settings and merges per hour and time to merge p50 are set against the measured ones; a row whose difference from the baseline is smaller than that error is marked \"within the model's error\" and is never recommended on that difference.",
   'Figures are measured over the whole --duration from an empty queue; PRs still in the queue at the end count in the depth but not in the time to merge (a row that falls behind shows fewer merges than arrivals and a growing backlog). Each row sees the same arrivals, test times, breaking PRs and flakes (common random numbers); the same --seed gives the same output.',
 ].join('\n');
 
@@ -40,7 +40,10 @@ async function loadQueue(deps: Deps, required: boolean): Promise<Record<string, 
     return (await client.getQueue(target)) as Record<string, unknown>;
   } catch (err) {
     if (err instanceof MqError) {
-      throw new MqError(err.exitCode, err.what, err.why, { hints: [...err.hints, 'to simulate from the service defaults instead, pass --baseline defaults'], cause: err });
+      throw new MqError(err.exitCode, err.what, err.why, {
+        hints: [...err.hints, 'to simulate from the service defaults instead, pass --baseline defaults'],
+        cause: err,
+      });
     }
     throw err;
   }
@@ -107,7 +110,7 @@ export function queueSimulateCommand(ctx: Context): Command {
     .summary('predict what queue settings will do, on a simulated workload')
     .description(
       [
-        'Simulate the merge queue on a virtual clock, many times, and compare settings side by side before changing them. The baseline row is the configured queue\'s current settings (read with getQueue), or the service defaults when no queue is configured (or with --baseline defaults); each --compare is the baseline with the given settings changed (names of `mq queue update` flags or API fields; batch=N means batching on with batching-min-size N).',
+        "Simulate the merge queue on a virtual clock, many times, and compare settings side by side before changing them. The baseline row is the configured queue's current settings (read with getQueue), or the service defaults when no queue is configured (or with --baseline defaults); each --compare is the baseline with the given settings changed (names of `mq queue update` flags or API fields; batch=N means batching on with batching-min-size N).",
         '',
         'Reported per row, as the mean and a 95% interval over --runs runs: merges per hour, time to merge (submission to merge) p50 and p95, CI runs and test minutes per merged PR, mean queue depth, and PRs failed per day (really breaking / good PRs failed by flakes). The best value of each column is marked with *, and one line recommends a row and names its trade-off between velocity, cost and reliability.',
         '',
@@ -119,7 +122,10 @@ export function queueSimulateCommand(ctx: Context): Command {
     .option('--test-time-spread <pct>', 'coefficient of variation of the test time (default 0%)')
     .option('--failure-rate <pct>', 'share of PRs that really break the build (5%)')
     .option('--flake-rate <pct>', 'chance that a run fails spuriously (default 0%)')
-    .option('--from-history <window>', 'fit the workload to the last <window> of the queue\'s history (at most 45d) and backtest it; replaces the workload flags')
+    .option(
+      '--from-history <window>',
+      "fit the workload to the last <window> of the queue's history (at most 45d) and backtest it; replaces the workload flags",
+    )
     .option('--duration <duration>', 'simulated time per run (default 7d; with --from-history, the window)')
     .option('--runs <n>', 'independent runs per row; the intervals are over these (default 20)')
     .option('--seed <n>', 'random seed; the same seed gives the same output (default 1)')

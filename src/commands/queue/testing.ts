@@ -31,7 +31,15 @@ export async function runQueueTesting(opts: TestingOptions, deps: Deps): Promise
   const target = deps.target();
   const client = await deps.client();
   const details = await client.getMergeQueueTestingDetails({ ...target, testRunId });
-  return { data: details, view: testingView(details, testRunId, client.serviceNow(() => deps.clock.now())), exitCode: 0 };
+  return {
+    data: details,
+    view: testingView(
+      details,
+      testRunId,
+      client.serviceNow(() => deps.clock.now()),
+    ),
+    exitCode: 0,
+  };
 }
 
 function testingView(details: TestingDetails, testRunId: string, now: number): View {

@@ -106,7 +106,12 @@ export async function runQueueUpdate(opts: UpdateQueueOptions, deps: Deps): Prom
     try {
       before = await client.getQueue(target);
     } catch (err) {
-      deps.out.note([own(paints.yellow, '!'), ' could not read the queue to compare (', v(err instanceof MqError ? err.why : String(err)), '); showing only the requested values']);
+      deps.out.note([
+        own(paints.yellow, '!'),
+        ' could not read the queue to compare (',
+        v(err instanceof MqError ? err.why : String(err)),
+        '); showing only the requested values',
+      ]);
     }
   } else {
     before = await client.getQueue(target);
@@ -116,7 +121,14 @@ export async function runQueueUpdate(opts: UpdateQueueOptions, deps: Deps): Prom
   if (opts.dryRun || returned === undefined) {
     const predicted = applySettings(before ?? ({} as Queue), settings);
     const changes = settingChanges(before, predicted, requested);
-    return { exitCode: 0, dryRun: { requests: deps.dryRuns, doc: { ...identity(target), settings, changes }, view: changesView(changes, `Would change, for ${queueName(target)}:`) } };
+    return {
+      exitCode: 0,
+      dryRun: {
+        requests: deps.dryRuns,
+        doc: { ...identity(target), settings, changes },
+        view: changesView(changes, `Would change, for ${queueName(target)}:`),
+      },
+    };
   }
   const changes = settingChanges(before, returned, requested);
   const changed = changes.filter((c) => c.changed).length;

@@ -27,7 +27,8 @@ const key = (e: QueueEntry): string => String(e.prNumber ?? e.id ?? '');
 export function diffQueue(prev: Queue | undefined, next: Queue): WatchEvent[] {
   const events: WatchEvent[] = [];
   const nextState = next.state ?? 'unknown';
-  if (prev?.state !== next.state) events.push({ subject: 'queue', from: prev ? (prev.state ?? 'unknown') : null, to: nextState, title: next.branch ?? undefined });
+  if (prev?.state !== next.state)
+    events.push({ subject: 'queue', from: prev ? (prev.state ?? 'unknown') : null, to: nextState, title: next.branch ?? undefined });
   const before = new Map((prev?.enqueuedPullRequests ?? []).map((e) => [key(e), e]));
   const after = new Map((next.enqueuedPullRequests ?? []).map((e) => [key(e), e]));
   for (const [k, e] of after) {
@@ -98,7 +99,11 @@ export async function runQueueWatch(opts: WatchOptions, deps: Deps): Promise<Res
           if (prev) for (const ev of events) recent.push(eventLine(ev, at));
           recent.splice(0, Math.max(0, recent.length - 8));
           const footer = own(paints.dim, `updated ${at.slice(11, 19)} UTC · every ${opts.interval} · Ctrl-C to stop`);
-          const view = queueView(queue, target, client.serviceNow(() => deps.clock.now()));
+          const view = queueView(
+            queue,
+            target,
+            client.serviceNow(() => deps.clock.now()),
+          );
           await deps.out.redraw([
             ...((view as { table: Block[] }).table ?? []),
             ...(recent.length ? [{ lines: ['', own(paints.bold, 'Recent changes'), ...recent] }] : []),
@@ -106,7 +111,14 @@ export async function runQueueWatch(opts: WatchOptions, deps: Deps): Promise<Res
           ]);
         } else {
           for (const ev of events) {
-            const doc = { at, subject: ev.subject === 'queue' ? 'queue' : 'pr', ...(ev.subject === 'queue' ? {} : { pr: ev.subject }), from: ev.from, to: ev.to, title: ev.title ?? null };
+            const doc = {
+              at,
+              subject: ev.subject === 'queue' ? 'queue' : 'pr',
+              ...(ev.subject === 'queue' ? {} : { pr: ev.subject }),
+              from: ev.from,
+              to: ev.to,
+              title: ev.title ?? null,
+            };
             await deps.out.stream(doc, [{ headers: [], rows: [eventRow(ev, at)] }]);
           }
         }
@@ -136,11 +148,20 @@ export function queueWatchCommand(ctx: Context): Command {
     )
     .option('--interval <duration>', 'time between reads', '5s')
     .action(
-      act(ctx, 'queue watch', (f: { interval: string }): WatchOptions => {
-        const intervalMs = parseDuration(f.interval, '--interval');
-        if (intervalMs < 500) throw new UsageError('--interval: must be at least 500ms');
-        return { interval: f.interval, intervalMs };
-      }, runQueueWatch),
+      act(
+        ctx,
+        'queue watch',
+        (f: { interval: string }): WatchOptions => {
+          const intervalMs = parseDuration(f.interval, '--interval');
+          if (intervalMs < 500) throw new UsageError('--interval: must be at least 500ms');
+          return { interval: f.interval, intervalMs };
+        },
+        runQueueWatch,
+      ),
     );
-  return withExamples(cmd, ['mq queue watch', 'mq queue watch --interval 10s | grep -E "\\t(failed|pending_failure)\\t"', 'mq queue watch --json | jq -c "select(.to == \\"merged\\")"']);
+  return withExamples(cmd, [
+    'mq queue watch',
+    'mq queue watch --interval 10s | grep -E "\\t(failed|pending_failure)\\t"',
+    'mq queue watch --json | jq -c "select(.to == \\"merged\\")"',
+  ]);
 }
