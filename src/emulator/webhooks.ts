@@ -118,11 +118,17 @@ export interface WebhookEvent {
   prNumbers: number[];
   /** Ordering keys: one per PR the event is about. */
   keys: string[];
-  payload: Record<string, unknown>;
+  /**
+   * Builds the payload. Called at most once, when the event is first sent or persisted: behind a
+   * dead receiver most events are dropped by the queue cap before that, and building (and
+   * serialising) them at once only made garbage.
+   */
+  payload: () => Record<string, unknown>;
 }
 
 const repository = (r: RepoRef) => ({ host: r.host, owner: r.owner, name: r.name });
-const orderKey = (r: RepoRef, branch: string, pr: number) => `${r.host}/${r.owner}/${r.name}:${branch}#${pr}`;
+// Joined rather than concatenated: a flat string, not a rope several times its size (a key lives as long as its delivery).
+const orderKey = (r: RepoRef, branch: string, pr: number) => [r.host, '/', r.owner, '/', r.name, ':', branch, '#', pr].join('');
 
 /** A `pull_request_batch.*` event (trunk-wire §3.2: pr_numbers and pr_numbers_in_batch, test branch required). */
 export function batchEvent(
@@ -134,7 +140,7 @@ export function batchEvent(
     type: `pull_request_batch.${status}`,
     prNumbers: [...b.prNumbers],
     keys: b.prNumbers.map((n) => orderKey(b.repo, b.branch, n)),
-    payload: {
+    payload: () => ({
       type: `pull_request_batch.${status}`,
       action: status,
       status,
@@ -148,13 +154,12 @@ export function batchEvent(
       batched: true,
       is_bisection: b.run.isBisection,
       ...(reasonField ? { [reasonField]: b.reason } : {}),
-    },
+    }),
   };
 }
 
 /** The event an engine effect becomes, or null (tests_passed has no webhook). */
 export function eventFor(effect: Effect): WebhookEvent | null {
-  const timestamp = new Date(effect.at).toISOString();
   if (effect.type === 'batch') return batchEvent(effect.event, effect);
   const kind = PR_EVENTS[effect.to];
   if (!kind) return null;
@@ -165,7 +170,7 @@ export function eventFor(effect: Effect): WebhookEvent | null {
     type: `pull_request.${kind.status}`,
     prNumbers: [n],
     keys: [orderKey(repo, effect.branch, n)],
-    payload: {
+    payload: () => ({
       type: `pull_request.${kind.status}`,
       action: kind.status,
       status: kind.status,
@@ -174,13 +179,13 @@ export function eventFor(effect: Effect): WebhookEvent | null {
       pr_number: n,
       repository: repository(repo),
       target_branch: effect.branch,
-      timestamp,
+      timestamp: new Date(effect.at).toISOString(),
       ...(withRun ? { test_branch: run.testBranch, test_branch_sha: run.testBranchSha, batched: run.prNumbers.length > 1 } : {}),
       ...(['testing', 'failed', 'canceled'].includes(kind.status)
         ? { is_bisection: run?.isBisection ?? false }
         : {}),
       ...(kind.reasonField ? { [kind.reasonField]: effect.reason } : {}),
-    },
+    }),
   };
 }
 
@@ -295,13 +300,36 @@ export interface WebhookOptions {
   restore?: PersistedWebhooks;
 }
 
+/** Most deliveries behind a dead receiver are dropped before their first attempt: they share this. */
+const NO_ATTEMPTS: DeliveryAttempt[] = Object.freeze([]) as unknown as DeliveryAttempt[];
+
+/** An event's body: serialised on first use (send or persist), shared by its deliveries to every receiver. */
+class LazyBody {
+  private text: string | undefined;
+  private build: (() => Record<string, unknown>) | undefined;
+
+  constructor(build: (() => Record<string, unknown>) | undefined, text?: string) {
+    this.build = build;
+    this.text = text;
+  }
+
+  get(): string {
+    if (this.text === undefined) {
+      this.text = JSON.stringify(this.build ? this.build() : {});
+      this.build = undefined;
+    }
+    return this.text;
+  }
+}
+
 interface Delivery {
   id: string;
   seq: number;
   eventType: string;
   prNumbers: number[];
   target: Target;
-  body: string;
+  /** Released (undefined) once the delivery is finished. */
+  body: LazyBody | undefined;
   /** Ordering keys without the receiver prefix. */
   keys: string[];
   attempts: DeliveryAttempt[];
@@ -354,7 +382,7 @@ export class WebhookDispatcher {
   private idSeq = 0;
 
   private nextId(): string {
-    return `${this.idPrefix}${(++this.idSeq).toString(36).padStart(8, '0')}`;
+    return [this.idPrefix, (++this.idSeq).toString(36).padStart(8, '0')].join('');
   }
 
   constructor(opts: WebhookOptions) {
@@ -387,7 +415,7 @@ export class WebhookDispatcher {
     this.persistence = p;
   }
 
-  /** Called synchronously from the engine: builds the payload and queues it, nothing more. */
+  /** Called synchronously from the engine: queues the event (its payload is built when first needed), nothing more. */
   enqueue(effect: Effect): void {
     if (this.closed || this.targets.length === 0) return;
     // A transition that is not part of a batch's leaving ends the step: its batch events go first.
@@ -400,29 +428,25 @@ export class WebhookDispatcher {
 
   private queueEvent(event: WebhookEvent): void {
     if (this.closed) return;
-    const body = JSON.stringify(event.payload);
+    const body = new LazyBody(event.payload);
     for (const t of this.targets) {
-      const d = this.add(t, {
-        id: this.nextId(),
-        eventType: event.type,
-        prNumbers: event.prNumbers,
-        url: t.url,
+      const d = this.add(
+        t,
+        { id: this.nextId(), eventType: event.type, prNumbers: event.prNumbers, url: t.url, keys: event.keys, attempts: NO_ATTEMPTS },
         body,
-        keys: event.keys,
-        attempts: [],
-      });
-      this.persistence?.record('w+', { d: persisted(d) });
+      );
+      if (this.persistence) this.persistence.record('w+', { d: persisted(d) });
     }
   }
 
-  private add(t: Target, p: PersistedDelivery): Delivery {
+  private add(t: Target, p: Omit<PersistedDelivery, 'body'>, body: LazyBody): Delivery {
     const d: Delivery = {
       id: p.id,
       seq: ++this.seq,
       eventType: p.eventType,
       prNumbers: p.prNumbers,
       target: t,
-      body: p.body,
+      body,
       keys: p.keys,
       attempts: p.attempts,
       state: 'pending',
@@ -449,7 +473,7 @@ export class WebhookDispatcher {
     for (const p of saved.pending) {
       const t = this.targets.find((x) => x.url === p.url);
       if (!t) continue; // that receiver is no longer configured
-      this.add(t, { ...p, attempts: Array.isArray(p.attempts) ? p.attempts : [] });
+      this.add(t, { ...p, attempts: Array.isArray(p.attempts) ? p.attempts : [] }, new LazyBody(undefined, p.body));
     }
     for (const t of this.targets) t.dropped += saved.dropped?.[t.url] ?? 0;
   }
@@ -539,6 +563,7 @@ export class WebhookDispatcher {
     const target = d.target;
     const timestamp = Math.floor(Date.now() / 1000);
     const at = new Date().toISOString();
+    const body = d.body?.get() ?? '';
     let outcome: DeliveryAttempt;
     try {
       const res = await fetch(target.url, {
@@ -549,9 +574,9 @@ export class WebhookDispatcher {
           'user-agent': 'mq-emulator-webhooks',
           'svix-id': d.id,
           'svix-timestamp': String(timestamp),
-          'svix-signature': signature(target.key, d.id, timestamp, d.body),
+          'svix-signature': signature(target.key, d.id, timestamp, body),
         },
-        body: d.body,
+        body,
         signal: AbortSignal.any([AbortSignal.timeout(this.timeoutMs), this.stop.signal]),
       });
       await res.body?.cancel().catch(() => {});
@@ -573,7 +598,7 @@ export class WebhookDispatcher {
       this.pump(target);
       return;
     }
-    d.attempts.push(outcome);
+    d.attempts = [...d.attempts, outcome];
     const ok = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
     if (ok) {
       target.pausedUntil = 0;
@@ -622,7 +647,7 @@ export class WebhookDispatcher {
   private finish(d: Delivery, state: 'delivered' | 'failed'): void {
     d.state = state;
     this.unqueue(d);
-    d.body = '';
+    d.body = undefined;
     this.finished.set(d.id, d);
     if (this.finished.size > MAX_KEPT) this.finished.delete(this.finished.keys().next().value as string);
     this.persistence?.record('w-', { id: d.id });
@@ -638,7 +663,7 @@ export class WebhookDispatcher {
 }
 
 function persisted(d: Delivery): PersistedDelivery {
-  return { id: d.id, eventType: d.eventType, prNumbers: d.prNumbers, url: d.target.url, body: d.body, keys: d.keys, attempts: d.attempts };
+  return { id: d.id, eventType: d.eventType, prNumbers: d.prNumbers, url: d.target.url, body: d.body?.get() ?? '', keys: d.keys, attempts: d.attempts };
 }
 
 function wire(d: Delivery): WireDelivery {

@@ -20,6 +20,15 @@ export const DEFAULT_TEST_MINUTES = 10;
 /** Branch protection of the fake code host, used when the queue has no requiredStatuses override. */
 export const DEFAULT_REQUIRED_STATUSES = ['ci'];
 
+/**
+ * A run's arrays are never changed in place once it exists (only replaced), so the common values —
+ * no base, no scripted outcomes, the default required statuses — are one frozen array shared by all
+ * runs instead of a copy each (tens of thousands of runs pile up on a clock that does not move).
+ */
+const NO_PRS: number[] = Object.freeze([]) as unknown as number[];
+const NO_SCRIPTS: Array<[number, RunOutcome]> = Object.freeze([]) as unknown as Array<[number, RunOutcome]>;
+const DEFAULT_STATUSES: string[] = Object.freeze([...DEFAULT_REQUIRED_STATUSES]) as unknown as string[];
+
 export const KIND_COMPLETE = 0;
 export const KIND_TIMEOUT = 1;
 export const KIND_BATCH_TIMER = 2;
@@ -52,7 +61,7 @@ export function createRun(core: Core, q: QueueRecord, group: number[], base: num
     id,
     queueKey: q.key,
     group: [...group],
-    base,
+    base: base.length > 0 ? base : NO_PRS,
     status: 'in_progress',
     createdAt: s.now,
     completedAt: null,
@@ -60,7 +69,7 @@ export function createRun(core: Core, q: QueueRecord, group: number[], base: num
     dueAt: scripted === 'hang' ? null : s.now + Math.max(1, Math.round(minutes * 60_000)),
     timeoutAt: s.now + q.config.testingTimeoutMinutes * 60_000,
     scripted,
-    scripts,
+    scripts: scripts.length > 0 ? scripts : NO_SCRIPTS,
     branchAt: q.merges - mergedBase,
     startedBisection: false,
     isBisection: opts.bisectionId !== undefined,
@@ -70,7 +79,7 @@ export function createRun(core: Core, q: QueueRecord, group: number[], base: num
     // Joined, not concatenated: a flat string (see random.ts).
     testBranch: ['trunk-merge/pr-', group[0] ?? 0, '/', id, opts.bisectionId !== undefined ? '-bisection' : ''].join(''),
     testBranchSha: sha(s),
-    requiredStatuses: override ? [...override] : [...DEFAULT_REQUIRED_STATUSES],
+    requiredStatuses: override ? [...override] : DEFAULT_STATUSES,
     requiredStatusesSource: override ? 'merge_instance' : 'repo_provider_branch_protection',
     failureReason: null,
   };
@@ -140,7 +149,7 @@ export function spendScripts(core: Core, q: QueueRecord, run: TestRun, end: RunE
     const pr = fakePrFor(core, q, n);
     if (pr && pr.outcomes[0] === outcome) pr.outcomes.shift();
   }
-  run.scripts = [];
+  run.scripts = NO_SCRIPTS;
 }
 
 /** Ends a run in flight with its final status and frees its slot. */
