@@ -165,28 +165,33 @@ export function eventFor(effect: Effect): WebhookEvent | null {
   if (effect.type === 'batch') return batchEvent(effect.event, effect);
   const kind = PR_EVENTS[effect.to];
   if (!kind) return null;
-  const { repo, prNumber: n } = effect;
+  // The payload is built later (if at all): keep only the fields it needs, not the whole effect
+  // with its copies of the repository and the run, for as long as the event waits in the queue.
+  const { prNumber: n, author, branch, reason, at } = effect;
+  const { host, owner, name } = effect.repo;
   const run = effect.run;
   const withRun = kind.status !== 'submitted' && kind.status !== 'queued' && run !== null;
+  const testBranch = withRun ? run.testBranch : '';
+  const testBranchSha = withRun ? run.testBranchSha : '';
+  const batched = withRun ? run.prNumbers.length > 1 : false;
+  const isBisection = run?.isBisection ?? false;
   return {
     type: `pull_request.${kind.status}`,
     prNumbers: [n],
-    keys: [orderKey(repo, effect.branch, n)],
+    keys: [orderKey(effect.repo, branch, n)],
     payload: () => ({
       type: `pull_request.${kind.status}`,
       action: kind.status,
       status: kind.status,
-      author: effect.author,
-      http_details_url: `https://${repo.host}/${repo.owner}/${repo.name}/pull/${n}`,
+      author,
+      http_details_url: `https://${host}/${owner}/${name}/pull/${n}`,
       pr_number: n,
-      repository: repository(repo),
-      target_branch: effect.branch,
-      timestamp: new Date(effect.at).toISOString(),
-      ...(withRun ? { test_branch: run.testBranch, test_branch_sha: run.testBranchSha, batched: run.prNumbers.length > 1 } : {}),
-      ...(['testing', 'failed', 'canceled'].includes(kind.status)
-        ? { is_bisection: run?.isBisection ?? false }
-        : {}),
-      ...(kind.reasonField ? { [kind.reasonField]: effect.reason } : {}),
+      repository: { host, owner, name },
+      target_branch: branch,
+      timestamp: new Date(at).toISOString(),
+      ...(withRun ? { test_branch: testBranch, test_branch_sha: testBranchSha, batched } : {}),
+      ...(['testing', 'failed', 'canceled'].includes(kind.status) ? { is_bisection: isBisection } : {}),
+      ...(kind.reasonField ? { [kind.reasonField]: reason } : {}),
     }),
   };
 }
