@@ -330,7 +330,8 @@ class LazyBody {
 }
 
 interface Delivery {
-  id: string;
+  /** The message id, or its number: the id of a delivery made here is spelled out only when needed (idOf). */
+  id: string | number;
   seq: number;
   eventType: string;
   prNumbers: number[];
@@ -347,8 +348,10 @@ interface Delivery {
 
 interface Target extends WebhookTarget {
   key: Buffer;
+  /** Message ids of this process: this prefix and a counter. */
+  idPrefix: string;
   /** Pending deliveries, oldest first. */
-  pending: Map<string, Delivery>;
+  pending: Set<Delivery>;
   /** Pending deliveries at the head of all their lines and not waiting for a retry, oldest first. */
   ready: Set<Delivery>;
   /** Per PR: pending deliveries in order (the head is the only one that may be sent). */
@@ -377,7 +380,7 @@ export class WebhookDispatcher {
   private readonly cap: number;
   private readonly log: (line: string) => void;
   /** Finished deliveries kept for the listing (bodies released), oldest first. */
-  private readonly finished = new Map<string, Delivery>();
+  private readonly finished = new Set<Delivery>();
   private readonly stop = new AbortController();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly batches: BatchCollector;
@@ -388,16 +391,14 @@ export class WebhookDispatcher {
   private readonly idPrefix = `msg_${randomBytes(12).toString('base64url')}`;
   private idSeq = 0;
 
-  private nextId(): string {
-    return [this.idPrefix, (++this.idSeq).toString(36).padStart(8, '0')].join('');
-  }
 
   constructor(opts: WebhookOptions) {
     this.targets = opts.targets.map((t) => ({
       url: checkWebhookUrl(t.url),
       secret: t.secret,
       key: secretKey(t.secret),
-      pending: new Map(),
+      idPrefix: this.idPrefix,
+      pending: new Set(),
       ready: new Set(),
       lines: new Map(),
       inFlight: 0,
@@ -439,14 +440,14 @@ export class WebhookDispatcher {
     for (const t of this.targets) {
       const d = this.add(
         t,
-        { id: this.nextId(), eventType: event.type, prNumbers: event.prNumbers, url: t.url, keys: event.keys, attempts: NO_ATTEMPTS },
+        { id: ++this.idSeq, eventType: event.type, prNumbers: event.prNumbers, url: t.url, keys: event.keys, attempts: NO_ATTEMPTS },
         body,
       );
       if (this.persistence) this.persistence.record('w+', { d: persisted(d) });
     }
   }
 
-  private add(t: Target, p: Omit<PersistedDelivery, 'body'>, body: LazyBody): Delivery {
+  private add(t: Target, p: Omit<PersistedDelivery, 'body' | 'id'> & { id: string | number }, body: LazyBody): Delivery {
     const d: Delivery = {
       id: p.id,
       seq: ++this.seq,
@@ -460,7 +461,7 @@ export class WebhookDispatcher {
       sending: false,
       timer: undefined,
     };
-    t.pending.set(d.id, d);
+    t.pending.add(d);
     for (const k of d.keys) {
       const line = t.lines.get(k);
       if (line) line.push(d);
@@ -571,14 +572,15 @@ export class WebhookDispatcher {
     const timestamp = Math.floor(Date.now() / 1000);
     const at = new Date().toISOString();
     const body = d.body?.get() ?? '';
+    const id = idOf(d);
     let outcome: DeliveryAttempt;
     try {
       const status = await post(target.url, body, {
         'content-type': 'application/json',
         'user-agent': 'mq-emulator-webhooks',
-        'svix-id': d.id,
+        'svix-id': id,
         'svix-timestamp': String(timestamp),
-        'svix-signature': signature(target.key, d.id, timestamp, body),
+        'svix-signature': signature(target.key, id, timestamp, body),
       }, this.timeoutMs, this.stop.signal);
       outcome = { at, status };
     } catch (err) {
@@ -628,7 +630,7 @@ export class WebhookDispatcher {
   /** Removes a delivery from its receiver's queue and lines; the next in each line may go. */
   private unqueue(d: Delivery): void {
     const t = d.target;
-    t.pending.delete(d.id);
+    t.pending.delete(d);
     t.ready.delete(d);
     if (d.timer) clearTimeout(d.timer);
     d.timer = undefined;
@@ -648,9 +650,9 @@ export class WebhookDispatcher {
     d.state = state;
     this.unqueue(d);
     d.body = undefined;
-    this.finished.set(d.id, d);
-    if (this.finished.size > MAX_KEPT) this.finished.delete(this.finished.keys().next().value as string);
-    this.persistence?.record('w-', { id: d.id });
+    this.finished.add(d);
+    if (this.finished.size > MAX_KEPT) this.finished.delete(this.finished.values().next().value as Delivery);
+    this.persistence?.record('w-', { id: idOf(d) });
     this.pump(d.target);
   }
 
@@ -658,7 +660,7 @@ export class WebhookDispatcher {
     d.state = 'dropped';
     d.target.dropped++;
     this.unqueue(d);
-    this.persistence?.record('w-', { id: d.id, dropped: true });
+    this.persistence?.record('w-', { id: idOf(d), dropped: true });
   }
 }
 
@@ -701,13 +703,17 @@ function post(url: string, body: string, headers: Record<string, string>, timeou
   });
 }
 
+function idOf(d: Delivery): string {
+  return typeof d.id === 'string' ? d.id : [d.target.idPrefix, d.id.toString(36).padStart(8, '0')].join('');
+}
+
 function persisted(d: Delivery): PersistedDelivery {
-  return { id: d.id, eventType: d.eventType, prNumbers: d.prNumbers, url: d.target.url, body: d.body?.get() ?? '', keys: d.keys, attempts: d.attempts };
+  return { id: idOf(d), eventType: d.eventType, prNumbers: d.prNumbers, url: d.target.url, body: d.body?.get() ?? '', keys: d.keys, attempts: d.attempts };
 }
 
 function wire(d: Delivery): WireDelivery {
   return {
-    id: d.id,
+    id: idOf(d),
     eventType: d.eventType,
     prNumbers: [...d.prNumbers],
     url: d.target.url,
