@@ -391,7 +391,6 @@ export class WebhookDispatcher {
   private readonly idPrefix = `msg_${randomBytes(12).toString('base64url')}`;
   private idSeq = 0;
 
-
   constructor(opts: WebhookOptions) {
     this.targets = opts.targets.map((t) => ({
       url: checkWebhookUrl(t.url),
@@ -438,11 +437,7 @@ export class WebhookDispatcher {
     if (this.closed) return;
     const body = new LazyBody(event.payload);
     for (const t of this.targets) {
-      const d = this.add(
-        t,
-        { id: ++this.idSeq, eventType: event.type, prNumbers: event.prNumbers, url: t.url, keys: event.keys, attempts: NO_ATTEMPTS },
-        body,
-      );
+      const d = this.add(t, { id: ++this.idSeq, eventType: event.type, prNumbers: event.prNumbers, url: t.url, keys: event.keys, attempts: NO_ATTEMPTS }, body);
       if (this.persistence) this.persistence.record('w+', { d: persisted(d) });
     }
   }
@@ -575,13 +570,19 @@ export class WebhookDispatcher {
     const id = idOf(d);
     let outcome: DeliveryAttempt;
     try {
-      const status = await post(target.url, body, {
-        'content-type': 'application/json',
-        'user-agent': 'mq-emulator-webhooks',
-        'svix-id': id,
-        'svix-timestamp': String(timestamp),
-        'svix-signature': signature(target.key, id, timestamp, body),
-      }, this.timeoutMs, this.stop.signal);
+      const status = await post(
+        target.url,
+        body,
+        {
+          'content-type': 'application/json',
+          'user-agent': 'mq-emulator-webhooks',
+          'svix-id': id,
+          'svix-timestamp': String(timestamp),
+          'svix-signature': signature(target.key, id, timestamp, body),
+        },
+        this.timeoutMs,
+        this.stop.signal,
+      );
       outcome = { at, status };
     } catch (err) {
       if (this.closed) {
