@@ -14,6 +14,8 @@
  * each attempt is signed with its own timestamp, as Svix does.
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 
 import type { Effect, EffectRun, PrStateEffect, BatchEffect, RepoRef } from './engine/index.js';
 
@@ -118,11 +120,17 @@ export interface WebhookEvent {
   prNumbers: number[];
   /** Ordering keys: one per PR the event is about. */
   keys: string[];
-  payload: Record<string, unknown>;
+  /**
+   * Builds the payload. Called at most once, when the event is first sent or persisted: behind a
+   * dead receiver most events are dropped by the queue cap before that, and building (and
+   * serialising) them at once only made garbage.
+   */
+  payload: () => Record<string, unknown>;
 }
 
 const repository = (r: RepoRef) => ({ host: r.host, owner: r.owner, name: r.name });
-const orderKey = (r: RepoRef, branch: string, pr: number) => `${r.host}/${r.owner}/${r.name}:${branch}#${pr}`;
+// Joined rather than concatenated: a flat string, not a rope several times its size (a key lives as long as its delivery).
+const orderKey = (r: RepoRef, branch: string, pr: number) => [r.host, '/', r.owner, '/', r.name, ':', branch, '#', pr].join('');
 
 /** A `pull_request_batch.*` event (trunk-wire §3.2: pr_numbers and pr_numbers_in_batch, test branch required). */
 export function batchEvent(
@@ -134,7 +142,7 @@ export function batchEvent(
     type: `pull_request_batch.${status}`,
     prNumbers: [...b.prNumbers],
     keys: b.prNumbers.map((n) => orderKey(b.repo, b.branch, n)),
-    payload: {
+    payload: () => ({
       type: `pull_request_batch.${status}`,
       action: status,
       status,
@@ -148,39 +156,43 @@ export function batchEvent(
       batched: true,
       is_bisection: b.run.isBisection,
       ...(reasonField ? { [reasonField]: b.reason } : {}),
-    },
+    }),
   };
 }
 
 /** The event an engine effect becomes, or null (tests_passed has no webhook). */
 export function eventFor(effect: Effect): WebhookEvent | null {
-  const timestamp = new Date(effect.at).toISOString();
   if (effect.type === 'batch') return batchEvent(effect.event, effect);
   const kind = PR_EVENTS[effect.to];
   if (!kind) return null;
-  const { repo, prNumber: n } = effect;
+  // The payload is built later (if at all): keep only the fields it needs, not the whole effect
+  // with its copies of the repository and the run, for as long as the event waits in the queue.
+  const { prNumber: n, author, branch, reason, at } = effect;
+  const { host, owner, name } = effect.repo;
   const run = effect.run;
   const withRun = kind.status !== 'submitted' && kind.status !== 'queued' && run !== null;
+  const testBranch = withRun ? run.testBranch : '';
+  const testBranchSha = withRun ? run.testBranchSha : '';
+  const batched = withRun ? run.prNumbers.length > 1 : false;
+  const isBisection = run?.isBisection ?? false;
   return {
     type: `pull_request.${kind.status}`,
     prNumbers: [n],
-    keys: [orderKey(repo, effect.branch, n)],
-    payload: {
+    keys: [orderKey(effect.repo, branch, n)],
+    payload: () => ({
       type: `pull_request.${kind.status}`,
       action: kind.status,
       status: kind.status,
-      author: effect.author,
-      http_details_url: `https://${repo.host}/${repo.owner}/${repo.name}/pull/${n}`,
+      author,
+      http_details_url: `https://${host}/${owner}/${name}/pull/${n}`,
       pr_number: n,
-      repository: repository(repo),
-      target_branch: effect.branch,
-      timestamp,
-      ...(withRun ? { test_branch: run.testBranch, test_branch_sha: run.testBranchSha, batched: run.prNumbers.length > 1 } : {}),
-      ...(['testing', 'failed', 'canceled'].includes(kind.status)
-        ? { is_bisection: run?.isBisection ?? false }
-        : {}),
-      ...(kind.reasonField ? { [kind.reasonField]: effect.reason } : {}),
-    },
+      repository: { host, owner, name },
+      target_branch: branch,
+      timestamp: new Date(at).toISOString(),
+      ...(withRun ? { test_branch: testBranch, test_branch_sha: testBranchSha, batched } : {}),
+      ...(['testing', 'failed', 'canceled'].includes(kind.status) ? { is_bisection: isBisection } : {}),
+      ...(kind.reasonField ? { [kind.reasonField]: reason } : {}),
+    }),
   };
 }
 
@@ -295,13 +307,37 @@ export interface WebhookOptions {
   restore?: PersistedWebhooks;
 }
 
+/** Most deliveries behind a dead receiver are dropped before their first attempt: they share this. */
+const NO_ATTEMPTS: DeliveryAttempt[] = Object.freeze([]) as unknown as DeliveryAttempt[];
+
+/** An event's body: serialised on first use (send or persist), shared by its deliveries to every receiver. */
+class LazyBody {
+  private text: string | undefined;
+  private build: (() => Record<string, unknown>) | undefined;
+
+  constructor(build: (() => Record<string, unknown>) | undefined, text?: string) {
+    this.build = build;
+    this.text = text;
+  }
+
+  get(): string {
+    if (this.text === undefined) {
+      this.text = JSON.stringify(this.build ? this.build() : {});
+      this.build = undefined;
+    }
+    return this.text;
+  }
+}
+
 interface Delivery {
-  id: string;
+  /** The message id, or its number: the id of a delivery made here is spelled out only when needed (idOf). */
+  id: string | number;
   seq: number;
   eventType: string;
   prNumbers: number[];
   target: Target;
-  body: string;
+  /** Released (undefined) once the delivery is finished. */
+  body: LazyBody | undefined;
   /** Ordering keys without the receiver prefix. */
   keys: string[];
   attempts: DeliveryAttempt[];
@@ -312,8 +348,10 @@ interface Delivery {
 
 interface Target extends WebhookTarget {
   key: Buffer;
+  /** Message ids of this process: this prefix and a counter. */
+  idPrefix: string;
   /** Pending deliveries, oldest first. */
-  pending: Map<string, Delivery>;
+  pending: Set<Delivery>;
   /** Pending deliveries at the head of all their lines and not waiting for a retry, oldest first. */
   ready: Set<Delivery>;
   /** Per PR: pending deliveries in order (the head is the only one that may be sent). */
@@ -342,7 +380,7 @@ export class WebhookDispatcher {
   private readonly cap: number;
   private readonly log: (line: string) => void;
   /** Finished deliveries kept for the listing (bodies released), oldest first. */
-  private readonly finished = new Map<string, Delivery>();
+  private readonly finished = new Set<Delivery>();
   private readonly stop = new AbortController();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly batches: BatchCollector;
@@ -353,16 +391,13 @@ export class WebhookDispatcher {
   private readonly idPrefix = `msg_${randomBytes(12).toString('base64url')}`;
   private idSeq = 0;
 
-  private nextId(): string {
-    return `${this.idPrefix}${(++this.idSeq).toString(36).padStart(8, '0')}`;
-  }
-
   constructor(opts: WebhookOptions) {
     this.targets = opts.targets.map((t) => ({
       url: checkWebhookUrl(t.url),
       secret: t.secret,
       key: secretKey(t.secret),
-      pending: new Map(),
+      idPrefix: this.idPrefix,
+      pending: new Set(),
       ready: new Set(),
       lines: new Map(),
       inFlight: 0,
@@ -387,7 +422,7 @@ export class WebhookDispatcher {
     this.persistence = p;
   }
 
-  /** Called synchronously from the engine: builds the payload and queues it, nothing more. */
+  /** Called synchronously from the engine: queues the event (its payload is built when first needed), nothing more. */
   enqueue(effect: Effect): void {
     if (this.closed || this.targets.length === 0) return;
     // A transition that is not part of a batch's leaving ends the step: its batch events go first.
@@ -400,36 +435,28 @@ export class WebhookDispatcher {
 
   private queueEvent(event: WebhookEvent): void {
     if (this.closed) return;
-    const body = JSON.stringify(event.payload);
+    const body = new LazyBody(event.payload);
     for (const t of this.targets) {
-      const d = this.add(t, {
-        id: this.nextId(),
-        eventType: event.type,
-        prNumbers: event.prNumbers,
-        url: t.url,
-        body,
-        keys: event.keys,
-        attempts: [],
-      });
-      this.persistence?.record('w+', { d: persisted(d) });
+      const d = this.add(t, { id: ++this.idSeq, eventType: event.type, prNumbers: event.prNumbers, url: t.url, keys: event.keys, attempts: NO_ATTEMPTS }, body);
+      if (this.persistence) this.persistence.record('w+', { d: persisted(d) });
     }
   }
 
-  private add(t: Target, p: PersistedDelivery): Delivery {
+  private add(t: Target, p: Omit<PersistedDelivery, 'body' | 'id'> & { id: string | number }, body: LazyBody): Delivery {
     const d: Delivery = {
       id: p.id,
       seq: ++this.seq,
       eventType: p.eventType,
       prNumbers: p.prNumbers,
       target: t,
-      body: p.body,
+      body,
       keys: p.keys,
       attempts: p.attempts,
       state: 'pending',
       sending: false,
       timer: undefined,
     };
-    t.pending.set(d.id, d);
+    t.pending.add(d);
     for (const k of d.keys) {
       const line = t.lines.get(k);
       if (line) line.push(d);
@@ -449,7 +476,7 @@ export class WebhookDispatcher {
     for (const p of saved.pending) {
       const t = this.targets.find((x) => x.url === p.url);
       if (!t) continue; // that receiver is no longer configured
-      this.add(t, { ...p, attempts: Array.isArray(p.attempts) ? p.attempts : [] });
+      this.add(t, { ...p, attempts: Array.isArray(p.attempts) ? p.attempts : [] }, new LazyBody(undefined, p.body));
     }
     for (const t of this.targets) t.dropped += saved.dropped?.[t.url] ?? 0;
   }
@@ -539,31 +566,32 @@ export class WebhookDispatcher {
     const target = d.target;
     const timestamp = Math.floor(Date.now() / 1000);
     const at = new Date().toISOString();
+    const body = d.body?.get() ?? '';
+    const id = idOf(d);
     let outcome: DeliveryAttempt;
     try {
-      const res = await fetch(target.url, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: {
+      const status = await post(
+        target.url,
+        body,
+        {
           'content-type': 'application/json',
           'user-agent': 'mq-emulator-webhooks',
-          'svix-id': d.id,
+          'svix-id': id,
           'svix-timestamp': String(timestamp),
-          'svix-signature': signature(target.key, d.id, timestamp, d.body),
+          'svix-signature': signature(target.key, id, timestamp, body),
         },
-        body: d.body,
-        signal: AbortSignal.any([AbortSignal.timeout(this.timeoutMs), this.stop.signal]),
-      });
-      await res.body?.cancel().catch(() => {});
-      outcome = { at, status: res.status };
+        this.timeoutMs,
+        this.stop.signal,
+      );
+      outcome = { at, status };
     } catch (err) {
       if (this.closed) {
         d.sending = false;
         target.inFlight--;
         return;
       }
-      const e = err as Error & { cause?: { code?: string; message?: string } };
-      const why = e.name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : (e.cause?.code ?? e.cause?.message ?? e.message);
+      const e = err as Error & { code?: string };
+      const why = e.name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : (e.code ?? e.message);
       outcome = { at, error: why };
     }
     d.sending = false;
@@ -573,7 +601,7 @@ export class WebhookDispatcher {
       this.pump(target);
       return;
     }
-    d.attempts.push(outcome);
+    d.attempts = [...d.attempts, outcome];
     const ok = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
     if (ok) {
       target.pausedUntil = 0;
@@ -603,7 +631,7 @@ export class WebhookDispatcher {
   /** Removes a delivery from its receiver's queue and lines; the next in each line may go. */
   private unqueue(d: Delivery): void {
     const t = d.target;
-    t.pending.delete(d.id);
+    t.pending.delete(d);
     t.ready.delete(d);
     if (d.timer) clearTimeout(d.timer);
     d.timer = undefined;
@@ -622,10 +650,10 @@ export class WebhookDispatcher {
   private finish(d: Delivery, state: 'delivered' | 'failed'): void {
     d.state = state;
     this.unqueue(d);
-    d.body = '';
-    this.finished.set(d.id, d);
-    if (this.finished.size > MAX_KEPT) this.finished.delete(this.finished.keys().next().value as string);
-    this.persistence?.record('w-', { id: d.id });
+    d.body = undefined;
+    this.finished.add(d);
+    if (this.finished.size > MAX_KEPT) this.finished.delete(this.finished.values().next().value as Delivery);
+    this.persistence?.record('w-', { id: idOf(d) });
     this.pump(d.target);
   }
 
@@ -633,17 +661,60 @@ export class WebhookDispatcher {
     d.state = 'dropped';
     d.target.dropped++;
     this.unqueue(d);
-    this.persistence?.record('w-', { id: d.id, dropped: true });
+    this.persistence?.record('w-', { id: idOf(d), dropped: true });
   }
 }
 
+/**
+ * One POST; resolves with the status once the answer has been read (and discarded). Redirects are
+ * not followed. node:http rather than fetch: the server has it loaded already, while fetch brings
+ * in undici, some 10 MiB of resident memory for a handful of attempts.
+ */
+function post(url: string, body: string, headers: Record<string, string>, timeoutMs: number, stop: AbortSignal): Promise<number> {
+  return new Promise((resolve, reject) => {
+    if (stop.aborted) {
+      reject(new Error('stopped'));
+      return;
+    }
+    const u = new URL(url);
+    const request = u.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = request(u, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, signal: stop });
+    const timer = setTimeout(() => {
+      const e = new Error(`timed out after ${timeoutMs} ms`);
+      e.name = 'TimeoutError';
+      req.destroy(e);
+    }, timeoutMs);
+    timer.unref();
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => {
+        clearTimeout(timer);
+        resolve(res.statusCode ?? 0);
+      });
+      res.on('error', (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+    });
+    req.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    req.end(body);
+  });
+}
+
+function idOf(d: Delivery): string {
+  return typeof d.id === 'string' ? d.id : [d.target.idPrefix, d.id.toString(36).padStart(8, '0')].join('');
+}
+
 function persisted(d: Delivery): PersistedDelivery {
-  return { id: d.id, eventType: d.eventType, prNumbers: d.prNumbers, url: d.target.url, body: d.body, keys: d.keys, attempts: d.attempts };
+  return { id: idOf(d), eventType: d.eventType, prNumbers: d.prNumbers, url: d.target.url, body: d.body?.get() ?? '', keys: d.keys, attempts: d.attempts };
 }
 
 function wire(d: Delivery): WireDelivery {
   return {
-    id: d.id,
+    id: idOf(d),
     eventType: d.eventType,
     prNumbers: [...d.prNumbers],
     url: d.target.url,

@@ -54,3 +54,20 @@ export function heapPop(heap: ScheduledEvent[]): ScheduledEvent | undefined {
   heap[i] = last;
   return top;
 }
+
+/**
+ * Removes the events `keep` rejects and restores the heap property. Pop order of the events kept is
+ * unchanged (the order is total: the sequence number breaks every tie), so this is invisible to
+ * the engine; it only bounds the memory dead events hold (lazy deletion never removes the events
+ * of runs that are cancelled while nothing advances the clock).
+ */
+export function heapRetain(heap: ScheduledEvent[], keep: (e: ScheduledEvent) => boolean): void {
+  let j = 0;
+  for (let i = 0; i < heap.length; i++) {
+    const e = heap[i] as ScheduledEvent;
+    if (keep(e)) heap[j++] = e;
+  }
+  heap.length = j;
+  // A sorted array is a heap.
+  heap.sort((a, b) => (less(a, b) ? -1 : less(b, a) ? 1 : 0));
+}

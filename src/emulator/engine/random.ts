@@ -15,21 +15,34 @@ export function nextUint32(state: EngineState): number {
 }
 
 const BYTE_HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-const word = (n: number): string =>
-  (BYTE_HEX[n >>> 24] as string) +
-  (BYTE_HEX[(n >>> 16) & 255] as string) +
-  (BYTE_HEX[(n >>> 8) & 255] as string) +
-  (BYTE_HEX[n & 255] as string);
+
+/**
+ * Ids and SHAs are kept for every run and PR, tens of thousands of them, so they are built as flat
+ * strings (Array#join) rather than by `+`, which leaves V8 rope strings several times their size.
+ */
+function hexBytes(state: EngineState, words: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words; i++) {
+    const n = nextUint32(state);
+    out.push(BYTE_HEX[n >>> 24] as string, BYTE_HEX[(n >>> 16) & 255] as string, BYTE_HEX[(n >>> 8) & 255] as string, BYTE_HEX[n & 255] as string);
+  }
+  return out;
+}
 
 /** A version-4-shaped UUID (variant and version bits set as RFC 4122 requires). */
 export function uuid(state: EngineState): string {
-  const s = word(nextUint32(state)) + word(nextUint32(state)) + word(nextUint32(state)) + word(nextUint32(state));
-  const variant = '89ab'[parseInt(s[16] ?? '0', 16) & 3] ?? '8';
-  return `${s.slice(0, 8)}-${s.slice(8, 12)}-4${s.slice(13, 16)}-${variant}${s.slice(17, 20)}-${s.slice(20)}`;
+  const b = hexBytes(state, 4);
+  // Version nibble 4 in byte 6; variant bits 10 in byte 8 (the high nibble mapped onto 8, 9, a, b).
+  b[6] = `4${(b[6] as string)[1]}`;
+  const hi = parseInt((b[8] as string)[0] ?? '0', 16) & 3;
+  b[8] = `${'89ab'[hi]}${(b[8] as string)[1]}`;
+  b.splice(10, 0, '-');
+  b.splice(8, 0, '-');
+  b.splice(6, 0, '-');
+  b.splice(4, 0, '-');
+  return b.join('');
 }
 
 export function sha(state: EngineState): string {
-  let out = '';
-  for (let i = 0; i < 5; i++) out += word(nextUint32(state));
-  return out;
+  return hexBytes(state, 5).join('');
 }

@@ -11,14 +11,23 @@
  * A scripted outcome is only spent by the run it was meant for: one that reaches that PR's own
  * result (see spendScripts). A run cancelled or restarted, or failed by another PR, gives it back.
  */
-import { heapPush } from './event-heap.js';
+import { heapPush, heapRetain } from './event-heap.js';
 import { fakePrFor, type Core } from './lifecycle.js';
 import { sha, uuid } from './random.js';
-import type { QueueRecord, RunOutcome, RunStatus, Targets, TestRun } from './types.js';
+import type { EngineState, QueueRecord, RunOutcome, RunStatus, Targets, TestRun } from './types.js';
 
 export const DEFAULT_TEST_MINUTES = 10;
 /** Branch protection of the fake code host, used when the queue has no requiredStatuses override. */
 export const DEFAULT_REQUIRED_STATUSES = ['ci'];
+
+/**
+ * A run's arrays are never changed in place once it exists (only replaced), so the common values —
+ * no base, no scripted outcomes, the default required statuses — are one frozen array shared by all
+ * runs instead of a copy each (tens of thousands of runs pile up on a clock that does not move).
+ */
+const NO_PRS: number[] = Object.freeze([]) as unknown as number[];
+const NO_SCRIPTS: Array<[number, RunOutcome]> = Object.freeze([]) as unknown as Array<[number, RunOutcome]>;
+const DEFAULT_STATUSES: string[] = Object.freeze([...DEFAULT_REQUIRED_STATUSES]) as unknown as string[];
 
 export const KIND_COMPLETE = 0;
 export const KIND_TIMEOUT = 1;
@@ -52,7 +61,7 @@ export function createRun(core: Core, q: QueueRecord, group: number[], base: num
     id,
     queueKey: q.key,
     group: [...group],
-    base,
+    base: base.length > 0 ? base : NO_PRS,
     status: 'in_progress',
     createdAt: s.now,
     completedAt: null,
@@ -60,16 +69,17 @@ export function createRun(core: Core, q: QueueRecord, group: number[], base: num
     dueAt: scripted === 'hang' ? null : s.now + Math.max(1, Math.round(minutes * 60_000)),
     timeoutAt: s.now + q.config.testingTimeoutMinutes * 60_000,
     scripted,
-    scripts,
+    scripts: scripts.length > 0 ? scripts : NO_SCRIPTS,
     branchAt: q.merges - mergedBase,
     startedBisection: false,
     isBisection: opts.bisectionId !== undefined,
     bisectionId: opts.bisectionId ?? null,
     targets: opts.targets ?? null,
     // v1 test run ids of bisection runs carry a -bisection suffix (trunk-wire §1.6).
-    testBranch: `trunk-merge/pr-${group[0] ?? 0}/${id}${opts.bisectionId !== undefined ? '-bisection' : ''}`,
+    // Joined, not concatenated: a flat string (see random.ts).
+    testBranch: ['trunk-merge/pr-', group[0] ?? 0, '/', id, opts.bisectionId !== undefined ? '-bisection' : ''].join(''),
     testBranchSha: sha(s),
-    requiredStatuses: override ? [...override] : [...DEFAULT_REQUIRED_STATUSES],
+    requiredStatuses: override ? [...override] : DEFAULT_STATUSES,
     requiredStatusesSource: override ? 'merge_instance' : 'repo_provider_branch_protection',
     failureReason: null,
   };
@@ -80,7 +90,25 @@ export function createRun(core: Core, q: QueueRecord, group: number[], base: num
   // A completion at exactly the timeout counts as in time (completion sorts first).
   if (run.dueAt !== null && run.dueAt <= run.timeoutAt) heapPush(s.events, [run.dueAt, KIND_COMPLETE, ++s.seq, id]);
   heapPush(s.events, [run.timeoutAt, KIND_TIMEOUT, ++s.seq, id]);
+  compactEvents(s);
   return run;
+}
+
+/** Event count past which the heap is swept of dead run events, per state (doubles after a sweep). */
+const sweepAt = new WeakMap<EngineState, number>();
+const MIN_SWEEP = 1_024;
+
+/**
+ * A cancelled run leaves its completion and timeout events in the heap until time reaches them
+ * (lazy deletion); on a clock that does not move they would pile up for ever. Once the heap has
+ * doubled since the last sweep, the events of runs no longer in progress are dropped: amortised
+ * O(log n) per run, and the same events surface in the same order as before.
+ */
+function compactEvents(s: EngineState): void {
+  const events = s.events;
+  if (events.length < (sweepAt.get(s) ?? MIN_SWEEP)) return;
+  heapRetain(events, (e) => e[1] === KIND_BATCH_TIMER || s.runs[e[3]]?.status === 'in_progress');
+  sweepAt.set(s, Math.max(MIN_SWEEP, 2 * events.length));
 }
 
 /**
@@ -121,7 +149,7 @@ export function spendScripts(core: Core, q: QueueRecord, run: TestRun, end: RunE
     const pr = fakePrFor(core, q, n);
     if (pr && pr.outcomes[0] === outcome) pr.outcomes.shift();
   }
-  run.scripts = [];
+  run.scripts = NO_SCRIPTS;
 }
 
 /** Ends a run in flight with its final status and frees its slot. */
