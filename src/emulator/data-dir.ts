@@ -120,9 +120,7 @@ export function lockDataDir(dir: string): DataDirLock {
     }
     const holder = readPid(file);
     if (holder !== undefined && pidAlive(holder)) {
-      throw new DataDirError(
-        `--data-dir ${dir} is in use by another emulator (pid ${holder}); stop it or choose another --data-dir`,
-      );
+      throw new DataDirError(`--data-dir ${dir} is in use by another emulator (pid ${holder}); stop it or choose another --data-dir`);
     }
     // Stale (its process is gone, or the file is empty/torn): move it aside, then make sure what was
     // moved is the stale lock and not one a racing emulator created in between.

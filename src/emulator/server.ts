@@ -16,7 +16,7 @@ import { EngineError, type QueueEngine } from './engine/index.js';
 import { apiRoutes } from './http/api-routes.js';
 import { parseJson, readBody, requireJsonContentType } from './http/body.js';
 import { controlRoutes } from './http/control-routes.js';
-import { HttpError, send, sendError } from './http/respond.js';
+import { HttpError, type Reply, send, sendError } from './http/respond.js';
 import type { Route } from './http/route.js';
 import { describeIssues } from './http/schemas.js';
 import { DEFAULT_RETENTION_MS, pruneConcluded } from './engine/retention.js';
@@ -159,7 +159,7 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
     // records this time, so replaying it reproduces the change exactly).
     const at = Math.max(clock.now(), engine.now);
     const ctx = { engine, clock, now: at, url, params, ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) };
-    let reply;
+    let reply: Reply;
     if (route.mutates && store) {
       // Apply, record and wait for the record to be durable; nothing in between may yield.
       let seq: number | undefined;

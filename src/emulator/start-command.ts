@@ -5,7 +5,7 @@
  */
 import { BlockList, isIP } from 'node:net';
 
-import { startEmulator, type StartEmulatorOptions } from './start-emulator.js';
+import { type RunningEmulator, startEmulator, type StartEmulatorOptions } from './start-emulator.js';
 import { checkWebhookUrl, generateSecret, secretKey, type WebhookTarget } from './webhooks.js';
 
 export interface EmulatorStartOptions extends StartEmulatorOptions {
@@ -119,7 +119,7 @@ export async function runEmulatorStart(options: EmulatorStartOptions, io: Emulat
     io.stderr(`mq: emulator: ${(err as Error).message}\nhint: mq emulator start --webhook https://example.test/hooks --webhook-secret whsec_<base64 key>\n`);
     return 2;
   }
-  let emu;
+  let emu: RunningEmulator;
   try {
     emu = await startEmulator({
       ...startOptions,
@@ -128,15 +128,14 @@ export async function runEmulatorStart(options: EmulatorStartOptions, io: Emulat
       ...(hooks.targets.length > 0 ? { webhooks: [...(startOptions.webhooks ?? []), ...hooks.targets] } : {}),
     });
   } catch (err) {
-    const hint = (err as Error).name === 'DataDirError' ? 'hint: give --data-dir a directory this user can create and write, e.g. --data-dir .mq-emulator\n' : '';
+    const hint =
+      (err as Error).name === 'DataDirError' ? 'hint: give --data-dir a directory this user can create and write, e.g. --data-dir .mq-emulator\n' : '';
     io.stderr(`mq: emulator: could not start: ${(err as Error).message}\n${hint}`);
     return 1;
   }
   io.stdout(`mq emulator listening on ${emu.url}\n`);
   // A wildcard address is not one a client can connect to: hand out the loopback URL for this machine.
-  const clientUrl = isWildcard(host)
-    ? `http://${host.includes(':') ? '[::1]' : '127.0.0.1'}:${emu.port}/v1`
-    : emu.url;
+  const clientUrl = isWildcard(host) ? `http://${host.includes(':') ? '[::1]' : '127.0.0.1'}:${emu.port}/v1` : emu.url;
   io.stdout(`export MQ_API_URL=${shellQuote(clientUrl)}\n`);
   io.stdout(`export MQ_TOKEN=${shellQuote(emu.token)}\n`);
   if (!isLoopback(host)) io.stderr(`warning: the emulator is reachable from other machines on ${host}\n`);

@@ -122,8 +122,7 @@ async function startWith(
   const onEffect = (e: Effect) => (store ? store.effect(e) : passOn(e));
   const engine = new QueueEngine(state, webhooks || listener ? { onEffect } : {});
   // A reloaded real clock continues from the later of the saved time and now: time never runs back.
-  const clock: Clock =
-    options.clock === 'manual' ? manualClock(() => engine.now) : realClock(Math.max(engine.now, wallNow), speed);
+  const clock: Clock = options.clock === 'manual' ? manualClock(() => engine.now) : realClock(Math.max(engine.now, wallNow), speed);
   engine.advance(clock.now());
 
   let emuRef: { schedule(): void } | undefined;

@@ -68,9 +68,7 @@ function readSnapshot(dir: string): { state: EngineState; seq: number; webhooks:
     parsed = JSON.parse(text) as typeof parsed;
     state = validateState(parsed?.state);
   } catch (err) {
-    throw new StateLoadError(
-      `emulator state file ${file} is corrupt (${(err as Error).message}); move it away or choose another --data-dir`,
-    );
+    throw new StateLoadError(`emulator state file ${file} is corrupt (${(err as Error).message}); move it away or choose another --data-dir`);
   }
   checkTime(state.now, file);
   const seq = typeof parsed.seq === 'number' && Number.isInteger(parsed.seq) && parsed.seq >= 0 ? parsed.seq : 0;
@@ -100,10 +98,7 @@ export function replay(engine: QueueEngine, records: JournalRecord[], webhooks: 
         if (!route) throw new StateLoadError(`the journal holds a request this emulator does not know (${String(rec.r)})`);
         engine.advance(rec.t);
         try {
-          void route.handle(
-            { engine, clock: replayClock(rec.t), now: rec.t, url: REPLAY_URL, params: (rec.p as string[]) ?? [] },
-            rec.b as never,
-          );
+          void route.handle({ engine, clock: replayClock(rec.t), now: rec.t, url: REPLAY_URL, params: (rec.p as string[]) ?? [] }, rec.b as never);
         } catch {
           // It succeeded when it ran; the engine is deterministic, so this does not happen.
         }

@@ -6,7 +6,9 @@
  */
 import { classifyFailures } from '../stats/compute.js';
 import type { ConcludedPr, TestAttempt, Window } from '../stats/model.js';
-import type { RowResult } from './result.js';
+import type { Backtest, BacktestFigures, FittedInputs, RowResult } from './result.js';
+
+export type { Backtest, BacktestFigures, FittedInputs };
 
 const HOUR = 3_600_000;
 /** An hour-of-day profile needs at least this many days of history and this many submissions. */
@@ -15,25 +17,6 @@ export const PROFILE_MIN_PRS = 200;
 /** Below these the fit says too little: the command refuses rather than simulate noise. */
 export const MIN_PRS = 10;
 export const MIN_RUNS = 5;
-
-export interface FittedInputs {
-  window: { since: string; until: string; hours: number };
-  /** Submissions per hour over the window (PRs that merged or failed; cancelled ones are not modelled). */
-  arrivalsPerHour: number;
-  /** hour-of-day when the data supports it (enough days and PRs), else flat. */
-  arrivalsShape: 'hour-of-day' | 'flat';
-  /** With hour-of-day: 24 submission rates per hour, index = UTC hour of day; else null. */
-  arrivalsByHourOfDay: number[] | null;
-  /** Mean and coefficient of variation of the completed (passed or failed) runs' durations. */
-  testMinutes: number;
-  testTimeSpread: number;
-  /** Share of PRs whose own failure was real (not followed by a pass on the same commit). */
-  failureRate: number;
-  /** Share of completed runs that failed and were followed by a pass of the same PR without a new commit. */
-  flakeRate: number;
-  /** What the fit is based on. */
-  samples: { prs: number; merged: number; failed: number; cancelled: number; runs: number; prsWithOwnFailure: number; flakyRuns: number };
-}
 
 const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
 
@@ -100,19 +83,6 @@ export function profileFrom(fitted: FittedInputs): number[] | null {
   if (!byHour) return null;
   const first = new Date(Date.parse(fitted.window.since)).getUTCHours();
   return Array.from({ length: 24 }, (_, i) => byHour[(first + i) % 24] as number);
-}
-
-export interface BacktestFigures {
-  mergedPerHour: number | null;
-  /** Seconds. */
-  timeToMergeP50: number | null;
-}
-
-export interface Backtest {
-  measured: BacktestFigures;
-  simulated: BacktestFigures;
-  /** Relative error |simulated - measured| / measured (0.1 = 10%); null when not measured. */
-  error: BacktestFigures;
 }
 
 const rel = (sim: number | null, meas: number | null): number | null => (sim === null || meas === null || meas <= 0 ? null : r4(Math.abs(sim - meas) / meas));

@@ -1,5 +1,4 @@
 /** The data `mq queue simulate` returns (its JSON document), shared by the planner and its HTML report. */
-import type { Backtest, FittedInputs } from './history.js';
 import type { SimInputs, SimSettings } from './model.js';
 import type { Estimate } from './stats.js';
 
@@ -31,4 +30,36 @@ export interface SimulateResult {
   backtest?: Backtest;
   results: RowResult[];
   recommendation: Recommendation;
+}
+
+export interface FittedInputs {
+  window: { since: string; until: string; hours: number };
+  /** Submissions per hour over the window (PRs that merged or failed; cancelled ones are not modelled). */
+  arrivalsPerHour: number;
+  /** hour-of-day when the data supports it (enough days and PRs), else flat. */
+  arrivalsShape: 'hour-of-day' | 'flat';
+  /** With hour-of-day: 24 submission rates per hour, index = UTC hour of day; else null. */
+  arrivalsByHourOfDay: number[] | null;
+  /** Mean and coefficient of variation of the completed (passed or failed) runs' durations. */
+  testMinutes: number;
+  testTimeSpread: number;
+  /** Share of PRs whose own failure was real (not followed by a pass on the same commit). */
+  failureRate: number;
+  /** Share of completed runs that failed and were followed by a pass of the same PR without a new commit. */
+  flakeRate: number;
+  /** What the fit is based on. */
+  samples: { prs: number; merged: number; failed: number; cancelled: number; runs: number; prsWithOwnFailure: number; flakyRuns: number };
+}
+
+export interface BacktestFigures {
+  mergedPerHour: number | null;
+  /** Seconds. */
+  timeToMergeP50: number | null;
+}
+
+export interface Backtest {
+  measured: BacktestFigures;
+  simulated: BacktestFigures;
+  /** Relative error |simulated - measured| / measured (0.1 = 10%); null when not measured. */
+  error: BacktestFigures;
 }

@@ -142,9 +142,7 @@ export function completeBisectionRun(core: Core, q: QueueRecord, run: TestRun, p
   const bis = run.bisectionId === null ? undefined : q.bisections[run.bisectionId];
   const nd = bis?.nodes.find((x) => x.runId === run.id && x.state === 'testing');
   if (!bis || !nd) return;
-  const members = nd.prs
-    .map((n) => q.entries[String(n)])
-    .filter((m): m is Entry => m !== undefined && m.state === 'testing' && m.runId === run.id);
+  const members = nd.prs.map((n) => q.entries[String(n)]).filter((m): m is Entry => m !== undefined && m.state === 'testing' && m.runId === run.id);
   if (!passed) {
     nd.state = 'failed';
     nd.failureReason = reason;
@@ -153,7 +151,14 @@ export function completeBisectionRun(core: Core, q: QueueRecord, run: TestRun, p
       m.failureReason = reason;
       transition(core, q, m, 'pending_failure', reason, run.id);
     }
-    emitBatch(core, q, 'pending_failure', run, members.map((m) => m.prNumber), reason);
+    emitBatch(
+      core,
+      q,
+      'pending_failure',
+      run,
+      members.map((m) => m.prNumber),
+      reason,
+    );
     return;
   }
   bis.nodes.splice(bis.nodes.indexOf(nd), 1);

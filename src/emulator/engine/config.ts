@@ -5,16 +5,8 @@
  * squash), and decision D13 (direct merge off).
  */
 import { badRequest } from './errors.js';
-import type {
-  DirectMergeMode,
-  MergeMethod,
-  OptimizationMode,
-  QueueConfig,
-  QueueMode,
-  RequestableQueueState,
-} from './types.js';
+import type { DirectMergeMode, MergeMethod, OptimizationMode, QueueConfig, QueueMode, RequestableQueueState } from './types.js';
 import { MAX_U32, PRIORITY_NAMES, PRIORITY_VALUES, type PriorityName } from './vocabulary.js';
-
 
 export function defaultConfig(mode: QueueMode = 'single', concurrency = 1): QueueConfig {
   return {
@@ -123,7 +115,6 @@ export function applyConfigUpdate(c: QueueConfig, u: QueueUpdate): void {
 
 // ---- priority -----------------------------------------------------------------------------------
 
-
 /**
  * Resolves a submitted priority. Numbers 0..255 keep their value and get the name of the band they
  * fall in (0 urgent, 1–10 high, 11–100 medium, above low): the sources only name the four levels.
@@ -141,7 +132,6 @@ export function resolvePriority(p: string | number | null | undefined): { value:
   if (!Number.isInteger(p) || p < 0 || p > 255) {
     throw badRequest(`priority: expected one of ${PRIORITY_NAMES.join(', ')} or an integer 0..255`);
   }
-  const name: PriorityName =
-    p <= PRIORITY_VALUES.urgent ? 'urgent' : p <= PRIORITY_VALUES.high ? 'high' : p <= PRIORITY_VALUES.medium ? 'medium' : 'low';
+  const name: PriorityName = p <= PRIORITY_VALUES.urgent ? 'urgent' : p <= PRIORITY_VALUES.high ? 'high' : p <= PRIORITY_VALUES.medium ? 'medium' : 'low';
   return { value: p, name };
 }

@@ -157,7 +157,7 @@ export function restartDependents(core: Core, q: QueueRecord, leaving: number[],
       const run = s.runId === null ? undefined : core.state.runs[s.runId];
       // Single mode: a base is everything ahead, so only the rank (and the group) needs checking.
       const hit = single
-        ? (s.pinRank ?? 0) > firstRank || (run !== undefined && run.group.some((n) => set.has(n)))
+        ? (s.pinRank ?? 0) > firstRank || run?.group.some((n) => set.has(n))
         : run !== undefined && (run.group.some((n) => set.has(n)) || run.base.some((n) => set.has(n)));
       if (hit) restartInPlace(core, q, s, reason);
     }
@@ -165,13 +165,7 @@ export function restartDependents(core: Core, q: QueueRecord, leaving: number[],
   }
 }
 
-export function leaveQueue(
-  core: Core,
-  q: QueueRecord,
-  e: Entry,
-  to: 'merged' | 'failed' | 'cancelled',
-  reason: string,
-): void {
+export function leaveQueue(core: Core, q: QueueRecord, e: Entry, to: 'merged' | 'failed' | 'cancelled', reason: string): void {
   if (to !== 'merged') {
     if (e.list === 'started') {
       restartDependents(core, q, [e.prNumber], successorReason(to));

@@ -38,13 +38,7 @@ export function anyEntry(q: QueueRecord, n: number): Entry {
  * (trunk-wire §1.1). Fields left out of a resubmission keep their current value. A PR whose last
  * trip ended starts a new trip on the same entry (same id) at NOT_READY.
  */
-export function submit(
-  core: Core,
-  q: QueueRecord,
-  n: number,
-  priority: string | number | null | undefined,
-  noBatch: boolean | undefined,
-): void {
+export function submit(core: Core, q: QueueRecord, n: number, priority: string | number | null | undefined, noBatch: boolean | undefined): void {
   checkPrNumber(n);
   const existing = q.entries[String(n)];
   const prio = priority === undefined && existing?.live ? null : resolvePriority(priority);
@@ -191,11 +185,7 @@ export interface ListQuery {
  * listPullRequests: every entry of the queue in submission order, paged by entry id. With `since` or
  * `until`, only concluded PRs (their stateChangedAt is the conclusion time).
  */
-export function listPullRequests(
-  core: Core,
-  q: QueueRecord,
-  query: ListQuery,
-): { pullRequests: EntryView[]; nextCursor?: string } {
+export function listPullRequests(core: Core, q: QueueRecord, query: ListQuery): { pullRequests: EntryView[]; nextCursor?: string } {
   const take = query.take ?? 50;
   if (!Number.isInteger(take) || take < 1 || take > 100) throw badRequest('take: expected integer 1..100');
   if (query.state !== undefined && !PR_STATES.includes(query.state)) {

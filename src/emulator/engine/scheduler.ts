@@ -180,7 +180,7 @@ function windowFinished(core: Core, q: QueueRecord, members: Entry[], run: TestR
       continue;
     }
     const r = cur.runId === null ? undefined : core.state.runs[cur.runId];
-    if (!r || !r.base.some((n) => inGroup.has(n))) continue;
+    if (!r?.base.some((n) => inGroup.has(n))) continue;
     const hop = hopsBehind(q, r.base, first, run.id);
     if (hop > depth) continue;
     if (!finished(cur)) return false;
@@ -232,7 +232,7 @@ export function completeRun(core: Core, q: QueueRecord, run: TestRun, passed: bo
   const moved: number[] = [];
   for (const n of run.group) {
     const e = q.entries[String(n)];
-    if (!e || e.state !== 'testing' || e.runId !== run.id) continue;
+    if (e?.state !== 'testing' || e.runId !== run.id) continue;
     if (passed) {
       e.verifiedByTestRun = run.id;
       transition(core, q, e, 'tests_passed', 'TEST_RUN_PASSED', run.id);
@@ -262,10 +262,7 @@ function vouchForBase(core: Core, q: QueueRecord, run: TestRun): void {
       if (e?.state === 'merged') continue;
       return;
     }
-    const ok =
-      e.state === 'testing' ||
-      e.state === 'tests_passed' ||
-      (e.state === 'pending_failure' && q.config.pendingFailureDepth > 0);
+    const ok = e.state === 'testing' || e.state === 'tests_passed' || (e.state === 'pending_failure' && q.config.pendingFailureDepth > 0);
     if (!ok || e.bisection !== null) return;
     const own = e.runId === null ? undefined : core.state.runs[e.runId];
     if (e.state === 'testing' && own && own.group.some((m) => !inBase.has(m))) return;

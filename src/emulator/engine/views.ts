@@ -5,16 +5,7 @@
  * (src/emulator/http/wire.ts), so the engine knows nothing of the JSON the service sends.
  */
 import { fakePrFor, readinessOf, type Core, type Readiness } from './lifecycle.js';
-import type {
-  Entry,
-  PrState,
-  QueueConfig,
-  QueueRecord,
-  QueueStateName,
-  RepoRef,
-  RunStatus,
-  TestRun,
-} from './types.js';
+import type { Entry, PrState, QueueConfig, QueueRecord, QueueStateName, RepoRef, RunStatus, TestRun } from './types.js';
 
 export interface EntryView {
   id: string;

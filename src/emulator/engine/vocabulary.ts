@@ -6,16 +6,7 @@
 /** Largest value of the spec's uint32 fields (PR numbers, queue settings). */
 export const MAX_U32 = 4_294_967_295;
 
-export const PR_STATES = [
-  'not_ready',
-  'pending',
-  'testing',
-  'tests_passed',
-  'merged',
-  'failed',
-  'cancelled',
-  'pending_failure',
-] as const;
+export const PR_STATES = ['not_ready', 'pending', 'testing', 'tests_passed', 'merged', 'failed', 'cancelled', 'pending_failure'] as const;
 export type PrState = (typeof PR_STATES)[number];
 
 export const QUEUE_STATES = ['running', 'paused', 'draining', 'switching_modes'] as const;

@@ -74,7 +74,7 @@ export const apiRoutes: Route[] = [
     const host = c.url.searchParams.get('repoHost');
     if (repo !== null && host === null) throw new HttpError(400, 'repoHost: required when repo is given');
     if (host !== null && repo === null) throw new HttpError(400, 'repo: required when repoHost is given');
-    let filter;
+    let filter: { host: string; owner: string; name: string } | undefined;
     if (repo !== null && host !== null) {
       const m = /^([^/\s]+)\/([^/\s]+)$/.exec(repo);
       if (!m || host === '') throw new HttpError(400, 'repo: expected owner/name, with a non-empty repoHost');

@@ -38,10 +38,7 @@ export const controlRoutes: Route[] = [
     }
     const to = c.engine.now + Math.round(b.minutes * 60_000);
     if (!(to <= CLOCK_HORIZON)) {
-      throw new HttpError(
-        400,
-        `minutes: advancing ${b.minutes} minutes would move the clock past ${iso(CLOCK_HORIZON)}, the latest time the emulator keeps`,
-      );
+      throw new HttpError(400, `minutes: advancing ${b.minutes} minutes would move the clock past ${iso(CLOCK_HORIZON)}, the latest time the emulator keeps`);
     }
     const now = c.engine.advance(to);
     return { json: { now: iso(now) } };

@@ -29,8 +29,7 @@ export async function renderMetrics(snapshots: QueueMetricsSnapshot[]): Promise<
     registers,
   });
   const restarts = gauge('mq_pr_restarts_1h_total', 'PR restarts in last hour');
-  const histogram = (name: string, help: string) =>
-    new Histogram({ name, help, labelNames, buckets: DURATION_BUCKETS, registers });
+  const histogram = (name: string, help: string) => new Histogram({ name, help, labelNames, buckets: DURATION_BUCKETS, registers });
   const wait = histogram('mq_pr_wait_duration_1h_seconds', 'Time PRs waited in the queue before testing started, last hour');
   const test = histogram('mq_pr_test_duration_1h_seconds', 'Time PRs spent testing, last hour');
   const inQueue = histogram('mq_pr_time_in_queue_1h_seconds', 'Time from entering to leaving the queue, last hour');

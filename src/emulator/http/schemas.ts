@@ -41,8 +41,7 @@ const nonEmpty = () => str().min(1, { error: 'expected a non-empty string' });
 /** A string of at most `max` characters (UTF-16 units, as JavaScript counts them). */
 const upTo = (max: number) => str().max(max, { error: `expected at most ${max} characters` });
 const name = () => nonEmpty().max(LIMITS.name, { error: `expected at most ${LIMITS.name} characters` });
-const isoTime = () =>
-  upTo(LIMITS.time).refine((v) => !Number.isNaN(Date.parse(v)), { error: 'expected an ISO-8601 date-time' });
+const isoTime = () => upTo(LIMITS.time).refine((v) => !Number.isNaN(Date.parse(v)), { error: 'expected an ISO-8601 date-time' });
 const bool = () => z.boolean({ error: 'expected true or false' });
 function int(min: number, max: number) {
   const error = `expected integer ${min}..${max}`;
@@ -169,15 +168,14 @@ export const fakePrRequest = obj({
   number: prNumber(),
   title: upTo(LIMITS.title).optional(),
   author: upTo(LIMITS.name).optional(),
-  sha: nonEmpty().max(LIMITS.sha, { error: `expected at most ${LIMITS.sha} characters` }).optional(),
+  sha: nonEmpty()
+    .max(LIMITS.sha, { error: `expected at most ${LIMITS.sha} characters` })
+    .optional(),
   baseBranch: name().optional(),
   mergeable: bool().optional(),
   breaksBuild: bool().optional(),
   outcomes: z.array(oneOf(RUN_OUTCOMES), { error: 'expected an array of "pass", "fail", "hang"' }).optional(),
-  testMinutes: z
-    .number({ error: 'expected a number of minutes greater than 0' })
-    .positive({ error: 'expected a number of minutes greater than 0' })
-    .optional(),
+  testMinutes: z.number({ error: 'expected a number of minutes greater than 0' }).positive({ error: 'expected a number of minutes greater than 0' }).optional(),
   upToDate: bool().optional(),
 });
 

@@ -136,8 +136,7 @@ export function wireTimeline(items: TimelineItemView[], repo: RepoRef): WireTime
       detail.testBranchUrl = branchUrl(repo, t.run.testBranch);
     }
     if (t.state === 'failed') {
-      detail.failureCausingStatuses =
-        t.run && t.reason === 'TEST_RUN_REQUIRED_STATUS_FAILED' ? [...t.run.requiredStatuses] : [];
+      detail.failureCausingStatuses = t.run && t.reason === 'TEST_RUN_REQUIRED_STATUS_FAILED' ? [...t.run.requiredStatuses] : [];
     }
     out.push({
       timestamp: iso(t.at),
@@ -211,13 +210,7 @@ function checkRun(r: RunView, name: string): { name: string; url: string; status
   const url = checkUrl(r.id);
   if (r.status === 'in_progress') return { name, url, status: 'IN_PROGRESS' };
   const conclusion =
-    r.status === 'succeeded'
-      ? 'SUCCESS'
-      : r.status === 'cancelled'
-        ? 'CANCELLED'
-        : r.failureReason === 'TEST_RUN_TIMEOUT'
-          ? 'TIMED_OUT'
-          : 'FAILURE';
+    r.status === 'succeeded' ? 'SUCCESS' : r.status === 'cancelled' ? 'CANCELLED' : r.failureReason === 'TEST_RUN_TIMEOUT' ? 'TIMED_OUT' : 'FAILURE';
   return { name, url, status: 'COMPLETED', conclusion };
 }
 
