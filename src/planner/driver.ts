@@ -95,12 +95,13 @@ export function testDurationMs(inputs: SimInputs, seed: number, pr: number, atte
  */
 export function nextArrivalAfter(inputs: SimInputs, t: number, e: number): number {
   const profile = inputs.arrivalProfile;
-  if (profile?.length !== 24 || !profile.some((r) => r > 0)) return t + Math.max(1, Math.round(e * (HOUR / inputs.arrivalsPerHour)));
+  const period = profile?.length ?? 0;
+  if (!profile || (period !== 24 && period !== 168) || !profile.some((r) => r > 0)) return t + Math.max(1, Math.round(e * (HOUR / inputs.arrivalsPerHour)));
   let at = t;
   let left = e;
-  for (let guard = 0; guard < 24 * 400; guard++) {
+  for (let guard = 0; guard < period * 400; guard++) {
     const hour = Math.floor((at - T0) / HOUR);
-    const rate = profile[((hour % 24) + 24) % 24] as number;
+    const rate = profile[((hour % period) + period) % period] as number;
     const hourEnd = T0 + (hour + 1) * HOUR;
     const need = (rate * (hourEnd - at)) / HOUR;
     if (rate > 0 && left <= need) return Math.max(t + 1, Math.round(at + (left / rate) * HOUR));

@@ -14,6 +14,25 @@ const HOUR = 3_600_000;
 /** An hour-of-day profile needs at least this many days of history and this many submissions. */
 export const PROFILE_MIN_DAYS = 3;
 export const PROFILE_MIN_PRS = 200;
+/** An hour-of-week profile (weekdays apart) needs two full weeks and this many submissions. */
+export const WEEK_PROFILE_MIN_DAYS = 14;
+export const WEEK_PROFILE_MIN_PRS = 1000;
+
+const hourOfDay = (t: number) => new Date(t).getUTCHours();
+const hourOfWeek = (t: number) => new Date(t).getUTCDay() * 24 + new Date(t).getUTCHours();
+
+/** Rate in each slot (UTC hour of day or of week): submissions in the slot / hours the window spent in it. */
+function rateProfile(window: Window, arrivals: number[], slots: number, slotOf: (t: number) => number): number[] {
+  const counts = new Array<number>(slots).fill(0);
+  const exposure = new Array<number>(slots).fill(0);
+  for (const t of arrivals) counts[slotOf(t)] = (counts[slotOf(t)] as number) + 1;
+  for (let at = window.since; at < window.until; ) {
+    const next = Math.min(window.until, Math.floor(at / HOUR) * HOUR + HOUR);
+    exposure[slotOf(at)] = (exposure[slotOf(at)] as number) + (next - at) / HOUR;
+    at = next;
+  }
+  return counts.map((c, h) => r4((exposure[h] as number) > 0 ? c / (exposure[h] as number) : 0));
+}
 /** Below these the fit says too little: the command refuses rather than simulate noise. */
 export const MIN_PRS = 10;
 export const MIN_RUNS = 5;
@@ -31,20 +50,8 @@ export function fitHistory(window: Window, prs: ConcludedPr[], attempts: TestAtt
   const arrivals = modelled.map((p) => (p.submittedAt !== null && p.submittedAt <= p.concludedAt ? p.submittedAt : p.concludedAt)).filter(inWindow);
   const arrivalsPerHour = arrivals.length / hours;
   const days = hours / 24;
-  let byHour: number[] | null = null;
-  if (days >= PROFILE_MIN_DAYS && arrivals.length >= PROFILE_MIN_PRS) {
-    // Rate in each UTC hour of day: submissions in that hour / how long the window spent in that hour.
-    const counts = new Array<number>(24).fill(0);
-    const exposure = new Array<number>(24).fill(0);
-    for (const t of arrivals) counts[new Date(t).getUTCHours()] = (counts[new Date(t).getUTCHours()] as number) + 1;
-    for (let at = window.since; at < window.until; ) {
-      const h = new Date(at).getUTCHours();
-      const next = Math.min(window.until, Math.floor(at / HOUR) * HOUR + HOUR);
-      exposure[h] = (exposure[h] as number) + (next - at) / HOUR;
-      at = next;
-    }
-    byHour = counts.map((c, h) => r4((exposure[h] as number) > 0 ? c / (exposure[h] as number) : 0));
-  }
+  const byWeek = days >= WEEK_PROFILE_MIN_DAYS && arrivals.length >= WEEK_PROFILE_MIN_PRS ? rateProfile(window, arrivals, 168, hourOfWeek) : null;
+  const byHour = !byWeek && days >= PROFILE_MIN_DAYS && arrivals.length >= PROFILE_MIN_PRS ? rateProfile(window, arrivals, 24, hourOfDay) : null;
 
   // Test time: each completed run once (a batch's run is one run), cancelled runs left out.
   const runs = new Map<string, number>();
@@ -59,8 +66,9 @@ export function fitHistory(window: Window, prs: ConcludedPr[], attempts: TestAtt
   return {
     window: { since: new Date(window.since).toISOString(), until: new Date(window.until).toISOString(), hours: r4(hours) },
     arrivalsPerHour: r4(arrivalsPerHour),
-    arrivalsShape: byHour ? 'hour-of-day' : 'flat',
+    arrivalsShape: byWeek ? 'hour-of-week' : byHour ? 'hour-of-day' : 'flat',
     arrivalsByHourOfDay: byHour,
+    arrivalsByHourOfWeek: byWeek,
     testMinutes: r4(mean),
     testTimeSpread: r4(mean > 0 ? Math.sqrt(variance) / mean : 0),
     failureRate: r4(modelled.length > 0 ? Math.min(1, real / modelled.length) : 0),
@@ -77,12 +85,14 @@ export function fitHistory(window: Window, prs: ConcludedPr[], attempts: TestAtt
   };
 }
 
-/** The hour-of-day profile turned to the simulation's clock: index 0 = the window's first hour. */
+/** The hour-of-week or hour-of-day profile turned to the simulation's clock: index 0 = the window's first hour. */
 export function profileFrom(fitted: FittedInputs): number[] | null {
+  const since = Date.parse(fitted.window.since);
+  const week = fitted.arrivalsByHourOfWeek ?? null;
+  if (week) return Array.from({ length: 168 }, (_, i) => week[(hourOfWeek(since) + i) % 168] as number);
   const byHour = fitted.arrivalsByHourOfDay;
   if (!byHour) return null;
-  const first = new Date(Date.parse(fitted.window.since)).getUTCHours();
-  return Array.from({ length: 24 }, (_, i) => byHour[(first + i) % 24] as number);
+  return Array.from({ length: 24 }, (_, i) => byHour[(hourOfDay(since) + i) % 24] as number);
 }
 
 const rel = (sim: number | null, meas: number | null): number | null => (sim === null || meas === null || meas <= 0 ? null : r4(Math.abs(sim - meas) / meas));

@@ -44,10 +44,14 @@ const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
 /** One line saying what was fitted and from what. */
 export function fittedLine(f: FittedInputs): string {
   const s = f.samples;
+  const profile = f.arrivalsByHourOfWeek ?? f.arrivalsByHourOfDay ?? [0];
+  const range = `${Math.min(...profile).toFixed(1)} to ${Math.max(...profile).toFixed(1)}/h`;
   const shape =
-    f.arrivalsShape === 'hour-of-day'
-      ? `by hour of day (UTC), ${Math.min(...(f.arrivalsByHourOfDay ?? [0])).toFixed(1)} to ${Math.max(...(f.arrivalsByHourOfDay ?? [0])).toFixed(1)}/h`
-      : 'flat (too little history for an hour-of-day profile)';
+    f.arrivalsShape === 'hour-of-week'
+      ? `by hour of the week (UTC, weekdays apart), ${range}`
+      : f.arrivalsShape === 'hour-of-day'
+        ? `by hour of day (UTC), ${range}`
+        : 'flat (too little history for an hour-of-day profile)';
   return (
     `fitted from ${Math.round(f.window.hours * 10) / 10}h of history (${s.prs} merged or failed PRs, ${s.runs} test runs): ` +
     `${f.arrivalsPerHour.toFixed(2)} PRs/h ${shape}, tests ${f.testMinutes.toFixed(1)}m (spread ${pct(f.testTimeSpread)}), ` +

@@ -7,8 +7,9 @@ export interface SimInputs {
   /** Mean PR submissions per hour (Poisson arrivals). */
   arrivalsPerHour: number;
   /**
-   * Optional hour-of-day profile: 24 submission rates per hour, index = hours since the simulated
-   * window began, mod 24 (a Poisson process whose rate changes each hour). Absent: flat at arrivalsPerHour.
+   * Optional profile: 24 (hour of day) or 168 (hour of week) submission rates per hour, index = hours
+   * since the simulated window began, modulo the length (a Poisson process whose rate changes each
+   * hour). Absent: flat at arrivalsPerHour.
    */
   arrivalProfile?: number[] | null;
   /** Mean duration of one test run, minutes. */

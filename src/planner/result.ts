@@ -36,10 +36,12 @@ export interface FittedInputs {
   window: { since: string; until: string; hours: number };
   /** Submissions per hour over the window (PRs that merged or failed; cancelled ones are not modelled). */
   arrivalsPerHour: number;
-  /** hour-of-day when the data supports it (enough days and PRs), else flat. */
-  arrivalsShape: 'hour-of-day' | 'flat';
+  /** hour-of-week with two weeks and enough PRs (weekdays apart), else hour-of-day with enough days and PRs, else flat. */
+  arrivalsShape: 'hour-of-week' | 'hour-of-day' | 'flat';
   /** With hour-of-day: 24 submission rates per hour, index = UTC hour of day; else null. */
   arrivalsByHourOfDay: number[] | null;
+  /** With hour-of-week: 168 submission rates per hour, index = UTC day of week (0 = Sunday) x 24 + hour; else null. */
+  arrivalsByHourOfWeek: number[] | null;
   /** Mean and coefficient of variation of the completed (passed or failed) runs' durations. */
   testMinutes: number;
   testTimeSpread: number;

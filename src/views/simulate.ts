@@ -82,7 +82,7 @@ export function inputsLine(result: SimulateResult): string {
   const i = result.inputs;
   const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
   return [
-    `${i.fitted ? 'fitted from history: ' : ''}${Math.round(i.arrivalsPerHour * 100) / 100} PRs/h${i.fitted?.arrivalsShape === 'hour-of-day' ? ' (by hour of day)' : ''}`,
+    `${i.fitted ? 'fitted from history: ' : ''}${Math.round(i.arrivalsPerHour * 100) / 100} PRs/h${i.fitted?.arrivalsShape === 'hour-of-week' ? ' (by hour of the week)' : i.fitted?.arrivalsShape === 'hour-of-day' ? ' (by hour of day)' : ''}`,
     `tests ${Math.round(i.testMinutes * 10) / 10}m (spread ${pct(i.testTimeSpread)})`,
     `${pct(i.failureRate)} break the build`,
     `${pct(i.flakeRate)} flaky runs`,
@@ -101,7 +101,7 @@ export function historyLines(result: SimulateResult): string[] {
   const f = result.inputs.fitted;
   const b = result.backtest;
   if (!f || !b) return [];
-  const shape = f.arrivalsShape === 'hour-of-day' ? 'by hour of day' : 'flat';
+  const shape = f.arrivalsShape === 'hour-of-week' ? 'by hour of the week' : f.arrivalsShape === 'hour-of-day' ? 'by hour of day' : 'flat';
   return [
     `fitted from ${f.window.since} to ${f.window.until}: ${f.samples.prs} PRs, ${f.samples.runs} runs; arrivals ${shape}`,
     `backtest (the window replayed with the queue's settings): merged/h measured ${b.measured.mergedPerHour ?? 'n/a'}, simulated ${b.simulated.mergedPerHour ?? 'n/a'} (error ${relPct(b.error.mergedPerHour)}); ` +

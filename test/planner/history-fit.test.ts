@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { nextArrivalAfter } from '../../src/planner/driver.js';
-import { backtestOf, fitHistory, PROFILE_MIN_PRS, profileFrom, withinModelError } from '../../src/planner/history.js';
+import { backtestOf, fitHistory, PROFILE_MIN_PRS, profileFrom, WEEK_PROFILE_MIN_PRS, withinModelError } from '../../src/planner/history.js';
 import { markWithinError, type RowResult, type SimulateResult } from '../../src/planner/index.js';
 import type { SimInputs, SimSettings } from '../../src/planner/model.js';
 import { uniform } from '../../src/planner/random.js';
@@ -95,6 +95,59 @@ describe('fitHistory', () => {
     const sparse = build(7, 1).filter((_, i) => i % 2 === 0);
     expect(sparse.length).toBeLessThan(PROFILE_MIN_PRS);
     expect(fitHistory(week, sparse, []).arrivalsShape).toBe('flat');
+  });
+});
+
+describe('weekday patterns', () => {
+  // Three weeks from a Monday: 4 PRs an hour on weekdays, none on Saturday and Sunday.
+  const weeks = (n: number, perHour = 4) => {
+    const prs: ConcludedPr[] = [];
+    let k = 0;
+    for (let h = 0; h < n * 7 * 24; h++) {
+      const day = new Date(T + h * H).getUTCDay();
+      if (day === 0 || day === 6) continue;
+      for (let j = 0; j < perHour; j++) prs.push(alone(++k, T + h * H + (j * H) / perHour + MIN, 5).pr);
+    }
+    return prs;
+  };
+
+  it('an hour-of-week profile with two weeks and enough PRs: weekends apart from weekdays', () => {
+    const fit = fitHistory({ since: T, until: T + 21 * 24 * H }, weeks(3), []);
+    expect(fit.samples.prs).toBeGreaterThanOrEqual(WEEK_PROFILE_MIN_PRS);
+    expect(fit.arrivalsShape).toBe('hour-of-week');
+    const byWeek = fit.arrivalsByHourOfWeek as number[];
+    expect(byWeek).toHaveLength(168);
+    // Index = UTC day of week (0 = Sunday) x 24 + hour.
+    for (let i = 0; i < 168; i++) expect(byWeek[i], `slot ${i}`).toBe(i < 24 || i >= 144 ? 0 : 4);
+    expect(fit.arrivalsByHourOfDay).toBeNull();
+    // The driver's profile starts at the window's first hour: Monday 00:00 is slot 24.
+    const profile = profileFrom(fit) as number[];
+    expect(profile).toHaveLength(168);
+    expect(profile.slice(0, 5 * 24).every((r) => r === 4)).toBe(true);
+    expect(profile.slice(5 * 24).every((r) => r === 0)).toBe(true);
+  });
+
+  it('one week is an hour-of-day profile, not a weekly one', () => {
+    const fit = fitHistory({ since: T, until: T + 7 * 24 * H }, weeks(1), []);
+    expect(fit.arrivalsShape).toBe('hour-of-day');
+    expect(fit.arrivalsByHourOfWeek).toBeNull();
+  });
+
+  it('the driver draws no arrivals on the closed days of a weekly profile', () => {
+    const profile = Array.from({ length: 168 }, (_, i) => (i < 120 ? 6 : 0));
+    const inputs = { arrivalsPerHour: (6 * 120) / 168, arrivalProfile: profile } as SimInputs;
+    const T0 = Date.UTC(2026, 0, 5);
+    let t = T0;
+    let open = 0;
+    for (let n = 1; ; n++) {
+      t = nextArrivalAfter(inputs, t, -Math.log(uniform(7, 1, n)));
+      if (t >= T0 + 4 * 168 * H) break;
+      const slot = Math.floor((t - T0) / H) % 168;
+      expect(slot, `an arrival at hour ${slot} of the week`).toBeLessThan(120);
+      open++;
+    }
+    // 4 weeks x 120 open hours x 6/h = 2880 (sd about 54).
+    expect(Math.abs(open - 2880) / 2880).toBeLessThanOrEqual(0.05);
   });
 });
 
