@@ -6,7 +6,8 @@
 import { BlockList, isIP } from 'node:net';
 
 import { type RunningEmulator, startEmulator, type StartEmulatorOptions } from './start-emulator.js';
-import { checkWebhookUrl, generateSecret, secretKey, type WebhookTarget } from './webhooks.js';
+import { checkWebhookUrl, generateSecret, secretKey } from './webhook-signing.js';
+import type { WebhookTarget } from './webhooks.js';
 
 export interface EmulatorStartOptions extends StartEmulatorOptions {
   /** True when the host came from an explicit `--host` flag (required for non-loopback hosts). */
