@@ -1,10 +1,4 @@
-/**
- * The HTML report of `mq queue stats` opened in headless Chromium: it renders (not blank, the bars
- * drawn in their colours) and its DOM has one bar per hour and one per time-to-merge range.
- * Skipped only when no Chromium is installed (CI installs Debian's `chromium`).
- */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,27 +6,8 @@ import { computeStats } from '../../src/stats/compute.js';
 import type { ConcludedPr } from '../../src/stats/model.js';
 import { histogram, htmlReport } from '../../src/views/charts.js';
 import { statsFields } from '../../src/views/stats.js';
+import { CHROMIUM, chromium } from '../helpers/chromium.js';
 import { countColour, readPng } from '../helpers/png.js';
-
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => existsSync(p));
-
-function chromium(args: string[]): string {
-  const profile = mkdtempSync(join(tmpdir(), 'mq-chromium-'));
-  return execFileSync(
-    CHROMIUM as string,
-    [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      `--user-data-dir=${profile}`,
-      ...args,
-    ],
-    { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-}
 
 describe.skipIf(!CHROMIUM)(`the HTML report in headless Chromium${CHROMIUM ? '' : ' (skipped: no chromium installed)'}`, () => {
   const T0 = Date.parse('2026-11-20T00:00:00Z');

@@ -1,45 +1,10 @@
-/**
- * The --html report in headless Chromium: the page renders (not blank: the bar colours of every row
- * are on screen) and the DOM holds one bar per row and figure and one point per row and quantile.
- * Skipped only when no Chromium is installed.
- */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, runCli } from '../helpers/run-cli.js';
+import { CHROMIUM, chromium } from '../helpers/chromium.js';
 import { countColour, readPng } from '../helpers/png.js';
-
-function findChromium(): string | undefined {
-  for (const name of ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable']) {
-    const r = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });
-    if (r.status === 0 && r.stdout.trim() !== '') return r.stdout.trim();
-  }
-  return undefined;
-}
-
-const CHROMIUM = findChromium();
-
-function chromium(args: string[]): string {
-  const profile = mkdtempSync(join(tmpdir(), 'mq-chromium-'));
-  const r = spawnSync(
-    CHROMIUM as string,
-    [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      `--user-data-dir=${profile}`,
-      ...args,
-    ],
-    { encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
-  );
-  if (r.status !== 0) throw new Error(`chromium failed (${r.status}): ${r.stderr}`);
-  return r.stdout;
-}
 
 const count = (html: string, re: RegExp) => (html.match(re) ?? []).length;
 const ROWS = 3;
