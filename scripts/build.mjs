@@ -23,6 +23,7 @@ const LAZY = {
   'merge-queue-metrics': 'src/api/merge-queue-metrics.ts',
   emulator: 'src/emulator/index.ts',
   planner: 'src/planner/index.ts',
+  stats: 'src/stats/lazy.ts',
   'planner-worker': 'src/planner/worker.ts',
   describe: 'src/help/describe.ts',
   completion: 'src/completion/generate.ts',

@@ -4,10 +4,7 @@ import { ExitCode, MqError, mostSevere } from '../errors.js';
 import type { Block, Result } from '../output/present.js';
 import type { Row } from '../output/render.js';
 import { stateColor } from '../output/style.js';
-import { fetchBatch, fetchStory } from '../stats/fetch.js';
-import { batchRow, storyJson } from '../stats/status-rows.js';
 import { pullRequestFields } from '../views/pull-request.js';
-import { storyView } from '../views/story.js';
 import { act, onePr, prArguments, withExamples } from './shared.js';
 
 export interface StatusOptions {
@@ -18,6 +15,7 @@ export interface StatusOptions {
 export async function runStatus(opts: StatusOptions, deps: Deps): Promise<Result> {
   const target = deps.target();
   const client = await deps.client();
+  const { fetchStory, storyJson, storyView } = await import('../stats/lazy.js');
   const { record, story, checksNote } = await fetchStory(client, target, opts.pr);
   const fields = pullRequestFields(
     record,
@@ -53,6 +51,7 @@ export async function runStatusMany(opts: StatusManyOptions, deps: Deps): Promis
   const numbers = await prArguments(deps, opts.args);
   const target = deps.target();
   const client = await deps.client();
+  const { batchRow, fetchBatch } = await import('../stats/lazy.js');
   const [{ pullRequests, notFound }, queue] = await Promise.all([fetchBatch(client, target, numbers, true), client.getQueue(target).catch(positionsUnknown)]);
   const order = (queue?.enqueuedPullRequests ?? []).map((e) => e.prNumber);
   const byNumber = new Map(pullRequests.map((r) => [r.prNumber, r]));

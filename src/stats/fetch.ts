@@ -16,7 +16,7 @@ export interface Target {
 
 export const BATCH_SIZE = 50;
 export const PAGE_SIZE = 100;
-export const MAX_WINDOW_DAYS = 45;
+export { MAX_WINDOW_DAYS } from './window.js';
 const PARALLEL = 4;
 
 type Obj = Record<string, unknown>;

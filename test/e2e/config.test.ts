@@ -381,4 +381,14 @@ describe('the config writer (conf, the lock)', () => {
     expect(set.r.exitCode).toBe(0);
     expect(set.modules.filter((m) => m.includes('config-write'))).toEqual([expect.stringMatching(/\/dist\/lazy\/config-write\.js$/)]);
   });
+
+  it('history and statistics code is loaded by mq status, not by --help or other commands', async () => {
+    const env = { ...baseEnv(fake.url) };
+    const help = await runLoggingModules(['--help'], env);
+    expect(help.r.exitCode).toBe(0);
+    expect(help.modules.filter((m) => m.includes('/lazy/stats'))).toEqual([]);
+    const status = await runLoggingModules(['status', '1'], env);
+    expect(status.r.exitCode).toBe(0);
+    expect(status.modules.filter((m) => m.includes('/lazy/stats'))).toEqual([expect.stringMatching(/\/dist\/lazy\/stats\.js$/)]);
+  });
 });

@@ -10,7 +10,6 @@ import { MqError, UsageError } from '../../errors.js';
 import type { Result, View } from '../../output/present.js';
 import { own, type Paint, paints } from '../../output/render.js';
 import type { HistoryData, SimulateFlags, SimulateResult } from '../../planner/index.js';
-import { fetchWindow } from '../../stats/fetch.js';
 import { FOOTNOTE, historyLines, inputsLine, SIMULATE_HEADERS, simulatePlainLines, simulateRows } from '../../views/simulate.js';
 import { act, collect, withExamples } from '../shared.js';
 
@@ -56,6 +55,7 @@ async function loadHistory(deps: Deps, ms: number): Promise<HistoryData> {
   const queue = await client.getQueue(target);
   const until = client.serviceNow(() => deps.clock.now());
   const window = { since: until - ms, until };
+  const { fetchWindow } = await import('../../stats/lazy.js');
   const data = await fetchWindow(client, target, window, undefined, queue);
   return { window, prs: data.prs, attempts: data.attempts, queue: queue as Record<string, unknown> };
 }

@@ -3,12 +3,9 @@ import { Command } from 'commander';
 import type { Context, Deps } from '../../context.js';
 import type { Result } from '../../output/present.js';
 import { ExitCode, UsageError } from '../../errors.js';
-import { computeStats } from '../../stats/compute.js';
-import { evaluateThresholds, parseThreshold } from '../../stats/fail-if.js';
-import { fetchWindow, MAX_WINDOW_DAYS, type Progress, type WindowData } from '../../stats/fetch.js';
-import { checkWindowEarly, parseWhen, resolveWindow } from '../../stats/window.js';
-import { htmlReport, terminalCharts } from '../../views/charts.js';
-import { crossedLines, statsFields } from '../../views/stats.js';
+import { parseThreshold } from '../../stats/fail-if.js';
+import type { Progress, WindowData } from '../../stats/fetch.js';
+import { checkWindowEarly, MAX_WINDOW_DAYS, parseWhen, resolveWindow } from '../../stats/window.js';
 import { act, collect, withExamples } from '../shared.js';
 import { queueName } from './common.js';
 
@@ -31,6 +28,7 @@ export async function runQueueStats(opts: StatsOptions, deps: Deps): Promise<Res
   // Durations count back from the service's clock (its Date header), so the window is right against an emulator.
   const now = client.serviceNow(() => deps.clock.now());
   const { since, until } = resolveWindow(sinceWhen, untilWhen, now);
+  const { computeStats, crossedLines, evaluateThresholds, fetchWindow, htmlReport, statsFields, terminalCharts } = await import('../../stats/lazy.js');
   const showProgress = deps.io.stderrIsTTY;
   let lastDrawn = 0;
   const progress = (p: Progress) => {
