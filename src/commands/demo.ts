@@ -8,7 +8,7 @@ import { Command } from 'commander';
 import { parseIntIn } from '../cli/args.js';
 import { VERSION, type Context, type Deps } from '../context.js';
 import { DEMO_BRANCH, DEMO_PRS, DEMO_QUEUE_SETTINGS, DEMO_REPO } from '../demo/cast.js';
-import { changeLine, FRAME_HEADERS, frameRows, frameTitle, type DemoPrState } from '../demo/frame.js';
+import { changeLine, FRAME_FIT, FRAME_HEADERS, frameRows, frameTitle, type DemoPrState } from '../demo/frame.js';
 import { ExitCode, MqError, UsageError } from '../errors.js';
 import type { Result } from '../output/present.js';
 import { own, paints, type Line } from '../output/render.js';
@@ -99,7 +99,6 @@ export async function runDemo(opts: DemoOptions, ctx: Deps): Promise<Result> {
 
     const states = new Map<number, DemoPrState>(DEMO_PRS.map((pr) => [pr.number, { pr, state: 'submitted', since: START }]));
     let emulatedNow = START;
-    let drawn = 0;
     const wallStart = ctx.clock.now();
     for (;;) {
       const records = await Promise.all(DEMO_PRS.map((pr) => client.getSubmittedPullRequest({ ...target, pr: { number: pr.number } })));
@@ -113,10 +112,10 @@ export async function runDemo(opts: DemoOptions, ctx: Deps): Promise<Result> {
       if (!live && !json && log.length > 0) await ctx.out.stream(null, [{ lines: [...log] }]);
       log.length = 0;
       if (live) {
-        drawn = await ctx.out.frame(
-          [{ lines: [frameTitle('running', emulatedNow - START)] }, { headers: FRAME_HEADERS, rows: frameRows([...states.values()], emulatedNow) }],
-          drawn,
-        );
+        await ctx.out.redraw([
+          { lines: [frameTitle('running', emulatedNow - START)] },
+          { headers: FRAME_HEADERS, rows: frameRows([...states.values()], emulatedNow), fit: FRAME_FIT },
+        ]);
       }
       if ([...states.values()].every((s) => TERMINAL.has(s.state))) break;
       if (ctx.clock.now() - wallStart > 60_000) throw new MqError(ExitCode.unexpected, 'demo', 'the queue did not settle within a minute of wall time');
@@ -170,6 +169,8 @@ export async function runDemo(opts: DemoOptions, ctx: Deps): Promise<Result> {
     lines.push('', own(paints.dim, 'next: `mq emulator start` runs this service for your own scripts; `mq --help` lists every command'));
     return { data, view: [{ lines }], exitCode: 0 };
   } finally {
+    // Back from the alternate screen, on success, Ctrl-C or error: the last frame stays in the scrollback.
+    if (live) await ctx.out.endLive();
     await emu.close();
   }
 }

@@ -61,6 +61,7 @@ export async function runStatusMany(opts: StatusManyOptions, deps: Deps): Promis
   const table = (human: boolean): Block[] => [
     {
       headers: ['PR', 'State', 'For', 'Position', 'Reason'],
+      fit: { truncate: ['Reason'], drop: ['Position'] },
       rows: rows.map(
         (r): Row => [
           human ? `#${r.pr}` : String(r.pr),

@@ -1,6 +1,7 @@
 /** One frame of the live demo table, and the line printed per state change when piped. */
 import { own, paints, v, type Line, type Row } from '../output/render.js';
 import { stateColor } from '../output/style.js';
+import type { TableFit } from '../output/width.js';
 import { formatDuration } from '../util/duration.js';
 import type { DemoPr } from './cast.js';
 
@@ -11,6 +12,8 @@ export interface DemoPrState {
 }
 
 export const FRAME_HEADERS = ['PR', 'Title', 'Author', 'State', 'For', 'Note'];
+/** On a narrow terminal: titles and notes are cut first, then the note and the author go. */
+export const FRAME_FIT: TableFit = { truncate: ['Title', 'Note'], drop: ['Note', 'Author'] };
 
 export function frameRows(prs: DemoPrState[], now: number): Row[] {
   return prs.map((p) => [`#${p.pr.number}`, p.pr.title, p.pr.author, { value: p.state, paint: stateColor }, formatDuration(now - p.since), p.pr.note ?? '']);

@@ -24,7 +24,18 @@ export interface IO {
   /** Never print this string again; it is replaced by `***`. */
   addSecret(secret: string): void;
   redact(text: string): string;
+  /** The terminal's width and height in cells, when stdout is one (live, they follow a resize). */
+  readonly columns?: number;
+  readonly rows?: number;
+  /** Calls `listener` when the terminal is resized; returns the unsubscribe. */
+  onResize?(listener: () => void): () => void;
+  /** Writes `text` to stdout if the process exits before the returned function is called (restores a live view). */
+  atExit?(text: string): () => void;
 }
+
+/** Width assumed for a terminal that does not say. */
+export const DEFAULT_COLUMNS = 80;
+export const DEFAULT_ROWS = 24;
 
 export function colorWanted(env: NodeJS.ProcessEnv, isTTY: boolean, flag: boolean | undefined): boolean {
   if (flag === false) return false;
@@ -72,5 +83,21 @@ export function processIO(env: NodeJS.ProcessEnv): IO {
     prompt: (question, options = {}) => promptLine(question, { hidden: options.hidden === true }),
     addSecret: (s) => redactor.add(s),
     redact: (t) => redactor.apply(t),
+    get columns() {
+      return process.stdout.columns || DEFAULT_COLUMNS;
+    },
+    get rows() {
+      return process.stdout.rows || DEFAULT_ROWS;
+    },
+    onResize(listener) {
+      process.stdout.on('resize', listener);
+      return () => void process.stdout.off('resize', listener);
+    },
+    atExit(text) {
+      // A second Ctrl-C exits at once: the terminal still gets its screen and cursor back.
+      const write = () => void process.stdout.write(text);
+      process.once('exit', write);
+      return () => void process.off('exit', write);
+    },
   };
 }

@@ -8,14 +8,16 @@
  */
 import type { RequestDescription } from '../api/http.js';
 import { ExitCode, MqError } from '../errors.js';
-import type { IO } from './io.js';
+import { DEFAULT_COLUMNS, DEFAULT_ROWS, type IO } from './io.js';
 import { FORMATS, type Field, type Format, json, type Line, renderFields, renderLine, renderRows, type Row } from './render.js';
 import { safeLine } from './sanitize.js';
 import { makeStyle, type Style } from './style.js';
+import { type TableFit, truncateToWidth } from './width.js';
 
 export type Block =
   | { fields: Field[]; title?: string }
-  | { headers: string[]; rows: Row[] }
+  /** `fit` names the columns a terminal table may cut or drop to fit its width (other formats ignore it). */
+  | { headers: string[]; rows: Row[]; fit?: TableFit }
   | { lines: Line[] }
   /** Text printed exactly as is: mq's own (help, scripts) or a passthrough the user asked for (-o raw). */
   | { text: string };
@@ -83,11 +85,12 @@ export function blocksFor(view: View | undefined, format: Format): Block[] {
   return view[format] ?? (format === 'raw' ? view.plain : undefined) ?? [];
 }
 
-export async function renderBlocks(blocks: readonly Block[], format: Format, style: Style): Promise<string> {
+/** The blocks as text; `width` (a terminal's, tables only) makes tables fit it. */
+export async function renderBlocks(blocks: readonly Block[], format: Format, style: Style, width?: number): Promise<string> {
   let out = '';
   for (const b of blocks) {
-    if ('fields' in b) out += renderFields(b.fields, format, style, b.title);
-    else if ('rows' in b) out += await renderRows(b.headers, b.rows, format, style);
+    if ('fields' in b) out += renderFields(b.fields, format, style, b.title, format === 'table' ? width : undefined);
+    else if ('rows' in b) out += await renderRows(b.headers, b.rows, format, style, { width: format === 'table' ? width : undefined, fit: b.fit });
     else if ('lines' in b) out += b.lines.map((l) => `${renderLine(l, style, format === 'markdown')}\n`).join('');
     else out += b.text;
   }
@@ -119,6 +122,14 @@ export function requestText(req: RequestDescription): string {
   return `${lines.join('\n')}\n`;
 }
 
+const ALT_SCREEN_ON = '\x1b[?1049h';
+const ALT_SCREEN_OFF = '\x1b[?1049l';
+const CURSOR_HIDE = '\x1b[?25l';
+const CURSOR_SHOW = '\x1b[?25h';
+const HOME = '\x1b[H';
+const CLEAR_LINE = '\x1b[K';
+const CLEAR_DOWN = '\x1b[J';
+
 /** Writes results and notes for one run; built once per process by the deps. */
 export class Presenter {
   constructor(
@@ -138,6 +149,11 @@ export class Presenter {
     return makeStyle(this.io.colorErr);
   }
 
+  /** The width tables fit on a terminal; none when stdout is not one (piped output never depends on it). */
+  get width(): number | undefined {
+    return this.io.stdoutIsTTY ? this.io.columns || DEFAULT_COLUMNS : undefined;
+  }
+
   /** A progress or status line on stderr (✓ lines, wait transitions, warnings). */
   note(line: Line): void {
     this.io.err(`${renderLine(line, this.styleErr)}\n`);
@@ -152,7 +168,7 @@ export class Presenter {
         const requests = d.bulk ? { requests: d.requests } : { request: d.requests[0] ?? null };
         this.io.out(json({ dryRun: true, ...requests, ...d.doc }));
       } else {
-        this.io.out(d.requests.map(requestText).join('') + (await renderBlocks(blocksFor(d.view, format), format, this.style)));
+        this.io.out(d.requests.map(requestText).join('') + (await renderBlocks(blocksFor(d.view, format), format, this.style, this.width)));
       }
       this.io.err('dry run: nothing was sent\n');
       return result.exitCode;
@@ -162,7 +178,7 @@ export class Presenter {
     else if (format === 'json') {
       if (result.data !== undefined) this.io.out(json(result.data));
     } else {
-      const text = await renderBlocks(blocksFor(result.view, format), format, this.style);
+      const text = await renderBlocks(blocksFor(result.view, format), format, this.style, this.width);
       if (text) this.io.out(text);
     }
     return result.exitCode;
@@ -172,19 +188,66 @@ export class Presenter {
   async stream(data: unknown, view: View, piped?: Format): Promise<void> {
     const format = this.format(piped);
     if (format === 'json') this.io.out(`${JSON.stringify(data)}\n`);
-    else this.io.out(await renderBlocks(blocksFor(view, format), format, this.style));
+    else this.io.out(await renderBlocks(blocksFor(view, format), format, this.style, this.width));
   }
 
-  /** Clears a terminal and draws `blocks` from the top (live views). */
+  private live?: { blocks: Block[]; drawing: Promise<void>; unsubscribe: () => void; withdraw: () => void };
+
+  /**
+   * Draws `blocks` as the one frame of a live view (`queue watch`, the demo). On a terminal the
+   * first frame switches to the alternate screen and hides the cursor; each frame is drawn from the
+   * top, fitted to the width and clipped to the height (a `… N more` line instead of scrolling),
+   * and drawn again when the terminal is resized. `endLive` goes back. Off a terminal each frame
+   * is simply printed.
+   */
   async redraw(blocks: Block[]): Promise<void> {
-    this.io.out(`\x1b[H\x1b[2J${await renderBlocks(blocks, 'table', this.style)}`);
+    if (!this.io.stdoutIsTTY) {
+      this.io.out(await renderBlocks(blocks, 'table', this.style));
+      return;
+    }
+    if (!this.live) {
+      this.io.out(`${ALT_SCREEN_ON}${CURSOR_HIDE}`);
+      const live = {
+        blocks,
+        drawing: Promise.resolve(),
+        unsubscribe: this.io.onResize?.(() => void this.queueDraw()) ?? (() => {}),
+        withdraw: this.io.atExit?.(`${ALT_SCREEN_OFF}${CURSOR_SHOW}`) ?? (() => {}),
+      };
+      this.live = live;
+    }
+    this.live.blocks = blocks;
+    await this.queueDraw();
   }
 
-  /** Draws `blocks` over the previous frame of `previousLines` lines (cursor up, clear down); returns this frame's line count. */
-  async frame(blocks: Block[], previousLines: number): Promise<number> {
-    const text = await renderBlocks(blocks, 'table', this.style);
-    this.io.out((previousLines > 0 ? `\x1b[${previousLines}A\x1b[0J` : '') + text);
-    return text.split('\n').length - 1;
+  /** Draws the current live frame after any draw under way (a resize may ask for one at any time). */
+  private queueDraw(): Promise<void> {
+    const live = this.live;
+    if (!live) return Promise.resolve();
+    live.drawing = live.drawing.then(async () => {
+      if (this.live !== live) return;
+      const width = this.io.columns || DEFAULT_COLUMNS;
+      const height = Math.max(2, this.io.rows || DEFAULT_ROWS);
+      const lines = (await renderBlocks(live.blocks, 'table', this.style, width)).replace(/\n$/, '').split('\n');
+      // The last row stays free: writing into it could scroll the screen.
+      const room = height - 1;
+      const shown = lines.length > room ? [...lines.slice(0, room - 1), this.style.dim(`… ${lines.length - room + 1} more`)] : lines;
+      this.io.out(`${HOME}${shown.map((l) => `${truncateToWidth(l, width)}${CLEAR_LINE}`).join('\n')}\n${CLEAR_DOWN}`);
+    });
+    return live.drawing;
+  }
+
+  /**
+   * Ends a live view: leaves the alternate screen, shows the cursor again and prints the last frame
+   * once on the normal screen, so the scrollback keeps only it. Safe to call when none is live.
+   */
+  async endLive(): Promise<void> {
+    const live = this.live;
+    if (!live) return;
+    await live.drawing.catch(() => {});
+    this.live = undefined;
+    live.unsubscribe();
+    this.io.out(`${ALT_SCREEN_OFF}${CURSOR_SHOW}${await renderBlocks(live.blocks, 'table', this.style, this.width)}`);
+    live.withdraw();
   }
 
   /** Text of mq's own written as is by a long-running command (the emulator's banner, a live view's cursor moves). */

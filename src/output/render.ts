@@ -6,6 +6,7 @@
  */
 import { safeLine, safeMarkdown } from './sanitize.js';
 import type { Style } from './style.js';
+import { displayWidth, fitColumns, type TableFit, truncateToWidth } from './width.js';
 
 export const FORMATS = ['table', 'plain', 'json', 'markdown', 'raw'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -74,7 +75,38 @@ export function renderLine(line: Line, style: Style, markdown = false): string {
   return out;
 }
 
-export function renderFields(fields: Field[], format: Format, style: Style, title?: string): string {
+/**
+ * `text` in lines of at most `width` cells, broken at spaces where it can be (a word longer than a
+ * line is cut), for a terminal that would otherwise wrap it under the labels.
+ */
+export function wrapToWidth(text: string, width: number): string[] {
+  if (width < 1 || displayWidth(text) <= width) return [text];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/(?<= )/)) {
+    if (displayWidth(line + word.trimEnd()) <= width) {
+      line += word;
+      continue;
+    }
+    if (line.trim()) lines.push(line.trimEnd());
+    line = '';
+    let rest = word;
+    while (displayWidth(rest.trimEnd()) > width) {
+      let cut = '';
+      for (const ch of rest) {
+        if (displayWidth(cut + ch) > width) break;
+        cut += ch;
+      }
+      lines.push(cut);
+      rest = rest.slice(cut.length);
+    }
+    line = rest;
+  }
+  if (line.trim()) lines.push(line.trimEnd());
+  return lines.length ? lines : [''];
+}
+
+export function renderFields(fields: Field[], format: Format, style: Style, title?: string, termWidth?: number): string {
   if (format === 'plain' || format === 'raw') {
     return fields.map((f) => `${safeLine(f.key)}\t${safeLine(f.value)}\n`).join('');
   }
@@ -84,6 +116,20 @@ export function renderFields(fields: Field[], format: Format, style: Style, titl
   }
   const width = Math.max(0, ...fields.map((f) => f.label.length));
   const head = title ? `${style.bold(safeLine(title))}\n` : '';
+  if (termWidth !== undefined && format === 'table') {
+    // On a terminal a long value wraps under itself, not under the labels.
+    const room = Math.max(10, termWidth - width - 2);
+    const indent = ' '.repeat(width + 2);
+    return (
+      head +
+      fields
+        .map((f) => {
+          const parts = wrapToWidth(safeLine(f.value), room).map((part) => (f.paint ? f.paint(style, part) : part));
+          return `${style.dim(`${safeLine(f.label).padEnd(width)}`)}  ${parts.join(`\n${indent}`)}\n`;
+        })
+        .join('')
+    );
+  }
   return head + fields.map((f) => `${style.dim(`${safeLine(f.label).padEnd(width)}`)}  ${paintCell(f, style)}\n`).join('');
 }
 
@@ -98,7 +144,13 @@ function paintCell(c: string | Cell, style: Style): string {
 /** A terminal table longer than this shows its first rows and a line pointing at --json. */
 export const MAX_TABLE_ROWS = 1000;
 
-export async function renderRows(headers: string[], rows: Row[], format: Format, style: Style): Promise<string> {
+/** How a terminal table fits: the terminal's width (none when piped) and what the block allows to shrink or drop. */
+export interface FitOptions {
+  width?: number;
+  fit?: TableFit;
+}
+
+export async function renderRows(headers: string[], rows: Row[], format: Format, style: Style, options: FitOptions = {}): Promise<string> {
   if (format === 'plain' || format === 'raw') {
     return rows.map((r) => `${r.map((c) => safeLine(plainOf(c))).join('\t')}\n`).join('');
   }
@@ -109,13 +161,28 @@ export async function renderRows(headers: string[], rows: Row[], format: Format,
   }
   // cli-table3 is only needed on a terminal; load it then.
   const { default: Table } = await import('cli-table3');
+  const shown = rows.length > MAX_TABLE_ROWS ? rows.slice(0, MAX_TABLE_ROWS) : rows;
+  let head = headers.map((h) => style.bold(h));
+  let body = shown.map((r) => r.map((c) => paintCell(c, style)));
+  if (options.width !== undefined && options.fit && headers.length > 0) {
+    const natural = headers.map((h, i) => Math.max(displayWidth(safeLine(h)), ...shown.map((r) => displayWidth(safeLine(plainOf(r[i] ?? ''))))));
+    const { keep, widths } = fitColumns(headers, natural, options.fit, options.width);
+    // Cut before colouring: `…` never lands inside an escape sequence of mq's own.
+    const cut = (text: string, k: number) => truncateToWidth(safeLine(text), widths[k] as number);
+    head = keep.map((i, k) => style.bold(cut(headers[i] as string, k)));
+    body = shown.map((r) =>
+      keep.map((i, k) => {
+        const c = r[i] ?? '';
+        return paintCell(typeof c === 'string' ? cut(c, k) : { ...c, value: cut(c.value, k) }, style);
+      }),
+    );
+  }
   const table = new Table({
-    head: headers.map((h) => style.bold(h)),
+    head,
     style: { head: [], border: [], compact: true },
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
   });
-  const shown = rows.length > MAX_TABLE_ROWS ? rows.slice(0, MAX_TABLE_ROWS) : rows;
-  for (const r of shown) table.push(r.map((c) => paintCell(c, style)));
+  for (const r of body) table.push(r);
   const more = rows.length - shown.length;
   return `${table.toString()}\n${more > 0 ? `${style.dim(`… ${more} more, use --json`)}\n` : ''}`;
 }

@@ -7,6 +7,7 @@ import { QUEUE_SETTINGS, type SettingKind } from '../api/queue-settings.js';
 import type { Queue, QueueEntry } from '../api/schemas.js';
 import { own, paints, type Cell, type Field, type Line, type Row } from '../output/render.js';
 import { stateColor } from '../output/style.js';
+import type { TableFit } from '../output/width.js';
 import { formatDuration } from '../util/duration.js';
 import { priorityText } from './pull-request.js';
 
@@ -104,6 +105,8 @@ export function queueSettingFields(q: Queue): Field[] {
 }
 
 export const PR_HEADERS = ['#', 'PR', 'State', 'In state', 'Priority', 'Author', 'Title'];
+/** On a narrow terminal the title is cut, then priority, author and position go. */
+export const PR_FIT: TableFit = { truncate: ['Title'], drop: ['Priority', 'Author', '#'] };
 
 function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;

@@ -4,6 +4,7 @@
  */
 import type { RowResult, SimulateResult } from '../planner/index.js';
 import type { Cell, Paint, Row } from '../output/render.js';
+import type { TableFit } from '../output/width.js';
 import type { Estimate } from '../planner/stats.js';
 
 interface Column {
@@ -33,6 +34,8 @@ export const SIMULATE_COLUMNS: Column[] = [
 ];
 
 export const SIMULATE_HEADERS = ['Settings', ...SIMULATE_COLUMNS.map((c) => c.label)];
+/** On a narrow terminal the settings are cut, then the secondary figures go. */
+export const SIMULATE_FIT: TableFit = { truncate: ['Settings'], drop: ['Failed/d real', 'Depth', 'Test min/PR', 'TTM p95', 'Runs/PR'], min: 24 };
 
 /** `12.3 ±0.4` (the 95% interval reaches that far above the mean), or `n/a`. */
 export function formatEstimate(e: Estimate, format: (x: number) => string): string {

@@ -9,6 +9,12 @@ export interface MemoryIO extends IO {
   stdout: string;
   stderr: string;
   prompts: string[];
+  columns: number;
+  rows: number;
+  /** Sets the terminal size and tells resize listeners, as SIGWINCH would. */
+  resize(columns: number, rows?: number): void;
+  /** Texts registered with atExit and not yet withdrawn. */
+  exitTexts: string[];
 }
 
 export interface MemoryIOOptions {
@@ -17,6 +23,9 @@ export interface MemoryIOOptions {
   stderrIsTTY?: boolean;
   stdinIsTTY?: boolean;
   color?: boolean;
+  /** Terminal size (default 80 x 24). */
+  columns?: number;
+  rows?: number;
   /** Answers given to prompts, in order; a prompt with no answer left fails the test. */
   answers?: string[];
 }
@@ -24,7 +33,27 @@ export interface MemoryIOOptions {
 export function memoryIO(opts: MemoryIOOptions = {}): MemoryIO {
   const answers = [...(opts.answers ?? [])];
   const redactor = new Redactor();
+  const listeners = new Set<() => void>();
   const io: MemoryIO = {
+    columns: opts.columns ?? 80,
+    rows: opts.rows ?? 24,
+    exitTexts: [],
+    resize(columns, rows) {
+      io.columns = columns;
+      if (rows !== undefined) io.rows = rows;
+      for (const l of [...listeners]) l();
+    },
+    onResize(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    atExit(text) {
+      io.exitTexts.push(text);
+      return () => {
+        const i = io.exitTexts.indexOf(text);
+        if (i >= 0) io.exitTexts.splice(i, 1);
+      };
+    },
     stdout: '',
     stderr: '',
     prompts: [],

@@ -31,6 +31,7 @@ export async function runProfileList(_opts: object, ctx: Deps): Promise<Result> 
     view: [
       {
         headers: ['', 'NAME', 'API URL', 'REPO', 'BRANCH', 'TOKEN'],
+        fit: { truncate: ['API URL', 'REPO', 'BRANCH', 'NAME'], drop: ['TOKEN', 'BRANCH'] },
         rows: rows.map((r) => [r.active ? '*' : '', r.name, r.apiUrl ?? '', r.repo ?? '', r.branch ?? '', r.token]),
       },
     ],

@@ -70,7 +70,7 @@ export async function runQueueHistory(opts: HistoryOptions, deps: Deps): Promise
     exitCode: 0,
     notes: { table: prs.length === 0 ? ['No PRs match.'] : [] },
     view: {
-      table: prs.length === 0 ? [] : [{ headers, rows: human }],
+      table: prs.length === 0 ? [] : [{ headers, rows: human, fit: { truncate: ['Title'], drop: ['Priority', 'Author'] } }],
       markdown: [{ headers, rows: human }],
       plain: [{ headers, rows: historyRows(prs, now, false) }],
     },

@@ -5,7 +5,7 @@ import type { Context, Deps, Target } from '../../context.js';
 import type { Block, Result, View } from '../../output/present.js';
 import { own, paints, v, type Line } from '../../output/render.js';
 import { stateColor } from '../../output/style.js';
-import { bannerText, countsText, PR_HEADERS, queueBanner, queueRows, queueSettingFields, queueSummaryFields } from '../../views/queue.js';
+import { bannerText, countsText, PR_FIT, PR_HEADERS, queueBanner, queueRows, queueSettingFields, queueSummaryFields } from '../../views/queue.js';
 import { act, withExamples } from '../shared.js';
 import { queueName } from './common.js';
 
@@ -27,7 +27,7 @@ export function queueView(queue: Queue, target: Target, now: number, opts: ShowO
   const markdown: Block[] = [
     ...(mdBanner ? [{ lines: [`> **⚠ ${mdBanner}**`, ''] }] : []),
     { fields: opts.settings ? settings : summary, title: `Merge queue ${target.targetBranch}` },
-    ...(opts.settings || entries.length === 0 ? [] : [{ lines: [''] }, { headers: PR_HEADERS, rows: queueRows(entries, now, true) }]),
+    ...(opts.settings || entries.length === 0 ? [] : [{ lines: [''] }, { headers: PR_HEADERS, rows: queueRows(entries, now, true), fit: PR_FIT }]),
   ];
 
   const banner = queueBanner(queue.state);
@@ -38,7 +38,7 @@ export function queueView(queue: Queue, target: Target, now: number, opts: ShowO
         ...head,
         { fields: summary },
         { lines: [''] },
-        entries.length === 0 ? { lines: [own(paints.dim, 'No PRs in the queue.')] } : { headers: PR_HEADERS, rows: queueRows(entries, now, true) },
+        entries.length === 0 ? { lines: [own(paints.dim, 'No PRs in the queue.')] } : { headers: PR_HEADERS, rows: queueRows(entries, now, true), fit: PR_FIT },
       ];
   return { table, plain, markdown };
 }

@@ -10,7 +10,7 @@ import { MqError, UsageError } from '../../errors.js';
 import type { Result, View } from '../../output/present.js';
 import { own, type Paint, paints } from '../../output/render.js';
 import type { HistoryData, SimulateFlags, SimulateResult } from '../../planner/index.js';
-import { FOOTNOTE, historyLines, inputsLine, SIMULATE_HEADERS, simulatePlainLines, simulateRows } from '../../views/simulate.js';
+import { FOOTNOTE, historyLines, inputsLine, SIMULATE_FIT, SIMULATE_HEADERS, simulatePlainLines, simulateRows } from '../../views/simulate.js';
 import { act, collect, withExamples } from '../shared.js';
 
 export const SIMULATE_LIMITS = [
@@ -78,7 +78,7 @@ function simulateView(data: SimulateResult): View {
     plain: [{ lines: simulatePlainLines(data) }],
     table: [
       { lines: [own(paints.dim, inputsLine(data)), ...historyLines(data).map((l) => own(paints.dim, l))] },
-      { headers: SIMULATE_HEADERS, rows: simulateRows(data, best) },
+      { headers: SIMULATE_HEADERS, rows: simulateRows(data, best), fit: SIMULATE_FIT },
       { lines: [own(paints.dim, FOOTNOTE), own(paints.bold, data.recommendation.text)] },
     ],
     markdown: [

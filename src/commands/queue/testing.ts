@@ -50,9 +50,17 @@ function testingView(details: TestingDetails, testRunId: string, now: number): V
   const human = (markdown: boolean): Block[] => [
     { fields, title },
     { lines: [''] },
-    ...(prs.length ? [{ lines: [markdown ? '' : own(paints.bold, 'Tested PRs')] }, { headers: ['PR', 'Title', 'URL'], rows: prs }, { lines: [''] }] : []),
+    ...(prs.length
+      ? [
+          { lines: [markdown ? '' : own(paints.bold, 'Tested PRs')] },
+          { headers: ['PR', 'Title', 'URL'], rows: prs, fit: { truncate: ['Title', 'URL'] } },
+          { lines: [''] },
+        ]
+      : []),
     ...(markdown ? [] : [{ lines: [own(paints.bold, 'Checks')] }]),
-    checkList.length ? { headers: ['Check', 'State', 'Required', 'URL'], rows: checkList } : { lines: [own(paints.dim, 'No checks reported yet.')] },
+    checkList.length
+      ? { headers: ['Check', 'State', 'Required', 'URL'], rows: checkList, fit: { truncate: ['Check', 'URL'], drop: ['Required'] } }
+      : { lines: [own(paints.dim, 'No checks reported yet.')] },
   ];
   return {
     // One record per line, first column the kind, so `awk -F'\t' '$1 == "check"'` picks the checks.

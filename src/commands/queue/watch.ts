@@ -128,11 +128,11 @@ export async function runQueueWatch(opts: WatchOptions, deps: Deps): Promise<Res
     return { exitCode: 0 };
   } catch (err) {
     // Ctrl-C is how a watch ends: stop quietly with the interrupted code.
-    if (err instanceof MqError && err.exitCode === ExitCode.interrupted) {
-      if (live) deps.out.raw('\n');
-      return { exitCode: ExitCode.interrupted };
-    }
+    if (err instanceof MqError && err.exitCode === ExitCode.interrupted) return { exitCode: ExitCode.interrupted };
     throw err;
+  } finally {
+    // Back from the alternate screen however the watch ends; the last frame stays in the scrollback.
+    if (live) await deps.out.endLive();
   }
 }
 
