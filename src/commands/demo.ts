@@ -52,7 +52,7 @@ export async function runDemo(opts: DemoOptions, ctx: Deps): Promise<Result> {
   // Every transition, as the engine makes it: polls alone would miss states a PR passes through
   // within one instant (a restart: testing -> pending -> testing).
   const log: string[] = [];
-  let restarts = 0;
+  let retests = 0;
   const emu = await startEmulator({
     port: 0,
     clock: 'manual',
@@ -62,8 +62,9 @@ export async function runDemo(opts: DemoOptions, ctx: Deps): Promise<Result> {
       if (e.type !== 'pr_state') return;
       const pr = DEMO_PRS.find((p) => p.number === e.prNumber);
       if (!pr) return;
-      // A restart: a started PR sent back to wait for a new run (its base changed under it).
-      if ((e.from === 'testing' || e.from === 'pending_failure') && e.to === 'pending') restarts++;
+      // A PR whose run had concluded, sent back to wait for a new run because a PR ahead failed.
+      // (A run cut short, testing -> pending, is a restart: the metrics count those.)
+      if (e.from === 'pending_failure' && e.to === 'pending') retests++;
       log.push(changeLine(pr, e.from ?? undefined, e.to, e.at - START, e.reason));
     },
   });
@@ -129,21 +130,24 @@ export async function runDemo(opts: DemoOptions, ctx: Deps): Promise<Result> {
     const merged = finals.filter((s) => s.state === 'merged').length;
     const failed = finals.filter((s) => s.state === 'failed').length;
     const lastChange = Math.max(...finals.map((s) => s.since));
+    const metrics = await client.getMergeQueueMetrics({ repo: `${DEMO_REPO.owner}/${DEMO_REPO.name}`, repoHost: DEMO_REPO.host });
+    const [{ parseExposition }, { summarizeMergeQueueMetrics }] = await Promise.all([import('../api/prometheus.js'), import('../api/merge-queue-metrics.js')]);
+    const q = summarizeMergeQueueMetrics(parseExposition(metrics.body))[0];
+    // One count of restarts: the service's own (the metrics shown below), never a second tally here.
+    const restarts = q?.restarts ?? 0;
     const summary = {
       merged,
       failed,
       testRuns: runs,
       restarts,
+      retests,
       emulatedMinutes: Math.round((lastChange - START) / 60_000),
       wallMs: ctx.clock.now() - wallStart,
       prs: finals.map((s) => ({ pr: s.pr.number, state: s.state })),
     };
-    const metrics = await client.getMergeQueueMetrics({ repo: `${DEMO_REPO.owner}/${DEMO_REPO.name}`, repoHost: DEMO_REPO.host });
     const data = { ...summary, metrics: metrics.body };
     if (json) return { data, exitCode: 0 };
-    const [{ parseExposition }, { summarizeMergeQueueMetrics }] = await Promise.all([import('../api/prometheus.js'), import('../api/merge-queue-metrics.js')]);
     const { histogramText } = await import('../views/metrics.js');
-    const q = summarizeMergeQueueMetrics(parseExposition(metrics.body))[0];
     const lines: Line[] = [
       '',
       [
@@ -152,7 +156,7 @@ export async function runDemo(opts: DemoOptions, ctx: Deps): Promise<Result> {
         own(paints.green, `${merged} merged`),
         ', ',
         own(paints.red, `${failed} failed`),
-        `, ${runs} test runs, ${restarts} restarts, ${formatDuration(lastChange - START)} of queue time (emulated) in ${(summary.wallMs / 1000).toFixed(1)}s`,
+        `, ${runs} test runs, ${restarts} restarts, ${retests} retested after a failure ahead, ${formatDuration(lastChange - START)} of queue time (emulated) in ${(summary.wallMs / 1000).toFixed(1)}s`,
       ],
     ];
     if (q) {
@@ -161,7 +165,7 @@ export async function runDemo(opts: DemoOptions, ctx: Deps): Promise<Result> {
           own(paints.bold, 'metrics'),
           `: depth ${q.depth ?? 0}, testing ${q.testingSlotsActive ?? 0}, conclusions ${Object.entries(q.conclusions)
             .map(([k, n]) => `${k} ${n}`)
-            .join(', ')}, restarts ${q.restarts ?? 0}`,
+            .join(', ')}, restarts ${restarts}`,
         ],
         `  wait ${histogramText(q.histograms.wait)} · test ${histogramText(q.histograms.test)} · time in queue ${histogramText(q.histograms.timeInQueue)}`,
       );

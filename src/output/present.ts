@@ -246,7 +246,13 @@ export class Presenter {
     await live.drawing.catch(() => {});
     this.live = undefined;
     live.unsubscribe();
-    this.io.out(`${ALT_SCREEN_OFF}${CURSOR_SHOW}${await renderBlocks(live.blocks, 'table', this.style, this.width)}`);
+    const width = this.io.columns || DEFAULT_COLUMNS;
+    const text = await renderBlocks(live.blocks, 'table', this.style, width);
+    const fitted = text
+      .split('\n')
+      .map((l) => truncateToWidth(l, width))
+      .join('\n');
+    this.io.out(`${ALT_SCREEN_OFF}${CURSOR_SHOW}${fitted}`);
     live.withdraw();
   }
 
