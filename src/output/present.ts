@@ -210,7 +210,7 @@ export class Presenter {
       const live = {
         blocks,
         drawing: Promise.resolve(),
-        unsubscribe: this.io.onResize?.(() => void this.queueDraw()) ?? (() => {}),
+        unsubscribe: this.io.onResize?.(() => void this.queueDraw(true)) ?? (() => {}),
         withdraw: this.io.atExit?.(`${ALT_SCREEN_OFF}${CURSOR_SHOW}`) ?? (() => {}),
       };
       this.live = live;
@@ -219,8 +219,11 @@ export class Presenter {
     await this.queueDraw();
   }
 
-  /** Draws the current live frame after any draw under way (a resize may ask for one at any time). */
-  private queueDraw(): Promise<void> {
+  /**
+   * Draws the current live frame after any draw under way (a resize may ask for one at any time).
+   * After a resize the screen is cleared first: the terminal may have reflowed the old frame.
+   */
+  private queueDraw(clear = false): Promise<void> {
     const live = this.live;
     if (!live) return Promise.resolve();
     live.drawing = live.drawing.then(async () => {
@@ -231,7 +234,7 @@ export class Presenter {
       // The last row stays free: writing into it could scroll the screen.
       const room = height - 1;
       const shown = lines.length > room ? [...lines.slice(0, room - 1), this.style.dim(`… ${lines.length - room + 1} more`)] : lines;
-      this.io.out(`${HOME}${shown.map((l) => `${truncateToWidth(l, width)}${CLEAR_LINE}`).join('\n')}\n${CLEAR_DOWN}`);
+      this.io.out(`${HOME}${clear ? CLEAR_DOWN : ''}${shown.map((l) => `${truncateToWidth(l, width)}${CLEAR_LINE}`).join('\n')}\n${CLEAR_DOWN}`);
     });
     return live.drawing;
   }

@@ -1,0 +1,106 @@
+/**
+ * Tables as a person sees them in a real terminal: the built binary in a private tmux server of 60
+ * columns, the screen read back with wrapped lines joined (so a line the terminal had to wrap shows
+ * as one long line). `queue show` fits; `queue watch` draws on the alternate screen, follows a
+ * resize, and after Ctrl-C the screen and its scrollback hold the last frame once.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { displayWidth } from '../../src/output/width.js';
+import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { baseEnv, BIN } from '../helpers/run-cli.js';
+import { entry, queueRecord } from '../helpers/test-context.js';
+
+const hasTmux = spawnSync('sh', ['-c', 'command -v tmux']).status === 0;
+if (!hasTmux) console.warn('tty-fit: tmux not installed; the real-terminal tests are skipped');
+
+const TITLES = [
+  'Add a retry budget to the HTTP client so bursts of 503s stop failing whole pipelines',
+  'Cache compiled templates and render them lazily on first use, behind a flag',
+  'Rename the billing job',
+  'Bump the TLS library to the latest patch release with the CVE fix',
+  'Document the release train and who to page when it stalls overnight',
+  'Drop the legacy exporter',
+];
+const QUEUE = queueRecord(
+  { branch: 'release/2026-q4-hotfix-train' },
+  TITLES.map((t, i) => ({ ...entry(101 + i, i === 0 ? 'testing' : 'pending'), prTitle: t, prAuthor: 'margaret-hamilton' })),
+);
+
+let fake: FakeServer;
+beforeAll(async () => {
+  fake = await startFakeServer();
+  fake.on('POST /getQueue', { status: 200, body: QUEUE });
+});
+afterAll(async () => {
+  await fake?.close();
+});
+const sessions: Array<() => void> = [];
+afterEach(() => {
+  for (const kill of sessions.splice(0)) kill();
+});
+
+/** `mq <args>` in a tmux window of `cols` x `rows`; the shell then prints its exit code and waits. */
+function terminal(args: string[], cols: number, rows: number) {
+  const socket = `mq-fit-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  const tmux = (...a: string[]) => execFileSync('tmux', ['-L', socket, ...a], { encoding: 'utf8' });
+  const env = { ...baseEnv(fake.url), TERM: 'xterm-256color' } as Record<string, string>;
+  const envArgs = Object.entries(env)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}='${v.replace(/'/g, `'\\''`)}'`);
+  const cmd = `env -i ${envArgs.join(' ')} '${process.execPath}' '${BIN}' ${args.join(' ')}; echo "exit=$?"; sleep 60`;
+  tmux('new-session', '-d', '-x', String(cols), '-y', String(rows), cmd);
+  sessions.push(() => spawnSync('tmux', ['-L', socket, 'kill-server']));
+  // -J joins lines the terminal wrapped: a too-wide line shows as one long line.
+  const screen = (history = false) => tmux('capture-pane', '-p', '-J', ...(history ? ['-S', '-'] : []));
+  return {
+    tmux,
+    screen,
+    async until(want: RegExp, history = false): Promise<string> {
+      for (let i = 0; i < 100; i++) {
+        const s = screen(history);
+        if (want.test(s)) return s;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return screen(history);
+    },
+  };
+}
+
+const widest = (screen: string) => Math.max(...screen.split('\n').map(displayWidth));
+
+describe.skipIf(!hasTmux)('tables in a 60-column terminal', () => {
+  it('mq queue show: no line wider than 60 cells, titles cut with …', async () => {
+    const t = terminal(['queue', 'show'], 60, 40);
+    const s = await t.until(/exit=\d+/);
+    expect(s).toContain('exit=0');
+    expect(s).toContain('#106');
+    expect(s).toMatch(/Add a retry[^│\n]*…/);
+    expect(widest(s)).toBeLessThanOrEqual(60);
+  });
+
+  it('mq queue watch: alternate screen, fits a resize, only the last frame left after Ctrl-C', async () => {
+    // 14 rows: the queue summary and six PRs do not fit, so frames are clipped, never scrolled.
+    const t = terminal(['queue', 'watch', '--interval', '500ms'], 60, 14);
+    const first = await t.until(/… \d+ more/);
+    expect(first).toMatch(/… \d+ more/);
+    expect(first.trimEnd().split('\n').length).toBeLessThanOrEqual(14);
+    expect(widest(first)).toBeLessThanOrEqual(60);
+    // While it runs, nothing went to the normal screen's scrollback.
+    expect(t.screen(true).trimEnd()).toBe(first.trimEnd());
+
+    t.tmux('resize-window', '-x', '48', '-y', '14');
+    const narrow = await t.until(/^Queue {6}\S.{0,40}$/m);
+    expect(widest(narrow)).toBeLessThanOrEqual(48);
+
+    t.tmux('send-keys', 'C-c');
+    const after = await t.until(/exit=130/, true);
+    expect(after).toContain('exit=130');
+    // The whole history: one frame (the last, not clipped), then the exit line.
+    expect(after.match(/every 500ms · Ctrl-C to/g)).toHaveLength(1);
+    expect(after.match(/│ PR /g)).toHaveLength(1);
+    expect(after).toContain('#106');
+    expect(after).not.toMatch(/… \d+ more/);
+    expect(widest(after)).toBeLessThanOrEqual(48);
+  });
+});
