@@ -19,13 +19,15 @@ export function frameRows(prs: DemoPrState[], now: number): Row[] {
   return prs.map((p) => [`#${p.pr.number}`, p.pr.title, p.pr.author, { value: p.state, paint: stateColor }, formatDuration(now - p.since), p.pr.note ?? '']);
 }
 
+/** The line over the table; what changes comes first, so a narrow terminal cuts only the queue's name. */
 export function frameTitle(queueState: string, elapsedMs: number): Line {
   return [
     own(paints.bold, 'mq demo'),
-    ' · queue main of github.com/acme/rocket · ',
-    v(queueState, stateColor),
     ' · emulated time ',
     own(paints.bold, formatDuration(elapsedMs)),
+    ' · ',
+    v(queueState, stateColor),
+    ' · queue main of github.com/acme/rocket',
   ];
 }
 
