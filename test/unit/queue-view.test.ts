@@ -5,7 +5,7 @@ import { runQueueDelete } from '../../src/commands/queue/delete.js';
 import { parseSince } from '../../src/commands/queue/history.js';
 import { parseTestRun } from '../../src/commands/queue/testing.js';
 import { applySettings, settingsFromFlags } from '../../src/commands/queue/update.js';
-import { diffQueue, eventRow } from '../../src/commands/queue/watch.js';
+import { diffQueue, eventPlainRow, eventRow } from '../../src/commands/queue/watch.js';
 import { renderRows } from '../../src/output/render.js';
 import { ExitCode, MqError } from '../../src/errors.js';
 import { makeStyle } from '../../src/output/style.js';
@@ -111,9 +111,11 @@ describe('diffQueue (watch)', () => {
     ]);
   });
 
-  it('one tab-separated line per event', async () => {
-    const row = eventRow({ subject: 7, from: null, to: 'pending', title: 'a\tb' }, '2026-01-01T00:00:00.000Z');
-    expect(await renderRows([], [row], 'plain', plain)).toBe('2026-01-01T00:00:00.000Z\t#7\t-\tpending\ta b\n');
+  it('one tab-separated line per event, raw values piped', async () => {
+    const ev = { subject: 7, from: null, to: 'pending', title: 'a\tb' } as const;
+    const row = eventPlainRow(ev, '2026-01-01T00:00:00.000Z');
+    expect(await renderRows([], [row], 'plain', plain)).toBe('2026-01-01T00:00:00.000Z\t7\t\tpending\ta b\n');
+    expect(eventRow(ev, '2026-01-01T00:00:00.000Z')).toEqual(['2026-01-01T00:00:00.000Z', '#7', '-', 'pending', 'a\tb']);
   });
 });
 
