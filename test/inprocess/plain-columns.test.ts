@@ -288,6 +288,11 @@ describe('every command documents its plain output', () => {
     'auth status',
     'profile list',
     'profile show',
+    'profile use',
+    'profile set',
+    'profile remove',
+    'auth login',
+    'auth logout',
   ];
   for (const path of leaves) {
     it(path, async () => {

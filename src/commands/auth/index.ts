@@ -4,7 +4,7 @@ import type { Context, Deps } from '../../context.js';
 import { ExitCode, MqError, UsageError } from '../../errors.js';
 import type { Result } from '../../output/present.js';
 import { own, paints, v, type Field } from '../../output/render.js';
-import { plainHelpText, plainKeys } from '../../output/plain.js';
+import { plainHelpText, plainKeys, plainNone } from '../../output/plain.js';
 import { act, readStdinLimited, withExamples } from '../shared.js';
 
 /** The most a token read from standard input may be. */
@@ -185,7 +185,8 @@ export function authCommand(ctx: Context): Command {
           `Store the API token in the active profile (config file mode 0600). On a terminal the token is asked for with hidden input; --with-token reads it from stdin. The API URL defaults to ${DEFAULT_API_URL}.`,
         )
         .option('--with-token', 'read the token from standard input')
-        .action(act(ctx, 'auth login', (f: LoginOptions): LoginOptions => ({ withToken: f.withToken }), runLogin)),
+        .action(act(ctx, 'auth login', (f: LoginOptions): LoginOptions => ({ withToken: f.withToken }), runLogin))
+        .addHelpText('after', plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')])),
       [
         'mq auth login',
         'mq auth login --with-token < token.txt',
@@ -206,10 +207,13 @@ export function authCommand(ctx: Context): Command {
     ),
   );
   auth.addCommand(
-    withExamples(new Command('logout').summary('remove the token from the active profile').action(act(ctx, 'auth logout', () => ({}), runLogout)), [
-      'mq auth logout',
-      'mq --profile staging auth logout',
-    ]),
+    withExamples(
+      new Command('logout')
+        .summary('remove the token from the active profile')
+        .action(act(ctx, 'auth logout', () => ({}), runLogout))
+        .addHelpText('after', plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')])),
+      ['mq auth logout', 'mq --profile staging auth logout'],
+    ),
   );
   return auth;
 }

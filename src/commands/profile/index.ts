@@ -6,7 +6,7 @@ import type { Context, Deps } from '../../context.js';
 import { ConfigError, UsageError } from '../../errors.js';
 import type { Result } from '../../output/present.js';
 import { v } from '../../output/render.js';
-import { plainBool, plainColumns, plainHelpText, plainKeys } from '../../output/plain.js';
+import { plainBool, plainColumns, plainHelpText, plainKeys, plainNone } from '../../output/plain.js';
 import { act, withExamples, withPlainHelp } from '../shared.js';
 
 /** A profile as shown to people: the token only as set / not set, never credentials in a hand-edited URL. */
@@ -175,7 +175,8 @@ export function profileCommand(ctx: Context): Command {
       new Command('use')
         .summary('make a profile the active one')
         .argument('<name>', 'profile name')
-        .action(act(ctx, 'profile use', (name: string) => ({ name }), runProfileUse)),
+        .action(act(ctx, 'profile use', (name: string) => ({ name }), runProfileUse))
+        .addHelpText('after', plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')])),
       ['mq profile use local'],
     ),
   );
@@ -185,7 +186,8 @@ export function profileCommand(ctx: Context): Command {
         .alias('rm')
         .summary('delete a profile and its token')
         .argument('<name>', 'profile name')
-        .action(act(ctx, 'profile remove', (name: string) => ({ name }), runProfileRemove)),
+        .action(act(ctx, 'profile remove', (name: string) => ({ name }), runProfileRemove))
+        .addHelpText('after', plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')])),
       ['mq profile remove staging'],
     ),
   );
@@ -195,7 +197,8 @@ export function profileCommand(ctx: Context): Command {
         .summary('set a default in the active profile')
         .argument('<key>', `one of ${SETTABLE.join(', ')}`)
         .argument('<value>', 'the value')
-        .action(act(ctx, 'profile set', (key: string, value: string) => ({ key, value }), runProfileSet)),
+        .action(act(ctx, 'profile set', (key: string, value: string) => ({ key, value }), runProfileSet))
+        .addHelpText('after', plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')])),
       ['mq profile set repo my-org/my-repo', 'mq profile set branch main', 'mq --profile local profile set api-url http://127.0.0.1:8080/v1'],
     ),
   );
