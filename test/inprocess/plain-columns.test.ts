@@ -235,7 +235,14 @@ const CASES: Case[] = [
     min: 5,
     check: (rows) => expect(rows[0]?.slice(0, 2)).toEqual(['github.com', 'acme/widgets']),
   },
-  { name: 'profile list', args: () => ['profile', 'list'], help: ['profile', 'list'], specs: [PROFILE_LIST_PLAIN], min: 1 },
+  {
+    name: 'profile list (the name second: completions cut -f2)',
+    args: () => ['profile', 'list'],
+    help: ['profile', 'list'],
+    specs: [PROFILE_LIST_PLAIN],
+    min: 1,
+    check: (rows) => expect(rows[0]?.slice(0, 2)).toEqual(['true', 'default']),
+  },
   { name: 'profile show', args: () => ['profile', 'show'], help: ['profile', 'show'], specs: [PROFILE_SHOW_PLAIN], min: 3 },
   { name: 'cancel', args: () => ['cancel', '42'], help: ['cancel'], specs: [], min: 0 },
 ];

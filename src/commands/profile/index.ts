@@ -22,7 +22,8 @@ function publicProfile(name: string, p: Profile, active: boolean) {
 }
 
 /** `mq profile list` and `mq profile show` piped; the token is never printed, only whether it is set. */
-export const PROFILE_LIST_PLAIN = plainColumns('one line per profile', ['name', 'active', 'api_url', 'repo', 'branch', 'token_set']);
+// The name stays the second column: the shell completions read it with `cut -f2`.
+export const PROFILE_LIST_PLAIN = plainColumns('one line per profile', ['active', 'name', 'api_url', 'repo', 'branch', 'token_set']);
 export const PROFILE_SHOW_PLAIN = plainKeys('one line per setting of the profile', ['name', 'active', 'api_url', 'repo', 'branch', 'token_set']);
 
 export async function runProfileList(_opts: object, ctx: Deps): Promise<Result> {
