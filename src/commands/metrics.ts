@@ -41,7 +41,7 @@ export async function runMetrics(opts: MetricsOptions, deps: Deps): Promise<Resu
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     deps.out.note([own(paints.yellow, 'mq: warning:'), ' the metrics could not be parsed (', v(why), '); showing them as the service sent them']);
-    return { data: { ...query, parsed: false, error: why, raw: body }, view: sent, exitCode: 0 };
+    return { data: { repo: query.repo ?? null, repoHost: query.repoHost ?? null, parsed: false, error: why, raw: body }, view: sent, exitCode: 0 };
   }
   if (queues.length === 0 && deps.out.format(PIPED) !== 'json') {
     deps.out.note(
