@@ -300,6 +300,7 @@ describe('every command documents its plain output', () => {
     'profile remove',
     'auth login',
     'auth logout',
+    'demo',
   ];
   for (const path of leaves) {
     it(path, async () => {
