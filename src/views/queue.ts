@@ -92,12 +92,13 @@ export function queueSummaryFields(q: Queue, where: string): Field[] {
   ];
 }
 
+/** `mq queue show --settings` and `mq queue create` piped: the keys are those of queueSettingFields. */
+export const QUEUE_SETTINGS_PLAIN = plainKeys('one line per setting', ['branch', ...QUEUE_SETTINGS.map((s) => s.key), 'enqueued']);
+
 /**
  * Every setting under a stable key, with a raw value (minutes as numbers, booleans as true/false,
  * lists comma-separated): `key<TAB>value` lines are what `awk -F'\t'` wants.
  */
-export const QUEUE_SETTINGS_PLAIN = plainKeys('one line per setting', ['branch', ...QUEUE_SETTINGS.map((s) => s.key), 'enqueued']);
-
 export function queueSettingFields(q: Queue): Field[] {
   const raw = (v: unknown): string => (v === null || v === undefined ? '' : Array.isArray(v) ? v.join(',') : String(v));
   const branch: Field = { key: 'branch', label: 'Branch', value: raw(q.branch) };
@@ -133,8 +134,8 @@ export const QUEUE_PR_PLAIN = plainColumns('one line per PR in queue order', [
 
 /**
  * The enqueued PRs in the order the service lists them (queue order). On a terminal times read
- * `4m 10s`; piped, the time in state is whole seconds and the priority its name (or value), so
- * columns sort and compare.
+ * `4m 10s`; piped, raw values (see QUEUE_PR_PLAIN): whole seconds in state, the priority name and
+ * value apart, so columns sort and compare.
  */
 export function queueRows(entries: readonly QueueEntry[], now: number, human: boolean): Row[] {
   return entries.map((e, i): Row => {
