@@ -3,9 +3,10 @@ import type { MergeQueueClient } from '../api/client.js';
 import { formatRepo } from '../config/resolve.js';
 import type { Context, Deps, Target } from '../context.js';
 import type { Result } from '../output/present.js';
+import { plainNone } from '../output/plain.js';
 import { own, paints, v } from '../output/render.js';
 import { runOverPrs } from './bulk.js';
-import { act, prArguments, withExamples } from './shared.js';
+import { act, prArguments, withExamples, withPlainHelp } from './shared.js';
 import { parallelOption } from './submit.js';
 
 /** The state a mutation left the PR in, read back (best effort: the mutation already succeeded). */
@@ -61,5 +62,6 @@ export function cancelCommand(ctx: Context): Command {
         runCancel,
       ),
     );
+  withPlainHelp(cmd, [plainNone('nothing on stdout: one ✓ or ✗ line per PR on stderr, and the exit code')]);
   return withExamples(cmd, ['mq cancel 42', 'mq cancel 101 102 103 --json', 'mq cancel 42 --dry-run']);
 }

@@ -13,7 +13,8 @@ import { ExitCode, MqError, UsageError } from '../errors.js';
 import type { Result } from '../output/present.js';
 import { own, paints, type Line } from '../output/render.js';
 import { formatDuration } from '../util/duration.js';
-import { act, withExamples } from './shared.js';
+import { plainNone } from '../output/plain.js';
+import { act, withExamples, withPlainHelp } from './shared.js';
 
 interface DemoFlags {
   speed: string;
@@ -188,5 +189,6 @@ export function demoCommand(ctx: Context): Command {
     .option('--speed <minutes>', 'emulated minutes per real second', '4')
     .option('--seed <n>', 'seed of the emulator (same seed, same run)', '1')
     .action(act(ctx, 'demo', demoOptions, runDemo));
+  withPlainHelp(cmd, [plainNone('a narration for people (one line per state change, then a summary), not columns; --json prints one document')]);
   return withExamples(cmd, ['mq demo', 'mq demo --speed 50', 'mq demo --seed 7 | tee demo.log']);
 }

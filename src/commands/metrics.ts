@@ -1,15 +1,10 @@
 import { Command } from 'commander';
 import { envValue, parseRepo } from '../config/resolve.js';
 import type { Context, Deps } from '../context.js';
-import { UsageError } from '../errors.js';
 import { asSent, type Block, type Result } from '../output/present.js';
 import { own, paints, v, type Format } from '../output/render.js';
-import { metricsFields, metricsRows, queueTitle } from '../views/metrics.js';
-import { act, withExamples } from './shared.js';
-
-export interface MetricsOptions {
-  allRepos?: boolean;
-}
+import { METRICS_PLAIN, metricsFields, metricsRows, queueTitle, tidyQueue } from '../views/metrics.js';
+import { act, withExamples, withPlainHelp } from './shared.js';
 
 export interface MetricsOptions {
   allRepos?: boolean;
@@ -17,34 +12,15 @@ export interface MetricsOptions {
 
 /**
  * The query: `repo` and `repoHost` together, from --repo or MQ_REPO, or neither (every repository).
- * A repo written without a host takes the host of the profile's repo; without one, it is refused
- * rather than guessed, since the service needs the host.
+ * A repo written without a host is on github.com, as for every other command.
  */
-export function metricsQuery(deps: Pick<Deps, 'options' | 'env' | 'profile'>, opts: MetricsOptions): { repo?: string; repoHost?: string } {
+export function metricsQuery(deps: Pick<Deps, 'options' | 'env'>, opts: MetricsOptions): { repo?: string; repoHost?: string } {
   if (opts.allRepos) return {};
   const flag = deps.options.repo;
   const text = flag ?? envValue(deps.env, 'MQ_REPO');
   if (text === undefined) return {};
-  const source = flag !== undefined ? '--repo' : 'MQ_REPO';
-  const repo = parseRepo(text, source);
-  const explicitHost =
-    text
-      .trim()
-      .replace(/\.git$/, '')
-      .split('/').length === 3;
-  if (explicitHost) return { repo: `${repo.owner}/${repo.name}`, repoHost: repo.host };
-  const { name, data } = deps.profile();
-  const profileRepo = data.repo?.trim().split('/');
-  if (profileRepo && profileRepo.length === 3 && profileRepo[0]) return { repo: `${repo.owner}/${repo.name}`, repoHost: profileRepo[0].toLowerCase() };
-  throw new UsageError(
-    `${source}: "${text}" has no host part, and metrics needs one (repoHost); profile "${name.value}" has no repo with a host to take it from`,
-    {
-      hints: [
-        `write the host: ${source === '--repo' ? '--repo ' : 'MQ_REPO='}github.com/${repo.owner}/${repo.name}`,
-        'or drop --repo (and MQ_REPO) to get the metrics of every repository',
-      ],
-    },
-  );
+  const repo = parseRepo(text, flag !== undefined ? '--repo' : 'MQ_REPO');
+  return { repo: `${repo.owner}/${repo.name}`, repoHost: repo.host };
 }
 
 /** Piped without a format chosen, metrics pass through raw (for a scraper or a file). */
@@ -65,7 +41,7 @@ export async function runMetrics(opts: MetricsOptions, deps: Deps): Promise<Resu
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     deps.out.note([own(paints.yellow, 'mq: warning:'), ' the metrics could not be parsed (', v(why), '); showing them as the service sent them']);
-    return { data: { ...query, parsed: false, error: why, raw: body }, view: sent, exitCode: 0 };
+    return { data: { repo: query.repo ?? null, repoHost: query.repoHost ?? null, parsed: false, error: why, raw: body }, view: sent, exitCode: 0 };
   }
   if (queues.length === 0 && deps.out.format(PIPED) !== 'json') {
     deps.out.note(
@@ -74,9 +50,11 @@ export async function runMetrics(opts: MetricsOptions, deps: Deps): Promise<Resu
     return { view: sent, exitCode: 0 };
   }
   const perQueue = queues.flatMap((q, i): Block[] => [...(i > 0 ? [{ lines: [''] }] : []), { fields: metricsFields(q), title: queueTitle(q) }]);
+  // The series name the repository as owner/name; its host is the one asked for (unknown for every repository).
+  const repoHost = query.repoHost ?? null;
   return {
-    data: { ...query, parsed: true, queues },
-    view: { plain: [{ headers: [], rows: queues.flatMap(metricsRows) }], table: perQueue, markdown: perQueue },
+    data: { repo: query.repo ?? null, repoHost, parsed: true, queues: queues.map((q) => ({ repoHost, ...tidyQueue(q) })) },
+    view: { plain: [{ headers: [], rows: queues.flatMap((q) => metricsRows(q, repoHost)) }], table: perQueue, markdown: perQueue },
     exitCode: 0,
   };
 }
@@ -85,16 +63,13 @@ export function metricsCommand(ctx: Context): Command {
     .summary('show the merge queue metrics (Prometheus)')
     .description(
       [
-        "Read the service's Prometheus metrics. Piped, or with -o raw, the exposition text is passed through unchanged (for a scraper or a file). On a terminal, or with --json, -o table, -o plain or -o markdown, it is parsed and shown per queue: PRs in the queue, testing and awaiting mergeability, PRs that left in the last hour by conclusion, restarts, and for the wait, test and time-in-queue histograms their count and p50/p90 estimated from the buckets. -o plain prints one `repo<TAB>branch<TAB>queue_type<TAB>metric<TAB>value` line per metric (durations in seconds). An exposition that does not parse is shown as sent, with a warning.",
+        "Read the service's Prometheus metrics. Piped, or with -o raw, the exposition text is passed through unchanged (for a scraper or a file). On a terminal, or with --json, -o table, -o plain or -o markdown, it is parsed and shown per queue: PRs in the queue, testing and awaiting mergeability, PRs that left in the last hour by conclusion, restarts, and for the wait, test and time-in-queue histograms their count and p50/p90 estimated from the buckets. -o plain prints one line per metric (columns below; durations in seconds). Numbers are rounded to at most 3 decimals (no float noise), in JSON too. An exposition that does not parse is shown as sent, with a warning.",
         '',
-        "With --repo (or MQ_REPO), only that repository is asked for, as repo=owner/name and repoHost=host. Write the host (github.com/owner/name); a repo without one takes the host of the profile's repo, and is refused (exit 2) when the profile has none. Without --repo and MQ_REPO, or with --all-repos, every repository of the organization.",
+        'With --repo (or MQ_REPO), only that repository is asked for, as repo=owner/name and repoHost=host; a repo written without a host is on github.com, as for every other command. The host is carried in the output (repoHost in JSON, the repo_host column piped). Without --repo and MQ_REPO, or with --all-repos, every repository of the organization (the series do not name a host: repoHost is null and repo_host empty).',
       ].join('\n'),
     )
     .option('--all-repos', 'every repository, even when --repo or MQ_REPO is set')
     .action(act(ctx, 'metrics', (f: MetricsOptions): MetricsOptions => ({ allRepos: f.allRepos }), runMetrics, PIPED));
-  return withExamples(cmd, [
-    'mq metrics --repo github.com/acme/widgets',
-    'mq metrics --all-repos > metrics.prom',
-    "mq metrics -o plain | awk -F'\\t' '$4 == \"depth\"'",
-  ]);
+  withPlainHelp(cmd, [METRICS_PLAIN], '  Piped without -o, the exposition text is passed through as sent instead.');
+  return withExamples(cmd, ['mq metrics --repo acme/widgets', 'mq metrics --all-repos > metrics.prom', "mq metrics -o plain | awk -F'\\t' '$5 == \"depth\"'"]);
 }

@@ -2,9 +2,10 @@ import { Command } from 'commander';
 import { formatRepo } from '../config/resolve.js';
 import type { Context, Deps } from '../context.js';
 import type { Result } from '../output/present.js';
+import { plainNone } from '../output/plain.js';
 import { own, paints, v } from '../output/render.js';
 import { stateAfter } from './cancel.js';
-import { act, onePr, withExamples } from './shared.js';
+import { act, onePr, withExamples, withPlainHelp } from './shared.js';
 
 export interface RestartOptions {
   pr: number;
@@ -31,5 +32,6 @@ export function restartCommand(ctx: Context): Command {
     .action(
       act(ctx, 'restart', (pr: string | undefined, f: { dryRun?: boolean }): RestartOptions => ({ pr: onePr(ctx.env, pr), dryRun: f.dryRun }), runRestart),
     );
+  withPlainHelp(cmd, [plainNone('nothing on stdout: a ✓ line on stderr, and the exit code')]);
   return withExamples(cmd, ['mq restart 42', 'mq restart 42 --json']);
 }

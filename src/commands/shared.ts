@@ -8,12 +8,18 @@ import { inferPrNumber } from '../config/github.js';
 import type { Context, Deps } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Result } from '../output/present.js';
+import { plainHelpText, type PlainSpec } from '../output/plain.js';
 import type { Format } from '../output/render.js';
 import { InputTooLarge, limitText } from '../util/limited-read.js';
 
 export function withExamples(cmd: Command, examples: string[], extra?: string): Command {
   const text = `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n${extra ? `\n${extra}\n` : ''}`;
   return cmd.addHelpText('after', text);
+}
+
+/** Adds the `Plain output (piped, or -o plain):` paragraph, written from the specs that build the rows. */
+export function withPlainHelp(cmd: Command, specs: readonly PlainSpec[], note?: string): Command {
+  return cmd.addHelpText('after', plainHelpText(specs, note));
 }
 
 /**

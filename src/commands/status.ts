@@ -2,10 +2,12 @@ import { Command } from 'commander';
 import type { Context, Deps } from '../context.js';
 import { ExitCode, MqError, mostSevere } from '../errors.js';
 import type { Block, Result } from '../output/present.js';
+import { plainColumns, plainSecondsSince } from '../output/plain.js';
 import type { Row } from '../output/render.js';
 import { stateColor } from '../output/style.js';
-import { pullRequestFields } from '../views/pull-request.js';
-import { act, onePr, prArguments, withExamples } from './shared.js';
+import { STORY_PLAIN } from '../views/story.js';
+import { PR_PLAIN, pullRequestFields, pullRequestPlainFields } from '../views/pull-request.js';
+import { act, onePr, prArguments, withExamples, withPlainHelp } from './shared.js';
 
 export interface StatusOptions {
   pr: number;
@@ -17,11 +19,13 @@ export async function runStatus(opts: StatusOptions, deps: Deps): Promise<Result
   const client = await deps.client();
   const { fetchStory, storyJson, storyView } = await import('../stats/lazy.js');
   const { record, story, checksNote } = await fetchStory(client, target, opts.pr);
-  const fields = pullRequestFields(
-    record,
-    client.serviceNow(() => deps.clock.now()),
-  );
-  if (story.runId) fields.push({ key: 'run', label: story.state === 'failed' ? 'Failing run' : 'Run', value: story.runId });
+  const now = client.serviceNow(() => deps.clock.now());
+  const fields = pullRequestFields(record, now);
+  const plainFields = pullRequestPlainFields(record, now);
+  if (story.runId) {
+    fields.push({ key: 'run', label: story.state === 'failed' ? 'Failing run' : 'Run', value: story.runId });
+    plainFields.push(PR_PLAIN.field('run', 'Run', story.runId));
+  }
   const storyBlocks = storyView(story);
   const notes = checksNote ? [`mq: note: ${checksNote}`] : [];
   return {
@@ -29,7 +33,7 @@ export async function runStatus(opts: StatusOptions, deps: Deps): Promise<Result
     exitCode: 0,
     view: {
       table: [{ fields }, ...storyBlocks.table],
-      plain: [{ fields }, ...storyBlocks.plain],
+      plain: [{ fields: plainFields }, ...storyBlocks.plain],
       markdown: [{ fields, title: `PR #${opts.pr}` }, ...storyBlocks.markdown],
     },
     notes: { table: notes, plain: notes, markdown: notes, json: notes },
@@ -58,27 +62,44 @@ export async function runStatusMany(opts: StatusManyOptions, deps: Deps): Promis
   const missing = new Set(notFound);
   const now = client.serviceNow(() => deps.clock.now());
   const rows = [...new Set(numbers)].map((n) => batchRow(n, byNumber.get(n), missing.has(n) || !byNumber.has(n), order, now));
-  const table = (human: boolean): Block[] => [
+  const table: Block[] = [
     {
       headers: ['PR', 'State', 'For', 'Position', 'Reason'],
       fit: { truncate: ['Reason'], drop: ['Position'] },
-      rows: rows.map(
-        (r): Row => [
-          human ? `#${r.pr}` : String(r.pr),
-          { value: r.state, paint: stateColor },
-          human ? r.forText : r.since,
-          r.position === null ? '' : String(r.position),
-          r.reason,
-        ],
+      rows: rows.map((r): Row => [`#${r.pr}`, { value: r.state, paint: stateColor }, r.forText, r.position === null ? '' : String(r.position), r.reason]),
+    },
+  ];
+  const plain: Block[] = [
+    {
+      headers: [],
+      rows: rows.map((r) =>
+        STATUS_MANY_PLAIN.row({
+          pr: String(r.pr),
+          state: r.found ? r.state : 'not_found',
+          state_changed_at: r.since,
+          in_state_seconds: plainSecondsSince(r.since, now),
+          position: r.position === null ? '' : String(r.position),
+          reason: r.reason,
+        }),
       ),
     },
   ];
   return {
     data: { pullRequests: rows.filter((r) => r.found).map((r) => r.json), notFound: rows.filter((r) => !r.found).map((r) => r.pr) },
     exitCode: mostSevere(rows.map((r) => (r.found ? ExitCode.ok : ExitCode.notFound))),
-    view: { table: table(true), markdown: table(true), plain: table(false) },
+    view: { table, markdown: table, plain },
   };
 }
+
+/** `mq status 41 42 43` piped. */
+export const STATUS_MANY_PLAIN = plainColumns('with several PRs, one line per PR', [
+  'pr',
+  'state',
+  'state_changed_at',
+  'in_state_seconds',
+  'position',
+  'reason',
+]);
 
 export function statusCommand(ctx: Context): Command {
   const one = act(ctx, 'status', (pr: string | undefined): StatusOptions => ({ pr: onePr(ctx.env, pr) }), runStatus);
@@ -90,6 +111,11 @@ export function statusCommand(ctx: Context): Command {
     )
     .argument('[prs...]', 'PR numbers, or - to read them from stdin (in GitHub Actions it defaults to the PR of the workflow run)')
     .action(async (prs: string[]) => (prs.length > 1 || prs.includes('-') ? many(prs) : one(prs[0])));
+  withPlainHelp(
+    cmd,
+    [PR_PLAIN, STORY_PLAIN.trip, STORY_PLAIN.step, STORY_PLAIN.check, STATUS_MANY_PLAIN],
+    '  A PR never submitted to this queue reads state not_found.',
+  );
   return withExamples(cmd, [
     'mq status 42',
     'mq status 42 --json | jq -r .state',

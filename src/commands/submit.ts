@@ -4,10 +4,11 @@ import { formatRepo } from '../config/resolve.js';
 import type { Context, Deps } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Result } from '../output/present.js';
+import { plainNone } from '../output/plain.js';
 import { own, paints, v } from '../output/render.js';
 import { runOverPrs } from './bulk.js';
-import { act, prArguments, withExamples } from './shared.js';
-import { parseWaitSettings, waitForPr, type WaitSettings } from './wait.js';
+import { act, prArguments, withExamples, withPlainHelp } from './shared.js';
+import { parseWaitSettings, WAIT_PLAIN, waitForPr, type WaitSettings } from './wait.js';
 
 export interface SubmitOptions {
   /** PR numbers as given; `-` reads them from stdin. */
@@ -97,6 +98,10 @@ export function submitCommand(ctx: Context): Command {
         runSubmit,
       ),
     );
+  withPlainHelp(cmd, [
+    plainNone('nothing on stdout: one ✓ or ✗ line per PR on stderr, and the exit code'),
+    { ...WAIT_PLAIN, what: 'with --wait, one line when the wait ends' },
+  ]);
   return withExamples(cmd, [
     'mq submit 42',
     'mq submit 42 --priority high --no-batch',

@@ -4,9 +4,10 @@ import { formatRepo } from '../config/resolve.js';
 import type { Context, Deps } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Result } from '../output/present.js';
+import { plainNone } from '../output/plain.js';
 import { own, paints, v } from '../output/render.js';
 import { InputTooLarge, limitText, readFileLimited } from '../util/limited-read.js';
-import { act, collect, onePr, withExamples } from './shared.js';
+import { act, collect, onePr, withExamples, withPlainHelp } from './shared.js';
 
 /** The service refuses request bodies over 20 MiB. */
 export const MAX_BODY_BYTES = 20 * 1024 * 1024;
@@ -138,6 +139,7 @@ export function targetsCommand(ctx: Context): Command {
     .option('--none', 'the PR impacts nothing (sends an empty list)')
     .option('--dry-run', 'print the request instead of sending it')
     .action(act(ctx, 'targets', (pr: string | undefined, f: TargetsFlags) => targetsOptions(onePr(ctx.env, pr), f), runTargets));
+  withPlainHelp(cmd, [plainNone('nothing on stdout: a ✓ line on stderr, and the exit code')]);
   return withExamples(cmd, [
     'mq targets 42 --sha "$(git rev-parse HEAD)" --target //svc/api --target //svc/web',
     'bazel-diff ... > targets.txt && mq targets 42 --sha "$SHA" --file targets.txt',

@@ -10,11 +10,12 @@ import type { SubmittedPullRequest } from '../api/schemas.js';
 import { checkedTimeout, MAX_TIMEOUT_MS, type Context, type Deps, type Target } from '../context.js';
 import { ExitCode, MqError, UsageError } from '../errors.js';
 import type { Result } from '../output/present.js';
+import { plainColumns } from '../output/plain.js';
 import { own, paints, v, type Line } from '../output/render.js';
 import { formatDuration, parseDuration } from '../util/duration.js';
 import { poll } from '../util/poll.js';
 import { pullRequestFields } from '../views/pull-request.js';
-import { act, onePr, withExamples } from './shared.js';
+import { act, onePr, withExamples, withPlainHelp } from './shared.js';
 
 export interface WaitSettings {
   timeoutMs: number;
@@ -155,10 +156,15 @@ export async function waitForPr(
           rows: transitions.map((t) => [t.at, t.from ?? '—', t.to, t.afterMs === null ? '' : formatDuration(t.afterMs)]),
         },
       ],
-      plain: [{ headers: [], rows: [[String(pr), outcome, finalState ?? '', String(Math.round(waitedMs / 1000))]] }],
+      plain: [
+        { headers: [], rows: [WAIT_PLAIN.row({ pr: String(pr), outcome, state: finalState ?? '', waited_seconds: String(Math.round(waitedMs / 1000)) })] },
+      ],
     },
   };
 }
+
+/** `mq wait` (and `mq submit --wait`) piped: one line when the wait ends. */
+export const WAIT_PLAIN = plainColumns('one line when the wait ends', ['pr', 'outcome', 'state', 'waited_seconds']);
 
 export interface WaitOptions extends WaitSettings {
   pr: number;
@@ -189,6 +195,7 @@ export function waitCommand(ctx: Context): Command {
         runWait,
       ),
     );
+  withPlainHelp(cmd, [WAIT_PLAIN], '  outcome is merged, failed, cancelled, left_queue or timeout.');
   return withExamples(
     cmd,
     ['mq wait 42', 'mq wait 42 --timeout 30m --interval 10s', 'mq wait "$PR" --json > result.json'],

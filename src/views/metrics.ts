@@ -1,5 +1,6 @@
 /** How the per-queue merge queue metrics read: one block per queue, or long-format rows for scripts. */
 import type { HistogramKey, HistogramSummary, QueueMetrics } from '../api/merge-queue-metrics.js';
+import { plainColumns } from '../output/plain.js';
 import type { Field, Row } from '../output/render.js';
 import { formatDuration } from '../util/duration.js';
 
@@ -57,11 +58,50 @@ export function metricsFields(q: QueueMetrics): Field[] {
   return fields;
 }
 
-/** `repo branch queue_type metric value`, one metric a line, durations in seconds. */
-export function metricsRows(q: QueueMetrics): Row[] {
+/**
+ * A figure without float noise: at most 3 decimals (milliseconds for seconds), so 0.1 + 0.2 reads
+ * 0.3 and an interpolated p90 of 53.99999999999999 reads 54. NaN and infinities are kept (JSON
+ * writes them as null).
+ */
+export function tidy(n: number): number {
+  if (!Number.isFinite(n)) return n;
+  const r = Math.round(n * 1000) / 1000;
+  return Object.is(r, -0) ? 0 : r;
+}
+
+function tidyHistogram(h: HistogramSummary): HistogramSummary {
+  return {
+    count: tidy(h.count),
+    sum: tidy(h.sum),
+    ...(h.p50 !== undefined ? { p50: tidy(h.p50) } : {}),
+    ...(h.p90 !== undefined ? { p90: tidy(h.p90) } : {}),
+  };
+}
+
+/** The queue's figures rounded as `tidy` does, for the JSON document. */
+export function tidyQueue(q: QueueMetrics): QueueMetrics {
+  const opt = (n: number | undefined) => (n === undefined ? undefined : tidy(n));
+  const histograms: QueueMetrics['histograms'] = {};
+  for (const [k, h] of Object.entries(q.histograms) as Array<[HistogramKey, HistogramSummary]>) histograms[k] = tidyHistogram(h);
+  const out: QueueMetrics = {
+    ...q,
+    conclusions: Object.fromEntries(Object.entries(q.conclusions).map(([k, n]) => [k, tidy(n)])),
+    histograms,
+  };
+  for (const k of ['depth', 'awaitingMergeability', 'testingSlotsActive', 'restarts'] as const) if (q[k] !== undefined) out[k] = opt(q[k]);
+  return out;
+}
+
+/** `mq metrics -o plain`: one line per metric; repo_host is empty when every repository was asked for. */
+export const METRICS_PLAIN = plainColumns('one line per metric', ['repo_host', 'repo', 'branch', 'queue_type', 'metric', 'value']);
+
+/** One metric a line, durations in seconds, values as `tidy` rounds them. */
+export function metricsRows(q: QueueMetrics, repoHost: string | null = null): Row[] {
   const rows: Row[] = [];
   const add = (metric: string, v: number | undefined) => {
-    if (v !== undefined && !Number.isNaN(v)) rows.push([q.repo, q.branch, q.queueType, metric, String(Math.round(v * 1000) / 1000)]);
+    if (v !== undefined && !Number.isNaN(v)) {
+      rows.push(METRICS_PLAIN.row({ repo_host: repoHost ?? '', repo: q.repo, branch: q.branch, queue_type: q.queueType, metric, value: String(tidy(v)) }));
+    }
   };
   add('depth', q.depth);
   add('testing_slots_active', q.testingSlotsActive);

@@ -5,6 +5,7 @@
  */
 import { QUEUE_SETTINGS, type SettingKind } from '../api/queue-settings.js';
 import type { Queue, QueueEntry } from '../api/schemas.js';
+import { plainBool, plainColumns, plainKeys, plainNumber, plainSecondsSince } from '../output/plain.js';
 import { own, paints, type Cell, type Field, type Line, type Row } from '../output/render.js';
 import { stateColor } from '../output/style.js';
 import type { TableFit } from '../output/width.js';
@@ -92,6 +93,9 @@ export function queueSummaryFields(q: Queue, where: string): Field[] {
   ];
 }
 
+/** `mq queue show --settings` and `mq queue create` piped: the keys are those of queueSettingFields. */
+export const QUEUE_SETTINGS_PLAIN = plainKeys('one line per setting', ['branch', ...QUEUE_SETTINGS.map((s) => s.key), 'enqueued']);
+
 /**
  * Every setting under a stable key, with a raw value (minutes as numbers, booleans as true/false,
  * lists comma-separated): `key<TAB>value` lines are what `awk -F'\t'` wants.
@@ -117,10 +121,24 @@ function secondsSince(iso: string | null | undefined, now: number): number | und
   return Number.isNaN(t) ? undefined : Math.max(0, Math.round((now - t) / 1000));
 }
 
+/** The enqueued PRs piped (`mq queue show`), in queue order. */
+export const QUEUE_PR_PLAIN = plainColumns('one line per PR in queue order', [
+  'position',
+  'pr',
+  'state',
+  'in_state_seconds',
+  'priority',
+  'priority_value',
+  'skip_the_line',
+  'no_batch',
+  'author',
+  'title',
+]);
+
 /**
  * The enqueued PRs in the order the service lists them (queue order). On a terminal times read
- * `4m 10s`; piped, the time in state is whole seconds and the priority its name (or value), so
- * columns sort and compare.
+ * `4m 10s`; piped, raw values (see QUEUE_PR_PLAIN): whole seconds in state, the priority name and
+ * value apart, so columns sort and compare.
  */
 export function queueRows(entries: readonly QueueEntry[], now: number, human: boolean): Row[] {
   return entries.map((e, i): Row => {
@@ -129,8 +147,18 @@ export function queueRows(entries: readonly QueueEntry[], now: number, human: bo
     const stateCell: Cell = { value: state, paint: stateColor };
     const title = e.prTitle ?? '';
     if (!human) {
-      const priority = e.priorityName ?? (e.priorityValue === null || e.priorityValue === undefined ? '' : String(e.priorityValue));
-      return [String(i + 1), val(e.prNumber), stateCell, seconds === undefined ? '' : String(seconds), priority, e.prAuthor ?? '', title];
+      return QUEUE_PR_PLAIN.row({
+        position: String(i + 1),
+        pr: plainNumber(e.prNumber),
+        state,
+        in_state_seconds: plainSecondsSince(e.stateChangedAt, now),
+        priority: e.priorityName ?? '',
+        priority_value: plainNumber(e.priorityValue),
+        skip_the_line: plainBool(e.skipTheLine),
+        no_batch: plainBool(e.noBatch),
+        author: e.prAuthor ?? '',
+        title,
+      });
     }
     const marks = [e.skipTheLine ? 'skip the line' : '', e.noBatch ? 'no batch' : ''].filter(Boolean);
     const priority = [priorityText(e.priorityName, e.priorityValue), ...marks].filter(Boolean).join(', ');
@@ -213,7 +241,19 @@ export function changeLines(changes: readonly SettingChange[]): Line[] {
   });
 }
 
-/** Tab-separated `key before after changed` rows for scripts. */
+/** Tab-separated `key before after changed` rows for people (markdown). */
 export function changeRows(changes: readonly SettingChange[]): Row[] {
   return changes.map((c) => [c.key, c.from, c.to, c.changed ? 'changed' : 'unchanged']);
+}
+
+/** `mq queue update` piped: one line per setting changed or asked for, raw values as in `queue show --settings`. */
+export const CHANGE_PLAIN = plainColumns('one line per setting changed or asked for', ['setting', 'before', 'after', 'changed']);
+
+const rawSetting = (v: unknown): string => (v === null || v === undefined ? '' : Array.isArray(v) ? v.join(',') : String(v));
+
+/** Raw before/after values (minutes as numbers, true/false, lists comma-separated); before is '' when unknown. */
+export function changePlainRows(changes: readonly SettingChange[]): Row[] {
+  return changes.map((c) =>
+    CHANGE_PLAIN.row({ setting: c.key, before: c.from === '?' ? '' : rawSetting(c.before), after: rawSetting(c.after), changed: String(c.changed) }),
+  );
 }

@@ -3,6 +3,7 @@
  * `*`), markdown, and plain tab-separated lines. The JSON document is the result itself.
  */
 import type { RowResult, SimulateResult } from '../planner/index.js';
+import { plainColumns } from '../output/plain.js';
 import type { Cell, Paint, Row } from '../output/render.js';
 import type { TableFit } from '../output/width.js';
 import type { Estimate } from '../planner/stats.js';
@@ -115,21 +116,51 @@ export function historyLines(result: SimulateResult): string[] {
 
 export const FOOTNOTE = 'mean ±half-width of the 95% interval over runs; * = best in column (among rows that keep up); TTM = time from submission to merge';
 
-/** Plain output: one line per row and column (row label, column key, mean, lo, hi), then the recommendation. */
-export function simulatePlainLines(result: SimulateResult): string[] {
-  const out: string[] = [];
+/** `mq queue simulate` piped: the estimates, then tagged lines for rows within the model's error, the backtest and the recommendation. */
+export const SIMULATE_PLAIN = {
+  estimate: plainColumns('one line per row and figure', ['row', 'figure', 'mean', 'lo', 'hi']),
+  withinError: plainColumns("then one line per row closer to the baseline than the model's error", ['row'], 'within_model_error'),
+  backtest: plainColumns('with --from-history, one line per backtested figure', ['figure', 'measured', 'simulated', 'error'], 'backtest'),
+  recommendation: plainColumns('last, the recommendation', ['row', 'text'], 'recommendation'),
+};
+
+const raw = (n: number | null | undefined): string => (n === null || n === undefined ? '' : String(n));
+
+/** Plain output: one line per row and figure (row label, figure key, mean, lo, hi), then the tagged lines. */
+export function simulatePlainRows(result: SimulateResult): Row[] {
+  const P = SIMULATE_PLAIN;
+  const out: Row[] = [];
   for (const r of result.results) {
     for (const c of SIMULATE_COLUMNS) {
       const e = c.get(r);
-      out.push([r.label, c.key, e.mean ?? '', e.lo ?? '', e.hi ?? ''].join('\t'));
+      out.push(P.estimate.row({ row: r.label, figure: c.key, mean: raw(e.mean), lo: raw(e.lo), hi: raw(e.hi) }));
     }
   }
-  for (const r of result.results) if (r.withinModelError) out.push([r.label, 'within_model_error', 'true'].join('\t'));
+  for (const r of result.results) if (r.withinModelError) out.push(P.withinError.row({ row: r.label }));
   const b = result.backtest;
   if (b) {
-    out.push(['backtest', 'merged_per_hour', b.measured.mergedPerHour ?? '', b.simulated.mergedPerHour ?? '', b.error.mergedPerHour ?? ''].join('\t'));
-    out.push(['backtest', 'ttm_p50', b.measured.timeToMergeP50 ?? '', b.simulated.timeToMergeP50 ?? '', b.error.timeToMergeP50 ?? ''].join('\t'));
+    out.push(
+      P.backtest.row({
+        figure: 'merged_per_hour',
+        measured: raw(b.measured.mergedPerHour),
+        simulated: raw(b.simulated.mergedPerHour),
+        error: raw(b.error.mergedPerHour),
+      }),
+    );
+    out.push(
+      P.backtest.row({
+        figure: 'ttm_p50',
+        measured: raw(b.measured.timeToMergeP50),
+        simulated: raw(b.simulated.timeToMergeP50),
+        error: raw(b.error.timeToMergeP50),
+      }),
+    );
   }
-  out.push(['recommendation', result.recommendation.label, result.recommendation.text].join('\t'));
+  out.push(P.recommendation.row({ row: result.recommendation.label, text: result.recommendation.text }));
   return out;
+}
+
+/** The plain lines as text (tab-joined), as `-o plain` prints them. */
+export function simulatePlainLines(result: SimulateResult): string[] {
+  return simulatePlainRows(result).map((r) => r.map((c) => (typeof c === 'string' ? c : c.value)).join('\t'));
 }

@@ -3,6 +3,7 @@
  * words, then the failing checks. One view per format; the presenter makes every value inert.
  */
 import type { Block } from '../output/present.js';
+import { plainColumns } from '../output/plain.js';
 import { own, paints, type Line, type Row, v } from '../output/render.js';
 import { stateColor } from '../output/style.js';
 import type { Story } from '../stats/story.js';
@@ -13,14 +14,23 @@ function tripLabel(trip: Story['trips'][number]): string {
   return `trip ${trip.number}${trip.endedAt === null ? ' (in the queue)' : `: ${trip.outcome}`}${trip.runId ? ` (run ${trip.runId})` : ''}`;
 }
 
+/** The plain lines of a story, after the PR's fields: a `trip` line, its `step` lines, then failing `check` lines. */
+export const STORY_PLAIN = {
+  trip: plainColumns('one line per trip through the queue, newest first', ['number', 'outcome', 'run'], 'trip'),
+  step: plainColumns('after each trip, one line per step of it, newest first', ['at', 'state', 'reason', 'run', 'text'], 'step'),
+  check: plainColumns('one line per failing check', ['name', 'conclusion', 'url'], 'check'),
+};
+
 /** Piped: one record per line, kind first (`trip`, `step`, `check`), raw values. */
 function storyRows(story: Story): Row[] {
   const rows: Row[] = [];
   for (const trip of story.trips) {
-    rows.push(['trip', String(trip.number), trip.endedAt === null ? 'in_queue' : trip.outcome, trip.runId ?? '']);
-    for (const step of [...trip.steps].reverse()) rows.push(['step', iso(step.at), step.state, step.reason, step.runId ?? '', step.text]);
+    rows.push(STORY_PLAIN.trip.row({ number: String(trip.number), outcome: trip.endedAt === null ? 'in_queue' : trip.outcome, run: trip.runId ?? '' }));
+    for (const step of [...trip.steps].reverse()) {
+      rows.push(STORY_PLAIN.step.row({ at: iso(step.at), state: step.state, reason: step.reason, run: step.runId ?? '', text: step.text }));
+    }
   }
-  for (const c of story.failingChecks) rows.push(['check', c.name, c.conclusion.toLowerCase(), c.url ?? '']);
+  for (const c of story.failingChecks) rows.push(STORY_PLAIN.check.row({ name: c.name, conclusion: c.conclusion.toLowerCase(), url: c.url ?? '' }));
   return rows;
 }
 

@@ -1,5 +1,6 @@
 /** How the details of a queue test run read: its status and branch, the PRs it tests, and each check. */
 import type { TestingDetails } from '../api/schemas.js';
+import { plainBool, plainColumns, plainKeys, plainList, plainNumber } from '../output/plain.js';
 import type { Cell, Field, Row } from '../output/render.js';
 import type { Paint } from '../output/render.js';
 import { sinceText } from './pull-request.js';
@@ -39,6 +40,38 @@ export function testingFields(d: TestingDetails, now: number): Field[] {
   return fields.filter((f) => f.value !== '');
 }
 
+/** `mq queue testing` piped: the run's fields, then its PRs and checks, one line each with the kind first. */
+export const TESTING_PLAIN = {
+  fields: plainKeys('one line per field of the run', [
+    'status',
+    'test_branch',
+    'test_branch_sha',
+    'created_at',
+    'required_statuses',
+    'required_statuses_source',
+    'dependent_prs',
+    'impacted_targets',
+  ]),
+  pr: plainColumns('then one line per tested PR', ['number', 'title', 'url'], 'pr'),
+  check: plainColumns('then one line per check', ['name', 'state', 'required', 'url'], 'check'),
+};
+
+/** The run for scripts: wire values (status and source as sent, lists comma-separated, ISO time). */
+export function testingPlainFields(d: TestingDetails): Field[] {
+  const f = TESTING_PLAIN.fields.field;
+  const fields = [
+    f('status', 'Status', d.status ?? 'unknown'),
+    f('test_branch', 'Test branch', d.testBranch ?? ''),
+    f('test_branch_sha', 'Test sha', d.testBranchSha ?? ''),
+    f('created_at', 'Created', d.createdAt ?? ''),
+    f('required_statuses', 'Required', plainList(d.requiredStatuses)),
+    f('required_statuses_source', 'Required from', d.requiredStatusesSource ?? ''),
+    f('dependent_prs', 'Tested on top of', plainList(d.dependentPrs)),
+    f('impacted_targets', 'Impacted targets', d.impactedTargetsForTestedPrs ? String(d.impactedTargetsForTestedPrs.length) : ''),
+  ];
+  return fields.filter((x) => x.value !== '');
+}
+
 /** A link from the service as sent when it is http(s); any other scheme (javascript:, file:, …) is not shown. */
 function webUrl(url: string | null | undefined): string {
   if (!url) return '';
@@ -52,6 +85,14 @@ function webUrl(url: string | null | undefined): string {
 
 export function testedPrRows(d: TestingDetails): Row[] {
   return (d.testedPullRequests ?? []).map((p) => [p.prNumber === null || p.prNumber === undefined ? '—' : `#${p.prNumber}`, p.title ?? '', webUrl(p.prUrl)]);
+}
+
+export function testedPrPlainRows(d: TestingDetails): Row[] {
+  return (d.testedPullRequests ?? []).map((p) => TESTING_PLAIN.pr.row({ number: plainNumber(p.prNumber), title: p.title ?? '', url: webUrl(p.prUrl) }));
+}
+
+export function checkPlainRows(list: readonly Check[]): Row[] {
+  return list.map((c) => TESTING_PLAIN.check.row({ name: c.name, state: c.state, required: plainBool(c.required), url: c.url }));
 }
 
 export interface Check {

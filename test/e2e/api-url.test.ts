@@ -77,7 +77,8 @@ describe('a stored token stays with its service', () => {
     const env = await loggedIn(fake.url);
     const r = await runCli(['auth', 'status', ...TARGET], { env: { ...env, MQ_API_URL: other.url } });
     expect(r.exitCode).toBe(7);
-    expect(r.stdout).toContain('token_check\tfailed: the token of profile "default"');
+    expect(r.stdout).toContain('token_check\tfailed\n');
+    expect(r.stdout).toContain('token_check_detail\tthe token of profile "default"');
     expect(sent()).toBe(0);
   });
 

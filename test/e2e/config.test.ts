@@ -63,10 +63,10 @@ describe('profiles and auth', () => {
     fake.on('POST /getSubmittedPullRequest', { status: 404, body: 'not found' });
     const r = await runCli(['auth', 'status', '--repo', 'acme/widgets', '--branch', 'main'], { env: { ...env, MQ_BRANCH: '' } });
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain(`api_url\t${fake.url} (profile "default")`);
-    expect(r.stdout).toContain('token\tset (profile "default")');
-    expect(r.stdout).toContain('repo\tgithub.com/acme/widgets (flag --repo)');
-    expect(r.stdout).toContain('token_check\tok: accepted');
+    expect(r.stdout).toContain(`api_url\t${fake.url}\napi_url_source\tprofile "default"\n`);
+    expect(r.stdout).toContain('token_set\ttrue\ntoken_source\tprofile "default"\n');
+    expect(r.stdout).toContain('repo\tgithub.com/acme/widgets\nrepo_source\tflag --repo\n');
+    expect(r.stdout).toContain('token_check\tok\ntoken_check_detail\taccepted\n');
     expect(r.stdout).toContain(`config_file\t${join(env.MQ_CONFIG_DIR as string, 'config.json')}`);
     expect(r.stdout + r.stderr).not.toContain(TOKEN);
   });
@@ -93,7 +93,7 @@ describe('profiles and auth', () => {
     const env = { ...bareEnv(), MQ_TOKEN: 'tok_unreachable_1', MQ_API_URL: 'http://127.0.0.1:1/v1' };
     const r = await runCli(['auth', 'status'], { env });
     expect(r.exitCode).toBe(6);
-    expect(r.stdout).toContain('token_check\tfailed: cannot connect');
+    expect(r.stdout).toContain('token_check\tfailed\ntoken_check_detail\tcannot connect');
     expect(r.stderr).toMatch(/^mq: /m);
   });
 

@@ -161,9 +161,9 @@ describe('mq status with several PRs', () => {
     expect(sent('/getSubmittedPullRequest')).toHaveLength(0);
     expect(r.exitCode).toBe(3);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toBe('1\tfailed\t2026-11-20T10:16:00.000Z\t\tfailed: a required status failed in run run-9');
-    expect(lines[1]).toBe('2\ttesting\t2026-11-20T10:16:00.000Z\t2\ttesting in run run-3');
-    expect(lines).toContain('120\tnot found\t\t\tnever submitted to this queue');
+    expect(lines[0]).toMatch(/^1\tfailed\t2026-11-20T10:16:00\.000Z\t\d+\t\tfailed: a required status failed in run run-9$/);
+    expect(lines[1]).toMatch(/^2\ttesting\t2026-11-20T10:16:00\.000Z\t\d+\t2\ttesting in run run-3$/);
+    expect(lines).toContain('120\tnot_found\t\t\t\tnever submitted to this queue');
   });
 
   it('--json lists the PRs and the ones not found; all found exits 0', async () => {

@@ -123,6 +123,6 @@ describe('mq status against the emulator', () => {
     expect(rows).toHaveLength(60);
     expect(rows[4]?.slice(0, 2)).toEqual(['5', 'failed']);
     expect(rows[0]?.slice(0, 2)).toEqual(['1', 'merged']);
-    expect(rows.filter((row) => row[1] === 'not found')).toHaveLength(48);
+    expect(rows.filter((row) => row[1] === 'not_found')).toHaveLength(48);
   });
 });

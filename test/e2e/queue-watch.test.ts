@@ -54,13 +54,13 @@ describe('mq queue watch', () => {
       .map((l) => l.split('\t'));
     for (const row of rows) expect(row[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(rows.map((row) => row.slice(1).join('\t'))).toEqual([
-      'queue\t-\trunning\tmain',
-      '#1\t-\tpending\tChange number 1',
-      '#2\t-\ttesting\tSecond change',
+      'queue\t\trunning\tmain',
+      '1\t\tpending\tChange number 1',
+      '2\t\ttesting\tSecond change',
       'queue\trunning\tpaused\tmain',
-      '#1\tpending\ttesting\tChange number 1',
-      '#3\t-\tpending\tChange number 3',
-      '#2\ttesting\tmerged\tSecond change',
+      '1\tpending\ttesting\tChange number 1',
+      '3\t\tpending\tChange number 3',
+      '2\ttesting\tmerged\tSecond change',
     ]);
     // PR 2 left the list: its final state was asked for.
     expect(fake.requests.find((q) => q.path === '/getSubmittedPullRequest')?.body).toMatchObject({ pr: { number: 2 } });

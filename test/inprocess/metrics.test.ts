@@ -63,20 +63,26 @@ describe('mq metrics: the query', () => {
     });
   }
 
-  it('--repo without a host takes the host of the profile repo', async () => {
+  it('--repo without a host is on github.com, as for every other command (the profile repo does not change it)', async () => {
     const e = env({ MQ_REPO: undefined });
     const set = await runMq(['profile', 'set', 'repo', 'ghe.example.com/acme/widgets'], { env: e });
     expect(set.exitCode).toBe(0);
     const r = await runMq(['metrics', '--repo', 'acme/tools'], { env: e });
     expect(r.exitCode).toBe(0);
-    expect(fake.requests[0]?.query).toEqual({ repo: 'acme/tools', repoHost: 'ghe.example.com' });
+    expect(fake.requests[0]?.query).toEqual({ repo: 'acme/tools', repoHost: 'github.com' });
   });
 
-  it('--repo without a host and none in the profile: exit 2 naming the rule, nothing sent', async () => {
-    const r = await runMq(['metrics', '--repo', 'acme/widgets'], { env: env() });
+  it('MQ_REPO without a host is on github.com too', async () => {
+    const r = await runMq(['metrics', '--json'], { env: env({ MQ_REPO: 'acme/widgets' }) });
+    expect(r.exitCode).toBe(0);
+    expect(fake.requests[0]?.query).toEqual({ repo: 'acme/widgets', repoHost: 'github.com' });
+    expect(JSON.parse(r.stdout).repoHost).toBe('github.com');
+  });
+
+  it('a malformed --repo: exit 2 naming the flag, nothing sent', async () => {
+    const r = await runMq(['metrics', '--repo', 'widgets'], { env: env() });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('mq: usage: --repo: "acme/widgets" has no host part, and metrics needs one (repoHost)');
-    expect(r.stderr).toContain('hint: write the host: --repo github.com/acme/widgets');
+    expect(r.stderr).toContain('mq: usage: --repo: "widgets" is not a repository');
     expect(fake.requests).toHaveLength(0);
   });
 });
@@ -114,6 +120,7 @@ describe('mq metrics: output', () => {
     expect(doc.repoHost).toBe('github.com');
     expect(doc.queues).toHaveLength(2);
     expect(doc.queues[0]).toMatchObject({
+      repoHost: 'github.com',
       repo: 'acme/widgets',
       branch: 'main',
       queueType: 'main',
@@ -128,10 +135,44 @@ describe('mq metrics: output', () => {
   it('-o plain: one metric per line for awk', async () => {
     const r = await runMq(['metrics', '-o', 'plain'], { env: env() });
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines).toContain('acme/widgets\tmain\tmain\tdepth\t6');
-    expect(lines).toContain('acme/widgets\tmain\tmain\tconclusions_1h.failed\t2');
-    expect(lines).toContain('acme/widgets\tmain\tmain\twait.p90_seconds\t270');
-    expect(lines).toContain('acme/widgets\trelease\tmain\tdepth\t1');
+    expect(lines).toContain('github.com\tacme/widgets\tmain\tmain\tdepth\t6');
+    expect(lines).toContain('github.com\tacme/widgets\tmain\tmain\tconclusions_1h.failed\t2');
+    expect(lines).toContain('github.com\tacme/widgets\tmain\tmain\twait.p90_seconds\t270');
+    expect(lines).toContain('github.com\tacme/widgets\trelease\tmain\tdepth\t1');
+  });
+
+  it('--json has no float noise: interpolated quantiles and sums are rounded (0.1 + 0.2 reads 0.3)', async () => {
+    const Q = 'repo="acme/widgets",branch="main",queue_type="main"';
+    const noisy = [
+      '# TYPE mq_depth_current gauge',
+      `mq_depth_current{${Q}} 0.30000000000000004`,
+      '# TYPE mq_pr_wait_duration_1h_seconds histogram',
+      `mq_pr_wait_duration_1h_seconds_bucket{${Q},le="0.2"} 0`,
+      `mq_pr_wait_duration_1h_seconds_bucket{${Q},le="0.7"} 10`,
+      `mq_pr_wait_duration_1h_seconds_bucket{${Q},le="+Inf"} 10`,
+      `mq_pr_wait_duration_1h_seconds_sum{${Q}} 2.0000000000000004`,
+      `mq_pr_wait_duration_1h_seconds_count{${Q}} 10`,
+      '',
+    ].join('\n');
+    fake.on('GET /getMergeQueueMetrics', { status: 200, body: noisy });
+    const r = await runMq(['metrics', '--json'], { env: env() });
+    expect(r.exitCode).toBe(0);
+    // Unrounded, p50 = 0.2 + (0.7 - 0.2) * 0.5 = 0.44999999999999996 and p90 = 0.6499999999999999.
+    expect(0.2 + (0.7 - 0.2) * 0.5).toBe(0.44999999999999996);
+    expect(r.stdout).not.toMatch(/\d\.\d{5,}/);
+    const q = JSON.parse(r.stdout).queues[0];
+    expect(q).toMatchObject({ repoHost: 'github.com', depth: 0.3, histograms: { wait: { count: 10, sum: 2, p50: 0.45, p90: 0.65 } } });
+    const plain = await runMq(['metrics', '-o', 'plain'], { env: env() });
+    expect(plain.stdout).toContain('github.com\tacme/widgets\tmain\tmain\twait.p50_seconds\t0.45\n');
+  });
+
+  it('every repository: the series name no host, so repoHost is null and the plain column empty', async () => {
+    const r = await runMq(['metrics', '--all-repos', '--json'], { env: env() });
+    const doc = JSON.parse(r.stdout);
+    expect(doc.repoHost).toBeNull();
+    expect(doc.queues[0].repoHost).toBeNull();
+    const plain = await runMq(['metrics', '--all-repos', '-o', 'plain'], { env: env() });
+    expect(plain.stdout.split('\n')[0]).toBe('\tacme/widgets\tmain\tmain\tdepth\t6');
   });
 
   it('an exposition that does not parse is shown raw with a warning, never dropped', async () => {

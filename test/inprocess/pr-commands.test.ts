@@ -151,14 +151,16 @@ describe('mq status', () => {
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines).toContain('state\ttesting');
-    expect(lines).toContain('priority\thigh (10)');
-    expect(lines).toContain('submitted\tyes');
-    expect(lines).toContain('ready\tyes');
+    expect(lines).toContain('pr\t42');
+    expect(lines).toContain('priority\thigh');
+    expect(lines).toContain('priority_value\t10');
+    expect(lines).toContain('submitted\ttrue');
+    expect(lines).toContain('ready\ttrue');
     expect(lines).toContain('title\tAdd the widget cache');
     expect(lines).toContain('author\toctocat');
     expect(lines).toContain(`sha\t${PR_RECORD.prSha}`);
     expect(lines).toContain('base_branch\tmain');
-    expect(lines.some((l) => /^in_state_for\t\d+/.test(l))).toBe(true);
+    expect(lines.some((l) => /^in_state_seconds\t\d+$/.test(l))).toBe(true);
   });
 
   it('renders markdown for step summaries', async () => {

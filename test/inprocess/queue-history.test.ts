@@ -61,7 +61,7 @@ describe('mq queue history', () => {
     expect(body.take).toBe(50);
     const since = Date.parse(body.since);
     expect(Math.abs(since - (before - 2 * 3600_000))).toBeLessThan(10_000);
-    expect(r.stdout.split('\n')[0]).toMatch(/^1\tmerged\t\d{4}-\d\d-\d\dT[^\t]+\tmedium\toctocat\tChange number 1$/);
+    expect(r.stdout.split('\n')[0]).toMatch(/^1\tmerged\t\d{4}-\d\d-\d\dT[^\t]+\t\d+\tmedium\t100\toctocat\tChange number 1$/);
   });
 
   it('an ISO --since is sent as given', async () => {

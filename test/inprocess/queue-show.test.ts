@@ -58,9 +58,10 @@ describe('mq queue show', () => {
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(10);
-    expect(lines[0]).toMatch(/^1\t101\ttesting\t111(0[0-9])\turgent\talice\tUrgent hotfix for the login page$/);
-    expect(lines[1]).toMatch(/^2\t102\ttests_passed\t30[0-9]\thigh\tbob\tChange number 102$/);
-    expect(lines[3]).toMatch(/^4\t104\tpending_failure\t30[0-9]\tmedium\tdave\tTabs and newlines in a title$/);
+    expect(lines[0]).toMatch(/^1\t101\ttesting\t111(0[0-9])\turgent\t0\ttrue\tfalse\talice\tUrgent hotfix for the login page$/);
+    expect(lines[1]).toMatch(/^2\t102\ttests_passed\t30[0-9]\thigh\t10\tfalse\tfalse\tbob\tChange number 102$/);
+    expect(lines[2]).toMatch(/^3\t103\ttesting\t\d+\tmedium\t100\tfalse\ttrue\tcarol\t/);
+    expect(lines[3]).toMatch(/^4\t104\tpending_failure\t30[0-9]\tmedium\t100\tfalse\tfalse\tdave\tTabs and newlines in a title$/);
     expect(lines.map((l) => l.split('\t')[2])).toEqual([
       'testing',
       'tests_passed',
@@ -73,7 +74,7 @@ describe('mq queue show', () => {
       'cancelled',
       'merged',
     ]);
-    for (const l of lines) expect(l.split('\t')).toHaveLength(7);
+    for (const l of lines) expect(l.split('\t')).toHaveLength(10);
     // The queue's state goes to stderr for the human watching the pipe.
     expect(r.stderr).toContain(
       'queue main of github.com/acme/widgets: running · 10 PRs: 2 testing, 2 pending, 1 waiting to merge, 1 pending failure, 1 not ready',

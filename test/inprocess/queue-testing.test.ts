@@ -63,13 +63,13 @@ describe('mq queue testing', () => {
     expect(lines).toContain('status\tin_progress');
     expect(lines).toContain(`test_branch\ttrunk-merge/pr-1815/${RUN}`);
     expect(lines).toContain('test_branch_sha\t9f2c4e1d7b3a6c5e8f0a1b2c3d4e5f6a7b8c9d0e');
-    expect(lines).toContain('required_statuses\tci/build, lint');
-    expect(lines).toContain('required_statuses_source\tthe queue settings (set through the API)');
-    expect(lines).toContain('dependent_prs\t#1810');
-    expect(lines).toContain('pr\t#1815\tFaster widget cache\thttps://github.com/acme/widgets/pull/1815');
-    expect(lines).toContain('check\tci/build\tsuccess\tyes\thttps://ci.example.com/runs/1');
-    expect(lines).toContain('check\tci/test\tin_progress\t\thttps://ci.example.com/runs/2');
-    expect(lines).toContain('check\tlint\tfailure\tyes\thttps://lint.example.com/3');
+    expect(lines).toContain('required_statuses\tci/build,lint');
+    expect(lines).toContain('required_statuses_source\tmerge_instance');
+    expect(lines).toContain('dependent_prs\t1810');
+    expect(lines).toContain('pr\t1815\tFaster widget cache\thttps://github.com/acme/widgets/pull/1815');
+    expect(lines).toContain('check\tci/build\tsuccess\ttrue\thttps://ci.example.com/runs/1');
+    expect(lines).toContain('check\tci/test\tin_progress\tfalse\thttps://ci.example.com/runs/2');
+    expect(lines).toContain('check\tlint\tfailure\ttrue\thttps://lint.example.com/3');
   });
 
   it('as a table: status, tested PRs and checks with URLs', async () => {
@@ -98,7 +98,7 @@ describe('mq queue testing', () => {
       expect(r.stdout).not.toContain('file:');
     }
     const plain = await runMq(['queue', 'testing', RUN], { env: env() });
-    expect(plain.stdout.trimEnd().split('\n')).toContain('check\tci/build\tsuccess\tyes\t');
+    expect(plain.stdout.trimEnd().split('\n')).toContain('check\tci/build\tsuccess\ttrue\t');
   });
 
   it('--json prints the record', async () => {

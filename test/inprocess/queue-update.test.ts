@@ -89,7 +89,7 @@ describe('mq queue update: before -> after', () => {
     const r = await runMq(['queue', 'update', '--mode', 'parallel', '--concurrency', '3'], { env: env() });
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines).toEqual(['state\trunning\tswitching_modes\tchanged', 'mode\tsingle\tparallel\tchanged', 'concurrency\t3\t3\tunchanged']);
+    expect(lines).toEqual(['state\trunning\tswitching_modes\ttrue', 'mode\tsingle\tparallel\ttrue', 'concurrency\t3\t3\tfalse']);
     expect(r.stderr).toContain('QUEUE SWITCHING MODES');
   });
 
@@ -118,7 +118,7 @@ describe('mq queue update: before -> after', () => {
   it('--clear-required-statuses shows the list going back to branch protection', async () => {
     fake.on('POST /updateQueue', { status: 200, body: { ...AFTER_BASE, requiredStatuses: null } });
     const r = await runMq(['queue', 'update', '--clear-required-statuses'], { env: env() });
-    expect(r.stdout).toBe('required-statuses\tci/build\tnot set\tchanged\n');
+    expect(r.stdout).toBe('required-statuses\tci/build\t\ttrue\n');
   });
 });
 
@@ -131,8 +131,8 @@ describe('mq queue update --dry-run', () => {
     expect(r.stdout).toContain('x-api-token: ***');
     expect(r.stdout).not.toContain(TOKEN);
     expect(r.stdout).toContain(JSON.stringify({ ...TARGET, concurrency: 8, commentsEnabled: false }));
-    expect(r.stdout).toContain('concurrency\t3\t8\tchanged');
-    expect(r.stdout).toContain('comments\ton\toff\tchanged');
+    expect(r.stdout).toContain('concurrency\t3\t8\ttrue');
+    expect(r.stdout).toContain('comments\ttrue\tfalse\ttrue');
     expect(r.stderr).toContain('dry run: nothing was sent');
   });
 

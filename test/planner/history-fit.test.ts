@@ -239,7 +239,7 @@ describe("backtest error and the model's error", () => {
     const data = { inputs: { arrivalsPerHour: 10 }, results, recommendation: { label: 'baseline', text: 'x' } } as unknown as SimulateResult;
     expect(simulateRows(data).map((r) => (typeof r[0] === 'string' ? r[0] : r[0]?.value))).toEqual(['baseline', "concurrency=4 (within the model's error)"]);
     const plain = simulatePlainLines(data);
-    expect(plain).toContain('concurrency=4\twithin_model_error\ttrue');
+    expect(plain).toContain('within_model_error\tconcurrency=4');
     expect(plain.filter((l) => l.includes('within_model_error'))).toHaveLength(1);
   });
 });

@@ -5,11 +5,11 @@ import { runQueueDelete } from '../../src/commands/queue/delete.js';
 import { parseSince } from '../../src/commands/queue/history.js';
 import { parseTestRun } from '../../src/commands/queue/testing.js';
 import { applySettings, settingsFromFlags } from '../../src/commands/queue/update.js';
-import { diffQueue, eventRow } from '../../src/commands/queue/watch.js';
+import { diffQueue, eventPlainRow, eventRow } from '../../src/commands/queue/watch.js';
 import { renderRows } from '../../src/output/render.js';
 import { ExitCode, MqError } from '../../src/errors.js';
 import { makeStyle } from '../../src/output/style.js';
-import { histogramText, metricsRows } from '../../src/views/metrics.js';
+import { histogramText, metricsRows, tidy, tidyQueue } from '../../src/views/metrics.js';
 import { countsText, queueBanner, queueRows, settingChanges } from '../../src/views/queue.js';
 import { checks } from '../../src/views/testing-details.js';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
@@ -24,10 +24,10 @@ describe('queue rows', () => {
     entry(2, 'pending', { stateChangedAt: 'not a date', priorityName: null, priorityValue: 42, prTitle: 'x'.repeat(100) }),
   ]).enqueuedPullRequests as NonNullable<Queue['enqueuedPullRequests']>;
 
-  it('piped: seconds in state and the priority name, else its value', () => {
+  it('piped: raw values, seconds in state, the priority name and value apart, titles whole', () => {
     expect(queueRows(entries, FIXED_NOW, false)).toEqual([
-      ['1', '1', { value: 'testing', paint: expect.any(Function) }, '3900', 'urgent', 'octocat', 'Change number 1'],
-      ['2', '2', { value: 'pending', paint: expect.any(Function) }, '', '42', 'octocat', 'x'.repeat(100)],
+      ['1', '1', 'testing', '3900', 'urgent', '0', 'true', 'false', 'octocat', 'Change number 1'],
+      ['2', '2', 'pending', '', '', '42', 'false', 'false', 'octocat', 'x'.repeat(100)],
     ]);
   });
 
@@ -111,9 +111,11 @@ describe('diffQueue (watch)', () => {
     ]);
   });
 
-  it('one tab-separated line per event', async () => {
-    const row = eventRow({ subject: 7, from: null, to: 'pending', title: 'a\tb' }, '2026-01-01T00:00:00.000Z');
-    expect(await renderRows([], [row], 'plain', plain)).toBe('2026-01-01T00:00:00.000Z\t#7\t-\tpending\ta b\n');
+  it('one tab-separated line per event, raw values piped', async () => {
+    const ev = { subject: 7, from: null, to: 'pending', title: 'a\tb' } as const;
+    const row = eventPlainRow(ev, '2026-01-01T00:00:00.000Z');
+    expect(await renderRows([], [row], 'plain', plain)).toBe('2026-01-01T00:00:00.000Z\t7\t\tpending\ta b\n');
+    expect(eventRow(ev, '2026-01-01T00:00:00.000Z')).toEqual(['2026-01-01T00:00:00.000Z', '#7', '-', 'pending', 'a\tb']);
   });
 });
 
@@ -172,11 +174,35 @@ describe('metrics view', () => {
       histograms: { test: { count: 1, sum: NaN, p50: 30 } },
     });
     expect(rows).toEqual([
-      ['a/b', 'main', 'main', 'depth', '2'],
-      ['a/b', 'main', 'main', 'conclusions_1h.failed', '1'],
-      ['a/b', 'main', 'main', 'test.count', '1'],
-      ['a/b', 'main', 'main', 'test.p50_seconds', '30'],
+      ['', 'a/b', 'main', 'main', 'depth', '2'],
+      ['', 'a/b', 'main', 'main', 'conclusions_1h.failed', '1'],
+      ['', 'a/b', 'main', 'main', 'test.count', '1'],
+      ['', 'a/b', 'main', 'main', 'test.p50_seconds', '30'],
     ]);
+  });
+
+  it('no float noise: values are rounded to 3 decimals, in plain rows and in the JSON queues', () => {
+    expect(0.1 + 0.2).toBe(0.30000000000000004);
+    expect(tidy(0.1 + 0.2)).toBe(0.3);
+    expect(tidy(53.99999999999999)).toBe(54);
+    expect(tidy(1.0005e-7)).toBe(0);
+    expect(tidy(-0.0000001)).toBe(0);
+    expect(Object.is(tidy(-0.0000001), 0)).toBe(true);
+    expect(tidy(12345678.1234567)).toBe(12345678.123);
+    expect(tidy(Number.NaN)).toBeNaN();
+    const noisy = {
+      repo: 'a/b',
+      branch: 'main',
+      queueType: 'main',
+      depth: 0.1 + 0.2,
+      conclusions: { merged: 0.7 + 0.1 },
+      histograms: { wait: { count: 3, sum: 0.1 + 0.7, p50: 1.1 * 3, p90: 60 + 240 * (7 / 8) * 1.0000000000000002 } },
+    };
+    expect(metricsRows(noisy, 'github.com').map((r) => r[5])).toEqual(['0.3', '0.8', '3', '0.8', '3.3', '270']);
+    expect(metricsRows(noisy, 'github.com')[0]?.slice(0, 2)).toEqual(['github.com', 'a/b']);
+    const text = JSON.stringify(tidyQueue(noisy));
+    expect(text).not.toMatch(/\d\.\d{4,}/);
+    expect(tidyQueue(noisy)).toMatchObject({ depth: 0.3, conclusions: { merged: 0.8 }, histograms: { wait: { count: 3, sum: 0.8, p50: 3.3, p90: 270 } } });
   });
 });
 

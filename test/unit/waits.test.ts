@@ -164,9 +164,9 @@ describe('queue watch (virtual time)', () => {
     expect(reads).toBe(3);
     const lines = io.stdout.trimEnd().split('\n');
     expect(lines).toEqual([
-      '2026-11-22T12:00:00.000Z\tqueue\t-\trunning\tmain',
-      '2026-11-22T12:00:00.000Z\t#1\t-\tpending\tChange number 1',
-      '2026-11-22T12:00:05.000Z\t#1\tpending\ttesting\tChange number 1',
+      '2026-11-22T12:00:00.000Z\tqueue\t\trunning\tmain',
+      '2026-11-22T12:00:00.000Z\t1\t\tpending\tChange number 1',
+      '2026-11-22T12:00:05.000Z\t1\tpending\ttesting\tChange number 1',
     ]);
   });
 

@@ -4,6 +4,7 @@ import type { Context, Deps } from '../../context.js';
 import { ExitCode, MqError, UsageError } from '../../errors.js';
 import type { Result } from '../../output/present.js';
 import { own, paints, v, type Field } from '../../output/render.js';
+import { plainHelpText, plainKeys, plainNone } from '../../output/plain.js';
 import { act, readStdinLimited, withExamples } from '../shared.js';
 
 /** The most a token read from standard input may be. */
@@ -69,6 +70,23 @@ function sourced(key: string, label: string, v: Sourced<string> | undefined, sho
   return { key, label, value: v ? `${shown ?? v.value} (${v.source})` : '(not set)' };
 }
 
+/** `mq auth status` piped: values and where each comes from in separate keys; a key without a value is left out. */
+export const AUTH_STATUS_PLAIN = plainKeys('one line per setting', [
+  'profile',
+  'profile_source',
+  'config_file',
+  'api_url',
+  'api_url_source',
+  'token_set',
+  'token_source',
+  'repo',
+  'repo_source',
+  'branch',
+  'branch_source',
+  'token_check',
+  'token_check_detail',
+]);
+
 export async function runAuthStatus(_opts: object, ctx: Deps): Promise<Result> {
   const store = ctx.store();
   const config = ctx.config();
@@ -117,6 +135,23 @@ export async function runAuthStatus(_opts: object, ctx: Deps): Promise<Result> {
     sourced('branch', 'Target branch', branch),
     { key: 'token_check', label: 'Token check', value: check.ok ? `ok: ${check.detail}` : `failed: ${check.detail}` },
   ];
+  const f = AUTH_STATUS_PLAIN.field;
+  const plainFields = [
+    f('profile', 'Profile', profileName.value),
+    f('profile_source', 'Profile from', profileName.source),
+    f('config_file', 'Config file', store.path),
+    f('api_url', 'API URL', apiUrl?.value ?? ''),
+    f('api_url_source', 'API URL from', apiUrl?.source ?? ''),
+    f('token_set', 'Token set', String(token !== undefined)),
+    f('token_source', 'Token from', token?.source ?? ''),
+    f('repo', 'Repository', repo?.value ?? ''),
+    f('repo_source', 'Repository from', repo?.source ?? ''),
+    f('branch', 'Target branch', branch?.value ?? ''),
+    f('branch_source', 'Target branch from', branch?.source ?? ''),
+    f('token_check', 'Token check', check.ok ? 'ok' : 'failed'),
+    f('token_check_detail', 'Token check detail', check.detail),
+  ].filter((x) => x.value !== '');
+  const view = { table: [{ fields }], markdown: [{ fields }], plain: [{ fields: plainFields }] };
   const doc = {
     profile: profileName,
     configFile: store.path,
@@ -130,14 +165,14 @@ export async function runAuthStatus(_opts: object, ctx: Deps): Promise<Result> {
   if (!token) {
     ctx.out.note(['mq: configuration: no API token for profile "', v(profileName.value), '"']);
     ctx.out.note('hint: run `mq auth login`, or set MQ_TOKEN');
-    return { data: doc, view: [{ fields }], exitCode: ExitCode.config };
+    return { data: doc, view, exitCode: ExitCode.config };
   }
   if (failure) {
     ctx.out.note(['mq: ', v(`${failure.what}: ${failure.why}`)]);
     for (const h of failure.hints) ctx.out.note(['hint: ', v(h)]);
-    return { data: doc, view: [{ fields }], exitCode: failure.exitCode };
+    return { data: doc, view, exitCode: failure.exitCode };
   }
-  return { data: doc, view: [{ fields }], exitCode: 0 };
+  return { data: doc, view, exitCode: 0 };
 }
 
 export function authCommand(ctx: Context): Command {
@@ -150,7 +185,8 @@ export function authCommand(ctx: Context): Command {
           `Store the API token in the active profile (config file mode 0600). On a terminal the token is asked for with hidden input; --with-token reads it from stdin. The API URL defaults to ${DEFAULT_API_URL}.`,
         )
         .option('--with-token', 'read the token from standard input')
-        .action(act(ctx, 'auth login', (f: LoginOptions): LoginOptions => ({ withToken: f.withToken }), runLogin)),
+        .action(act(ctx, 'auth login', (f: LoginOptions): LoginOptions => ({ withToken: f.withToken }), runLogin))
+        .addHelpText('after', plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')])),
       [
         'mq auth login',
         'mq auth login --with-token < token.txt',
@@ -165,15 +201,19 @@ export function authCommand(ctx: Context): Command {
         .description(
           'Show the active profile, the config file, and the source of the API URL, token, repository and branch; then check the token with one cheap call. The token itself is never printed.',
         )
-        .action(act(ctx, 'auth status', () => ({}), runAuthStatus)),
+        .action(act(ctx, 'auth status', () => ({}), runAuthStatus))
+        .addHelpText('after', plainHelpText([AUTH_STATUS_PLAIN])),
       ['mq auth status', 'mq auth status --json'],
     ),
   );
   auth.addCommand(
-    withExamples(new Command('logout').summary('remove the token from the active profile').action(act(ctx, 'auth logout', () => ({}), runLogout)), [
-      'mq auth logout',
-      'mq --profile staging auth logout',
-    ]),
+    withExamples(
+      new Command('logout')
+        .summary('remove the token from the active profile')
+        .action(act(ctx, 'auth logout', () => ({}), runLogout))
+        .addHelpText('after', plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')])),
+      ['mq auth logout', 'mq --profile staging auth logout'],
+    ),
   );
   return auth;
 }

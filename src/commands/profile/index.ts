@@ -6,7 +6,8 @@ import type { Context, Deps } from '../../context.js';
 import { ConfigError, UsageError } from '../../errors.js';
 import type { Result } from '../../output/present.js';
 import { v } from '../../output/render.js';
-import { act, withExamples } from '../shared.js';
+import { plainBool, plainColumns, plainHelpText, plainKeys, plainNone } from '../../output/plain.js';
+import { act, withExamples, withPlainHelp } from '../shared.js';
 
 /** A profile as shown to people: the token only as set / not set, never credentials in a hand-edited URL. */
 function publicProfile(name: string, p: Profile, active: boolean) {
@@ -20,6 +21,11 @@ function publicProfile(name: string, p: Profile, active: boolean) {
   };
 }
 
+/** `mq profile list` and `mq profile show` piped; the token is never printed, only whether it is set. */
+// The name stays the second column: the shell completions read it with `cut -f2`.
+export const PROFILE_LIST_PLAIN = plainColumns('one line per profile', ['active', 'name', 'api_url', 'repo', 'branch', 'token_set']);
+export const PROFILE_SHOW_PLAIN = plainKeys('one line per setting of the profile', ['name', 'active', 'api_url', 'repo', 'branch', 'token_set']);
+
 export async function runProfileList(_opts: object, ctx: Deps): Promise<Result> {
   const config = ctx.config();
   const active = resolveProfileName(ctx.options, ctx.env, config).value;
@@ -28,13 +34,36 @@ export async function runProfileList(_opts: object, ctx: Deps): Promise<Result> 
   if (names.length === 0) ctx.out.note('no profiles yet; create one with `mq auth login`');
   return {
     data: rows,
-    view: [
-      {
-        headers: ['', 'NAME', 'API URL', 'REPO', 'BRANCH', 'TOKEN'],
-        fit: { truncate: ['API URL', 'REPO', 'BRANCH', 'NAME'], drop: ['TOKEN', 'BRANCH'] },
-        rows: rows.map((r) => [r.active ? '*' : '', r.name, r.apiUrl ?? '', r.repo ?? '', r.branch ?? '', r.token]),
-      },
-    ],
+    view: {
+      table: [
+        {
+          headers: ['', 'NAME', 'API URL', 'REPO', 'BRANCH', 'TOKEN'],
+          fit: { truncate: ['API URL', 'REPO', 'BRANCH', 'NAME'], drop: ['TOKEN', 'BRANCH'] },
+          rows: rows.map((r) => [r.active ? '*' : '', r.name, r.apiUrl ?? '', r.repo ?? '', r.branch ?? '', r.token]),
+        },
+      ],
+      markdown: [
+        {
+          headers: ['', 'NAME', 'API URL', 'REPO', 'BRANCH', 'TOKEN'],
+          rows: rows.map((r) => [r.active ? '*' : '', r.name, r.apiUrl ?? '', r.repo ?? '', r.branch ?? '', r.token]),
+        },
+      ],
+      plain: [
+        {
+          headers: [],
+          rows: rows.map((r) =>
+            PROFILE_LIST_PLAIN.row({
+              name: r.name,
+              active: plainBool(r.active),
+              api_url: r.apiUrl ?? '',
+              repo: r.repo ?? '',
+              branch: r.branch ?? '',
+              token_set: String(r.token === 'set'),
+            }),
+          ),
+        },
+      ],
+    },
     exitCode: 0,
   };
 }
@@ -46,20 +75,33 @@ export async function runProfileShow({ name: nameArg }: { name?: string }, ctx: 
   const p = config.profiles[name];
   if (!p) throw new ConfigError(`unknown profile "${name}"`, { hints: ['list them with `mq profile list`'] });
   const view = publicProfile(name, p, name === active);
+  const shown = [
+    { key: 'name', label: 'Profile', value: `${name}${view.active ? ' (active)' : ''}` },
+    { key: 'api_url', label: 'API URL', value: view.apiUrl ?? '(default)' },
+    { key: 'repo', label: 'Repository', value: view.repo ?? '(inferred)' },
+    { key: 'branch', label: 'Target branch', value: view.branch ?? '(inferred)' },
+    { key: 'token', label: 'Token', value: view.token },
+  ];
+  const f = PROFILE_SHOW_PLAIN.field;
   return {
     data: view,
     exitCode: 0,
-    view: [
-      {
-        fields: [
-          { key: 'name', label: 'Profile', value: `${name}${view.active ? ' (active)' : ''}` },
-          { key: 'api_url', label: 'API URL', value: view.apiUrl ?? '(default)' },
-          { key: 'repo', label: 'Repository', value: view.repo ?? '(inferred)' },
-          { key: 'branch', label: 'Target branch', value: view.branch ?? '(inferred)' },
-          { key: 'token', label: 'Token', value: view.token },
-        ],
-      },
-    ],
+    view: {
+      table: [{ fields: shown }],
+      markdown: [{ fields: shown }],
+      plain: [
+        {
+          fields: [
+            f('name', 'Profile', name),
+            f('active', 'Active', String(view.active)),
+            f('api_url', 'API URL', view.apiUrl ?? ''),
+            f('repo', 'Repository', view.repo ?? ''),
+            f('branch', 'Target branch', view.branch ?? ''),
+            f('token_set', 'Token set', String(view.token === 'set')),
+          ].filter((x) => x.value !== ''),
+        },
+      ],
+    },
   };
 }
 
@@ -115,14 +157,18 @@ export function profileCommand(ctx: Context): Command {
       `Profiles hold an API URL, a token and default repository and branch. The active one is used unless --profile or MQ_PROFILE names another (default: "${DEFAULT_PROFILE}").`,
     );
   profile.addCommand(
-    withExamples(new Command('list').summary('list profiles').action(act(ctx, 'profile list', () => ({}), runProfileList)), ['mq profile list']),
+    withExamples(
+      withPlainHelp(new Command('list').summary('list profiles').action(act(ctx, 'profile list', () => ({}), runProfileList)), [PROFILE_LIST_PLAIN]),
+      ['mq profile list'],
+    ),
   );
   profile.addCommand(
     withExamples(
       new Command('show')
         .summary('show a profile (the token only as set or not)')
         .argument('[name]', 'profile name (default: the active one)')
-        .action(act(ctx, 'profile show', (name?: string) => ({ name }), runProfileShow)),
+        .action(act(ctx, 'profile show', (name?: string) => ({ name }), runProfileShow))
+        .addHelpText('after', plainHelpText([PROFILE_SHOW_PLAIN])),
       ['mq profile show', 'mq profile show staging --json'],
     ),
   );
@@ -131,7 +177,8 @@ export function profileCommand(ctx: Context): Command {
       new Command('use')
         .summary('make a profile the active one')
         .argument('<name>', 'profile name')
-        .action(act(ctx, 'profile use', (name: string) => ({ name }), runProfileUse)),
+        .action(act(ctx, 'profile use', (name: string) => ({ name }), runProfileUse))
+        .addHelpText('after', plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')])),
       ['mq profile use local'],
     ),
   );
@@ -141,7 +188,8 @@ export function profileCommand(ctx: Context): Command {
         .alias('rm')
         .summary('delete a profile and its token')
         .argument('<name>', 'profile name')
-        .action(act(ctx, 'profile remove', (name: string) => ({ name }), runProfileRemove)),
+        .action(act(ctx, 'profile remove', (name: string) => ({ name }), runProfileRemove))
+        .addHelpText('after', plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')])),
       ['mq profile remove staging'],
     ),
   );
@@ -151,7 +199,8 @@ export function profileCommand(ctx: Context): Command {
         .summary('set a default in the active profile')
         .argument('<key>', `one of ${SETTABLE.join(', ')}`)
         .argument('<value>', 'the value')
-        .action(act(ctx, 'profile set', (key: string, value: string) => ({ key, value }), runProfileSet)),
+        .action(act(ctx, 'profile set', (key: string, value: string) => ({ key, value }), runProfileSet))
+        .addHelpText('after', plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')])),
       ['mq profile set repo my-org/my-repo', 'mq profile set branch main', 'mq --profile local profile set api-url http://127.0.0.1:8080/v1'],
     ),
   );

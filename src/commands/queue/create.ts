@@ -6,8 +6,8 @@ import type { Context, Deps } from '../../context.js';
 import { ApiError, ExitCode, MqError } from '../../errors.js';
 import type { Result } from '../../output/present.js';
 import { own, paints, v } from '../../output/render.js';
-import { queueSettingFields, queueSummaryFields } from '../../views/queue.js';
-import { act, withExamples } from '../shared.js';
+import { QUEUE_SETTINGS_PLAIN, queueSettingFields, queueSummaryFields } from '../../views/queue.js';
+import { act, withExamples, withPlainHelp } from '../shared.js';
 import { identity, queueName } from './common.js';
 import { settingOption } from './update.js';
 
@@ -64,6 +64,7 @@ export function queueCreateCommand(ctx: Context): Command {
   cmd
     .option('--dry-run', 'print the request instead of sending it')
     .action(act(ctx, 'queue create', (f: CreateOptions): CreateOptions => ({ mode: f.mode, concurrency: f.concurrency, dryRun: f.dryRun }), runQueueCreate));
+  withPlainHelp(cmd, [{ ...QUEUE_SETTINGS_PLAIN, what: 'the new queue, one line per setting' }]);
   return withExamples(cmd, [
     'mq queue create --branch main',
     'mq queue create --branch release --mode parallel --concurrency 4',

@@ -4,7 +4,9 @@ import type { Context, Deps } from '../../context.js';
 import { ExitCode, MqError } from '../../errors.js';
 import type { Result } from '../../output/present.js';
 import { own, paints, v } from '../../output/render.js';
-import { act, withExamples } from '../shared.js';
+import { formatRepo } from '../../config/resolve.js';
+import { plainColumns } from '../../output/plain.js';
+import { act, withExamples, withPlainHelp } from '../shared.js';
 import { canPrompt, identity, queueName } from './common.js';
 
 export interface DeleteOptions {
@@ -56,8 +58,15 @@ export async function runQueueDelete(opts: DeleteOptions, deps: Deps): Promise<R
   await client.deleteQueue(target);
   if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, doc: { ...identity(target) } } };
   deps.out.note([own(paints.green, '✓'), ' deleted the queue for ', v(queueName(target))]);
-  return { data: { deleted: true, ...identity(target) }, exitCode: 0, view: { plain: [{ headers: [], rows: [['deleted', target.targetBranch]] }], raw: [] } };
+  return {
+    data: { deleted: true, ...identity(target) },
+    exitCode: 0,
+    view: { plain: [{ headers: [], rows: [DELETE_PLAIN.row({ branch: target.targetBranch, repo: formatRepo(target.repo) })] }], raw: [] },
+  };
 }
+
+/** `mq queue delete` piped. */
+export const DELETE_PLAIN = plainColumns('one line', ['branch', 'repo'], 'deleted');
 
 export function queueDeleteCommand(ctx: Context): Command {
   const cmd = new Command('delete')
@@ -68,6 +77,7 @@ export function queueDeleteCommand(ctx: Context): Command {
     .option('-y, --yes', 'delete without asking for confirmation')
     .option('--dry-run', 'print the request instead of sending it')
     .action(act(ctx, 'queue delete', (f: DeleteOptions): DeleteOptions => ({ yes: f.yes, dryRun: f.dryRun }), runQueueDelete));
+  withPlainHelp(cmd, [DELETE_PLAIN]);
   return withExamples(cmd, [
     'mq queue delete --branch old-release',
     'mq queue delete --branch old-release --yes',

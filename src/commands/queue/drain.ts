@@ -8,9 +8,9 @@ import { own, paints, v } from '../../output/render.js';
 import { formatDuration } from '../../util/duration.js';
 import { poll } from '../../util/poll.js';
 import { ACTIVE_STATES, countsText } from '../../views/queue.js';
-import { act, withExamples } from '../shared.js';
+import { act, withExamples, withPlainHelp } from '../shared.js';
 import { parseWaitSettings, type WaitSettings } from '../wait.js';
-import { setQueueState, stateChangeNotes, stateChangeResult, stateChangeView } from './set-state.js';
+import { setQueueState, stateChangeNotes, stateChangeResult, STATE_CHANGE_PLAIN, stateChangeView } from './set-state.js';
 
 export interface DrainOptions {
   /** --wait, with its --timeout and --interval. */
@@ -121,6 +121,7 @@ export function queueDrainCommand(ctx: Context): Command {
         runQueueDrain,
       ),
     );
+  withPlainHelp(cmd, [STATE_CHANGE_PLAIN]);
   return withExamples(
     cmd,
     ['mq queue drain', 'mq queue drain --wait --timeout 1h', 'mq queue drain --wait --json && mq queue delete --yes'],

@@ -5,11 +5,12 @@ import { parseIntIn } from '../../cli/args.js';
 import type { Context, Deps } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Result } from '../../output/present.js';
+import { plainColumns, plainNumber, plainSecondsSince } from '../../output/plain.js';
 import type { Row } from '../../output/render.js';
 import { stateColor } from '../../output/style.js';
 import { parseDuration } from '../../util/duration.js';
 import { priorityText, sinceText } from '../../views/pull-request.js';
-import { act, withExamples } from '../shared.js';
+import { act, withExamples, withPlainHelp } from '../shared.js';
 import { choiceOption } from './common.js';
 
 export const MAX_HISTORY = 10_000;
@@ -64,7 +65,7 @@ export async function runQueueHistory(opts: HistoryOptions, deps: Deps): Promise
   }
   const now = client.serviceNow(() => deps.clock.now());
   const headers = ['PR', 'State', 'Since', 'Priority', 'Author', 'Title'];
-  const human = historyRows(prs, now, true);
+  const human = historyRows(prs, now);
   return {
     data: prs,
     exitCode: 0,
@@ -72,38 +73,63 @@ export async function runQueueHistory(opts: HistoryOptions, deps: Deps): Promise
     view: {
       table: prs.length === 0 ? [] : [{ headers, rows: human, fit: { truncate: ['Title'], drop: ['Priority', 'Author'] } }],
       markdown: [{ headers, rows: human }],
-      plain: [{ headers, rows: historyRows(prs, now, false) }],
+      plain: [{ headers: [], rows: historyPlainRows(prs, now) }],
     },
   };
 }
 
-function historyRows(prs: readonly QueueEntry[], now: number, human: boolean): Row[] {
+function historyRows(prs: readonly QueueEntry[], now: number): Row[] {
   return prs.map((e) => {
-    const state = e.state ?? 'unknown';
     const ago = sinceText(e.stateChangedAt, now);
     return [
-      e.prNumber === null || e.prNumber === undefined ? '' : human ? `#${e.prNumber}` : String(e.prNumber),
-      { value: state, paint: stateColor },
-      human ? (ago ? `${ago} ago` : '') : (e.stateChangedAt ?? ''),
-      human
-        ? priorityText(e.priorityName, e.priorityValue)
-        : (e.priorityName ?? (e.priorityValue === null || e.priorityValue === undefined ? '' : String(e.priorityValue))),
+      e.prNumber === null || e.prNumber === undefined ? '' : `#${e.prNumber}`,
+      { value: e.state ?? 'unknown', paint: stateColor },
+      ago ? `${ago} ago` : '',
+      priorityText(e.priorityName, e.priorityValue),
       e.prAuthor ?? '',
       e.prTitle ?? '',
     ];
   });
 }
 
+/** `mq queue history` piped. */
+export const HISTORY_PLAIN = plainColumns('one line per PR', [
+  'pr',
+  'state',
+  'state_changed_at',
+  'in_state_seconds',
+  'priority',
+  'priority_value',
+  'author',
+  'title',
+]);
+
+function historyPlainRows(prs: readonly QueueEntry[], now: number): Row[] {
+  return prs.map((e) =>
+    HISTORY_PLAIN.row({
+      pr: plainNumber(e.prNumber),
+      state: e.state ?? 'unknown',
+      state_changed_at: e.stateChangedAt ?? '',
+      in_state_seconds: plainSecondsSince(e.stateChangedAt, now),
+      priority: e.priorityName ?? '',
+      priority_value: plainNumber(e.priorityValue),
+      author: e.prAuthor ?? '',
+      title: e.prTitle ?? '',
+    }),
+  );
+}
+
 export function queueHistoryCommand(ctx: Context): Command {
   const cmd = new Command('history')
     .summary('list PRs that went through the queue')
     .description(
-      `List the PRs of the queue, in the order the service returns them, optionally only those in one state or changed since a time. Pages are followed until --limit PRs are read. Piped, each line is: PR number, state, time of the last state change (ISO 8601), priority, author, title. Uses the service's listPullRequests endpoint.`,
+      `List the PRs of the queue, in the order the service returns them, optionally only those in one state or changed since a time. Pages are followed until --limit PRs are read. Uses the service's listPullRequests endpoint.`,
     )
     .addOption(choiceOption('--state <state>', 'only PRs in this state', PR_STATES))
     .option('--since <when>', 'only PRs changed since this ISO 8601 time, or this long ago (2h, 3d)')
     .option('--limit <n>', `at most this many PRs, 1-${MAX_HISTORY}`, (val: string) => parseIntIn(val, '--limit', 1, MAX_HISTORY), 50)
     .action(act(ctx, 'queue history', (f: HistoryOptions): HistoryOptions => ({ state: f.state, since: f.since, limit: f.limit }), runQueueHistory));
+  withPlainHelp(cmd, [HISTORY_PLAIN]);
   return withExamples(cmd, [
     'mq queue history --since 2h',
     'mq queue history --state failed --since 3d --limit 200',

@@ -2,8 +2,8 @@ import { Command } from 'commander';
 import type { Context, Deps } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Result } from '../../output/present.js';
-import { act, withExamples } from '../shared.js';
-import { setQueueState, stateChangeResult } from './set-state.js';
+import { act, withExamples, withPlainHelp } from '../shared.js';
+import { setQueueState, stateChangeResult, STATE_CHANGE_PLAIN } from './set-state.js';
 
 export interface PauseOptions {
   reason?: string;
@@ -34,6 +34,7 @@ export function queuePauseCommand(ctx: Context): Command {
         runQueuePause,
       ),
     );
+  withPlainHelp(cmd, [STATE_CHANGE_PLAIN]);
   return withExamples(cmd, [
     'mq queue pause --reason "main is red: INC-1234"',
     'mq queue pause --branch release --json >> incident-log.jsonl',

@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import type { Context, Deps } from '../../context.js';
 import type { Result } from '../../output/present.js';
-import { act, withExamples } from '../shared.js';
-import { setQueueState, stateChangeResult } from './set-state.js';
+import { act, withExamples, withPlainHelp } from '../shared.js';
+import { setQueueState, stateChangeResult, STATE_CHANGE_PLAIN } from './set-state.js';
 
 export interface ResumeOptions {
   dryRun?: boolean;
@@ -21,5 +21,6 @@ export function queueResumeCommand(ctx: Context): Command {
     )
     .option('--dry-run', 'print the request instead of sending it')
     .action(act(ctx, 'queue resume', (f: ResumeOptions): ResumeOptions => ({ dryRun: f.dryRun }), runQueueResume));
+  withPlainHelp(cmd, [STATE_CHANGE_PLAIN]);
   return withExamples(cmd, ['mq queue resume', 'mq queue resume --branch release --json', 'mq queue resume --dry-run']);
 }

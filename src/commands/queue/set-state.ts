@@ -7,6 +7,7 @@ import type { Queue } from '../../api/schemas.js';
 import type { Deps, Target } from '../../context.js';
 import { MqError } from '../../errors.js';
 import type { Result, View } from '../../output/present.js';
+import { plainKeys } from '../../output/plain.js';
 import { own, paints, v, type Field } from '../../output/render.js';
 import { stateColor } from '../../output/style.js';
 import { bannerToStderr, identity } from './common.js';
@@ -77,6 +78,24 @@ function changeFields(c: StateChange): Field[] {
   return fields;
 }
 
+/** `mq queue pause|resume|drain` piped. */
+export const STATE_CHANGE_PLAIN = plainKeys('one line per field of the change', ['repo', 'branch', 'action', 'before', 'after', 'changed', 'reason', 'at']);
+
+function changePlainFields(c: StateChange): Field[] {
+  const f = STATE_CHANGE_PLAIN.field;
+  const fields = [
+    f('repo', 'Repository', c.repo),
+    f('branch', 'Branch', c.targetBranch),
+    f('action', 'Action', c.action),
+    f('before', 'Before', c.before ?? ''),
+    f('after', 'After', c.after ?? ''),
+    f('changed', 'Changed', String(c.changed)),
+  ];
+  if (c.reason !== undefined) fields.push(f('reason', 'Reason', c.reason));
+  fields.push(f('at', 'At', c.at));
+  return fields;
+}
+
 /** The change: a before -> after line on a terminal, key<TAB>value lines when piped. */
 export function stateChangeView(c: StateChange): View {
   const fields = changeFields(c);
@@ -100,7 +119,7 @@ export function stateChangeView(c: StateChange): View {
         ],
       },
     ],
-    plain: [{ fields }],
+    plain: [{ fields: changePlainFields(c) }],
     markdown: [{ fields, title: `Queue ${c.action}` }],
   };
 }

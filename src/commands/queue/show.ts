@@ -5,8 +5,19 @@ import type { Context, Deps, Target } from '../../context.js';
 import type { Block, Result, View } from '../../output/present.js';
 import { own, paints, v, type Line } from '../../output/render.js';
 import { stateColor } from '../../output/style.js';
-import { bannerText, countsText, PR_FIT, PR_HEADERS, queueBanner, queueRows, queueSettingFields, queueSummaryFields } from '../../views/queue.js';
-import { act, withExamples } from '../shared.js';
+import {
+  bannerText,
+  countsText,
+  PR_FIT,
+  PR_HEADERS,
+  QUEUE_PR_PLAIN,
+  QUEUE_SETTINGS_PLAIN,
+  queueBanner,
+  queueRows,
+  queueSettingFields,
+  queueSummaryFields,
+} from '../../views/queue.js';
+import { act, withExamples, withPlainHelp } from '../shared.js';
 import { queueName } from './common.js';
 
 export interface ShowOptions {
@@ -75,11 +86,12 @@ export function queueShowCommand(ctx: Context): Command {
       [
         'Show the merge queue of the target branch: its state (a paused, draining or switching queue is flagged with a banner), its key settings, and the enqueued PRs in queue order with their state, time in that state and priority.',
         '',
-        'Piped (or -o plain), stdout carries one line per PR and nothing else, tab-separated: position, PR number, state, seconds in that state, priority, author, title; the queue state and the banner go to stderr. With --settings, stdout carries one `key<TAB>value` line per setting instead (keys are the flags of `mq queue update`, plus state and enqueued). --json prints the whole record the service returned.',
+        'Piped (or -o plain), stdout carries one line per PR and nothing else (columns below); the queue state and the banner go to stderr. With --settings, stdout carries one `key<TAB>value` line per setting instead (keys are the flags of `mq queue update`, plus state and enqueued). --json prints the whole record the service returned.',
       ].join('\n'),
     )
     .option('--settings', 'print the queue state and settings only, one key per line when piped')
     .action(act(ctx, 'queue show', (f: ShowOptions): ShowOptions => ({ settings: f.settings }), runQueueShow));
+  withPlainHelp(cmd, [QUEUE_PR_PLAIN, { ...QUEUE_SETTINGS_PLAIN, what: 'with --settings, one line per setting' }]);
   return withExamples(cmd, [
     'mq queue show',
     "mq queue show | awk -F'\\t' '$3 == \"testing\" { print $2 }'",

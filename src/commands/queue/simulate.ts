@@ -10,8 +10,8 @@ import { MqError, UsageError } from '../../errors.js';
 import type { Result, View } from '../../output/present.js';
 import { own, type Paint, paints } from '../../output/render.js';
 import type { HistoryData, SimulateFlags, SimulateResult } from '../../planner/index.js';
-import { FOOTNOTE, historyLines, inputsLine, SIMULATE_FIT, SIMULATE_HEADERS, simulatePlainLines, simulateRows } from '../../views/simulate.js';
-import { act, collect, withExamples } from '../shared.js';
+import { FOOTNOTE, historyLines, inputsLine, SIMULATE_FIT, SIMULATE_HEADERS, SIMULATE_PLAIN, simulatePlainRows, simulateRows } from '../../views/simulate.js';
+import { act, collect, withExamples, withPlainHelp } from '../shared.js';
 
 export const SIMULATE_LIMITS = [
   'What the model assumes: PRs arrive as a Poisson process at --arrivals and are ready at once (checks passed, mergeable, not up to date with the branch, so no direct merges);',
@@ -75,7 +75,7 @@ function checkHtmlTarget(file: string): string {
 function simulateView(data: SimulateResult): View {
   const best: Paint = (style, text) => style.green(style.bold(text));
   return {
-    plain: [{ lines: simulatePlainLines(data) }],
+    plain: [{ headers: [], rows: simulatePlainRows(data) }],
     table: [
       { lines: [own(paints.dim, inputsLine(data)), ...historyLines(data).map((l) => own(paints.dim, l))] },
       { headers: SIMULATE_HEADERS, rows: simulateRows(data, best), fit: SIMULATE_FIT },
@@ -136,6 +136,7 @@ export function queueSimulateCommand(ctx: Context): Command {
     .option('--jobs <n>', 'worker threads (default: one per CPU)')
     .option('--html <file>', 'also write a self-contained HTML report with charts')
     .action(act(ctx, 'queue simulate', (opts: SimulateFlags) => opts, runQueueSimulate));
+  withPlainHelp(cmd, [SIMULATE_PLAIN.estimate, SIMULATE_PLAIN.withinError, SIMULATE_PLAIN.backtest, SIMULATE_PLAIN.recommendation]);
   return withExamples(cmd, [
     'mq queue simulate --arrivals 20/h --test-time 30m --failure-rate 5% --flake-rate 2%',
     "mq queue simulate --arrivals 20/h --test-time 30m --failure-rate 5% --compare 'concurrency=4' --compare 'concurrency=8,batch=4'",

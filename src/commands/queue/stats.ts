@@ -6,7 +6,8 @@ import { ExitCode, UsageError } from '../../errors.js';
 import { parseThreshold } from '../../stats/fail-if.js';
 import type { Progress, WindowData } from '../../stats/fetch.js';
 import { checkWindowEarly, MAX_WINDOW_DAYS, parseWhen, resolveWindow } from '../../stats/window.js';
-import { act, collect, withExamples } from '../shared.js';
+import { STATS_PLAIN } from '../../views/stats.js';
+import { act, collect, withExamples, withPlainHelp } from '../shared.js';
 import { queueName } from './common.js';
 
 export interface StatsOptions {
@@ -89,6 +90,7 @@ export function queueStatsCommand(ctx: Context): Command {
     .option('--fail-if <figure>', "exit 11 when a figure crosses a limit, e.g. 'p95>2h', 'flakyShare>10%', 'mergedPerHour<2' (repeatable)", collect)
     .option('--html <file>', 'also write a self-contained HTML report with the charts as SVG')
     .action(act(ctx, 'queue stats', (opts: StatsOptions): StatsOptions => opts, runQueueStats));
+  withPlainHelp(cmd, [STATS_PLAIN]);
   return withExamples(cmd, [
     'mq queue stats',
     'mq queue stats --since 7d --html queue-report.html',

@@ -4,8 +4,17 @@ import type { Context, Deps } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Block, Result, View } from '../../output/present.js';
 import { own, paints } from '../../output/render.js';
-import { checkRows, checks, testedPrRows, testingFields } from '../../views/testing-details.js';
-import { act, withExamples } from '../shared.js';
+import {
+  checkPlainRows,
+  checkRows,
+  checks,
+  TESTING_PLAIN,
+  testedPrPlainRows,
+  testedPrRows,
+  testingFields,
+  testingPlainFields,
+} from '../../views/testing-details.js';
+import { act, withExamples, withPlainHelp } from '../shared.js';
 
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 const RUN_ID = new RegExp(`^${UUID}(-bisection)?$`);
@@ -64,7 +73,7 @@ function testingView(details: TestingDetails, testRunId: string, now: number): V
   ];
   return {
     // One record per line, first column the kind, so `awk -F'\t' '$1 == "check"'` picks the checks.
-    plain: [{ fields }, { headers: [], rows: prs.map((r) => ['pr', ...r]) }, { headers: [], rows: checkList.map((r) => ['check', ...r]) }],
+    plain: [{ fields: testingPlainFields(details) }, { headers: [], rows: testedPrPlainRows(details) }, { headers: [], rows: checkPlainRows(checks(details)) }],
     table: human(false),
     markdown: human(true),
   };
@@ -74,10 +83,11 @@ export function queueTestingCommand(ctx: Context): Command {
   const cmd = new Command('testing')
     .summary('show a queue test run: status, tested PRs and checks')
     .description(
-      'Show the details of a merge queue test run: its status, test branch and sha, the PRs it tests (more than one for a batch), the required statuses and where they come from, and every check with its state and URL. Give the test run id (a UUID, optionally ending in -bisection) or the test branch trunk-merge/pr-<N>/<uuid>, whose last part is the id. Piped, lines are `key<TAB>value`, then `pr<TAB>number<TAB>title<TAB>url` and `check<TAB>name<TAB>state<TAB>required<TAB>url`.',
+      'Show the details of a merge queue test run: its status, test branch and sha, the PRs it tests (more than one for a batch), the required statuses and where they come from, and every check with its state and URL. Give the test run id (a UUID, optionally ending in -bisection) or the test branch trunk-merge/pr-<N>/<uuid>, whose last part is the id.',
     )
     .argument('<test-run>', 'test run id, or test branch trunk-merge/pr-<N>/<uuid>')
     .action(act(ctx, 'queue testing', (arg: string): TestingOptions => ({ testRunId: parseTestRun(arg).testRunId }), runQueueTesting));
+  withPlainHelp(cmd, [TESTING_PLAIN.fields, TESTING_PLAIN.pr, TESTING_PLAIN.check]);
   return withExamples(cmd, [
     'mq queue testing 5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31',
     'mq queue testing trunk-merge/pr-1815/5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31',

@@ -7,8 +7,8 @@ import type { Context, Deps } from '../../context.js';
 import { MqError, UsageError } from '../../errors.js';
 import type { Result, View } from '../../output/present.js';
 import { own, paints, v } from '../../output/render.js';
-import { changeLines, changeRows, settingChanges, type SettingChange } from '../../views/queue.js';
-import { act, collect, withExamples } from '../shared.js';
+import { CHANGE_PLAIN, changeLines, changePlainRows, changeRows, settingChanges, type SettingChange } from '../../views/queue.js';
+import { act, collect, withExamples, withPlainHelp } from '../shared.js';
 import { bannerToStderr, choiceOption, identity, queueName } from './common.js';
 
 type Settings = Record<string, unknown>;
@@ -83,7 +83,7 @@ function requestedFields(settings: UpdateQueueSettings): Set<string> {
 
 function changesView(changes: SettingChange[], heading: string): View {
   return {
-    plain: [{ headers: [], rows: changeRows(changes) }],
+    plain: [{ headers: [], rows: changePlainRows(changes) }],
     markdown: [{ lines: [heading, ''] }, { headers: ['Setting', 'Before', 'After', ''], rows: changeRows(changes) }],
     table: [{ lines: [own(paints.bold, heading), ...changeLines(changes)] }],
   };
@@ -144,7 +144,7 @@ export function queueUpdateCommand(ctx: Context): Command {
       [
         'Change settings of the merge queue of the target branch. Only the flags given are sent; at least one is required. The queue is read first, and afterwards every setting that changed is printed as before -> after (requested settings the service left as they were are marked unchanged).',
         '',
-        `Numbers are integers from 1 to ${MAX_U32}. --required-status replaces the list of statuses that must pass in queue testing and overrides branch protection and the repository config; --clear-required-statuses removes that override. Piped, each line is: setting, before, after, changed|unchanged.`,
+        `Numbers are integers from 1 to ${MAX_U32}. --required-status replaces the list of statuses that must pass in queue testing and overrides branch protection and the repository config; --clear-required-statuses removes that override.`,
       ].join('\n'),
     );
   for (const s of FLAG_SETTINGS) for (const o of settingOption(s)) cmd.addOption(o);
@@ -153,6 +153,7 @@ export function queueUpdateCommand(ctx: Context): Command {
     .option('--clear-required-statuses', 'remove the list set through the API; statuses come from branch protection or the repo config again')
     .option('--dry-run', 'print the request and the changes it would make, and send nothing')
     .action(act(ctx, 'queue update', (f: UpdateOptions): UpdateQueueOptions => ({ settings: settingsFromFlags(f), dryRun: f.dryRun }), runQueueUpdate));
+  withPlainHelp(cmd, [CHANGE_PLAIN]);
   return withExamples(cmd, [
     'mq queue update --concurrency 4 --batch --batching-min-size 3',
     'mq queue update --required-status ci/build --required-status ci/lint --dry-run',

@@ -4,11 +4,12 @@ import type { Queue, QueueEntry } from '../../api/schemas.js';
 import type { Context, Deps, Target } from '../../context.js';
 import { ExitCode, MqError, UsageError } from '../../errors.js';
 import type { Block, Result } from '../../output/present.js';
-import { own, paints, v, type Line, type Span } from '../../output/render.js';
+import { plainColumns } from '../../output/plain.js';
+import { own, paints, type Row, v, type Line, type Span } from '../../output/render.js';
 import { stateColor } from '../../output/style.js';
 import { parseDuration } from '../../util/duration.js';
 import { poll } from '../../util/poll.js';
-import { act, withExamples } from '../shared.js';
+import { act, withExamples, withPlainHelp } from '../shared.js';
 import { queueView } from './show.js';
 
 export interface WatchEvent {
@@ -44,7 +45,15 @@ export function diffQueue(prev: Queue | undefined, next: Queue): WatchEvent[] {
   return events;
 }
 
-/** `time<TAB>subject<TAB>from<TAB>to<TAB>title`, with `-` for an unknown before-state. */
+/** `mq queue watch` piped: one line per change, as it happens. */
+export const WATCH_PLAIN = plainColumns('one line per change', ['at', 'subject', 'from', 'to', 'title']);
+
+/** For scripts: the PR number without `#` (or `queue`), '' for an unknown before-state. */
+export function eventPlainRow(event: WatchEvent, at: string): Row {
+  return WATCH_PLAIN.row({ at, subject: String(event.subject), from: event.from ?? '', to: event.to, title: event.title ?? '' });
+}
+
+/** A change on a terminal that is not live (`-o table` piped): `#42`, `-` for an unknown before-state. */
 export function eventRow(event: WatchEvent, at: string): string[] {
   const subject = event.subject === 'queue' ? 'queue' : `#${event.subject}`;
   return [at, subject, event.from ?? '-', event.to, event.title ?? ''];
@@ -119,7 +128,7 @@ export async function runQueueWatch(opts: WatchOptions, deps: Deps): Promise<Res
               to: ev.to,
               title: ev.title ?? null,
             };
-            await deps.out.stream(doc, [{ headers: [], rows: [eventRow(ev, at)] }]);
+            await deps.out.stream(doc, { table: [{ headers: [], rows: [eventRow(ev, at)] }], plain: [{ headers: [], rows: [eventPlainRow(ev, at)] }] });
           }
         }
         prev = queue;
@@ -141,7 +150,7 @@ export function queueWatchCommand(ctx: Context): Command {
     .summary('follow the queue live')
     .description(
       [
-        'Poll the queue until Ctrl-C (exit 130). On a terminal the queue table is redrawn in place, with the latest changes under it. Piped, one line per change, tab-separated: time (ISO 8601), subject (`queue` or `#<pr>`), state before (`-` when new), state after, title. The first read lists every PR as new. A PR that leaves the queue shows its final state (merged, failed, cancelled) when the service still knows it, else `left`.',
+        'Poll the queue until Ctrl-C (exit 130). On a terminal the queue table is redrawn in place, with the latest changes under it. Piped, one line per change (columns below; subject is `queue` or a PR number, from is empty when new). The first read lists every PR as new. A PR that leaves the queue shows its final state (merged, failed, cancelled) when the service still knows it, else `left`.',
         '',
         'With --json, one JSON object per change and per line (JSON Lines), not a single document.',
       ].join('\n'),
@@ -159,6 +168,7 @@ export function queueWatchCommand(ctx: Context): Command {
         runQueueWatch,
       ),
     );
+  withPlainHelp(cmd, [WATCH_PLAIN]);
   return withExamples(cmd, [
     'mq queue watch',
     'mq queue watch --interval 10s | grep -E "\\t(failed|pending_failure)\\t"',
