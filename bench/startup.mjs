@@ -2,7 +2,7 @@
 import { comparePair, printPair } from './lib.mjs';
 
 const node = process.execPath;
-const mq = new URL('../bin/mq.js', import.meta.url).pathname;
+const mq = process.env.MQ_BENCH_BIN ?? new URL('../bin/mq.js', import.meta.url).pathname;
 const baseline = { name: 'node -e 0', argv: [node, '-e', '0'] };
 const env = { ...process.env, NO_COLOR: '1' };
 

@@ -6,7 +6,7 @@ import { comparePair, printPair } from './lib.mjs';
 import { REPO, startEmulator } from './emulator-proc.mjs';
 
 const node = process.execPath;
-const mq = new URL('../bin/mq.js', import.meta.url).pathname;
+const mq = process.env.MQ_BENCH_BIN ?? new URL('../bin/mq.js', import.meta.url).pathname;
 const BARE = '/tmp/mq-bench-bare-status.mjs';
 
 export async function benchStatus({ runs = 15 } = {}) {

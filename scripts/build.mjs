@@ -7,7 +7,7 @@
 //                   writer (conf), cli-table3. These files carry their own copy of small shared modules; the
 //                   error classes are branded so `instanceof` works across copies.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -82,7 +82,49 @@ await build({
   outdir: 'dist',
   plugins: [{ name: 'cli-external', setup: (b) => b.onResolve({ filter: /^\.\/cli\.js$/ }, () => ({ path: './cli.js', external: true })) }],
 });
-await build({ ...common, entryPoints: { cli: 'src/cli.ts' }, outdir: 'dist', plugins: [lazyImports('./lazy/')] });
+/**
+ * Each command module (and anything else cli.js imports dynamically) is its own chunk, loaded when
+ * the command line names it (src/program.ts). Every such chunk also imports the entry, so all the
+ * entry loads anyway (commander, the presenter, the context, config resolution, the commands'
+ * shared helpers) is used by the same set of entry points and lands in one chunk, instead of one
+ * chunk per combination of commands that share a module: `mq status 1` loads main.js, cli.js, that
+ * chunk, the status chunk and one chunk of views.
+ */
+const CLI_ENTRY = ['src/cli.ts', 'src/commands/shared.ts'].map((f) => resolve(root, f));
+const commandChunks = {
+  name: 'command-chunks',
+  setup(b) {
+    b.onResolve({ filter: /^mq-cli-entry$/ }, () => ({ path: 'cli', namespace: 'mq-entry' }));
+    b.onLoad({ filter: /.*/, namespace: 'mq-entry' }, () => ({
+      contents: `export * from ${JSON.stringify(CLI_ENTRY[0])};\n${CLI_ENTRY.slice(1)
+        .map((f) => `import ${JSON.stringify(f)};`)
+        .join('\n')}`,
+      resolveDir: root,
+      loader: 'js',
+    }));
+    b.onResolve({ filter: /^\./ }, (args) =>
+      args.kind === 'dynamic-import' && args.namespace === 'file'
+        ? { path: resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')), namespace: 'mq-chunk' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'mq-chunk' }, (args) => ({
+      contents: `${CLI_ENTRY.map((f) => `import ${JSON.stringify(f)};`).join('\n')}\nexport * from ${JSON.stringify(args.path)};`,
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
+const cliBuild = await build({
+  ...common,
+  entryPoints: { cli: 'mq-cli-entry' },
+  outdir: 'dist',
+  plugins: [lazyImports('./lazy/'), commandChunks],
+  // Per-command chunks next to cli.js, so './lazy/…' means the same from every file.
+  splitting: true,
+  chunkNames: '[name]-[hash]',
+  metafile: true,
+});
 /**
  * zod re-exports every message locale (about 260 KB minified) through `z.locales`; mq never switches
  * locale and zod configures English itself, so only English is bundled.
@@ -124,14 +166,22 @@ const confWithoutSchema = {
   },
 };
 
-await build({
+const lazyBuild = await build({
   ...common,
   entryPoints: LAZY,
   plugins: [englishOnlyZod, confWithoutSchema],
   outdir: 'dist/lazy',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
+  metafile: true,
 });
+
+// Which sources each output file holds (test/e2e/startup-loads.test.ts reads it); not shipped.
+mkdirSync(resolve(root, 'node_modules/.cache/mq-build'), { recursive: true });
+writeFileSync(
+  resolve(root, 'node_modules/.cache/mq-build/meta.json'),
+  JSON.stringify({ outputs: { ...cliBuild.metafile.outputs, ...lazyBuild.metafile.outputs } }),
+);
 
 // The library entry points (`mq-cli`, `mq-cli/emulator`), separate bundles: see build-lib.mjs.
 const { buildLib } = await import('./build-lib.mjs');
