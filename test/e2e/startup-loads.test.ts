@@ -101,8 +101,10 @@ describe('what a command line loads', { timeout: 60_000 }, () => {
       expect(l.exitCode).toBe(0);
       expect(l.stdout).toMatch(/^pr\t#1\n/);
       expect(commandModules(l)).toEqual(['src/commands/status.ts']);
-      // The client's validation library and nothing else beyond the light set.
+      // The client's validation library and nothing else beyond the light set; of zod, the mini
+      // API's parts only (classic zod, about 190 KB, is the emulator's).
       expect(packages(l).filter((p) => !LIGHT.includes(p))).toEqual(['zod']);
+      expect(l.sources.filter((s) => /zod\/v4\/(classic|core\/(to-json-schema|json-schema))/.test(s))).toEqual([]);
       expect(l.sources.filter((s) => /^src\/(config\/write|emulator\/(?!engine\/vocabulary)|planner\/|completion\/|help\/describe)/.test(s))).toEqual([]);
       expect(l.sources).toContain('src/api/transport-node.ts');
     });
