@@ -115,11 +115,28 @@ const commandChunks = {
   },
 };
 
+/**
+ * commander requires node:child_process at load for executable subcommands, which mq does not
+ * have; loading that built-in costs ~4 ms of every start. It is deferred to first use.
+ */
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
+      contents: "let m; module.exports = new Proxy({}, { get: (_, key) => (m ??= require('node:child_process'))[key] });",
+      loader: 'js',
+    }));
+  },
+};
+
 const cliBuild = await build({
   ...common,
   entryPoints: { cli: 'mq-cli-entry' },
   outdir: 'dist',
-  plugins: [lazyImports('./lazy/'), commandChunks],
+  plugins: [lazyImports('./lazy/'), commandChunks, lazyChildProcess],
   // Per-command chunks next to cli.js, so './lazy/…' means the same from every file.
   splitting: true,
   chunkNames: '[name]-[hash]',
