@@ -1,6 +1,7 @@
 // `mq status 1` against a running emulator vs `node -e 0`: a whole read command, network included.
 // For scale, also a bare script making the same request with node:http (the floor for any CLI
-// written for Node). Medians of 15 alternating runs each.
+// written for Node). Medians of 15 alternating runs each. MQ_BENCH_BIN=/path/to/bin/mq.js measures
+// another build (before/after).
 import { writeFileSync } from 'node:fs';
 import { comparePair, printPair } from './lib.mjs';
 import { REPO, startEmulator } from './emulator-proc.mjs';

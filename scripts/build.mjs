@@ -1,11 +1,17 @@
-// Builds dist/ with esbuild in three parts, shaped for start-up time:
-//   dist/main.js    tiny entry: answers --version, else imports cli.js
-//   dist/cli.js     one file with every command (fewest modules for Node's ESM loader to fetch)
-//   dist/lazy/*.js  what only some commands need, loaded on first use: the API client and HTTP
-//                   layer (zod; the node:http transport, and undici only when a proxy applies),
-//                   the emulator, the planner, the Prometheus parser, completions, the config
-//                   writer (conf), cli-table3. These files carry their own copy of small shared modules; the
-//                   error classes are branded so `instanceof` works across copies.
+// Builds dist/ with esbuild, shaped for start-up time:
+//   dist/main.js     tiny entry: answers --version, else imports cli.js
+//   dist/cli.js      the entry of the command line; with code splitting, what every command line
+//                    needs (commander, the root program and its manifest, the presenter, the context)
+//                    is one chunk, and each top-level command is a chunk of its own (dist/*-HASH.js),
+//                    imported only when the command line names it (src/program.ts)
+//   dist/lazy/*.js   what only some commands need, loaded on first use: the API client and HTTP
+//                    layer (zod's mini API; the node:http transport, and undici only when a proxy
+//                    applies), the emulator (built apart: classic zod), the planner, the Prometheus
+//                    parser, completions, the config writer (conf), cli-table3. These files carry their
+//                    own copy of small shared modules; the error classes are branded so `instanceof`
+//                    works across copies.
+// The metafile (which sources each output holds) goes to node_modules/.cache/mq-build/meta.json for
+// test/e2e/startup-loads.test.ts.
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';

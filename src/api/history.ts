@@ -28,40 +28,46 @@ export const getPullRequestWithTimelineRequest = z.object({
 });
 export type GetPullRequestWithTimelineRequest = z.infer<typeof getPullRequestWithTimelineRequest>;
 
-export const getPullRequestsRequest = z.object({
-  ...queueTarget,
-  prs: z.array(z.object({ number: prNumber })).check(z.minLength(1), z.maxLength(MAX_PRS_PER_LOOKUP)),
-  includeTimeline: z.optional(z.boolean()),
-});
+export const getPullRequestsRequest = z.lazy(() =>
+  z.object({
+    ...queueTarget,
+    prs: z.array(z.object({ number: prNumber })).check(z.minLength(1), z.maxLength(MAX_PRS_PER_LOOKUP)),
+    includeTimeline: z.optional(z.boolean()),
+  }),
+);
 export type GetPullRequestsRequest = z.infer<typeof getPullRequestsRequest>;
 
-export const testingResultsRequest = z
-  .object({
-    ...queueTarget,
-    since: z.optional(isoTime),
-    until: z.optional(isoTime),
-    offset: z.optional(z.int().check(z.gte(0), z.lte(MAX_U32))),
-    take: z.optional(z.int().check(z.gte(1), z.lte(100))),
-  })
-  .check(
-    z.refine(
-      (r: { since?: string; until?: string }) =>
-        r.since === undefined ||
-        r.until === undefined ||
-        (Date.parse(r.since) <= Date.parse(r.until) && Date.parse(r.until) - Date.parse(r.since) <= MAX_TESTING_WINDOW_DAYS * 86_400_000),
-      { error: `expected since <= until, at most ${MAX_TESTING_WINDOW_DAYS} days apart`, path: ['since'] },
+export const testingResultsRequest = z.lazy(() =>
+  z
+    .object({
+      ...queueTarget,
+      since: z.optional(isoTime),
+      until: z.optional(isoTime),
+      offset: z.optional(z.int().check(z.gte(0), z.lte(MAX_U32))),
+      take: z.optional(z.int().check(z.gte(1), z.lte(100))),
+    })
+    .check(
+      z.refine(
+        (r: { since?: string; until?: string }) =>
+          r.since === undefined ||
+          r.until === undefined ||
+          (Date.parse(r.since) <= Date.parse(r.until) && Date.parse(r.until) - Date.parse(r.since) <= MAX_TESTING_WINDOW_DAYS * 86_400_000),
+        { error: `expected since <= until, at most ${MAX_TESTING_WINDOW_DAYS} days apart`, path: ['since'] },
+      ),
     ),
-  );
+);
 export type TestingResultsRequest = z.infer<typeof testingResultsRequest>;
 
-export const listConcludedPullRequestsRequest = z.object({
-  ...queueTarget,
-  state: z.optional(z.enum(PR_STATES)),
-  since: z.optional(isoTime),
-  until: z.optional(isoTime),
-  cursor: z.optional(z.string()),
-  take: z.optional(z.int().check(z.gte(1), z.lte(100))),
-});
+export const listConcludedPullRequestsRequest = z.lazy(() =>
+  z.object({
+    ...queueTarget,
+    state: z.optional(z.enum(PR_STATES)),
+    since: z.optional(isoTime),
+    until: z.optional(isoTime),
+    cursor: z.optional(z.string()),
+    take: z.optional(z.int().check(z.gte(1), z.lte(100))),
+  }),
+);
 export type ListConcludedPullRequestsRequest = z.infer<typeof listConcludedPullRequestsRequest>;
 
 // ---- responses ---------------------------------------------------------------------------------
@@ -133,49 +139,58 @@ export const pullRequestWithTimelineSchema = z.extend(submittedPullRequestSchema
 export type PullRequestWithTimeline = z.infer<typeof pullRequestWithTimelineSchema>;
 
 /** notFound entries: `{ number }` (what the emulator sends) or a bare number. */
-const notFoundEntry = z.union([
-  z.pipe(
-    z.number(),
-    z.transform((number: number) => ({ number })),
-  ),
-  z.looseObject({ number: num }),
-]);
+const notFoundEntry = () =>
+  z.union([
+    z.pipe(
+      z.number(),
+      z.transform((number: number) => ({ number })),
+    ),
+    z.looseObject({ number: num }),
+  ]);
 
-export const pullRequestsLookupSchema = z.looseObject({
-  pullRequests: z.nullish(z.array(pullRequestWithTimelineSchema)),
-  notFound: z.nullish(z.array(notFoundEntry)),
-});
+export const pullRequestsLookupSchema = z.lazy(() =>
+  z.looseObject({
+    pullRequests: z.nullish(z.array(pullRequestWithTimelineSchema)),
+    notFound: z.nullish(z.array(notFoundEntry())),
+  }),
+);
 export type PullRequestsLookup = z.infer<typeof pullRequestsLookupSchema>;
 
-export const testingResultSchema = z.looseObject({
-  testRunId: str,
-  testBranch: str,
-  prNumber: num,
-  startedAt: str,
-  completedAt: str,
-  testingDurationMs: num,
-  /** passed, failed, timed_out or cancelled. */
-  outcome: z.nullish(lower),
-  failureReason: z.nullish(upper),
-  /** How the PR's trip ended: merged, failed, cancelled; null while it is still in the queue. */
-  cycleConclusion: z.nullish(lower),
-  /** in_bisection (a bisection run) or entered_bisection (the run whose failure started one). */
-  bisection: z.nullish(lower),
-  isBisection: bool,
-  startedBisection: bool,
-});
+export const testingResultSchema = z.lazy(() =>
+  z.looseObject({
+    testRunId: str,
+    testBranch: str,
+    prNumber: num,
+    startedAt: str,
+    completedAt: str,
+    testingDurationMs: num,
+    /** passed, failed, timed_out or cancelled. */
+    outcome: z.nullish(lower),
+    failureReason: z.nullish(upper),
+    /** How the PR's trip ended: merged, failed, cancelled; null while it is still in the queue. */
+    cycleConclusion: z.nullish(lower),
+    /** in_bisection (a bisection run) or entered_bisection (the run whose failure started one). */
+    bisection: z.nullish(lower),
+    isBisection: bool,
+    startedBisection: bool,
+  }),
+);
 export type TestingResult = z.infer<typeof testingResultSchema>;
 
-export const testingResultsPageSchema = z.looseObject({
-  testingResults: z.nullish(z.array(testingResultSchema)),
-  totalItems: num,
-});
+export const testingResultsPageSchema = z.lazy(() =>
+  z.looseObject({
+    testingResults: z.nullish(z.array(testingResultSchema)),
+    totalItems: num,
+  }),
+);
 export type TestingResultsPage = z.infer<typeof testingResultsPageSchema>;
 
-export const concludedPullRequestPageSchema = z.looseObject({
-  pullRequests: z.nullish(z.array(queueEntrySchema)),
-  nextCursor: str,
-});
+export const concludedPullRequestPageSchema = z.lazy(() =>
+  z.looseObject({
+    pullRequests: z.nullish(z.array(queueEntrySchema)),
+    nextCursor: str,
+  }),
+);
 
 // ---- helpers -----------------------------------------------------------------------------------
 

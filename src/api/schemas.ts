@@ -5,7 +5,9 @@
  *
  * Written with zod's mini API (functions instead of methods), so a bundle carries only the parts of
  * zod these schemas use: about 25 KB instead of 190 KB on the start-up path of every API command.
- * The checks and their messages are zod's own, in English.
+ * The checks and their messages are zod's own, in English. Schemas a read of one PR does not use
+ * are built on first use (`z.lazy`, settings fields as functions): building zod schemas is most of
+ * what loading this module costs.
  */
 import en from 'zod/v4/locales/en.js';
 import * as z from 'zod/mini';
@@ -44,14 +46,18 @@ function requestSchemaOf(s: QueueSettingInfo): z.ZodMiniType {
   return positiveU32();
 }
 
-/** The updateQueue request fields, one per setting. */
-export const settingRequestFields = Object.fromEntries(QUEUE_SETTINGS.map((s) => [s.field, requestSchemaOf(s)])) as unknown as SettingRequestShape;
+/** The updateQueue request fields, one per setting (built on first use). */
+let requestFields: SettingRequestShape | undefined;
+export function settingRequestFields(): SettingRequestShape {
+  requestFields ??= Object.fromEntries(QUEUE_SETTINGS.map((s) => [s.field, requestSchemaOf(s)])) as unknown as SettingRequestShape;
+  return requestFields;
+}
 
 /** The createQueue request fields: the settings marked `create`. */
-export const createRequestFields = {
-  mode: settingRequestFields.mode,
-  concurrency: settingRequestFields.concurrency,
-} satisfies Partial<SettingRequestShape>;
+export function createRequestFields() {
+  const fields = settingRequestFields();
+  return { mode: fields.mode, concurrency: fields.concurrency } satisfies Partial<SettingRequestShape>;
+}
 
 // ---- response decoding ---------------------------------------------------------------------------
 
@@ -84,8 +90,10 @@ function responseSchemaOf(s: QueueSettingInfo): z.ZodMiniType {
   return responseNum();
 }
 
-/** How a queue record's settings are decoded (leniently: absent or null is fine). */
-export const settingResponseFields = Object.fromEntries(QUEUE_SETTINGS.map((s) => [s.field, responseSchemaOf(s)])) as unknown as SettingResponseShape;
+/** How a queue record's settings are decoded (leniently: absent or null is fine); built on first use. */
+export function settingResponseFields(): SettingResponseShape {
+  return Object.fromEntries(QUEUE_SETTINGS.map((s) => [s.field, responseSchemaOf(s)])) as unknown as SettingResponseShape;
+}
 
 // ---- requests ----------------------------------------------------------------------------------
 
@@ -100,33 +108,35 @@ const prTarget = { ...queueTarget, pr: z.object({ number: prNumber }) };
 
 export const queueTargetRequest = z.object(queueTarget);
 export const prRequest = z.object(prTarget);
-export const submitRequest = z.object({
-  ...prTarget,
-  priority: z.optional(z.union([z.int().check(z.gte(0), z.lte(255)), z.enum(PRIORITY_NAMES)])),
-  noBatch: z.optional(z.boolean()),
-});
-export const impactedTargetsRequest = z.object({
-  ...queueTarget,
-  pr: z.object({ number: prNumber, sha: nonEmpty() }),
-  impactedTargets: z.union([z.literal('ALL'), z.array(z.string())]),
-});
-export const testingDetailsRequest = z.object({ ...queueTarget, testRunId: nonEmpty() });
-export const createQueueRequest = z.object({ ...queueTarget, ...createRequestFields });
+export const submitRequest = z.lazy(() =>
+  z.object({
+    ...prTarget,
+    priority: z.optional(z.union([z.int().check(z.gte(0), z.lte(255)), z.enum(PRIORITY_NAMES)])),
+    noBatch: z.optional(z.boolean()),
+  }),
+);
+export const impactedTargetsRequest = z.lazy(() =>
+  z.object({
+    ...queueTarget,
+    pr: z.object({ number: prNumber, sha: nonEmpty() }),
+    impactedTargets: z.union([z.literal('ALL'), z.array(z.string())]),
+  }),
+);
+export const testingDetailsRequest = z.lazy(() => z.object({ ...queueTarget, testRunId: nonEmpty() }));
+export const createQueueRequest = z.lazy(() => z.object({ ...queueTarget, ...createRequestFields() }));
 
-export const updateQueueFields = {
-  ...settingRequestFields,
-  deleteRequiredStatuses: z.optional(z.boolean()),
-};
-export const updateQueueRequest = z.object({ ...queueTarget, ...updateQueueFields });
+export const updateQueueRequest = z.lazy(() => z.object({ ...queueTarget, ...settingRequestFields(), deleteRequiredStatuses: z.optional(z.boolean()) }));
 export type UpdateQueueSettings = Omit<z.infer<typeof updateQueueRequest>, 'repo' | 'targetBranch'>;
 
-export const listPullRequestsRequest = z.object({
-  ...queueTarget,
-  state: z.optional(z.enum(PR_STATES)),
-  since: z.optional(z.string()),
-  cursor: z.optional(z.string()),
-  take: z.optional(z.int().check(z.gte(1), z.lte(100))),
-});
+export const listPullRequestsRequest = z.lazy(() =>
+  z.object({
+    ...queueTarget,
+    state: z.optional(z.enum(PR_STATES)),
+    since: z.optional(z.string()),
+    cursor: z.optional(z.string()),
+    take: z.optional(z.int().check(z.gte(1), z.lte(100))),
+  }),
+);
 
 // ---- responses ---------------------------------------------------------------------------------
 
@@ -183,34 +193,40 @@ function renameLegacyQueueFields(input: unknown): unknown {
   return q;
 }
 
-export const queueSchema = z.pipe(
-  z.transform(renameLegacyQueueFields),
-  z.looseObject({
-    branch: str,
-    ...settingResponseFields,
-    enqueuedPullRequests: z.nullish(z.array(queueEntrySchema)),
-  }),
+export const queueSchema = z.lazy(() =>
+  z.pipe(
+    z.transform(renameLegacyQueueFields),
+    z.looseObject({
+      branch: str,
+      ...settingResponseFields(),
+      enqueuedPullRequests: z.nullish(z.array(queueEntrySchema)),
+    }),
+  ),
 );
 export type Queue = z.infer<typeof queueSchema>;
 
-export const testingDetailsSchema = z.looseObject({
-  requiredStatuses: z.nullish(z.array(z.string())),
-  requiredStatusesSource: z.nullish(lower),
-  testBranch: str,
-  testBranchSha: str,
-  createdAt: str,
-  status: z.nullish(lower),
-  checkSuites: z.nullish(z.array(z.looseObject({ checkRuns: z.nullish(z.array(z.looseObject({ name: str, url: str, status: str, conclusion: str }))) }))),
-  statusChecks: z.nullish(z.array(z.looseObject({ context: str, url: str, state: str }))),
-  testedPullRequests: z.nullish(z.array(z.looseObject({ prNumber: num, prUrl: str, title: str }))),
-  impactedTargets: z.nullish(z.array(z.string())),
-  impactedTargetsForTestedPrs: z.nullish(z.array(z.string())),
-  dependentPrs: z.nullish(z.array(z.number())),
-});
+export const testingDetailsSchema = z.lazy(() =>
+  z.looseObject({
+    requiredStatuses: z.nullish(z.array(z.string())),
+    requiredStatusesSource: z.nullish(lower),
+    testBranch: str,
+    testBranchSha: str,
+    createdAt: str,
+    status: z.nullish(lower),
+    checkSuites: z.nullish(z.array(z.looseObject({ checkRuns: z.nullish(z.array(z.looseObject({ name: str, url: str, status: str, conclusion: str }))) }))),
+    statusChecks: z.nullish(z.array(z.looseObject({ context: str, url: str, state: str }))),
+    testedPullRequests: z.nullish(z.array(z.looseObject({ prNumber: num, prUrl: str, title: str }))),
+    impactedTargets: z.nullish(z.array(z.string())),
+    impactedTargetsForTestedPrs: z.nullish(z.array(z.string())),
+    dependentPrs: z.nullish(z.array(z.number())),
+  }),
+);
 export type TestingDetails = z.infer<typeof testingDetailsSchema>;
 
-export const pullRequestPageSchema = z.looseObject({
-  pullRequests: z.nullish(z.array(queueEntrySchema)),
-  nextCursor: str,
-});
+export const pullRequestPageSchema = z.lazy(() =>
+  z.looseObject({
+    pullRequests: z.nullish(z.array(queueEntrySchema)),
+    nextCursor: str,
+  }),
+);
 export type PullRequestPage = z.infer<typeof pullRequestPageSchema>;
