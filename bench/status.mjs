@@ -1,12 +1,13 @@
 // `mq status 1` against a running emulator vs `node -e 0`: a whole read command, network included.
 // For scale, also a bare script making the same request with node:http (the floor for any CLI
-// written for Node). Medians of 15 alternating runs each.
+// written for Node). Medians of 15 alternating runs each. MQ_BENCH_BIN=/path/to/bin/mq.js measures
+// another build (before/after).
 import { writeFileSync } from 'node:fs';
 import { comparePair, printPair } from './lib.mjs';
 import { REPO, startEmulator } from './emulator-proc.mjs';
 
 const node = process.execPath;
-const mq = new URL('../bin/mq.js', import.meta.url).pathname;
+const mq = process.env.MQ_BENCH_BIN ?? new URL('../bin/mq.js', import.meta.url).pathname;
 const BARE = '/tmp/mq-bench-bare-status.mjs';
 
 export async function benchStatus({ runs = 15 } = {}) {

@@ -1,13 +1,19 @@
-// Builds dist/ with esbuild in three parts, shaped for start-up time:
-//   dist/main.js    tiny entry: answers --version, else imports cli.js
-//   dist/cli.js     one file with every command (fewest modules for Node's ESM loader to fetch)
-//   dist/lazy/*.js  what only some commands need, loaded on first use: the API client and HTTP
-//                   layer (zod; the node:http transport, and undici only when a proxy applies),
-//                   the emulator, the planner, the Prometheus parser, completions, the config
-//                   writer (conf), cli-table3. These files carry their own copy of small shared modules; the
-//                   error classes are branded so `instanceof` works across copies.
+// Builds dist/ with esbuild, shaped for start-up time:
+//   dist/main.js     tiny entry: answers --version, else imports cli.js
+//   dist/cli.js      the entry of the command line; with code splitting, what every command line
+//                    needs (commander, the root program and its manifest, the presenter, the context)
+//                    is one chunk, and each top-level command is a chunk of its own (dist/*-HASH.js),
+//                    imported only when the command line names it (src/program.ts)
+//   dist/lazy/*.js   what only some commands need, loaded on first use: the API client and HTTP
+//                    layer (zod's mini API; the node:http transport, and undici only when a proxy
+//                    applies), the emulator (built apart: classic zod), the planner, the Prometheus
+//                    parser, completions, the config writer (conf), cli-table3. These files carry their
+//                    own copy of small shared modules; the error classes are branded so `instanceof`
+//                    works across copies.
+// The metafile (which sources each output holds) goes to node_modules/.cache/mq-build/meta.json for
+// test/e2e/startup-loads.test.ts.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -82,7 +88,66 @@ await build({
   outdir: 'dist',
   plugins: [{ name: 'cli-external', setup: (b) => b.onResolve({ filter: /^\.\/cli\.js$/ }, () => ({ path: './cli.js', external: true })) }],
 });
-await build({ ...common, entryPoints: { cli: 'src/cli.ts' }, outdir: 'dist', plugins: [lazyImports('./lazy/')] });
+/**
+ * Each command module (and anything else cli.js imports dynamically) is its own chunk, loaded when
+ * the command line names it (src/program.ts). Every such chunk also imports the entry, so all the
+ * entry loads anyway (commander, the presenter, the context, config resolution, the commands'
+ * shared helpers) is used by the same set of entry points and lands in one chunk, instead of one
+ * chunk per combination of commands that share a module: `mq status 1` loads main.js, cli.js, that
+ * chunk, the status chunk and one chunk of views.
+ */
+const CLI_ENTRY = ['src/cli.ts', 'src/commands/shared.ts'].map((f) => resolve(root, f));
+const commandChunks = {
+  name: 'command-chunks',
+  setup(b) {
+    b.onResolve({ filter: /^mq-cli-entry$/ }, () => ({ path: 'cli', namespace: 'mq-entry' }));
+    b.onLoad({ filter: /.*/, namespace: 'mq-entry' }, () => ({
+      contents: `export * from ${JSON.stringify(CLI_ENTRY[0])};\n${CLI_ENTRY.slice(1)
+        .map((f) => `import ${JSON.stringify(f)};`)
+        .join('\n')}`,
+      resolveDir: root,
+      loader: 'js',
+    }));
+    b.onResolve({ filter: /^\./ }, (args) =>
+      args.kind === 'dynamic-import' && args.namespace === 'file'
+        ? { path: resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')), namespace: 'mq-chunk' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'mq-chunk' }, (args) => ({
+      contents: `${CLI_ENTRY.map((f) => `import ${JSON.stringify(f)};`).join('\n')}\nexport * from ${JSON.stringify(args.path)};`,
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * commander requires node:child_process at load for executable subcommands, which mq does not
+ * have; loading that built-in costs ~4 ms of every start. It is deferred to first use.
+ */
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
+      contents: "let m; module.exports = new Proxy({}, { get: (_, key) => (m ??= require('node:child_process'))[key] });",
+      loader: 'js',
+    }));
+  },
+};
+
+const cliBuild = await build({
+  ...common,
+  entryPoints: { cli: 'mq-cli-entry' },
+  outdir: 'dist',
+  plugins: [lazyImports('./lazy/'), commandChunks, lazyChildProcess],
+  // Per-command chunks next to cli.js, so './lazy/…' means the same from every file.
+  splitting: true,
+  chunkNames: '[name]-[hash]',
+  metafile: true,
+});
 /**
  * zod re-exports every message locale (about 260 KB minified) through `z.locales`; mq never switches
  * locale and zod configures English itself, so only English is bundled.
@@ -124,14 +189,37 @@ const confWithoutSchema = {
   },
 };
 
-await build({
+/**
+ * The emulator validates requests with classic zod, the client with zod's mini API: built together,
+ * their shared chunk would hold all of zod's core for every API command. So the emulator is built
+ * apart (one file, its own copy of what it shares with the rest).
+ */
+const SEPARATE = new Set(['emulator']);
+const lazyBuild = await build({
   ...common,
-  entryPoints: LAZY,
+  entryPoints: Object.fromEntries(Object.entries(LAZY).filter(([name]) => !SEPARATE.has(name))),
   plugins: [englishOnlyZod, confWithoutSchema],
   outdir: 'dist/lazy',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
+  metafile: true,
 });
+const separateBuild = await build({
+  ...common,
+  entryPoints: Object.fromEntries(Object.entries(LAZY).filter(([name]) => SEPARATE.has(name))),
+  plugins: [englishOnlyZod, confWithoutSchema],
+  outdir: 'dist/lazy',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  metafile: true,
+});
+
+// Which sources each output file holds (test/e2e/startup-loads.test.ts reads it); not shipped.
+mkdirSync(resolve(root, 'node_modules/.cache/mq-build'), { recursive: true });
+writeFileSync(
+  resolve(root, 'node_modules/.cache/mq-build/meta.json'),
+  JSON.stringify({ outputs: { ...cliBuild.metafile.outputs, ...lazyBuild.metafile.outputs, ...separateBuild.metafile.outputs } }),
+);
 
 // The library entry points (`mq-cli`, `mq-cli/emulator`), separate bundles: see build-lib.mjs.
 const { buildLib } = await import('./build-lib.mjs');

@@ -2,15 +2,24 @@
  * The only exit site: builds the Context from the real process, runs the command line, and sets
  * the exit code. Loaded by main.ts for everything but `--version`.
  */
-import { Context } from './context.js';
+import { type ClientFactory, Context, httpClientFactory } from './context.js';
 import { ExitCode } from './errors.js';
 import { processIO } from './output/io.js';
+import { buildProgram, manifestOf } from './program.js';
 import { run } from './run.js';
 
 export async function main(argv: string[]): Promise<void> {
   const controller = new AbortController();
   const io = processIO(process.env);
-  const ctx = new Context({ env: process.env, io, cwd: process.cwd(), signal: controller.signal });
+  // The HTTP layer is closed at the end only if a client was made: a command that sends nothing
+  // (help, usage errors, profile) does not load it. (The demo's own client talks to loopback over
+  // node:http, whose idle keep-alive sockets do not hold the process open.)
+  let httpUsed = false;
+  const client: ClientFactory = (c, opts) => {
+    httpUsed = true;
+    return httpClientFactory(c, opts);
+  };
+  const ctx = new Context({ env: process.env, io, cwd: process.cwd(), signal: controller.signal, client });
   const onSignal = () => {
     // First Ctrl-C: let the command stop cleanly; a second one exits at once.
     if (controller.signal.aborted) process.exit(ExitCode.interrupted);
@@ -21,7 +30,15 @@ export async function main(argv: string[]): Promise<void> {
     process.exitCode = await run(ctx, argv);
   } finally {
     process.off('SIGINT', onSignal);
-    const { closeHttp } = await import('./api/http.js');
-    await closeHttp();
+    if (httpUsed) {
+      const { closeHttp } = await import('./api/http.js');
+      await closeHttp();
+    }
   }
+}
+
+/** The manifest of the full command tree, for scripts/manifest.mjs (`npm run completions`). */
+export async function commandManifest() {
+  const ctx = new Context({ env: process.env, io: processIO(process.env), cwd: process.cwd() });
+  return manifestOf(await buildProgram(ctx));
 }

@@ -1,26 +1,78 @@
 /**
  * The root commander program: global options, the command groups, and the settings every
  * command shares (errors thrown instead of exiting, our own error output, suggestions).
+ *
+ * Start-up: only the commands a command line can run are imported and built. The root knows every
+ * top-level command from the manifest (name, aliases, one-line summary, help term; generated from
+ * the full tree by `npm run completions`), so `mq --help` and unknown-command suggestions need no
+ * command module; a command whose name (or alias) is an argument is loaded from `LOADERS`. `help`
+ * and `completion` describe the whole tree, so they load every command.
  */
-import { Command, Option } from 'commander';
-import { authCommand } from './commands/auth/index.js';
-import { cancelCommand } from './commands/cancel.js';
-import { completionCommand } from './commands/completion.js';
-import { demoCommand } from './commands/demo.js';
-import { emulatorCommand } from './commands/emulator/index.js';
-import { helpCommand } from './commands/help.js';
-import { metricsCommand } from './commands/metrics.js';
-import { queueCommand } from './commands/queue/index.js';
-import { profileCommand } from './commands/profile/index.js';
-import { restartCommand } from './commands/restart.js';
-import { statusCommand } from './commands/status.js';
-import { submitCommand } from './commands/submit.js';
-import { targetsCommand } from './commands/targets.js';
-import { waitCommand } from './commands/wait.js';
+import { Command, Help, Option } from 'commander';
+import { COMMAND_MANIFEST, type CommandEntry } from './commands/manifest.js';
 import { VERSION, type Context } from './context.js';
 import { FORMATS } from './output/render.js';
 
-export function buildProgram(ctx: Context): Command {
+type Loader = (ctx: Context, program: () => Command) => Promise<Command>;
+
+/** How each top-level command is built, in the order `mq --help` lists them. */
+const LOADERS: Record<string, Loader> = {
+  submit: async (ctx) => (await import('./commands/submit.js')).submitCommand(ctx),
+  cancel: async (ctx) => (await import('./commands/cancel.js')).cancelCommand(ctx),
+  restart: async (ctx) => (await import('./commands/restart.js')).restartCommand(ctx),
+  status: async (ctx) => (await import('./commands/status.js')).statusCommand(ctx),
+  wait: async (ctx) => (await import('./commands/wait.js')).waitCommand(ctx),
+  targets: async (ctx) => (await import('./commands/targets.js')).targetsCommand(ctx),
+  queue: async (ctx) => (await import('./commands/queue/index.js')).queueCommand(ctx),
+  metrics: async (ctx) => (await import('./commands/metrics.js')).metricsCommand(ctx),
+  emulator: async (ctx) => (await import('./commands/emulator/index.js')).emulatorCommand(ctx),
+  demo: async (ctx) => (await import('./commands/demo.js')).demoCommand(ctx),
+  auth: async (ctx) => (await import('./commands/auth/index.js')).authCommand(ctx),
+  profile: async (ctx) => (await import('./commands/profile/index.js')).profileCommand(ctx),
+  completion: async (ctx, program) => (await import('./commands/completion.js')).completionCommand(ctx, program),
+  help: async (ctx, program) => (await import('./commands/help.js')).helpCommand(ctx, program),
+};
+
+/** Commands that read the whole tree (help --json, completion scripts): running them loads every command. */
+const WHOLE_TREE = new Set(['help', 'completion']);
+
+/** The top-level commands in program order. */
+export const COMMAND_NAMES: readonly string[] = Object.keys(LOADERS);
+
+/**
+ * Builds the program for `argv`: every command whose name or alias is one of the arguments is
+ * loaded (a superset of the one commander will dispatch to), the others stand in as stubs that
+ * only show in the root's help and suggestions. Without `argv`, the whole tree is built.
+ */
+export async function buildProgram(ctx: Context, argv?: readonly string[]): Promise<Command> {
+  const program = rootProgram(ctx);
+  const wanted = argv === undefined ? new Set(COMMAND_NAMES) : commandsNamedIn(argv);
+  const stubs = new Map<Command, string>();
+  const entries = new Map(COMMAND_MANIFEST.map((e) => [e.name, e]));
+  const built = await Promise.all(
+    COMMAND_NAMES.map(async (name) => {
+      const entry = entries.get(name);
+      // A command missing from the manifest (not regenerated yet) is always loaded.
+      if (!entry || wanted.has(name)) return LOADERS[name]!(ctx, () => program);
+      const stub = stubOf(entry);
+      stubs.set(stub, entry.term);
+      return stub;
+    }),
+  );
+  for (const command of built) program.addCommand(command);
+  applyShared(program, ctx, stubs);
+  return program;
+}
+
+/** The names of the commands `argv` may run; all of them when one of those reads the whole tree. */
+export function commandsNamedIn(argv: readonly string[]): Set<string> {
+  const args = new Set(argv);
+  const named = new Set(COMMAND_MANIFEST.filter((e) => args.has(e.name) || e.aliases.some((a) => args.has(a))).map((e) => e.name));
+  for (const name of named) if (WHOLE_TREE.has(name)) return new Set(COMMAND_NAMES);
+  return named;
+}
+
+function rootProgram(ctx: Context): Command {
   const program = new Command('mq')
     .description('Operate merge queues from a terminal or CI: submit, cancel and watch PRs, and administer queues.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -36,30 +88,21 @@ export function buildProgram(ctx: Context): Command {
     .option('--insecure-http', 'allow plain http:// to a non-loopback host')
     .helpCommand(false)
     .hook('preAction', () => ctx.setOptions(program.opts()));
-
-  const commands = [
-    submitCommand(ctx),
-    cancelCommand(ctx),
-    restartCommand(ctx),
-    statusCommand(ctx),
-    waitCommand(ctx),
-    targetsCommand(ctx),
-    queueCommand(ctx),
-    metricsCommand(ctx),
-    emulatorCommand(ctx),
-    demoCommand(ctx),
-    authCommand(ctx),
-    profileCommand(ctx),
-    completionCommand(ctx, () => program),
-    helpCommand(ctx, () => program),
-  ];
-  for (const c of commands) program.addCommand(c);
-  applyShared(program, ctx);
   return program;
 }
 
+/** A command that was not loaded: what the root's help and "did you mean" need, nothing else. */
+function stubOf(entry: CommandEntry): Command {
+  const stub = new Command(entry.name).summary(entry.summary).action(() => {
+    throw new Error(`internal: command "${entry.name}" was run without being loaded`);
+  });
+  if (entry.helpGroup) stub.helpGroup(entry.helpGroup);
+  for (const alias of entry.aliases) stub.alias(alias);
+  return stub;
+}
+
 /** Settings every command in the tree needs; addCommand does not copy them from the parent. */
-function applyShared(cmd: Command, ctx: Context): void {
+function applyShared(cmd: Command, ctx: Context, stubs?: Map<Command, string>): void {
   cmd
     .exitOverride()
     // Remember which command is being parsed, so a usage error can point at its --help.
@@ -69,11 +112,31 @@ function applyShared(cmd: Command, ctx: Context): void {
       ctx.commandPath = names.join(' ');
     })
     .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true })
+    .configureHelp(
+      stubs?.size
+        ? {
+            showGlobalOptions: true,
+            // A stub's term (name, [options], arguments) comes from the manifest.
+            subcommandTerm(this: Help, sub: Command) {
+              return stubs.get(sub) ?? Help.prototype.subcommandTerm.call(this, sub);
+            },
+          }
+        : { showGlobalOptions: true },
+    )
     .configureOutput({
       writeOut: (s) => ctx.io.out(s),
       writeErr: (s) => ctx.io.err(s),
       outputError: () => undefined,
     });
-  for (const sub of cmd.commands) applyShared(sub, ctx);
+  for (const sub of cmd.commands) if (!stubs?.has(sub)) applyShared(sub, ctx);
+}
+
+/** The manifest entries of a fully built program (what `npm run completions` writes to commands/manifest.ts). */
+export function manifestOf(program: Command): CommandEntry[] {
+  const help = new Help();
+  return program.commands.map((c) => {
+    const entry: CommandEntry = { name: c.name(), aliases: c.aliases(), summary: help.subcommandDescription(c), term: help.subcommandTerm(c) };
+    if (c.helpGroup()) entry.helpGroup = c.helpGroup();
+    return entry;
+  });
 }

@@ -6,12 +6,12 @@
  */
 import type { Context } from './context.js';
 import { argvAsksJson, formatOf, presentError } from './output/present.js';
+import { buildProgram } from './program.js';
 
 /** Runs one command line in `ctx` and returns its exit code; never throws, never exits. */
 export async function run(ctx: Context, argv: string[]): Promise<number> {
   try {
-    const { buildProgram } = await import('./program.js');
-    await buildProgram(ctx).parseAsync(argv, { from: 'user' });
+    await (await buildProgram(ctx, argv)).parseAsync(argv, { from: 'user' });
     return ctx.exitCode;
   } catch (err) {
     const json = formatOf(ctx.options, false) === 'json' || argvAsksJson(argv);

@@ -3,7 +3,7 @@
  * is sent; responses of reads are decoded leniently; mutation bodies are never parsed (the live
  * service answers `OK`, an empty body or `{}`).
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { ExitCode, MqError, UsageError } from '../errors.js';
 import * as h from './history.js';
 import { checkWriteAnswer, type CallOptions, type CallSpec, type HttpClient, type RequestDescription } from './http.js';
@@ -28,7 +28,7 @@ export interface ClientOptions {
   dryRun?: (request: RequestDescription) => void;
 }
 
-function checked<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+function checked<T>(schema: z.ZodMiniType<T>, value: unknown, what: string): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
@@ -37,7 +37,7 @@ function checked<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
 }
 
 /** A read's JSON body, decoded; anything else is the server's fault (exit 1). */
-function decode<T>(schema: z.ZodType<T>, body: string, what: string): T {
+function decode<T>(schema: z.ZodMiniType<T>, body: string, what: string): T {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);

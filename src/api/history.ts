@@ -5,7 +5,7 @@
  * lowercase in v1 (`prerequisite_merge_item_failed`) and uppercase in webhooks; they are decoded to
  * the uppercase spelling, so callers compare them with one vocabulary (`BISECTION_REQUIRED`).
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 import { MAX_U32, PR_STATES } from './constants.js';
 import { queueEntrySchema, repoRef, submittedPullRequestSchema } from './schemas.js';
@@ -17,61 +17,72 @@ export const MAX_TESTING_WINDOW_DAYS = 45;
 
 // ---- requests ----------------------------------------------------------------------------------
 
-const queueTarget = { repo: repoRef, targetBranch: z.string().min(1).max(255) };
-const prNumber = z.int().min(0).max(MAX_U32);
-const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), { error: 'expected an ISO-8601 date-time' });
+const queueTarget = { repo: repoRef, targetBranch: z.string().check(z.minLength(1), z.maxLength(255)) };
+const prNumber = z.int().check(z.gte(0), z.lte(MAX_U32));
+const isoTime = z.string().check(z.refine((s: string) => !Number.isNaN(Date.parse(s)), { error: 'expected an ISO-8601 date-time' }));
 
 export const getPullRequestWithTimelineRequest = z.object({
   ...queueTarget,
   pr: z.object({ number: prNumber }),
-  includeTimeline: z.boolean().optional(),
+  includeTimeline: z.optional(z.boolean()),
 });
 export type GetPullRequestWithTimelineRequest = z.infer<typeof getPullRequestWithTimelineRequest>;
 
-export const getPullRequestsRequest = z.object({
-  ...queueTarget,
-  prs: z
-    .array(z.object({ number: prNumber }))
-    .min(1)
-    .max(MAX_PRS_PER_LOOKUP),
-  includeTimeline: z.boolean().optional(),
-});
+export const getPullRequestsRequest = z.lazy(() =>
+  z.object({
+    ...queueTarget,
+    prs: z.array(z.object({ number: prNumber })).check(z.minLength(1), z.maxLength(MAX_PRS_PER_LOOKUP)),
+    includeTimeline: z.optional(z.boolean()),
+  }),
+);
 export type GetPullRequestsRequest = z.infer<typeof getPullRequestsRequest>;
 
-export const testingResultsRequest = z
-  .object({
-    ...queueTarget,
-    since: isoTime.optional(),
-    until: isoTime.optional(),
-    offset: z.int().min(0).max(MAX_U32).optional(),
-    take: z.int().min(1).max(100).optional(),
-  })
-  .refine(
-    (r) =>
-      r.since === undefined ||
-      r.until === undefined ||
-      (Date.parse(r.since) <= Date.parse(r.until) && Date.parse(r.until) - Date.parse(r.since) <= MAX_TESTING_WINDOW_DAYS * 86_400_000),
-    { error: `expected since <= until, at most ${MAX_TESTING_WINDOW_DAYS} days apart`, path: ['since'] },
-  );
+export const testingResultsRequest = z.lazy(() =>
+  z
+    .object({
+      ...queueTarget,
+      since: z.optional(isoTime),
+      until: z.optional(isoTime),
+      offset: z.optional(z.int().check(z.gte(0), z.lte(MAX_U32))),
+      take: z.optional(z.int().check(z.gte(1), z.lte(100))),
+    })
+    .check(
+      z.refine(
+        (r: { since?: string; until?: string }) =>
+          r.since === undefined ||
+          r.until === undefined ||
+          (Date.parse(r.since) <= Date.parse(r.until) && Date.parse(r.until) - Date.parse(r.since) <= MAX_TESTING_WINDOW_DAYS * 86_400_000),
+        { error: `expected since <= until, at most ${MAX_TESTING_WINDOW_DAYS} days apart`, path: ['since'] },
+      ),
+    ),
+);
 export type TestingResultsRequest = z.infer<typeof testingResultsRequest>;
 
-export const listConcludedPullRequestsRequest = z.object({
-  ...queueTarget,
-  state: z.enum(PR_STATES).optional(),
-  since: isoTime.optional(),
-  until: isoTime.optional(),
-  cursor: z.string().optional(),
-  take: z.int().min(1).max(100).optional(),
-});
+export const listConcludedPullRequestsRequest = z.lazy(() =>
+  z.object({
+    ...queueTarget,
+    state: z.optional(z.enum(PR_STATES)),
+    since: z.optional(isoTime),
+    until: z.optional(isoTime),
+    cursor: z.optional(z.string()),
+    take: z.optional(z.int().check(z.gte(1), z.lte(100))),
+  }),
+);
 export type ListConcludedPullRequestsRequest = z.infer<typeof listConcludedPullRequestsRequest>;
 
 // ---- responses ---------------------------------------------------------------------------------
 
-const lower = z.string().transform((s) => s.toLowerCase());
-const upper = z.string().transform((s) => s.toUpperCase());
-const str = z.string().nullish();
-const num = z.number().nullish();
-const bool = z.boolean().nullish();
+const lower = z.pipe(
+  z.string(),
+  z.transform((s: string) => s.toLowerCase()),
+);
+const upper = z.pipe(
+  z.string(),
+  z.transform((s: string) => s.toUpperCase()),
+);
+const str = z.nullish(z.string());
+const num = z.nullish(z.number());
+const bool = z.nullish(z.boolean());
 
 const testedPullRequest = z.looseObject({ prNumber: num, prUrl: str, title: str });
 
@@ -80,10 +91,10 @@ export const timelineRunSchema = z.looseObject({
   id: str,
   branch: str,
   sha: str,
-  status: lower.nullish(),
+  status: z.nullish(lower),
   isBisection: bool,
-  requiredStatuses: z.array(z.string()).nullish(),
-  testedPullRequests: z.array(testedPullRequest).nullish(),
+  requiredStatuses: z.nullish(z.array(z.string())),
+  testedPullRequests: z.nullish(z.array(testedPullRequest)),
 });
 
 /**
@@ -91,15 +102,15 @@ export const timelineRunSchema = z.looseObject({
  * `testsPassed.testRunId`, …); the emulator also sends it flat. `reason` and `testRunId` are filled
  * from whichever is present.
  */
-export const timelineItemSchema = z.preprocess(
-  flattenTimelineItem,
+export const timelineItemSchema = z.pipe(
+  z.transform(flattenTimelineItem),
   z.looseObject({
     timestamp: str,
-    state: lower.nullish(),
-    reason: upper.nullish(),
+    state: z.nullish(lower),
+    reason: z.nullish(upper),
     testRunId: str,
-    testRun: timelineRunSchema.nullish(),
-    failureCausingStatuses: z.array(z.string()).nullish(),
+    testRun: z.nullish(timelineRunSchema),
+    failureCausingStatuses: z.nullish(z.array(z.string())),
   }),
 );
 export type TimelineItem = z.infer<typeof timelineItemSchema>;
@@ -122,49 +133,64 @@ function flattenTimelineItem(input: unknown): unknown {
   return item;
 }
 
-export const pullRequestWithTimelineSchema = submittedPullRequestSchema.extend({
-  timeline: z.array(timelineItemSchema).nullish(),
+export const pullRequestWithTimelineSchema = z.extend(submittedPullRequestSchema, {
+  timeline: z.nullish(z.array(timelineItemSchema)),
 });
 export type PullRequestWithTimeline = z.infer<typeof pullRequestWithTimelineSchema>;
 
 /** notFound entries: `{ number }` (what the emulator sends) or a bare number. */
-const notFoundEntry = z.union([z.number().transform((number) => ({ number })), z.looseObject({ number: num })]);
+const notFoundEntry = () =>
+  z.union([
+    z.pipe(
+      z.number(),
+      z.transform((number: number) => ({ number })),
+    ),
+    z.looseObject({ number: num }),
+  ]);
 
-export const pullRequestsLookupSchema = z.looseObject({
-  pullRequests: z.array(pullRequestWithTimelineSchema).nullish(),
-  notFound: z.array(notFoundEntry).nullish(),
-});
+export const pullRequestsLookupSchema = z.lazy(() =>
+  z.looseObject({
+    pullRequests: z.nullish(z.array(pullRequestWithTimelineSchema)),
+    notFound: z.nullish(z.array(notFoundEntry())),
+  }),
+);
 export type PullRequestsLookup = z.infer<typeof pullRequestsLookupSchema>;
 
-export const testingResultSchema = z.looseObject({
-  testRunId: str,
-  testBranch: str,
-  prNumber: num,
-  startedAt: str,
-  completedAt: str,
-  testingDurationMs: num,
-  /** passed, failed, timed_out or cancelled. */
-  outcome: lower.nullish(),
-  failureReason: upper.nullish(),
-  /** How the PR's trip ended: merged, failed, cancelled; null while it is still in the queue. */
-  cycleConclusion: lower.nullish(),
-  /** in_bisection (a bisection run) or entered_bisection (the run whose failure started one). */
-  bisection: lower.nullish(),
-  isBisection: bool,
-  startedBisection: bool,
-});
+export const testingResultSchema = z.lazy(() =>
+  z.looseObject({
+    testRunId: str,
+    testBranch: str,
+    prNumber: num,
+    startedAt: str,
+    completedAt: str,
+    testingDurationMs: num,
+    /** passed, failed, timed_out or cancelled. */
+    outcome: z.nullish(lower),
+    failureReason: z.nullish(upper),
+    /** How the PR's trip ended: merged, failed, cancelled; null while it is still in the queue. */
+    cycleConclusion: z.nullish(lower),
+    /** in_bisection (a bisection run) or entered_bisection (the run whose failure started one). */
+    bisection: z.nullish(lower),
+    isBisection: bool,
+    startedBisection: bool,
+  }),
+);
 export type TestingResult = z.infer<typeof testingResultSchema>;
 
-export const testingResultsPageSchema = z.looseObject({
-  testingResults: z.array(testingResultSchema).nullish(),
-  totalItems: num,
-});
+export const testingResultsPageSchema = z.lazy(() =>
+  z.looseObject({
+    testingResults: z.nullish(z.array(testingResultSchema)),
+    totalItems: num,
+  }),
+);
 export type TestingResultsPage = z.infer<typeof testingResultsPageSchema>;
 
-export const concludedPullRequestPageSchema = z.looseObject({
-  pullRequests: z.array(queueEntrySchema).nullish(),
-  nextCursor: str,
-});
+export const concludedPullRequestPageSchema = z.lazy(() =>
+  z.looseObject({
+    pullRequests: z.nullish(z.array(queueEntrySchema)),
+    nextCursor: str,
+  }),
+);
 
 // ---- helpers -----------------------------------------------------------------------------------
 

@@ -1,0 +1,112 @@
+/**
+ * What a command line loads (issue 18 item 2): the built binary runs under a loader hook that
+ * records every file module it loads; esbuild's metafile of the build (written by scripts/build.mjs)
+ * says which sources each dist file holds. A static import of a command, a heavy library or the
+ * HTTP layer where it is not needed puts its source into a loaded file, and this fails.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulatorProcess, type EmulatorProcess } from '../helpers/emulator-process.js';
+import { BIN, baseEnv, runCli, tempDir } from '../helpers/run-cli.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const META = resolve(ROOT, 'node_modules/.cache/mq-build/meta.json');
+const HOOK = resolve(import.meta.dirname, '../helpers/record-loads.mjs');
+
+interface Loaded {
+  files: string[];
+  sources: string[];
+  stdout: string;
+  exitCode: number;
+}
+
+async function loadsOf(args: string[], env: Record<string, string | undefined> = baseEnv()): Promise<Loaded> {
+  const meta = JSON.parse(readFileSync(META, 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+  const log = resolve(tempDir('mq-loads-'), 'loads.txt');
+  const r = await execa(process.execPath, ['--import', HOOK, BIN, ...args], {
+    env: { ...env, MQ_LOAD_LOG: log },
+    extendEnv: false,
+    reject: false,
+    stdin: 'ignore',
+    cwd: tempDir('mq-cwd-'),
+  });
+  const files = readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .map((url) => relative(ROOT, fileURLToPath(url)))
+    .filter((f) => f.startsWith('dist/'));
+  const sources = files.flatMap((f) => {
+    const out = meta.outputs[f];
+    if (!out && f !== 'dist/main.js') throw new Error(`${f} is not in the build's metafile: rebuild (npm run build)`);
+    return Object.keys(out?.inputs ?? {});
+  });
+  return { files, sources: [...new Set(sources)].sort(), stdout: r.stdout, exitCode: r.exitCode ?? -1 };
+}
+
+/** Command modules loaded, the helpers every command shares and the manifest aside. */
+const commandModules = (l: Loaded) => l.sources.filter((s) => /^src\/commands\//.test(s) && !/^src\/commands\/(shared|manifest)\.ts$/.test(s));
+/** The packages every command line loads with the presenter: the command parser, colours, the prompt reader. */
+const LIGHT = ['chalk', 'commander', 'mute-stream', 'read'];
+const packages = (l: Loaded) => [...new Set(l.sources.flatMap((s) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(s)?.[1] ?? []))].sort();
+
+describe('what a command line loads', { timeout: 60_000 }, () => {
+  beforeAll(() => {
+    if (!existsSync(META)) throw new Error(`${META} is missing: run npm run build`);
+  });
+
+  it('mq --help: the core chunk only, no command module, no API client, no table library', async () => {
+    const l = await loadsOf(['--help']);
+    expect(l.exitCode).toBe(0);
+    expect(l.stdout).toContain('Usage: mq [options] [command]');
+    expect(l.files.length, l.files.join(' ')).toBeLessThanOrEqual(3);
+    expect(commandModules(l)).toEqual([]);
+    expect(packages(l)).toEqual(LIGHT);
+    expect(l.sources.filter((s) => s.startsWith('src/api/') && s !== 'src/api/constants.ts')).toEqual([]);
+  });
+
+  it('mq queue --help: the queue group and what it imports, no other command', async () => {
+    const l = await loadsOf(['queue', '--help']);
+    expect(l.exitCode).toBe(0);
+    expect(l.stdout).toContain('Usage: mq queue [options] [command]');
+    expect(commandModules(l)).toContain('src/commands/queue/index.ts');
+    // queue drain --wait polls with the wait command's loop; nothing else outside the group.
+    expect(commandModules(l).filter((s) => !s.startsWith('src/commands/queue/') && s !== 'src/commands/wait.ts')).toEqual([]);
+    expect(packages(l)).toEqual(LIGHT);
+  });
+
+  it('an unknown command is refused with a suggestion, no command loaded', async () => {
+    const l = await loadsOf(['stauts', '1']);
+    expect(l.exitCode).toBe(2);
+    expect(commandModules(l)).toEqual([]);
+    const r = await runCli(['stauts', '1']);
+    expect(r.stderr).toContain('status');
+  });
+
+  describe('mq status 1, piped, configured by the environment', () => {
+    let emu: EmulatorProcess;
+    beforeAll(async () => {
+      emu = await startEmulatorProcess(['--clock', 'manual']);
+      expect((await runCli(['queue', 'create'], { env: emu.env })).exitCode).toBe(0);
+      expect((await runCli(['submit', '1'], { env: emu.env })).exitCode).toBe(0);
+    });
+    afterAll(async () => {
+      await emu?.stop();
+    });
+
+    it('loads the status command and the client, no other command, no table library, no config writer', async () => {
+      const l = await loadsOf(['status', '1'], emu.env);
+      expect(l.exitCode).toBe(0);
+      expect(l.stdout).toMatch(/^pr\t#1\n/);
+      expect(commandModules(l)).toEqual(['src/commands/status.ts']);
+      // The client's validation library and nothing else beyond the light set; of zod, the mini
+      // API's parts only (classic zod, about 190 KB, is the emulator's).
+      expect(packages(l).filter((p) => !LIGHT.includes(p))).toEqual(['zod']);
+      expect(l.sources.filter((s) => /zod\/v4\/(classic|core\/(to-json-schema|json-schema))/.test(s))).toEqual([]);
+      expect(l.sources.filter((s) => /^src\/(config\/write|emulator\/(?!engine\/vocabulary)|planner\/|completion\/|help\/describe)/.test(s))).toEqual([]);
+      expect(l.sources).toContain('src/api/transport-node.ts');
+    });
+  });
+});

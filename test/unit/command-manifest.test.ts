@@ -1,0 +1,66 @@
+/**
+ * The root program lists the top-level commands from src/commands/manifest.ts and builds only the
+ * commands a command line names. These tests hold that to the full tree: the manifest is what the
+ * full tree says, and help, usage errors and suggestions are byte for byte those of the full tree.
+ */
+import { describe, expect, it } from 'vitest';
+import { COMMAND_MANIFEST } from '../../src/commands/manifest.js';
+import { presentError } from '../../src/output/present.js';
+import { buildProgram, COMMAND_NAMES, commandsNamedIn, manifestOf } from '../../src/program.js';
+import { testDeps } from '../helpers/deps.js';
+
+/** What run() does, with the lazily built program or the full tree. */
+async function runWith(argv: string[], full: boolean) {
+  const { deps, io } = testDeps();
+  let exitCode: number;
+  const program = await buildProgram(deps, full ? undefined : argv);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    exitCode = deps.exitCode;
+  } catch (err) {
+    exitCode = presentError({ io: deps.io, json: false, debug: false, commandPath: deps.commandPath }, err);
+  }
+  return { exitCode, stdout: io.stdout, stderr: io.stderr, built: program.commands.filter((c) => c.description() !== '').map((c) => c.name()) };
+}
+
+describe('the command manifest', () => {
+  it('is what the full command tree says (else run `npm run completions`)', async () => {
+    const { deps } = testDeps();
+    expect(manifestOf(await buildProgram(deps)), 'src/commands/manifest.ts is stale: run `npm run completions`').toEqual(COMMAND_MANIFEST);
+    expect(COMMAND_MANIFEST.map((e) => e.name)).toEqual(COMMAND_NAMES);
+  });
+
+  it.each([
+    [['--help']],
+    [[]],
+    [['-h']],
+    [['stauts', '1']],
+    [['queu']],
+    [['--jsn', 'status']],
+    [['--json', 'frobnicate']],
+    [['queue', '--help']],
+    [['queue']],
+    [['queue', 'shw']],
+    [['profile', '--help']],
+    [['--repo', 'status', 'wait', '--help']],
+    [['help', 'exit-codes']],
+    [['help', 'queue', 'update']],
+    [['completion', 'fish']],
+  ])('%j: the same output and exit code as the full tree', async (argv) => {
+    const lazy = await runWith(argv, false);
+    const full = await runWith(argv, true);
+    expect({ ...lazy, built: undefined }).toEqual({ ...full, built: undefined });
+    expect(lazy.stdout + lazy.stderr).not.toBe('');
+  });
+
+  it('mq --help builds no command; a command line builds the commands it names', async () => {
+    // A stub has a summary only; every real command has a description.
+    expect((await runWith(['--help'], true)).built).toEqual(COMMAND_NAMES);
+    expect((await runWith(['--help'], false)).built).toEqual([]);
+    expect((await runWith(['queue', '--help'], false)).built).toEqual(['queue']);
+    expect(commandsNamedIn(['--repo', 'a/b', 'status', '1'])).toEqual(new Set(['status']));
+    expect(commandsNamedIn(['--help'])).toEqual(new Set());
+    expect(commandsNamedIn(['help', 'queue'])).toEqual(new Set(COMMAND_NAMES));
+    expect(commandsNamedIn(['completion', 'bash'])).toEqual(new Set(COMMAND_NAMES));
+  });
+});
