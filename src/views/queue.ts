@@ -143,6 +143,36 @@ export function queueRows(entries: readonly QueueEntry[], now: number, human: bo
   });
 }
 
+// ---- PRs submitted but not ready to enter the queue ------------------------------------------------
+
+/** What the service reports about a not-ready PR (getSubmittedPullRequest's `readiness`). */
+export interface ReadinessLike {
+  hasImpactedTargets?: boolean | null;
+  requiresImpactedTargets?: boolean | null;
+  doesBaseBranchMatch?: boolean | null;
+  gitHubMergeability?: string | null;
+}
+
+/**
+ * Why a submitted PR has not entered the queue, in short phrases: what its readiness still lacks,
+ * else the queue's own state (a paused or draining queue admits no PRs).
+ */
+export function notReadyReasons(r: ReadinessLike | null | undefined, pr: { prBaseBranch?: string | null }, queue: Pick<Queue, 'state' | 'branch'>): string[] {
+  const why: string[] = [];
+  if (r?.doesBaseBranchMatch === false) {
+    why.push(pr.prBaseBranch && queue.branch ? `base branch mismatch (${pr.prBaseBranch}, not ${queue.branch})` : 'base branch mismatch');
+  }
+  const m = r?.gitHubMergeability;
+  if (m === 'not_mergeable') why.push('not mergeable (failing checks, missing reviews or conflicts)');
+  else if (m === 'in_progress' || m === 'unspecified') why.push('checks pending');
+  if (r?.requiresImpactedTargets && !r.hasImpactedTargets) why.push('impacted targets missing');
+  if (why.length === 0 && queue.state && queue.state !== 'running') why.push(`queue is ${queue.state.replace(/_/g, ' ')}: no PRs enter`);
+  if (why.length === 0) why.push(r ? 'ready: about to enter the queue' : 'unknown');
+  return why;
+}
+
+export const NOT_READY_HEADERS = ['PR', 'Waiting', 'Why', 'Author', 'Title'];
+
 // ---- settings and their changes ------------------------------------------------------------------
 
 export interface SettingChange {

@@ -1,0 +1,53 @@
+/**
+ * Messages that help (issue 14 items 5 and 8): what a command says on stderr when the service's
+ * answer needs explaining, against a scripted fake service.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { baseEnv } from '../helpers/run-cli.js';
+import { runMq } from '../helpers/in-process.js';
+import { queueRecord } from '../helpers/test-context.js';
+
+let fake: FakeServer;
+beforeAll(async () => {
+  fake = await startFakeServer();
+});
+afterAll(async () => {
+  await fake.close();
+});
+beforeEach(() => {
+  fake.requests.length = 0;
+  for (const route of ['submitPullRequest', 'cancelPullRequest']) fake.on(`POST /${route}`, { status: 200, body: 'OK' });
+  fake.on('POST /getQueue', { status: 200, body: queueRecord({ state: 'running' }) });
+});
+const env = () => baseEnv(fake.url);
+
+describe('submitting to a queue that admits no PRs', () => {
+  for (const [state, words] of [
+    ['draining', 'warning: queued, but the queue is draining: it will not start testing'],
+    ['paused', 'warning: queued, but the queue is paused: it will not start testing until it is resumed'],
+    ['switching_modes', 'warning: queued, but the queue is switching modes'],
+  ] as const) {
+    it(`${state}: says so on stderr after the confirmation, exit 0`, async () => {
+      fake.on('POST /getQueue', { status: 200, body: queueRecord({ state }) });
+      const one = await runMq(['submit', '42'], { env: env() });
+      expect(one.exitCode).toBe(0);
+      expect(one.stdout).toBe('');
+      const lines = one.stderr.trimEnd().split('\n');
+      expect(lines[0]).toContain('✓ submitted PR #42');
+      expect(lines[1]).toContain(words);
+      const bulk = await runMq(['submit', '1', '2', '--json'], { env: env() });
+      expect(bulk.stderr).toContain(words);
+      expect(bulk.stderr.split(words)).toHaveLength(2);
+    });
+  }
+
+  it('a running queue: nothing more; an unreadable queue: nothing more either', async () => {
+    const running = await runMq(['submit', '42'], { env: env() });
+    expect(running.stderr).not.toContain('warning');
+    fake.on('POST /getQueue', { status: 404, body: 'no queue' });
+    const missing = await runMq(['submit', '42'], { env: env() });
+    expect(missing.exitCode).toBe(0);
+    expect(missing.stderr).not.toContain('warning');
+  });
+});
