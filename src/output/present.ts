@@ -234,7 +234,9 @@ export function presentError(c: ErrorContext, err: unknown): number {
   } else if (err instanceof MqError) {
     code = err.exitCode;
     line = `${err.what}: ${err.why}`;
-    hints = code === ExitCode.usage ? [...err.hints, `see \`${c.commandPath} --help\``] : err.hints;
+    // An example names the command being run (`mq cancel 42`), whichever command raised it.
+    const example = err.example === undefined ? [] : [`for example: ${c.commandPath} ${err.example}`];
+    hints = code === ExitCode.usage ? [...err.hints, ...example, `see \`${c.commandPath} --help\``] : [...err.hints, ...example];
   } else if ((err as { code?: string })?.code === 'MQ_INTERRUPTED') {
     code = ExitCode.interrupted;
     line = 'interrupted';

@@ -51,3 +51,46 @@ describe('submitting to a queue that admits no PRs', () => {
     expect(missing.stderr).not.toContain('warning');
   });
 });
+
+describe('usage hints name the command being run', () => {
+  for (const [args, command] of [
+    [['cancel', 'abc'], 'mq cancel'],
+    [['restart', '#x'], 'mq restart'],
+    [['wait', '4.2'], 'mq wait'],
+    [['submit', '1', 'two'], 'mq submit'],
+    [['status', 'abc'], 'mq status'],
+  ] as const) {
+    it(`mq ${args.join(' ')}: the example is \`${command} 42\``, async () => {
+      const r = await runMq([...args], { env: env() });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain(`hint: for example: ${command} 42\n`);
+      expect(r.stderr).toContain(`hint: see \`${command} --help\``);
+      if (command !== 'mq status') expect(r.stderr).not.toContain('mq status');
+    });
+  }
+
+  it('no PR number (outside GitHub Actions): the example is the command run', async () => {
+    const r = await runMq(['cancel'], { env: { ...env(), GITHUB_ACTIONS: '' } });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('mq: usage: no PR number given');
+    expect(r.stderr).toContain('hint: for example: mq cancel 42');
+    expect(r.stderr).not.toContain('mq status');
+  });
+});
+
+describe('an API URL without /v1', () => {
+  it('a 404 says the URL lacks /v1 and what to try', async () => {
+    fake.on('POST /getQueue', { status: 404, body: 'no such endpoint: /getQueue' });
+    const bare = fake.url.replace(/\/v1$/, '');
+    const r = await runMq(['queue', 'show'], { env: { ...env(), MQ_API_URL: bare } });
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toContain(`hint: the API URL ${bare} does not end in /v1, where the service's endpoints are: try --api-url ${bare}/v1`);
+  });
+
+  it('with /v1, a 404 is the service saying the queue does not exist: no such hint', async () => {
+    fake.on('POST /getQueue', { status: 404, body: 'merge queue not found' });
+    const r = await runMq(['queue', 'show'], { env: env() });
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).not.toContain('/v1');
+  });
+});
