@@ -2,9 +2,11 @@
  * Messages that help (issue 14 items 5 and 8): what a command says on stderr when the service's
  * answer needs explaining, against a scripted fake service.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
-import { baseEnv } from '../helpers/run-cli.js';
+import { baseEnv, tempDir } from '../helpers/run-cli.js';
 import { runMq } from '../helpers/in-process.js';
 import { queueRecord } from '../helpers/test-context.js';
 
@@ -92,5 +94,72 @@ describe('an API URL without /v1', () => {
     const r = await runMq(['queue', 'show'], { env: env() });
     expect(r.exitCode).toBe(3);
     expect(r.stderr).not.toContain('/v1');
+  });
+});
+
+describe('auth login checks the token and names the URL it stored', () => {
+  const loginEnv = () => ({ ...baseEnv(), MQ_TOKEN: undefined, MQ_API_URL: undefined, MQ_REPO: 'acme/widgets', MQ_BRANCH: 'main' });
+  const login = (url: string) => {
+    const e = loginEnv();
+    return runMq(['--api-url', url, 'auth', 'login', '--with-token'], { env: e, input: 'tok_login_check_1\n' }).then((r) => ({ r, e }));
+  };
+  const stored = async (e: Record<string, string | undefined>) =>
+    JSON.parse((await runMq(['auth', 'status', '--json'], { env: { ...e, MQ_API_URL: undefined } })).stdout).token.set;
+
+  it('a token the service accepts: saved, with the URL, and "accepted"', async () => {
+    fake.on('POST /getSubmittedPullRequest', { status: 404, body: 'pull request not found' });
+    const { r, e } = await login(fake.url);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain(`" (${e.MQ_CONFIG_DIR}/config.json) for ${fake.url}\n`);
+    expect(r.stderr).toContain('✓ the service accepted the token');
+    expect(fake.requests.map((q) => q.path)).toEqual(['/getSubmittedPullRequest']);
+    expect(fake.requests[0]?.headers['x-api-token']).toBe('tok_login_check_1');
+  });
+
+  it('a token the service refuses: exit 4, not saved', async () => {
+    fake.on('POST /getSubmittedPullRequest', { status: 401, body: 'invalid API token' });
+    const { r, e } = await login(fake.url);
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toContain(`mq: auth login: ${fake.url} refused the token (the service answered HTTP 401: invalid API token); it was not saved`);
+    fake.on('POST /getSubmittedPullRequest', { status: 404, body: 'x' });
+    expect(await stored(e)).toBe(false);
+  });
+
+  it('a service that cannot be reached: saved, and it says the token was not checked', async () => {
+    const { r, e } = await login('http://127.0.0.1:1/v1');
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('for http://127.0.0.1:1/v1');
+    expect(r.stderr).toMatch(/warning: could not check the token: cannot connect to 127\.0\.0\.1:1 \(ECONNREFUSED\)/);
+    expect(await stored(e)).toBe(true);
+  });
+});
+
+describe('auth status says why the repository or branch is not known', () => {
+  const clone = (origin: boolean): string => {
+    const dir = tempDir('mq-git-');
+    mkdirSync(join(dir, '.git', 'refs', 'remotes', 'origin'), { recursive: true });
+    const remote = origin ? '[remote "origin"]\n\turl = git@github.com:acme/widgets.git\n' : '';
+    writeFileSync(join(dir, '.git', 'config'), `[core]\n\tbare = false\n${remote}`);
+    return dir;
+  };
+  const status = (cwd: string) => runMq(['auth', 'status'], { env: { ...env(), MQ_REPO: undefined, MQ_BRANCH: undefined }, cwd });
+
+  beforeEach(() => {
+    fake.on('POST /getSubmittedPullRequest', { status: 404, body: 'not found' });
+  });
+
+  it('origin without origin/HEAD: the branch is not set, and `git remote set-head origin --auto` is suggested', async () => {
+    const r = await status(clone(true));
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('repo\tgithub.com/acme/widgets (git remote origin)');
+    expect(r.stdout).toContain('branch\t(not set: origin/HEAD is not set in this clone)');
+    expect(r.stderr).toContain('hint: record the remote default branch: git remote set-head origin --auto');
+  });
+
+  it('no remote: both say so, and set-head is not suggested', async () => {
+    const r = await status(clone(false));
+    expect(r.stdout).toContain('repo\t(not set: this git clone has no remote named origin)');
+    expect(r.stdout).toContain('branch\t(not set: this git clone has no remote named origin)');
+    expect(r.stderr).not.toContain('set-head');
   });
 });
