@@ -98,7 +98,13 @@ describe('an API URL without /v1', () => {
 });
 
 describe('auth login checks the token and names the URL it stored', () => {
-  const loginEnv = () => ({ ...baseEnv(), MQ_TOKEN: undefined, MQ_API_URL: undefined, MQ_REPO: 'acme/widgets', MQ_BRANCH: 'main' });
+  const loginEnv = (): Record<string, string | undefined> => ({
+    ...baseEnv(),
+    MQ_TOKEN: undefined,
+    MQ_API_URL: undefined,
+    MQ_REPO: 'acme/widgets',
+    MQ_BRANCH: 'main',
+  });
   const login = (url: string) => {
     const e = loginEnv();
     return runMq(['--api-url', url, 'auth', 'login', '--with-token'], { env: e, input: 'tok_login_check_1\n' }).then((r) => ({ r, e }));
