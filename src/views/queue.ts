@@ -187,6 +187,8 @@ export interface SettingChange {
   /** The user asked for this setting (it may still be unchanged). */
   requested: boolean;
   changed: boolean;
+  /** Said after the line: a mode in transition, a setting the service changed unasked. */
+  note?: string;
 }
 
 function display(kind: SettingKind, v: unknown): string {
@@ -236,7 +238,8 @@ export function changeLines(changes: readonly SettingChange[]): Line[] {
   return changes.map((c): Line => {
     const name = c.key.padEnd(width);
     if (!c.changed) return [`  ${name}  `, { text: c.to }, ' ', own(paints.dim, '(unchanged)')];
-    return [`  ${name}  `, { text: c.from, paint: paints.red }, ' -> ', { text: c.to, paint: paints.green }];
+    const note: Line = c.note ? [' ', own(paints.dim, `(${c.note})`)] : [];
+    return [`  ${name}  `, { text: c.from, paint: paints.red }, ' -> ', { text: c.to, paint: paints.green }, ...note];
   });
 }
 

@@ -169,3 +169,38 @@ describe('auth status says why the repository or branch is not known', () => {
     expect(r.stderr).not.toContain('set-head');
   });
 });
+
+describe('queue update explains what the service did', () => {
+  const before = queueRecord({ mode: 'single', concurrency: 3, bisectionConcurrency: 2 });
+  const { enqueuedPullRequests: _e, ...after } = before;
+  const update = (answer: Record<string, unknown>, flags: string[]) => {
+    fake.on('POST /getQueue', { status: 200, body: before });
+    fake.on('POST /updateQueue', { status: 200, body: { ...after, ...answer } });
+    return runMq(['queue', 'update', ...flags, '-o', 'table'], { env: env() });
+  };
+
+  it('nothing changed: "nothing changed", no "Changed" heading', async () => {
+    const r = await update({}, ['--concurrency', '3']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).not.toMatch(/^Changed/m);
+    expect(r.stdout).toContain('Nothing changed, for main of github.com/acme/widgets:');
+    expect(r.stdout).toMatch(/concurrency\s+3 \(unchanged\)/);
+    expect(r.stderr).toContain('✓ updated the queue for main of github.com/acme/widgets: nothing changed');
+    expect(r.stderr).not.toContain('0 settings');
+  });
+
+  it('a mode switch the service has only started reads as the mode in transition', async () => {
+    const r = await update({ state: 'switching_modes', mode: 'single' }, ['--mode', 'parallel']);
+    expect(r.stdout).toContain('Changed, for main');
+    expect(r.stdout).toMatch(/mode\s+single -> parallel \(switching_modes: the queue switches once the PRs in flight are done\)/);
+    expect(r.stdout).not.toContain('(unchanged)');
+    expect(r.stderr).toContain('QUEUE SWITCHING MODES');
+  });
+
+  it('settings the service changed unasked are named', async () => {
+    const r = await update({ concurrency: 5, bisectionConcurrency: 5 }, ['--concurrency', '5']);
+    expect(r.stdout).toMatch(/bisection-concurrency\s+2 -> 5 \(changed by the service, not asked for\)/);
+    expect(r.stdout).toMatch(/concurrency\s+3 -> 5\n/);
+    expect(r.stderr).toContain('note: the service also changed bisection-concurrency (2 -> 5), which you did not ask for');
+  });
+});
