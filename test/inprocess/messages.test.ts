@@ -204,3 +204,64 @@ describe('queue update explains what the service did', () => {
     expect(r.stderr).toContain('note: the service also changed bisection-concurrency (2 -> 5), which you did not ask for');
   });
 });
+
+describe('cancelling an already-cancelled PR', () => {
+  const record = (state: string) => ({ status: 200, body: { prNumber: 42, state, stateChangedAt: '2026-11-22T10:00:00.000Z' } });
+  const notInQueue = { status: 404, body: 'pull request #42 is not in the merge queue' };
+
+  it('exit 0, "already cancelled"', async () => {
+    fake.on('POST /cancelPullRequest', notInQueue);
+    fake.on('POST /getSubmittedPullRequest', record('cancelled'));
+    const r = await runMq(['cancel', '42'], { env: env() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe('✓ PR #42 was already cancelled\n');
+    const doc = JSON.parse((await runMq(['cancel', '42', '--json'], { env: env() })).stdout);
+    expect(doc).toMatchObject({ pr: 42, ok: true, state: 'cancelled', alreadyCancelled: true });
+  });
+
+  it('a PR that merged, or was never submitted, is still an error (exit 3)', async () => {
+    fake.on('POST /cancelPullRequest', notInQueue);
+    fake.on('POST /getSubmittedPullRequest', record('merged'));
+    expect((await runMq(['cancel', '42'], { env: env() })).exitCode).toBe(3);
+    fake.on('POST /getSubmittedPullRequest', { status: 404, body: 'never submitted' });
+    const r = await runMq(['cancel', '42'], { env: env() });
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toContain('not in the merge queue');
+  });
+});
+
+describe('bulk output: the PRs in the order given, once each', () => {
+  it('answers landing in reverse order are still listed as given', async () => {
+    const { Context } = await import('../../src/context.js');
+    const { run } = await import('../../src/run.js');
+    const { memoryIO } = await import('../helpers/memory-io.js');
+    const { fakeClient } = await import('../helpers/fake-client.js');
+    // 30 answers first, then 20 once 30 is done, then 10: the completion order is 30, 20, 10.
+    const done = new Map<number, () => void>();
+    const finished = new Map<number, Promise<void>>([30, 20, 10].map((n) => [n, new Promise<void>((res) => done.set(n, res))]));
+    const after: Record<number, number | undefined> = { 30: undefined, 20: 30, 10: 20 };
+    const fake = fakeClient({
+      cancelPullRequest: [
+        async (req: unknown) => {
+          const n = (req as { pr: { number: number } }).pr.number;
+          const wait = after[n];
+          if (wait !== undefined) await finished.get(wait);
+          done.get(n)?.();
+          return undefined;
+        },
+      ],
+      getSubmittedPullRequest: [(req: unknown) => ({ prNumber: (req as { pr: { number: number } }).pr.number, state: 'cancelled' })],
+    });
+    const io = memoryIO({});
+    const ctx = new Context({ env: env() as NodeJS.ProcessEnv, io, cwd: tempDir('mq-cwd-'), client: async () => fake.client });
+    const code = await run(ctx, ['cancel', '10', '20', '#10', '30', '20']);
+    expect(code).toBe(0);
+    expect(fake.callsOf('cancelPullRequest').map((c) => (c.req as { pr: { number: number } }).pr.number)).toEqual([10, 20, 30]);
+    expect(io.stderr.trimEnd().split('\n')).toEqual([
+      '✓ #10 cancelled (now cancelled)',
+      '✓ #20 cancelled (now cancelled)',
+      '✓ #30 cancelled (now cancelled)',
+      '3 of 3 succeeded',
+    ]);
+  });
+});
