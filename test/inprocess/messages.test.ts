@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 import { baseEnv, tempDir } from '../helpers/run-cli.js';
 import { runMq } from '../helpers/in-process.js';
-import { queueRecord } from '../helpers/test-context.js';
+import { entry, queueRecord } from '../helpers/test-context.js';
 
 let fake: FakeServer;
 beforeAll(async () => {
@@ -263,5 +263,42 @@ describe('bulk output: the PRs in the order given, once each', () => {
       '✓ #30 cancelled (now cancelled)',
       '3 of 3 succeeded',
     ]);
+  });
+});
+
+describe('Ctrl-C during drain --wait', () => {
+  it('says the queue stays draining and how to resume, exit 130', async () => {
+    const { Context } = await import('../../src/context.js');
+    const { run } = await import('../../src/run.js');
+    const { memoryIO } = await import('../helpers/memory-io.js');
+    const { fakeClient } = await import('../helpers/fake-client.js');
+    const { virtualClock } = await import('../helpers/clock.js');
+    const controller = new AbortController();
+    const busy = queueRecord({ state: 'draining' }, [entry(7, 'testing')]);
+    let polls = 0;
+    const fake = fakeClient({
+      getQueue: [
+        queueRecord({ state: 'running' }, [entry(7, 'testing')]),
+        () => {
+          // The second poll sees PRs still in flight, and then the user presses Ctrl-C.
+          if (++polls === 2) controller.abort();
+          return busy;
+        },
+      ],
+      updateQueue: [busy],
+    });
+    const io = memoryIO({});
+    const ctx = new Context({
+      env: env() as NodeJS.ProcessEnv,
+      io,
+      cwd: tempDir('mq-cwd-'),
+      clock: virtualClock(),
+      signal: controller.signal,
+      client: async () => fake.client,
+    });
+    const code = await run(ctx, ['queue', 'drain', '--wait']);
+    expect(code).toBe(130);
+    expect(io.stderr).toContain('mq: interrupted: stopped waiting; the queue stays draining (PRs in it are still tested and merged, no new PRs enter)\n');
+    expect(io.stderr).toContain('hint: reopen it with `mq queue resume --branch main`, or wait again with `mq queue drain --wait --branch main`');
   });
 });
