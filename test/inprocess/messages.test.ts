@@ -302,3 +302,59 @@ describe('Ctrl-C during drain --wait', () => {
     expect(io.stderr).toContain('hint: reopen it with `mq queue resume --branch main`, or wait again with `mq queue drain --wait --branch main`');
   });
 });
+
+describe('interrupt and prompt messages start on a new line', () => {
+  it('Ctrl-C at the delete confirmation: "mq: interrupted" below the question, not after it', async () => {
+    const { Context } = await import('../../src/context.js');
+    const { run } = await import('../../src/run.js');
+    const { memoryIO } = await import('../helpers/memory-io.js');
+    fake.on('POST /getQueue', { status: 200, body: queueRecord() });
+    const io = memoryIO({ stdinIsTTY: true, stderrIsTTY: true, stdoutIsTTY: true, answers: ['\u0003'] });
+    const ctx = new Context({ env: { ...env(), CI: undefined } as NodeJS.ProcessEnv, io, cwd: tempDir('mq-cwd-') });
+    const code = await run(ctx, ['queue', 'delete']);
+    expect(code).toBe(130);
+    expect(io.stderr).toMatch(/Type the branch name \(main\) to confirm: \nmq: interrupted/);
+    expect(fake.requests.map((q) => q.path)).toEqual(['/getQueue']);
+  });
+
+  it('an error after a progress line (no newline yet) starts on the next line; after a full line, no blank line', async () => {
+    const { presentError } = await import('../../src/output/present.js');
+    const { memoryIO } = await import('../helpers/memory-io.js');
+    const { interrupted } = await import('../../src/util/clock.js');
+    const io = memoryIO({ stderrIsTTY: true });
+    io.err('\r\u001b[Kreading history: 40 test results, 12 PRs');
+    expect(presentError({ io, json: false, debug: false, commandPath: 'mq queue stats' }, interrupted())).toBe(130);
+    expect(io.stderr).toBe('\r\u001b[Kreading history: 40 test results, 12 PRs\nmq: interrupted: stopped by Ctrl-C\n');
+    const closed = memoryIO({ stderrIsTTY: true });
+    closed.err('✓ submitted\n');
+    presentError({ io: closed, json: false, debug: false, commandPath: 'mq wait' }, interrupted());
+    expect(closed.stderr).toBe('✓ submitted\nmq: interrupted: stopped by Ctrl-C\n');
+    // A progress line erased (\r + clear to end of line) leaves the cursor at the start of an empty line.
+    const erased = memoryIO({ stderrIsTTY: true });
+    erased.err('\r\u001b[Kreading history: 1 PRs');
+    erased.err('\r\u001b[K');
+    presentError({ io: erased, json: false, debug: false, commandPath: 'mq queue stats' }, interrupted());
+    expect(erased.stderr.endsWith('\r\u001b[Kmq: interrupted: stopped by Ctrl-C\n')).toBe(true);
+  });
+
+  it('a prompt asked while a line is open starts on a new line', async () => {
+    const { memoryIO } = await import('../helpers/memory-io.js');
+    const io = memoryIO({ answers: ['main'] });
+    io.err('working…');
+    await io.prompt('Type main: ');
+    expect(io.stderr).toBe('working…\nType main: ');
+  });
+});
+
+describe('lineOpenAfter', () => {
+  it('tracks whether the last write left a partial line', async () => {
+    const { lineOpenAfter } = await import('../../src/output/io.js');
+    expect(lineOpenAfter(false, 'done\n')).toBe(false);
+    expect(lineOpenAfter(false, 'API token: ')).toBe(true);
+    expect(lineOpenAfter(true, '')).toBe(true);
+    expect(lineOpenAfter(true, 'more')).toBe(true);
+    expect(lineOpenAfter(true, 'end\n')).toBe(false);
+    expect(lineOpenAfter(false, '\r\u001b[K')).toBe(false);
+    expect(lineOpenAfter(false, 'a\nb')).toBe(true);
+  });
+});
