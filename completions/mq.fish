@@ -207,7 +207,7 @@ complete -c mq -n '__mq_at \'mq queue watch\'' -l insecure-http -d 'allow plain 
 complete -c mq -n '__mq_at \'mq queue watch\'' -l help -s h -d 'show help'
 complete -c mq -n '__mq_at \'mq queue history\'' -l state -d 'only PRs in this state' -x -a 'not_ready pending testing tests_passed merged failed cancelled pending_failure'
 complete -c mq -n '__mq_at \'mq queue history\'' -l since -d 'only PRs changed since this ISO 8601 time, or this long ago (2h, 3d)' -x
-complete -c mq -n '__mq_at \'mq queue history\'' -l limit -d 'at most this many PRs, 1-10000' -x
+complete -c mq -n '__mq_at \'mq queue history\'' -l limit -d 'the newest this many PRs, 1-10000' -x
 complete -c mq -n '__mq_at \'mq queue history\'' -l version -s V -d 'print the version'
 complete -c mq -n '__mq_at \'mq queue history\'' -l json -d 'print exactly one JSON document on stdout'
 complete -c mq -n '__mq_at \'mq queue history\'' -l output -s o -d 'output format (default: table on a terminal, plain when piped)' -x -a 'table plain json markdown raw'

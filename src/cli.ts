@@ -23,6 +23,8 @@ export async function main(argv: string[]): Promise<void> {
   const onSignal = () => {
     // First Ctrl-C: let the command stop cleanly; a second one exits at once.
     if (controller.signal.aborted) process.exit(ExitCode.interrupted);
+    // A terminal echoes the key as `^C` where the cursor was: what mq says next starts below it.
+    if (io.stderrIsTTY) io.errLineOpen = true;
     controller.abort();
   };
   process.on('SIGINT', onSignal);

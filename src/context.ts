@@ -52,6 +52,8 @@ export interface ClientOptions {
   dryRun?: boolean;
   /** The command waits: --timeout bounds the wait (passed per call as a deadline), not each request. */
   waiting?: boolean;
+  /** This service and token instead of the resolved ones (`auth login` checks the token it is about to store). */
+  connection?: { apiUrl: string; token: string };
 }
 export type ClientFactory = (deps: Context, opts: ClientOptions) => Promise<MergeQueueClient>;
 
@@ -169,9 +171,10 @@ export class Context {
 
   /** The API client; with `dryRun`, mutations are recorded in `dryRuns` instead of sent and no token is needed. */
   async client(opts: ClientOptions = {}): Promise<MergeQueueClient> {
-    if (this.cachedClient && !opts.dryRun && !opts.waiting) return this.cachedClient;
+    const plain = !opts.dryRun && !opts.waiting && !opts.connection;
+    if (this.cachedClient && plain) return this.cachedClient;
     const client = await this.clientFactory(this, opts);
-    if (!opts.dryRun && !opts.waiting) this.cachedClient = client;
+    if (plain) this.cachedClient = client;
     return client;
   }
 }
@@ -196,7 +199,9 @@ export function timeoutSourceOf(options: GlobalOptions, env: NodeJS.ProcessEnv, 
 export const httpClientFactory: ClientFactory = async (ctx, opts) => {
   // Command-line mistakes first (exit 2), then configuration (exit 7).
   const timeoutMs = requestTimeoutMs(ctx.options, ctx.env, opts.waiting === true);
-  const conn = ctx.connection();
+  const conn = opts.connection
+    ? { apiUrl: { value: opts.connection.apiUrl }, token: { value: opts.connection.token }, profile: { value: '' } }
+    : ctx.connection();
   if (!conn.token && !opts.dryRun) throw missingToken(conn.profile.value);
   const [{ HttpClient }, { MergeQueueClient }] = await Promise.all([import('./api/http.js'), import('./api/client.js')]);
   const http = new HttpClient({

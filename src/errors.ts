@@ -38,6 +38,8 @@ export const EXIT_CODES: ReadonlyArray<{ code: ExitCodeValue; name: string; mean
 
 export interface MqErrorOptions {
   hints?: string[];
+  /** Arguments of an example command line; the presenter prefixes the command being run (`mq cancel 42`). */
+  example?: string;
   cause?: unknown;
 }
 
@@ -64,6 +66,7 @@ export class MqError extends Error {
   readonly what: string;
   readonly why: string;
   readonly hints: string[];
+  readonly example?: string;
   constructor(exitCode: ExitCodeValue, what: string, why: string, options: MqErrorOptions = {}) {
     super(`${what}: ${why}`, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'MqError';
@@ -71,6 +74,7 @@ export class MqError extends Error {
     this.what = what;
     this.why = why;
     this.hints = options.hints ?? [];
+    if (options.example !== undefined) this.example = options.example;
   }
 }
 

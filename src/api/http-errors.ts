@@ -55,7 +55,17 @@ function describeBody(res: HttpResponse): string {
   return truncate(body.replace(/\s+/g, ' '));
 }
 
-export function statusError(spec: CallSpec, res: HttpResponse, retried: boolean): MqError {
+/** A base URL whose path does not end in `/v1` (the service's endpoints all live under it). */
+export function missingV1(baseUrl: string | undefined): boolean {
+  if (!baseUrl) return false;
+  try {
+    return !/\/v1$/.test(new URL(baseUrl).pathname.replace(/\/+$/, ''));
+  } catch {
+    return false;
+  }
+}
+
+export function statusError(spec: CallSpec, res: HttpResponse, retried: boolean, baseUrl?: string): MqError {
   if (res.status >= 300 && res.status < 400) {
     const where = res.body ? ` to ${truncate(res.body, 200)}` : '';
     return new ApiError(
@@ -72,6 +82,12 @@ export function statusError(spec: CallSpec, res: HttpResponse, retried: boolean)
   const text = describeBody(res);
   const why = `the service answered HTTP ${res.status}${text ? `: ${text}` : ''}`;
   const hints: string[] = [];
+  if (res.status === 404 && baseUrl && missingV1(baseUrl)) {
+    const suggested = `${baseUrl.replace(/\/+$/, '')}/v1`;
+    hints.push(
+      `the API URL ${baseUrl} does not end in /v1, where the service's endpoints are: try --api-url ${suggested} (or MQ_API_URL, or the profile's api-url)`,
+    );
+  }
   if (res.status === 401 || res.status === 403) hints.push('check the token with `mq auth status`; log in again with `mq auth login` or set MQ_TOKEN');
   if (res.status === 413) hints.push('the request body is over the service limit (20 MiB)');
   if (res.status >= 500 && !spec.idempotent) {

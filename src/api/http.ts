@@ -205,7 +205,7 @@ export class HttpClient {
         // A 429 means the server refused before acting, so even a non-idempotent write may repeat.
         const safe = spec.idempotent || response.status === 429;
         if (transient && safe && canRetry && (await this.backoff(attempt, retryAfterMs, spec, call, `HTTP ${response.status}`))) continue;
-        throw statusError(spec, response, transient && attempt > 0);
+        throw statusError(spec, response, transient && attempt > 0, this.settings.baseUrl);
       }
       const { code } = outcome;
       const preSend = PRE_SEND_CODES.has(code);

@@ -10,7 +10,7 @@ export function parsePrNumber(text: string, label = 'PR number'): number {
   const t = text.trim().replace(/^#/, '');
   if (!/^\d+$/.test(t) || Number(t) > MAX_U32) {
     throw new UsageError(`${label}: ${JSON.stringify(text)} is not a PR number; expected an integer from 0 to ${MAX_U32}`, {
-      hints: ['for example: mq status 42'],
+      example: '42',
     });
   }
   return Number(t);

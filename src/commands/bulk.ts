@@ -5,7 +5,7 @@
 import type { Deps } from '../context.js';
 import { ExitCode, MqError, mostSevere } from '../errors.js';
 import { mapLimit } from '../cli/args.js';
-import { own, paints, v } from '../output/render.js';
+import { type Line, own, paints, v } from '../output/render.js';
 
 export interface PrResult {
   pr: number;
@@ -24,18 +24,25 @@ export async function runOverPrs(
   op: (pr: number) => Promise<Record<string, unknown> | undefined>,
   describe: (r: PrResult) => string,
 ): Promise<{ results: PrResult[]; exitCode: number }> {
-  const results = await mapLimit(prs, options.parallel, async (pr): Promise<PrResult> => {
+  // Lines come out in the order the PRs were given, each as soon as those before it are done.
+  const lines: Array<Line | undefined> = new Array(prs.length);
+  let printed = 0;
+  const land = (i: number, line: Line) => {
+    lines[i] = line;
+    for (; printed < prs.length && lines[printed] !== undefined; printed++) deps.out.note(lines[printed] as Line);
+  };
+  const results = await mapLimit(prs, options.parallel, async (pr, i): Promise<PrResult> => {
     try {
       const extra = (await op(pr)) ?? {};
       const r: PrResult = { pr, ok: true, exitCode: 0, action: options.action, ...extra };
-      if (options.bulk) deps.out.note([own(paints.green, '✓'), ` #${pr} `, v(describe(r))]);
+      if (options.bulk) land(i, [own(paints.green, '✓'), ` #${pr} `, v(describe(r))]);
       return r;
     } catch (err) {
       if (!options.bulk) throw err;
       const e = err instanceof MqError ? err : undefined;
       const message = e ? e.why : (err as Error).message;
       const r: PrResult = { pr, ok: false, exitCode: e?.exitCode ?? ExitCode.unexpected, action: options.action, error: message };
-      deps.out.note([own(paints.red, '✗'), ` #${pr} `, v(`${e ? e.what : options.action} failed: ${message}`)]);
+      land(i, [own(paints.red, '✗'), ` #${pr} `, v(`${e ? e.what : options.action} failed: ${message}`)]);
       return r;
     }
   });

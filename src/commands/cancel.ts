@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { MergeQueueClient } from '../api/client.js';
 import { formatRepo } from '../config/resolve.js';
 import type { Context, Deps, Target } from '../context.js';
+import { ExitCode, MqError } from '../errors.js';
 import type { Result } from '../output/present.js';
 import { plainNone } from '../output/plain.js';
 import { own, paints, v } from '../output/render.js';
@@ -35,15 +36,23 @@ export async function runCancel(opts: CancelOptions, deps: Deps): Promise<Result
     prs,
     { parallel: opts.parallel, action: 'cancel', bulk },
     async (pr) => {
-      await client.cancelPullRequest({ ...target, pr: { number: pr } });
+      try {
+        await client.cancelPullRequest({ ...target, pr: { number: pr } });
+      } catch (err) {
+        // The service answers 404 for a PR no longer in the queue; one it already cancelled is done.
+        if (opts.dryRun || !(err instanceof MqError) || err.exitCode !== ExitCode.notFound) throw err;
+        if ((await stateAfter(client, target, pr)) !== 'cancelled') throw err;
+        return { repo: formatRepo(target.repo), targetBranch: target.targetBranch, state: 'cancelled', alreadyCancelled: true };
+      }
       if (opts.dryRun) return { dryRun: true };
       return { repo: formatRepo(target.repo), targetBranch: target.targetBranch, state: await stateAfter(client, target, pr) };
     },
-    (r) => `cancelled${r.state ? ` (now ${r.state})` : ''}`,
+    (r) => (r.alreadyCancelled ? 'already cancelled' : `cancelled${r.state ? ` (now ${r.state})` : ''}`),
   );
   if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, bulk } };
   const first = results[0];
-  if (!bulk && first) deps.out.note([own(paints.green, '✓'), ` cancelled PR #${first.pr}`, ...(first.state ? ['; it is now ', v(first.state)] : [])]);
+  if (!bulk && first?.alreadyCancelled) deps.out.note([own(paints.green, '✓'), ` PR #${first.pr} was already cancelled`]);
+  else if (!bulk && first) deps.out.note([own(paints.green, '✓'), ` cancelled PR #${first.pr}`, ...(first.state ? ['; it is now ', v(first.state)] : [])]);
   return { data: bulk ? results : first, exitCode };
 }
 

@@ -1,7 +1,8 @@
 import { Command, Option } from 'commander';
 import { parseIntIn, parsePriority, priorityValue, type Priority } from '../cli/args.js';
 import { formatRepo } from '../config/resolve.js';
-import type { Context, Deps } from '../context.js';
+import type { MergeQueueClient } from '../api/client.js';
+import type { Context, Deps, Target } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Result } from '../output/present.js';
 import { plainNone } from '../output/plain.js';
@@ -50,10 +51,31 @@ export async function runSubmit(opts: SubmitOptions, deps: Deps): Promise<Result
   );
   if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, bulk } };
   if (opts.wait && !bulk && results[0]?.ok) {
+    await warnIfNotRunning(deps, client, target);
     return waitForPr(deps, client, target, prs[0] as number, opts.wait, { submitted: true, deadline });
   }
   if (!bulk) deps.out.note([own(paints.green, '✓'), ` submitted PR #${prs[0]} to the `, v(target.targetBranch), ' queue of ', v(formatRepo(target.repo))]);
+  if (results.some((r) => r.ok)) await warnIfNotRunning(deps, client, target);
   return { data: bulk ? results : results[0], exitCode };
+}
+
+/** What a queue in each state does with a PR just submitted to it (running: nothing to say). */
+const NOT_ADMITTING: Record<string, string> = {
+  paused: 'queued, but the queue is paused: it will not start testing until it is resumed (mq queue resume)',
+  draining: 'queued, but the queue is draining: it will not start testing',
+  switching_modes: 'queued, but the queue is switching modes: it will not start testing until the switch is done',
+};
+
+/** Best effort: a submit to a queue that admits no PRs says so on stderr; a failed read says nothing. */
+async function warnIfNotRunning(deps: Deps, client: MergeQueueClient, target: Target): Promise<void> {
+  let state: string | undefined;
+  try {
+    state = (await client.getQueue(target, { signal: deps.signal })).state ?? undefined;
+  } catch {
+    return;
+  }
+  const text = state ? NOT_ADMITTING[state] : undefined;
+  if (text) deps.out.note([own(paints.yellow, 'warning:'), ` ${text}`]);
 }
 
 export function parallelOption(): Option {

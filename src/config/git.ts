@@ -54,15 +54,22 @@ export function repoFromRemote(url: string): string | undefined {
 export interface GitFacts {
   repo?: string;
   defaultBranch?: string;
+  /** The directory is inside a git working copy. */
+  inRepo?: boolean;
+  /** The working copy has a remote `origin` (whatever its URL). */
+  hasOrigin?: boolean;
 }
 
 export function readGitFacts(cwd: string): GitFacts {
   const gitDir = findGitDir(cwd);
   if (!gitDir) return {};
-  const facts: GitFacts = {};
+  const facts: GitFacts = { inRepo: true, hasOrigin: false };
   try {
     const url = originUrl(readFileSync(join(gitDir, 'config'), 'utf8'));
-    if (url) facts.repo = repoFromRemote(url);
+    if (url) {
+      facts.hasOrigin = true;
+      facts.repo = repoFromRemote(url);
+    }
   } catch {
     // no readable config: nothing to infer
   }

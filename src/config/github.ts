@@ -10,7 +10,7 @@ export function inGitHubActions(env: NodeJS.ProcessEnv): boolean {
 
 /** The PR number from GITHUB_REF (`refs/pull/N/merge`) or the event payload; usage error if none. */
 export function inferPrNumber(env: NodeJS.ProcessEnv): number {
-  const missing = new UsageError('no PR number given', { hints: ['pass the PR number, e.g. `mq status 42`'] });
+  const missing = new UsageError('no PR number given', { hints: ['pass the PR number'], example: '42' });
   if (!inGitHubActions(env)) throw missing;
   const ref = envValue(env, 'GITHUB_REF');
   const m = ref ? /^refs\/pull\/(\d+)\/(merge|head)$/.exec(ref) : null;

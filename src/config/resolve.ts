@@ -197,9 +197,15 @@ export function resolveRepo(t: TargetContext): Sourced<RepoRef> {
     return { value: parseRepo(`${host}/${gh}`, 'GITHUB_REPOSITORY'), source: 'env GITHUB_REPOSITORY' };
   }
   if (t.profile.repo) return { value: parseRepo(t.profile.repo, `profile "${t.profileName}" repo`), source: `profile "${t.profileName}"` };
-  const inferred = git(t.cwd).repo;
+  const facts = git(t.cwd);
+  const inferred = facts.repo;
   if (inferred) return { value: parseRepo(inferred, 'git remote origin'), source: 'git remote origin' };
-  throw new UsageError('no repository: pass --repo [host/]owner/name', {
+  const why = !facts.inRepo
+    ? 'not inside a git clone'
+    : facts.hasOrigin
+      ? 'the URL of git remote origin is not a [host/]owner/name repository'
+      : 'this git clone has no remote named origin';
+  throw new UsageError(`no repository: pass --repo [host/]owner/name (${why})`, {
     hints: ['or set MQ_REPO, set a default with `mq profile set repo OWNER/NAME`, or run inside a clone with an origin remote'],
   });
 }
@@ -211,9 +217,15 @@ export function resolveBranch(t: TargetContext): Sourced<string> {
   const base = envValue(t.env, 'GITHUB_BASE_REF');
   if (base) return { value: base, source: 'env GITHUB_BASE_REF' };
   if (t.profile.branch) return { value: t.profile.branch, source: `profile "${t.profileName}"` };
-  const inferred = git(t.cwd).defaultBranch;
+  const facts = git(t.cwd);
+  const inferred = facts.defaultBranch;
   if (inferred) return { value: inferred, source: 'git origin/HEAD' };
-  throw new UsageError('no target branch: pass --branch NAME', {
-    hints: ['or set MQ_BRANCH, or set a default with `mq profile set branch NAME`'],
+  const setHead = facts.inRepo && facts.hasOrigin;
+  const why = !facts.inRepo ? 'not inside a git clone' : facts.hasOrigin ? 'origin/HEAD is not set in this clone' : 'this git clone has no remote named origin';
+  throw new UsageError(`no target branch: pass --branch NAME (${why})`, {
+    hints: [
+      ...(setHead ? ['or record the remote default branch: git remote set-head origin --auto'] : []),
+      'or set MQ_BRANCH, or set a default with `mq profile set branch NAME`',
+    ],
   });
 }

@@ -31,6 +31,24 @@ export interface IO {
   onResize?(listener: () => void): () => void;
   /** Writes `text` to stdout if the process exits before the returned function is called (restores a live view). */
   atExit?(text: string): () => void;
+  /**
+   * The cursor on stderr is not at the start of a line: the last write left a partial line (a
+   * prompt, a progress line), or Ctrl-C was echoed as `^C`. Messages then start with a newline.
+   */
+  errLineOpen?: boolean;
+}
+
+/** Whether a line is left open on a stream after `text` is written to it (`\r` + erase counts as an empty line). */
+export function lineOpenAfter(open: boolean, text: string): boolean {
+  const cut = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'));
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: terminal escape sequences print nothing
+  const rest = text.slice(cut + 1).replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+  return cut < 0 ? open || rest !== '' : rest !== '';
+}
+
+/** A message (an error, a question) starts on a line of its own. */
+export function startLine(io: IO): void {
+  if (io.errLineOpen) io.err('\n');
 }
 
 /** Width assumed for a terminal that does not say. */
@@ -71,16 +89,31 @@ export function processIO(env: NodeJS.ProcessEnv): IO {
   }
   const stdoutIsTTY = Boolean(process.stdout.isTTY);
   const stderrIsTTY = Boolean(process.stderr.isTTY);
-  return {
+  const io: IO = {
     out: (text) => void process.stdout.write(redactor.apply(text)),
-    err: (text) => void process.stderr.write(redactor.apply(text)),
+    err: (text) => {
+      process.stderr.write(redactor.apply(text));
+      io.errLineOpen = lineOpenAfter(io.errLineOpen === true, text);
+    },
     stdoutIsTTY,
     stderrIsTTY,
     stdinIsTTY: Boolean(process.stdin.isTTY),
     color: colorWanted(env, stdoutIsTTY, undefined),
     colorErr: colorWanted(env, stderrIsTTY, undefined),
     readStdin: (limit = DEFAULT_STDIN_LIMIT) => readLimited(process.stdin, limit),
-    prompt: (question, options = {}) => promptLine(question, { hidden: options.hidden === true }),
+    prompt: async (question, options = {}) => {
+      startLine(io);
+      const hidden = options.hidden === true;
+      try {
+        const answer = await promptLine(question, { hidden });
+        io.errLineOpen = false;
+        return answer;
+      } catch (err) {
+        // Interrupted: a hidden prompt has ended its line (promptLine's newline), an echoed one has not.
+        io.errLineOpen = !hidden;
+        throw err;
+      }
+    },
     addSecret: (s) => redactor.add(s),
     redact: (t) => redactor.apply(t),
     get columns() {
@@ -99,5 +132,7 @@ export function processIO(env: NodeJS.ProcessEnv): IO {
       process.once('exit', write);
       return () => void process.off('exit', write);
     },
+    errLineOpen: false,
   };
+  return io;
 }

@@ -8,7 +8,7 @@
  */
 import type { RequestDescription } from '../api/http.js';
 import { ExitCode, MqError } from '../errors.js';
-import { DEFAULT_COLUMNS, DEFAULT_ROWS, type IO } from './io.js';
+import { DEFAULT_COLUMNS, DEFAULT_ROWS, type IO, startLine } from './io.js';
 import { FORMATS, type Field, type Format, json, type Line, renderFields, renderLine, renderRows, type Row } from './render.js';
 import { safeLine } from './sanitize.js';
 import { makeStyle, type Style } from './style.js';
@@ -306,7 +306,9 @@ export function presentError(c: ErrorContext, err: unknown): number {
   } else if (err instanceof MqError) {
     code = err.exitCode;
     line = `${err.what}: ${err.why}`;
-    hints = code === ExitCode.usage ? [...err.hints, `see \`${c.commandPath} --help\``] : err.hints;
+    // An example names the command being run (`mq cancel 42`), whichever command raised it.
+    const example = err.example === undefined ? [] : [`for example: ${c.commandPath} ${err.example}`];
+    hints = code === ExitCode.usage ? [...err.hints, ...example, `see \`${c.commandPath} --help\``] : [...err.hints, ...example];
   } else if ((err as { code?: string })?.code === 'MQ_INTERRUPTED') {
     code = ExitCode.interrupted;
     line = 'interrupted';
@@ -315,6 +317,7 @@ export function presentError(c: ErrorContext, err: unknown): number {
     line = `unexpected error: ${(err as Error)?.message ?? String(err)}`;
     hints = c.debug ? [] : ['rerun with --debug for details, and report it if it keeps happening'];
   }
+  startLine(c.io);
   c.io.err(`${style.red('mq:')} ${safeLine(line)}\n`);
   for (const h of hints) c.io.err(`${style.dim('hint:')} ${safeLine(h)}\n`);
   if (c.debug && err instanceof Error && err.stack && !isCommanderError(err)) c.io.err(`${err.stack.split('\n').map(safeLine).join('\n')}\n`);

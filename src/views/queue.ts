@@ -133,6 +133,7 @@ export const QUEUE_PR_PLAIN = plainColumns('one line per PR in queue order', [
   'no_batch',
   'author',
   'title',
+  'waiting_for',
 ]);
 
 /**
@@ -158,6 +159,7 @@ export function queueRows(entries: readonly QueueEntry[], now: number, human: bo
         no_batch: plainBool(e.noBatch),
         author: e.prAuthor ?? '',
         title,
+        waiting_for: '',
       });
     }
     const marks = [e.skipTheLine ? 'skip the line' : '', e.noBatch ? 'no batch' : ''].filter(Boolean);
@@ -174,6 +176,36 @@ export function queueRows(entries: readonly QueueEntry[], now: number, human: bo
   });
 }
 
+// ---- PRs submitted but not ready to enter the queue ------------------------------------------------
+
+/** What the service reports about a not-ready PR (getSubmittedPullRequest's `readiness`). */
+export interface ReadinessLike {
+  hasImpactedTargets?: boolean | null;
+  requiresImpactedTargets?: boolean | null;
+  doesBaseBranchMatch?: boolean | null;
+  gitHubMergeability?: string | null;
+}
+
+/**
+ * Why a submitted PR has not entered the queue, in short phrases: what its readiness still lacks,
+ * else the queue's own state (a paused or draining queue admits no PRs).
+ */
+export function notReadyReasons(r: ReadinessLike | null | undefined, pr: { prBaseBranch?: string | null }, queue: Pick<Queue, 'state' | 'branch'>): string[] {
+  const why: string[] = [];
+  if (r?.doesBaseBranchMatch === false) {
+    why.push(pr.prBaseBranch && queue.branch ? `base branch mismatch (${pr.prBaseBranch}, not ${queue.branch})` : 'base branch mismatch');
+  }
+  const m = r?.gitHubMergeability;
+  if (m === 'not_mergeable') why.push('not mergeable (failing checks, missing reviews or conflicts)');
+  else if (m === 'in_progress' || m === 'unspecified') why.push('checks pending');
+  if (r?.requiresImpactedTargets && !r.hasImpactedTargets) why.push('impacted targets missing');
+  if (why.length === 0 && queue.state && queue.state !== 'running') why.push(`queue is ${queue.state.replace(/_/g, ' ')}: no PRs enter`);
+  if (why.length === 0) why.push(r ? 'ready: about to enter the queue' : 'unknown');
+  return why;
+}
+
+export const NOT_READY_HEADERS = ['PR', 'Waiting', 'Why', 'Author', 'Title'];
+
 // ---- settings and their changes ------------------------------------------------------------------
 
 export interface SettingChange {
@@ -188,6 +220,8 @@ export interface SettingChange {
   /** The user asked for this setting (it may still be unchanged). */
   requested: boolean;
   changed: boolean;
+  /** Said after the line: a mode in transition, a setting the service changed unasked. */
+  note?: string;
 }
 
 function display(kind: SettingKind, v: unknown): string {
@@ -237,7 +271,8 @@ export function changeLines(changes: readonly SettingChange[]): Line[] {
   return changes.map((c): Line => {
     const name = c.key.padEnd(width);
     if (!c.changed) return [`  ${name}  `, { text: c.to }, ' ', own(paints.dim, '(unchanged)')];
-    return [`  ${name}  `, { text: c.from, paint: paints.red }, ' -> ', { text: c.to, paint: paints.green }];
+    const note: Line = c.note ? [' ', own(paints.dim, `(${c.note})`)] : [];
+    return [`  ${name}  `, { text: c.from, paint: paints.red }, ' -> ', { text: c.to, paint: paints.green }, ...note];
   });
 }
 

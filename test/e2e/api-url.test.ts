@@ -28,6 +28,10 @@ async function loggedIn(url?: string): Promise<Record<string, string | undefined
   const env = baseEnv();
   const r = await runCli([...(url ? ['--api-url', url] : []), 'auth', 'login', '--with-token'], { env, input: `${TOKEN}\n` });
   expect(r.exitCode, r.stderr).toBe(0);
+  // auth login checks the token once with the service it stores it for; what follows counts afresh.
+  if (url === fake.url) expect(fake.requests.map((q) => q.path)).toEqual(['/getSubmittedPullRequest']);
+  fake.requests.length = 0;
+  other.requests.length = 0;
   return env;
 }
 

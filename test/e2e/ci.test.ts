@@ -161,7 +161,8 @@ describe('bulk', () => {
 
   it('reports exactly which PRs failed and exits with the most severe code', async () => {
     fake.on('POST /cancelPullRequest', { status: 200, body: 'OK' }, { status: 404, body: 'not in queue' }, { status: 200, body: 'OK' });
-    fake.on('POST /getSubmittedPullRequest', pr('cancelled'));
+    // #2 left the queue by merging (an already-cancelled PR would be a success)
+    fake.on('POST /getSubmittedPullRequest', pr('cancelled'), pr('merged'), pr('cancelled'));
     const r = await runCli(['cancel', '1', '2', '3', '--parallel', '1', '--json'], { env: env() });
     expect(r.exitCode).toBe(3);
     const doc = JSON.parse(r.stdout) as Array<{ pr: number; ok: boolean; exitCode: number }>;

@@ -55,12 +55,33 @@ describe('mq against the emulator (manual clock)', () => {
     expect(r.exitCode).toBe(3);
   });
 
-  it('cancel leaves the PR cancelled; cancelling again is exit 3', async () => {
+  it('cancel leaves the PR cancelled; cancelling again is exit 0, "already cancelled"; a PR never submitted is exit 3', async () => {
     await mq('submit', '21');
     const r = await mq('cancel', '21', '--json');
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout).state).toBe('cancelled');
-    expect((await mq('cancel', '21')).exitCode).toBe(3);
+    const again = await mq('cancel', '21');
+    expect(again.exitCode).toBe(0);
+    expect(again.stderr).toContain('✓ PR #21 was already cancelled');
+    expect((await mq('cancel', '2121')).exitCode).toBe(3);
+  });
+
+  it('a draining queue: submit warns; queue show lists the not-ready PRs and why, never "No PRs" before a refused delete', async () => {
+    const b = (...args: string[]) => mq(...args, '--branch', 'rel');
+    expect((await b('queue', 'create', '--mode', 'parallel')).exitCode).toBe(0);
+    // #61 targets another base branch; #62 has no impacted targets yet (parallel mode needs them).
+    await emu.control('POST', '/_emulator/pullRequests', { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, number: 61, baseBranch: 'dev' });
+    expect((await b('queue', 'drain')).exitCode).toBe(0);
+    const submit = await b('submit', '61', '62');
+    expect(submit.exitCode).toBe(0);
+    expect(submit.stderr).toContain('queued, but the queue is');
+    const table = await b('queue', 'show', '-o', 'table');
+    expect(table.stdout).not.toContain('No PRs in the queue.');
+    expect(table.stdout).toContain('Not ready (2)');
+    expect(table.stdout).toMatch(/#61 .*base branch mismatch \(dev, not rel\); impacted targets missing/);
+    expect(table.stdout).toMatch(/#62 .*impacted targets missing/);
+    const del = await b('queue', 'delete', '--yes');
+    expect(del.exitCode).toBe(5);
   });
 
   it('pause stops new tests; resume lets them run', async () => {

@@ -77,6 +77,8 @@ describe.skipIf(!hasScript)('the hidden token prompt', () => {
   it('Ctrl-C is "interrupted", exit 130', async () => {
     const r = await onTerminal(['auth', 'login'], baseEnv(), 'API token (input hidden):', '\x03');
     expect(r.output).toContain('mq: interrupted');
+    // on a line of its own, not after the question
+    expect(r.output).toMatch(/API token \(input hidden\): \r?\nmq: interrupted/);
     expect(r.exitCode).toBe(130);
   });
 });
@@ -86,6 +88,13 @@ describe.skipIf(!hasScript)('the delete confirmation', () => {
     const r = await onTerminal(['queue', 'delete'], baseEnv(fake.url), 'to confirm:', '\x04');
     expect(r.output).toContain('not confirmed (expected "main"); nothing was deleted');
     expect(r.exitCode).toBe(10);
+    expect(fake.requests.map((q) => q.path)).toEqual(['/getQueue']);
+  });
+
+  it('Ctrl-C: "mq: interrupted" on a line of its own, exit 130, nothing deleted', async () => {
+    const r = await onTerminal(['queue', 'delete'], baseEnv(fake.url), 'to confirm:', '\x03');
+    expect(r.output).toMatch(/to confirm: \r?\nmq: interrupted/);
+    expect(r.exitCode).toBe(130);
     expect(fake.requests.map((q) => q.path)).toEqual(['/getQueue']);
   });
 });

@@ -2,7 +2,8 @@
  * The one in-memory IO for in-process tests: captured stdout/stderr, chosen TTY flags and colour,
  * stdin text, scripted prompt answers, and real redaction of registered secrets.
  */
-import { Redactor, type IO } from '../../src/output/io.js';
+import { lineOpenAfter, Redactor, startLine, type IO } from '../../src/output/io.js';
+import { interrupted } from '../../src/output/prompt.js';
 import { InputTooLarge } from '../../src/util/limited-read.js';
 
 export interface MemoryIO extends IO {
@@ -26,7 +27,7 @@ export interface MemoryIOOptions {
   /** Terminal size (default 80 x 24). */
   columns?: number;
   rows?: number;
-  /** Answers given to prompts, in order; a prompt with no answer left fails the test. */
+  /** Answers given to prompts, in order (`\u0003` is Ctrl-C); a prompt with no answer left fails the test. */
   answers?: string[];
 }
 
@@ -62,6 +63,7 @@ export function memoryIO(opts: MemoryIOOptions = {}): MemoryIO {
     },
     err(text) {
       io.stderr += redactor.apply(text);
+      io.errLineOpen = lineOpenAfter(io.errLineOpen === true, text);
     },
     stdoutIsTTY: opts.stdoutIsTTY ?? false,
     stderrIsTTY: opts.stderrIsTTY ?? false,
@@ -74,10 +76,14 @@ export function memoryIO(opts: MemoryIOOptions = {}): MemoryIO {
       return text;
     },
     prompt: async (question) => {
+      startLine(io);
       io.prompts.push(question);
-      io.stderr += question;
+      io.err(question);
       const answer = answers.shift();
       if (answer === undefined) throw new Error(`unexpected prompt: ${question}`);
+      // Ctrl-C at the prompt: interrupted, the question's line left open.
+      if (answer === '\u0003') throw interrupted();
+      io.errLineOpen = false;
       return answer;
     },
     addSecret: (s) => redactor.add(s),

@@ -77,6 +77,31 @@ describe('mq queue history', () => {
     expect(bodies()).toHaveLength(2);
   });
 
+  it('--limit N keeps the newest N when the service lists oldest first: read to the end, newest first', async () => {
+    const at = (pr: number) => entry(pr, 'merged', { stateChangedAt: new Date(Date.UTC(2026, 4, 1, 0, pr)).toISOString() });
+    fake.on(
+      'POST /listPullRequests',
+      { status: 200, body: { pullRequests: [at(1), at(2), at(3)], nextCursor: C1 } },
+      { status: 200, body: { pullRequests: [at(4), at(5)] } },
+    );
+    const r = await runMq(['queue', 'history', '--limit', '2', '--json'], { env: env() });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).map((e: { prNumber: number }) => e.prNumber)).toEqual([5, 4]);
+    // the first page asked for 2, showed the order was not newest first, and the rest was read
+    expect(bodies()).toEqual([
+      { ...TARGET, take: 2 },
+      { ...TARGET, take: 100, cursor: C1 },
+    ]);
+  });
+
+  it('a service that lists newest first is read only up to --limit', async () => {
+    const at = (pr: number) => entry(pr, 'merged', { stateChangedAt: new Date(Date.UTC(2026, 4, 1, 0, 60 - pr)).toISOString() });
+    fake.on('POST /listPullRequests', { status: 200, body: { pullRequests: [at(1), at(2)], nextCursor: C1 } }, page(3, 100));
+    const r = await runMq(['queue', 'history', '--limit', '2', '--json'], { env: env() });
+    expect(JSON.parse(r.stdout).map((e: { prNumber: number }) => e.prNumber)).toEqual([1, 2]);
+    expect(bodies()).toHaveLength(1);
+  });
+
   const bad: Array<[string[], RegExp]> = [
     [['--limit', '0'], /--limit: "0" must be an integer from 1 to 10000/],
     [['--limit', '2.5'], /--limit: "2\.5" must be an integer/],

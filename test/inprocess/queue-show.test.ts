@@ -41,6 +41,8 @@ beforeEach(() => {
   fake.requests.length = 0;
   QUEUE = queueRecord({}, makePrs());
   fake.on('POST /getQueue', { status: 200, body: QUEUE });
+  // The service leaves not-ready PRs out of getQueue; queue show lists them apart.
+  fake.on('POST /listPullRequests', { status: 200, body: { pullRequests: [] } });
 });
 const env = () => baseEnv(fake.url);
 
@@ -48,9 +50,11 @@ describe('mq queue show', () => {
   it('asks getQueue for the target queue', async () => {
     const r = await runMq(['queue', 'show', '--branch', 'release'], { env: env() });
     expect(r.exitCode).toBe(0);
-    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests).toHaveLength(2);
     expect(fake.requests[0]?.path).toBe('/getQueue');
     expect(fake.requests[0]?.body).toEqual({ repo: REPO, targetBranch: 'release' });
+    expect(fake.requests[1]?.path).toBe('/listPullRequests');
+    expect(fake.requests[1]?.body).toEqual({ repo: REPO, targetBranch: 'release', state: 'not_ready', take: 100 });
   });
 
   it('piped: one tab-separated line per PR in queue order, nothing else on stdout', async () => {
@@ -175,5 +179,95 @@ describe('mq queue show', () => {
     const r = await runMq(['queue', 'show'], { env: env() });
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toContain('mq: get the queue for main: the service answered HTTP 404: merge queue not found');
+  });
+
+  describe('PRs submitted but not ready (left out of getQueue by the service)', () => {
+    const readiness = (extra: Record<string, unknown>) => ({
+      hasImpactedTargets: true,
+      requiresImpactedTargets: true,
+      doesBaseBranchMatch: true,
+      gitHubMergeability: 'mergeable',
+      ...extra,
+    });
+    beforeEach(() => {
+      fake.on('POST /getQueue', { status: 200, body: queueRecord({ state: 'running' }, [entry(101, 'testing')]) });
+      fake.on(
+        'POST /listPullRequests',
+        { status: 200, body: { pullRequests: [entry(201, 'not_ready'), entry(202, 'not_ready')], nextCursor: 'c1' } },
+        { status: 200, body: { pullRequests: [entry(203, 'not_ready', { prBaseBranch: 'dev' }), entry(101, 'testing')] } },
+      );
+      fake.on('POST /getSubmittedPullRequests', {
+        status: 200,
+        body: {
+          pullRequests: [
+            { ...entry(201, 'not_ready'), readiness: readiness({ hasImpactedTargets: false }) },
+            { ...entry(202, 'not_ready'), readiness: readiness({ gitHubMergeability: 'in_progress' }) },
+            { ...entry(203, 'not_ready', { prBaseBranch: 'dev' }), readiness: readiness({ doesBaseBranchMatch: false }) },
+          ],
+          notFound: [],
+        },
+      });
+    });
+
+    it('on a terminal: a second table with why each PR waits; the count includes them', async () => {
+      const r = await runMq(['queue', 'show', '-o', 'table'], { env: env() });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toMatch(/PRs\s+4 PRs: 1 testing, 3 not ready/);
+      expect(r.stdout).toContain('Not ready (3): submitted, waiting to enter the queue');
+      const row = (pr: number) => r.stdout.split('\n').find((l) => l.includes(`#${pr} `)) ?? '';
+      expect(row(201)).toContain('impacted targets missing');
+      expect(row(202)).toContain('checks pending');
+      expect(row(203)).toContain('base branch mismatch (dev, not main)');
+      // cursor paging, one readiness lookup for all three
+      const lists = fake.requests.filter((q) => q.path === '/listPullRequests');
+      expect(lists.map((q) => (q.body as { cursor?: string }).cursor)).toEqual([undefined, 'c1']);
+      const lookups = fake.requests.filter((q) => q.path === '/getSubmittedPullRequests');
+      expect(lookups).toHaveLength(1);
+      expect(lookups[0]?.body).toMatchObject({ prs: [{ number: 201 }, { number: 202 }, { number: 203 }] });
+      expect((lookups[0]?.body as { prs: unknown[] } | undefined)?.prs).toEqual([{ number: 201 }, { number: 202 }, { number: 203 }]);
+    });
+
+    it('an otherwise empty queue never says "No PRs in the queue." while PRs wait', async () => {
+      fake.on('POST /getQueue', { status: 200, body: queueRecord({ state: 'paused' }) });
+      const r = await runMq(['queue', 'show', '-o', 'table'], { env: env() });
+      expect(r.stdout).not.toContain('No PRs in the queue.');
+      expect(r.stdout).toContain('No PRs in the queue yet.');
+      expect(r.stdout).toContain('Not ready (3)');
+    });
+
+    it('a ready PR in a paused queue waits for the queue', async () => {
+      fake.on('POST /getQueue', { status: 200, body: queueRecord({ state: 'paused' }) });
+      fake.on('POST /listPullRequests', { status: 200, body: { pullRequests: [entry(201, 'not_ready')] } });
+      fake.on('POST /getSubmittedPullRequests', { status: 200, body: { pullRequests: [{ ...entry(201, 'not_ready'), readiness: readiness({}) }] } });
+      const r = await runMq(['queue', 'show', '--json'], { env: env() });
+      expect(JSON.parse(r.stdout).notReadyPullRequests[0].waitingFor).toEqual(['queue is paused: no PRs enter']);
+    });
+
+    it('piped: not-ready rows follow, no position, the reason in an eighth column; --json lists them apart', async () => {
+      const r = await runMq(['queue', 'show'], { env: env() });
+      const lines = r.stdout.trimEnd().split('\n');
+      expect(lines).toHaveLength(4);
+      expect(lines[0]?.split('\t').slice(0, 3)).toEqual(['1', '101', 'testing']);
+      expect(lines[1]).toMatch(/^\t201\tnot_ready\t\d+\tmedium\toctocat\tChange number 201\timpacted targets missing$/);
+      expect(lines[3]?.split('\t')[7]).toBe('base branch mismatch (dev, not main)');
+      expect(r.stderr).toContain('running · 4 PRs: 1 testing, 3 not ready');
+      fake.on('POST /listPullRequests', { status: 200, body: { pullRequests: [entry(201, 'not_ready'), entry(202, 'not_ready'), entry(203, 'not_ready')] } });
+      const doc = JSON.parse((await runMq(['queue', 'show', '--json'], { env: env() })).stdout);
+      expect(doc.enqueuedPullRequests.map((e: { prNumber: number }) => e.prNumber)).toEqual([101]);
+      expect(doc.notReadyPullRequests.map((e: { prNumber: number }) => e.prNumber)).toEqual([201, 202, 203]);
+      expect(doc.notReadyPullRequests[1]).toMatchObject({
+        state: 'not_ready',
+        readiness: { gitHubMergeability: 'in_progress' },
+        waitingFor: ['checks pending'],
+      });
+    });
+
+    it('a service without listPullRequests: the queue is shown, with a warning on stderr', async () => {
+      fake.on('POST /listPullRequests', { status: 404, body: 'no such endpoint' });
+      const r = await runMq(['queue', 'show', '-o', 'table'], { env: env() });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toContain('#101');
+      expect(r.stderr).toContain('warning: PRs submitted but not ready are not shown: the service answered HTTP 404: no such endpoint');
+    });
   });
 });

@@ -109,10 +109,14 @@ describe('terminal injection: every format but JSON is inert', () => {
   it('a queue table with hostile entries is inert; the banner keeps its colour', async () => {
     const fake = fakeClient({
       getQueue: [queueRecord({ state: 'paused', branch: HOSTILE.clear }, [{ ...entry(1, 'pending'), prTitle: title, prAuthor: HOSTILE.csi }])],
+      // A not-ready PR whose base branch (shown in why it waits) and title are hostile too.
+      listPullRequests: [{ pullRequests: [{ ...entry(2, 'not_ready'), prTitle: title, prBaseBranch: HOSTILE.csi }] }],
+      getSubmittedPullRequests: [{ pullRequests: [{ prNumber: 2, readiness: { doesBaseBranchMatch: false, gitHubMergeability: 'mergeable' } }] }],
     });
     const { deps, io } = testDeps({ fake, color: true, stdoutIsTTY: true });
     await deps.out.show(await runQueueShow({}, deps));
     assertInert(io.stdout, true);
+    expect(io.stdout).toContain('Not ready (1)');
     expect(io.stdout).toContain(`${ESC}[1m${ESC}[7m${ESC}[33m ⚠ QUEUE PAUSED`);
   });
 
@@ -166,7 +170,7 @@ describe('the JSON error document, however JSON was chosen', () => {
 describe('a huge queue on a terminal', () => {
   it('200,000 PRs: the first rows and a line pointing at --json', async () => {
     const prs = Array.from({ length: 200_000 }, (_, i) => ({ prNumber: i + 1, state: 'pending', prTitle: `PR ${i + 1}` }));
-    const fake = fakeClient({ getQueue: [queueRecord({}, prs)] });
+    const fake = fakeClient({ getQueue: [queueRecord({}, prs)], listPullRequests: [{ pullRequests: [] }] });
     const { deps, io } = testDeps({ fake, stdoutIsTTY: true });
     await deps.out.show(await runQueueShow({}, deps));
     expect(io.stdout).toContain(`… ${200_000 - MAX_TABLE_ROWS} more, use --json`);

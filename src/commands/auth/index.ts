@@ -1,5 +1,17 @@
 import { Command } from 'commander';
-import { checkApiUrl, checkToken, DEFAULT_API_URL, parseRepo, resolveApiUrl, resolveProfileName, resolveToken, type Sourced } from '../../config/resolve.js';
+import {
+  checkApiUrl,
+  checkToken,
+  DEFAULT_API_URL,
+  formatRepo,
+  parseRepo,
+  resolveApiUrl,
+  resolveBranch,
+  resolveProfileName,
+  resolveRepo,
+  resolveToken,
+  type Sourced,
+} from '../../config/resolve.js';
 import type { Context, Deps } from '../../context.js';
 import { ExitCode, MqError, UsageError } from '../../errors.js';
 import type { Result } from '../../output/present.js';
@@ -38,6 +50,14 @@ export async function runLogin(opts: LoginOptions, ctx: Deps): Promise<Result> {
   }
   checkToken(token, opts.withToken ? 'standard input (--with-token)' : 'the prompt');
   ctx.io.addSecret(token);
+  // The URL this profile will send the token to: the one given now, else the one it has, else the default.
+  const storedUrl = (apiUrl ?? config.profiles[name]?.apiUrl ?? DEFAULT_API_URL).replace(/\/+$/, '');
+  const check = await checkNewToken(ctx, storedUrl, token);
+  if (check.refused) {
+    throw new MqError(check.refused.exitCode, 'auth login', `${storedUrl} refused the token (${check.refused.why}); it was not saved`, {
+      hints: ['check that the token is for this service, or pass the right one with --api-url'],
+    });
+  }
   await store.update((data) => {
     const existing = data.profiles[name] ?? {};
     data.profiles[name] = {
@@ -49,8 +69,46 @@ export async function runLogin(opts: LoginOptions, ctx: Deps): Promise<Result> {
     };
     data.activeProfile ??= name;
   });
-  ctx.out.note([own(paints.green, '✓'), ' saved the token in profile "', v(name), `" (`, v(store.path), ')']);
-  return { data: { ok: true, profile: name, configFile: store.path }, exitCode: 0 };
+  ctx.out.note([own(paints.green, '✓'), ' saved the token in profile "', v(name), `" (`, v(store.path), ') for ', v(storedUrl)]);
+  if (check.ok) ctx.out.note([own(paints.green, '✓'), ' the service accepted the token']);
+  else ctx.out.note([own(paints.yellow, 'warning:'), ' could not check the token: ', v(check.detail), '; `mq auth status` checks it later']);
+  const envUrl = ctx.env.MQ_API_URL;
+  if (!apiUrl && envUrl && envUrl.replace(/\/+$/, '') !== storedUrl) ctx.out.note(['note: MQ_API_URL (', v(envUrl), ') overrides it while set']);
+  return { data: { ok: true, profile: name, configFile: store.path, apiUrl: storedUrl, tokenCheck: { ok: check.ok, detail: check.detail } }, exitCode: 0 };
+}
+
+/** How long `auth login` spends checking the token before saving it unchecked. */
+const LOGIN_CHECK_MS = 5000;
+
+/**
+ * One cheap authenticated call with a token not yet saved: a PR that cannot exist answers 404 (or
+ * 400) with a good token and 401/403 without. A service that cannot be reached is no verdict.
+ */
+async function checkNewToken(ctx: Deps, apiUrl: string, token: string): Promise<{ ok: boolean; detail: string; refused?: MqError }> {
+  try {
+    const client = await ctx.client({ connection: { apiUrl, token } });
+    await client.getSubmittedPullRequest(probeRequest(ctx), { deadline: ctx.clock.now() + LOGIN_CHECK_MS, signal: ctx.signal });
+    return { ok: true, detail: 'accepted' };
+  } catch (err) {
+    if (!(err instanceof MqError)) throw err;
+    if (err.exitCode === ExitCode.notFound || err.exitCode === ExitCode.rejected) return { ok: true, detail: 'accepted' };
+    if (err.exitCode === ExitCode.auth) return { ok: false, detail: err.why, refused: err };
+    return { ok: false, detail: err.why };
+  }
+}
+
+/** PR 0 of the target queue (or of a made-up one): never a real PR, so any answer but 401/403 means the token works. */
+function probeRequest(ctx: Deps) {
+  let repo = { host: 'github.com', owner: 'mq-auth-check', name: 'mq-auth-check' };
+  let targetBranch = 'main';
+  try {
+    const t = ctx.target();
+    repo = t.repo;
+    targetBranch = t.targetBranch;
+  } catch {
+    // no queue configured: the made-up one
+  }
+  return { repo, targetBranch, pr: { number: 0 } };
 }
 
 export async function runLogout(_opts: object, ctx: Deps): Promise<Result> {
@@ -66,8 +124,8 @@ export async function runLogout(_opts: object, ctx: Deps): Promise<Result> {
   return { data: { ok: true, profile: name, changed: removed }, exitCode: 0 };
 }
 
-function sourced(key: string, label: string, v: Sourced<string> | undefined, shown?: string): Field {
-  return { key, label, value: v ? `${shown ?? v.value} (${v.source})` : '(not set)' };
+function sourced(key: string, label: string, v: Sourced<string> | undefined, shown?: string, unset = '(not set)'): Field {
+  return { key, label, value: v ? `${shown ?? v.value} (${v.source})` : unset };
 }
 
 /** `mq auth status` piped: values and where each comes from in separate keys; a key without a value is left out. */
@@ -95,15 +153,21 @@ export async function runAuthStatus(_opts: object, ctx: Deps): Promise<Result> {
   const apiUrl = resolveApiUrl(ctx.options, ctx.env, profile, profileName.value);
   const token = resolveToken(ctx.env, profile, profileName.value);
   if (token) ctx.io.addSecret(token.value);
-  let repo: Sourced<string> | undefined;
-  let branch: Sourced<string> | undefined;
-  try {
-    const t = ctx.target();
-    repo = { value: `${t.repo.host}/${t.repo.owner}/${t.repo.name}`, source: t.sources.repo };
-    branch = { value: t.targetBranch, source: t.sources.branch };
-  } catch {
-    // shown as not set
-  }
+  // Repository and branch apart, each with why it could not be found (no remote, origin/HEAD not set).
+  const t = { flags: ctx.options, env: ctx.env, profile, profileName: profileName.value, cwd: ctx.cwd };
+  const unresolved: MqError[] = [];
+  const attempt = <T>(f: () => T): T | undefined => {
+    try {
+      return f();
+    } catch (err) {
+      if (err instanceof MqError) unresolved.push(err);
+      return undefined;
+    }
+  };
+  const repoRef = attempt(() => resolveRepo(t));
+  const repo: Sourced<string> | undefined = repoRef ? { value: formatRepo(repoRef.value), source: repoRef.source } : undefined;
+  const branch = attempt(() => resolveBranch(t));
+  const notSet = (e: MqError | undefined) => (e ? `(not set: ${/\(([^()]*)\)$/.exec(e.why)?.[1] ?? e.why})` : undefined);
   // One cheap authenticated call: a PR that cannot exist answers 404 with a good token, 401 without.
   let check: { ok: boolean; detail: string };
   let failure: MqError | undefined;
@@ -131,8 +195,8 @@ export async function runAuthStatus(_opts: object, ctx: Deps): Promise<Result> {
     { key: 'config_file', label: 'Config file', value: store.path },
     sourced('api_url', 'API URL', apiUrl),
     sourced('token', 'Token', token, token ? 'set' : undefined),
-    sourced('repo', 'Repository', repo),
-    sourced('branch', 'Target branch', branch),
+    sourced('repo', 'Repository', repo, undefined, notSet(repo ? undefined : unresolved[0])),
+    sourced('branch', 'Target branch', branch, undefined, notSet(branch ? undefined : unresolved[unresolved.length - 1])),
     { key: 'token_check', label: 'Token check', value: check.ok ? `ok: ${check.detail}` : `failed: ${check.detail}` },
   ];
   const f = AUTH_STATUS_PLAIN.field;
@@ -161,6 +225,8 @@ export async function runAuthStatus(_opts: object, ctx: Deps): Promise<Result> {
     branch: branch ?? null,
     tokenCheck: check,
   };
+  // What would make the repository and branch known: `git remote set-head origin --auto` and the like.
+  for (const e of unresolved) for (const h of e.hints.slice(0, 1)) ctx.out.note(['hint: ', v(h.replace(/^or /, ''))]);
   // The document is the answer; the exit code and one error line say how the check went.
   if (!token) {
     ctx.out.note(['mq: configuration: no API token for profile "', v(profileName.value), '"']);

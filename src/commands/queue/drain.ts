@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { MergeQueueClient } from '../../api/client.js';
 import type { QueueEntry } from '../../api/schemas.js';
 import type { Context, Deps, Target } from '../../context.js';
-import { ExitCode, UsageError } from '../../errors.js';
+import { ExitCode, MqError, UsageError } from '../../errors.js';
 import type { Result } from '../../output/present.js';
 import { own, paints, v } from '../../output/render.js';
 import { formatDuration } from '../../util/duration.js';
@@ -72,7 +72,25 @@ export async function runQueueDrain(opts: DrainOptions, deps: Deps): Promise<Res
   const { change, client, target } = await setQueueState(deps, 'drain', { dryRun: opts.dryRun, waiting: settings !== undefined });
   if (!settings) return stateChangeResult(deps, change, opts.dryRun === true);
   if (deps.out.format() !== 'json') stateChangeNotes(deps, change);
-  const result = await waitForDrain(deps, client, target, settings);
+  let result: DrainWait;
+  try {
+    result = await waitForDrain(deps, client, target, settings);
+  } catch (err) {
+    // Ctrl-C stops the wait, not the drain: say so, and how to undo it or wait again.
+    if (err instanceof MqError && err.exitCode === ExitCode.interrupted) {
+      throw new MqError(
+        ExitCode.interrupted,
+        'interrupted',
+        'stopped waiting; the queue stays draining (PRs in it are still tested and merged, no new PRs enter)',
+        {
+          hints: [
+            `reopen it with \`mq queue resume --branch ${target.targetBranch}\`, or wait again with \`mq queue drain --wait --branch ${target.targetBranch}\``,
+          ],
+        },
+      );
+    }
+    throw err;
+  }
   if (result.outcome === 'drained') {
     deps.out.note([
       own(paints.green, '✓'),

@@ -44,24 +44,58 @@ export function parseSince(text: string, now: number): string {
   return new Date(now - ms).toISOString();
 }
 
-/** Follows `nextCursor` until `limit` PRs are read or the service has no more. */
+/** The most PRs read to find the newest `--limit` when the service does not list newest first. */
+export const MAX_HISTORY_READ = 10_000;
+
+const changedAt = (e: QueueEntry): number => {
+  const t = e.stateChangedAt ? Date.parse(e.stateChangedAt) : NaN;
+  return Number.isNaN(t) ? -Infinity : t;
+};
+
+/**
+ * The newest `limit` PRs, newest first. Pages are followed with `nextCursor`; while they come
+ * newest first (the state change times never rise), reading stops at `limit`. A service that lists
+ * in another order (the emulator pages in submission order) is read to the end, up to
+ * MAX_HISTORY_READ PRs, and the newest `limit` kept.
+ */
 export async function runQueueHistory(opts: HistoryOptions, deps: Deps): Promise<Result> {
   const since = opts.since !== undefined ? parseSince(opts.since, deps.clock.now()) : undefined;
   const target = deps.target();
   const client = await deps.client();
-  const prs: QueueEntry[] = [];
+  let prs: QueueEntry[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
-  while (prs.length < opts.limit) {
-    const take = Math.min(PAGE, opts.limit - prs.length);
+  let newestFirst = true;
+  let more = false;
+  for (;;) {
+    const budget = (newestFirst ? opts.limit : MAX_HISTORY_READ) - prs.length;
+    if (budget <= 0) break;
+    const take = Math.min(PAGE, budget);
     const page = await client.listPullRequests({ ...target, state: opts.state, since, cursor, take });
-    const items = page.pullRequests ?? [];
-    prs.push(...items.slice(0, take));
+    const items = (page.pullRequests ?? []).slice(0, take);
+    for (const e of items) {
+      const last = prs[prs.length - 1];
+      if (newestFirst && last && changedAt(e) > changedAt(last)) newestFirst = false;
+      prs.push(e);
+    }
     const next = page.nextCursor ?? undefined;
     // A cursor seen before would loop forever; an empty page means the end whatever the cursor says.
-    if (!next || items.length === 0 || seen.has(next)) break;
-    seen.add(next);
+    more = Boolean(next) && items.length > 0 && !seen.has(next as string);
+    if (!more) break;
+    seen.add(next as string);
     cursor = next;
+  }
+  const partial = !newestFirst && more && prs.length >= MAX_HISTORY_READ;
+  if (!newestFirst) {
+    // Stable: PRs changed at the same time keep the service's order.
+    prs = prs
+      .map((e, i) => ({ e, i }))
+      .sort((a, b) => changedAt(b.e) - changedAt(a.e) || a.i - b.i)
+      .slice(0, opts.limit)
+      .map((x) => x.e);
+  }
+  if (partial) {
+    deps.out.note(`warning: the newest of the first ${MAX_HISTORY_READ} PRs the service listed; narrow the window with --since or --state to see all`);
   }
   const now = client.serviceNow(() => deps.clock.now());
   const headers = ['PR', 'State', 'Since', 'Priority', 'Author', 'Title'];
@@ -123,11 +157,11 @@ export function queueHistoryCommand(ctx: Context): Command {
   const cmd = new Command('history')
     .summary('list PRs that went through the queue')
     .description(
-      `List the PRs of the queue, in the order the service returns them, optionally only those in one state or changed since a time. Pages are followed until --limit PRs are read. Uses the service's listPullRequests endpoint.`,
+      `List the newest PRs of the queue (newest first, by the time of their last state change), optionally only those in one state or changed since a time: --limit keeps the newest N. Uses the service's listPullRequests endpoint.`,
     )
     .addOption(choiceOption('--state <state>', 'only PRs in this state', PR_STATES))
     .option('--since <when>', 'only PRs changed since this ISO 8601 time, or this long ago (2h, 3d)')
-    .option('--limit <n>', `at most this many PRs, 1-${MAX_HISTORY}`, (val: string) => parseIntIn(val, '--limit', 1, MAX_HISTORY), 50)
+    .option('--limit <n>', `the newest this many PRs, 1-${MAX_HISTORY}`, (val: string) => parseIntIn(val, '--limit', 1, MAX_HISTORY), 50)
     .action(act(ctx, 'queue history', (f: HistoryOptions): HistoryOptions => ({ state: f.state, since: f.since, limit: f.limit }), runQueueHistory));
   withPlainHelp(cmd, [HISTORY_PLAIN]);
   return withExamples(cmd, [

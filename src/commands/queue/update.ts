@@ -89,6 +89,22 @@ function changesView(changes: SettingChange[], heading: string): View {
   };
 }
 
+/**
+ * What the service did beyond the values: a mode switch it has only started (the queue is
+ * `switching_modes` and still reports the old mode) reads as the mode in transition, and a setting
+ * it changed unasked says so.
+ */
+export function explainChanges(changes: SettingChange[], settings: UpdateQueueSettings, after: Queue): SettingChange[] {
+  const wanted = (settings as { mode?: string }).mode;
+  return changes.map((c) => {
+    if (c.field === 'mode' && wanted !== undefined && after.state === 'switching_modes' && after.mode !== wanted) {
+      return { ...c, to: wanted, changed: true, note: `switching_modes: the queue switches once the PRs in flight are done` };
+    }
+    if (c.changed && !c.requested && c.field !== 'state') return { ...c, note: 'changed by the service, not asked for' };
+    return c;
+  });
+}
+
 export interface UpdateQueueOptions {
   settings: UpdateQueueSettings;
   dryRun?: boolean;
@@ -130,11 +146,22 @@ export async function runQueueUpdate(opts: UpdateQueueOptions, deps: Deps): Prom
       },
     };
   }
-  const changes = settingChanges(before, returned, requested);
+  const changes = explainChanges(settingChanges(before, returned, requested), settings, returned);
   const changed = changes.filter((c) => c.changed).length;
-  deps.out.note([own(paints.green, '✓'), ' updated the queue for ', v(queueName(target)), `: ${changed} setting${changed === 1 ? '' : 's'} changed`]);
+  const count = changed === 0 ? 'nothing changed' : `${changed} setting${changed === 1 ? '' : 's'} changed`;
+  deps.out.note([own(paints.green, '✓'), ' updated the queue for ', v(queueName(target)), `: ${count}`]);
+  const unasked = changes.filter((c) => c.changed && !c.requested && c.field !== 'state');
+  if (unasked.length > 0) {
+    deps.out.note([
+      own(paints.yellow, 'note:'),
+      ' the service also changed ',
+      v(unasked.map((c) => `${c.key} (${c.from} -> ${c.to})`).join(', ')),
+      ', which you did not ask for',
+    ]);
+  }
   bannerToStderr(deps, returned.state);
-  return { data: { ...identity(target), settings, changes, queue: returned }, view: changesView(changes, `Changed, for ${queueName(target)}:`), exitCode: 0 };
+  const heading = changed === 0 ? `Nothing changed, for ${queueName(target)}:` : `Changed, for ${queueName(target)}:`;
+  return { data: { ...identity(target), settings, changes, queue: returned }, view: changesView(changes, heading), exitCode: 0 };
 }
 
 export function queueUpdateCommand(ctx: Context): Command {
