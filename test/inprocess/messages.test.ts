@@ -148,7 +148,7 @@ describe('auth status says why the repository or branch is not known', () => {
     writeFileSync(join(dir, '.git', 'config'), `[core]\n\tbare = false\n${remote}`);
     return dir;
   };
-  const status = (cwd: string) => runMq(['auth', 'status'], { env: { ...env(), MQ_REPO: undefined, MQ_BRANCH: undefined }, cwd });
+  const status = (cwd: string) => runMq(['auth', 'status', '-o', 'table'], { env: { ...env(), MQ_REPO: undefined, MQ_BRANCH: undefined }, cwd });
 
   beforeEach(() => {
     fake.on('POST /getSubmittedPullRequest', { status: 404, body: 'not found' });
@@ -157,15 +157,15 @@ describe('auth status says why the repository or branch is not known', () => {
   it('origin without origin/HEAD: the branch is not set, and `git remote set-head origin --auto` is suggested', async () => {
     const r = await status(clone(true));
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain('repo\tgithub.com/acme/widgets (git remote origin)');
-    expect(r.stdout).toContain('branch\t(not set: origin/HEAD is not set in this clone)');
+    expect(r.stdout).toMatch(/Repository +github\.com\/acme\/widgets \(git remote origin\)/);
+    expect(r.stdout).toMatch(/Target branch +\(not set: origin\/HEAD is not set in this clone\)/);
     expect(r.stderr).toContain('hint: record the remote default branch: git remote set-head origin --auto');
   });
 
   it('no remote: both say so, and set-head is not suggested', async () => {
     const r = await status(clone(false));
-    expect(r.stdout).toContain('repo\t(not set: this git clone has no remote named origin)');
-    expect(r.stdout).toContain('branch\t(not set: this git clone has no remote named origin)');
+    expect(r.stdout).toMatch(/Repository +\(not set: this git clone has no remote named origin\)/);
+    expect(r.stdout).toMatch(/Target branch +\(not set: this git clone has no remote named origin\)/);
     expect(r.stderr).not.toContain('set-head');
   });
 });

@@ -62,10 +62,10 @@ describe('mq queue show', () => {
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(10);
-    expect(lines[0]).toMatch(/^1\t101\ttesting\t111(0[0-9])\turgent\t0\ttrue\tfalse\talice\tUrgent hotfix for the login page$/);
-    expect(lines[1]).toMatch(/^2\t102\ttests_passed\t30[0-9]\thigh\t10\tfalse\tfalse\tbob\tChange number 102$/);
+    expect(lines[0]).toMatch(/^1\t101\ttesting\t111(0[0-9])\turgent\t0\ttrue\tfalse\talice\tUrgent hotfix for the login page\t$/);
+    expect(lines[1]).toMatch(/^2\t102\ttests_passed\t30[0-9]\thigh\t10\tfalse\tfalse\tbob\tChange number 102\t$/);
     expect(lines[2]).toMatch(/^3\t103\ttesting\t\d+\tmedium\t100\tfalse\ttrue\tcarol\t/);
-    expect(lines[3]).toMatch(/^4\t104\tpending_failure\t30[0-9]\tmedium\t100\tfalse\tfalse\tdave\tTabs and newlines in a title$/);
+    expect(lines[3]).toMatch(/^4\t104\tpending_failure\t30[0-9]\tmedium\t100\tfalse\tfalse\tdave\tTabs and newlines in a title\t$/);
     expect(lines.map((l) => l.split('\t')[2])).toEqual([
       'testing',
       'tests_passed',
@@ -243,13 +243,13 @@ describe('mq queue show', () => {
       expect(JSON.parse(r.stdout).notReadyPullRequests[0].waitingFor).toEqual(['queue is paused: no PRs enter']);
     });
 
-    it('piped: not-ready rows follow, no position, the reason in an eighth column; --json lists them apart', async () => {
+    it('piped: not-ready rows follow, no position, the reason in the waiting_for column; --json lists them apart', async () => {
       const r = await runMq(['queue', 'show'], { env: env() });
       const lines = r.stdout.trimEnd().split('\n');
       expect(lines).toHaveLength(4);
       expect(lines[0]?.split('\t').slice(0, 3)).toEqual(['1', '101', 'testing']);
-      expect(lines[1]).toMatch(/^\t201\tnot_ready\t\d+\tmedium\toctocat\tChange number 201\timpacted targets missing$/);
-      expect(lines[3]?.split('\t')[7]).toBe('base branch mismatch (dev, not main)');
+      expect(lines[1]).toMatch(/^\t201\tnot_ready\t\d+\tmedium\t100\tfalse\tfalse\toctocat\tChange number 201\timpacted targets missing$/);
+      expect(lines[3]?.split('\t')[10]).toBe('base branch mismatch (dev, not main)');
       expect(r.stderr).toContain('running · 4 PRs: 1 testing, 3 not ready');
       fake.on('POST /listPullRequests', { status: 200, body: { pullRequests: [entry(201, 'not_ready'), entry(202, 'not_ready'), entry(203, 'not_ready')] } });
       const doc = JSON.parse((await runMq(['queue', 'show', '--json'], { env: env() })).stdout);

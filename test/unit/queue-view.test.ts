@@ -26,8 +26,8 @@ describe('queue rows', () => {
 
   it('piped: raw values, seconds in state, the priority name and value apart, titles whole', () => {
     expect(queueRows(entries, FIXED_NOW, false)).toEqual([
-      ['1', '1', 'testing', '3900', 'urgent', '0', 'true', 'false', 'octocat', 'Change number 1'],
-      ['2', '2', 'pending', '', '', '42', 'false', 'false', 'octocat', 'x'.repeat(100)],
+      ['1', '1', 'testing', '3900', 'urgent', '0', 'true', 'false', 'octocat', 'Change number 1', ''],
+      ['2', '2', 'pending', '', '', '42', 'false', 'false', 'octocat', 'x'.repeat(100), ''],
     ]);
   });
 

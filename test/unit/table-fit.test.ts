@@ -166,7 +166,7 @@ describe('fields on a terminal', () => {
 describe('mq queue show through the presenter', () => {
   const queue = queueRecord({}, entries as unknown as Array<Record<string, unknown>>);
   const show = async (opts: { tty: boolean; columns: number; output?: string }) => {
-    const fake = fakeClient({ getQueue: [queue] });
+    const fake = fakeClient({ getQueue: [queue], listPullRequests: [{ pullRequests: [] }] });
     const { deps, io } = testDeps({ fake, stdoutIsTTY: opts.tty, columns: opts.columns, options: opts.output ? { output: opts.output } : {} });
     await deps.out.show(await runQueueShow({}, deps));
     return io.stdout;
