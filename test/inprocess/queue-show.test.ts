@@ -78,7 +78,7 @@ describe('mq queue show', () => {
       'cancelled',
       'merged',
     ]);
-    for (const l of lines) expect(l.split('\t')).toHaveLength(10);
+    for (const l of lines) expect(l.split('\t')).toHaveLength(11);
     // The queue's state goes to stderr for the human watching the pipe.
     expect(r.stderr).toContain(
       'queue main of github.com/acme/widgets: running · 10 PRs: 2 testing, 2 pending, 1 waiting to merge, 1 pending failure, 1 not ready',
