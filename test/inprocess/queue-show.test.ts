@@ -60,7 +60,7 @@ describe('mq queue show', () => {
   it('piped: one tab-separated line per PR in queue order, nothing else on stdout', async () => {
     const r = await runMq(['queue', 'show'], { env: env() });
     expect(r.exitCode).toBe(0);
-    const lines = r.stdout.trimEnd().split('\n');
+    const lines = r.stdout.replace(/\n$/, '').split('\n');
     expect(lines).toHaveLength(10);
     expect(lines[0]).toMatch(/^1\t101\ttesting\t111(0[0-9])\turgent\t0\ttrue\tfalse\talice\tUrgent hotfix for the login page\t$/);
     expect(lines[1]).toMatch(/^2\t102\ttests_passed\t30[0-9]\thigh\t10\tfalse\tfalse\tbob\tChange number 102\t$/);
