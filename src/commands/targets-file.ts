@@ -1,0 +1,216 @@
+/**
+ * A targets file read in one pass, chunk by chunk, into the setImpactedTargets request body: the
+ * file is never one string, its lines are never one array, and the body is kept as the encoded
+ * pieces that are then sent (at most 20 MiB in all, so a retry can send them again). Everything
+ * that is wrong with the file is still found before a byte is sent.
+ *
+ * One pass with the body in memory rather than two passes over the file (check, then read again
+ * while sending): standard input cannot be read twice, a file could change between the passes, and
+ * the encoded body is no larger than the file.
+ *
+ * The formats are those of `parseTargetsText`: a JSON array of non-empty strings when the first
+ * character that is not white space is `[`, else one target per line (trimmed; blank lines and
+ * `#` comments skipped).
+ */
+import { StringDecoder } from 'node:string_decoder';
+import type { StreamBody } from '../api/transport.js';
+import { UsageError } from '../errors.js';
+
+export interface TargetsBody extends StreamBody {
+  /** How many targets the file lists. */
+  readonly count: number;
+  readonly length: number;
+}
+
+type Failure = { kind: 'json'; prefix: string; rest: string[] } | { kind: 'invalid' };
+
+const JSON_WS = /[ \t\n\r]*/y;
+/** A complete JSON string token (raw control characters are not allowed in one). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON's own rule
+const STRING = /"(?:[^"\\\u0000-\u001f]+|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
+/** The longest start of a JSON string token (to tell a token cut by the chunk's end from a bad one). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON's own rule
+const STRING_START = /"(?:[^"\\\u0000-\u001f]+|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*/y;
+
+/**
+ * Turns the file's text, given in pieces, into the body `{...head, impactedTargets: [...]}`.
+ */
+export class TargetsBodyWriter {
+  private readonly decoder = new StringDecoder('utf8');
+  private readonly pieces: Buffer[] = [];
+  private bytes = 0;
+  private count = 0;
+  private mode: 'start' | 'lines' | 'json' = 'start';
+  /** Text not yet consumed: a line or a JSON element cut by the end of a chunk. */
+  private carry = '';
+  private json: 'first' | 'next' | 'done' = 'first';
+  private failure: Failure | undefined;
+
+  /** How the file is named in messages about its contents and about it being empty. */
+  private readonly source: string;
+  private readonly label: string;
+
+  constructor(
+    file: string,
+    private readonly maxBodyBytes: number,
+  ) {
+    this.source = file === '-' ? 'stdin' : file;
+    this.label = file === '-' ? 'standard input' : file;
+  }
+
+  write(chunk: Buffer | string): void {
+    const text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    if (text !== '') this.take(text, false);
+  }
+
+  /** The end of the file: raises the UsageError reading the whole file at once would have raised. */
+  end(): void {
+    this.take(this.decoder.end(), true);
+    const failure = this.failure;
+    if (failure?.kind === 'invalid') throw new UsageError(`--file: ${this.source} starts with [ but is not a valid JSON array`);
+    if (failure?.kind === 'json') {
+      try {
+        JSON.parse(failure.prefix + failure.rest.join(''));
+      } catch {
+        throw new UsageError(`--file: ${this.source} starts with [ but is not a valid JSON array`);
+      }
+      throw new UsageError(`--file: ${this.source} must be a JSON array of non-empty strings`);
+    }
+    if (this.count === 0) {
+      throw new UsageError(`--file: ${this.label} lists no targets; nothing was sent`, {
+        hints: ['if the PR really impacts nothing, say so with --none'],
+      });
+    }
+  }
+
+  /** After end(): the body for `headJson` (the request without its targets: its properties come first). */
+  body(headJson: string): TargetsBody {
+    const head = Buffer.from(`${headJson.slice(0, -1)},"impactedTargets":[`);
+    const tail = Buffer.from(']}');
+    const length = head.length + this.bytes + tail.length;
+    if (length > this.maxBodyBytes) {
+      throw new UsageError(`the target list makes a ${(length / 1048576).toFixed(1)} MiB request; the service accepts at most 20 MiB`, {
+        hints: ['send --all instead: the PR is then taken to impact every target'],
+      });
+    }
+    const all = [head, ...this.pieces, tail];
+    return {
+      count: this.count,
+      length,
+      replayable: true,
+      async *open() {
+        yield* all;
+      },
+      text: () => Buffer.concat(all).toString('utf8'),
+    };
+  }
+
+  private take(more: string, final: boolean): void {
+    if (this.failure) {
+      if (this.failure.kind === 'json') this.failure.rest.push(more);
+      return;
+    }
+    let text = this.carry + more;
+    this.carry = '';
+    if (this.mode === 'start') {
+      // Leading white space means nothing in either format.
+      const first = text.search(/\S/);
+      if (first < 0) return;
+      text = text.slice(first);
+      if (text.startsWith('[')) {
+        this.mode = 'json';
+        text = text.slice(1);
+      } else this.mode = 'lines';
+    }
+    if (this.mode === 'lines') this.lines(text, final);
+    else this.jsonElements(text, final);
+  }
+
+  private lines(text: string, final: boolean): void {
+    const last = final ? text.length : text.lastIndexOf('\n');
+    if (last < 0) {
+      this.carry = text;
+      return;
+    }
+    this.carry = final ? '' : text.slice(last + 1);
+    const out: string[] = [];
+    for (const line of text.slice(0, last).split('\n')) {
+      const t = line.trim();
+      if (t !== '' && !t.startsWith('#')) out.push(JSON.stringify(t));
+    }
+    this.emit(out);
+  }
+
+  /** Consumes `"target"` elements after the `[`; keeps what a chunk cut short for the next one. */
+  private jsonElements(text: string, final: boolean): void {
+    const out: string[] = [];
+    let pos = 0;
+    const more = (from: number) => {
+      if (final) this.fail(text.slice(from));
+      else this.carry = text.slice(from);
+    };
+    for (;;) {
+      const start = pos;
+      if (this.json === 'done') {
+        JSON_WS.lastIndex = pos;
+        JSON_WS.exec(text);
+        // Anything but white space after the closing bracket.
+        if (JSON_WS.lastIndex < text.length) this.failure = { kind: 'invalid' };
+        break;
+      }
+      JSON_WS.lastIndex = pos;
+      JSON_WS.exec(text);
+      pos = JSON_WS.lastIndex;
+      if (pos >= text.length) {
+        more(start);
+        break;
+      }
+      if (text[pos] === ']') {
+        this.json = 'done';
+        pos++;
+        continue;
+      }
+      if (this.json === 'next') {
+        if (text[pos] !== ',') {
+          this.fail(text.slice(start));
+          break;
+        }
+        JSON_WS.lastIndex = pos + 1;
+        JSON_WS.exec(text);
+        pos = JSON_WS.lastIndex;
+      }
+      STRING.lastIndex = pos;
+      const m = STRING.exec(text);
+      if (m === null || m[0] === '""') {
+        STRING_START.lastIndex = pos;
+        const cut = pos >= text.length || (text[pos] === '"' && STRING_START.exec(text) !== null && STRING_START.lastIndex > text.length - 6);
+        if (cut && m === null) more(start);
+        else this.fail(text.slice(start));
+        break;
+      }
+      out.push(m[0]);
+      pos = STRING.lastIndex;
+      this.json = 'next';
+    }
+    this.emit(out);
+  }
+
+  /**
+   * Something other than a non-empty string, or not JSON at all, from `rest` on. Which of today's
+   * two messages applies depends on whether the whole file is JSON, so the rest is kept (only on
+   * this path) and parsed at the end behind a stand-in for the elements already read.
+   */
+  private fail(rest: string): void {
+    this.failure = { kind: 'json', prefix: this.json === 'first' ? '[' : '[""', rest: [rest] };
+  }
+
+  private emit(elements: string[]): void {
+    if (elements.length === 0) return;
+    const piece = (this.count === 0 ? '' : ',') + elements.join(',');
+    this.count += elements.length;
+    const b = Buffer.from(piece);
+    this.bytes += b.length;
+    // Past the limit only the size is counted, for the message.
+    if (this.bytes <= this.maxBodyBytes) this.pieces.push(b);
+  }
+}
