@@ -25,12 +25,37 @@ export interface TargetsBody extends StreamBody {
 type Failure = { kind: 'json'; prefix: string; rest: string[] } | { kind: 'invalid' };
 
 const JSON_WS = /[ \t\n\r]*/y;
-/** A complete JSON string token (raw control characters are not allowed in one). */
+/** A run of characters that stand for themselves inside a JSON string (raw control characters may not). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: JSON's own rule
-const STRING = /"(?:[^"\\\u0000-\u001f]+|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
-/** The longest start of a JSON string token (to tell a token cut by the chunk's end from a bad one). */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON's own rule
-const STRING_START = /"(?:[^"\\\u0000-\u001f]+|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*/y;
+const PLAIN = /[^"\\\u0000-\u001f]*/y;
+const HEX4 = /^[0-9a-fA-F]{0,4}$/;
+
+/**
+ * The end of the JSON string token starting at `text[pos]` (a quote): the index after its closing
+ * quote, 'cut' when the text ends first, 'bad' when it is not a valid token. By hand rather than
+ * one regular expression: a failing `(a+|b)*` backtracks exponentially on a long unclosed string.
+ */
+function stringEnd(text: string, pos: number): number | 'cut' | 'bad' {
+  let i = pos + 1;
+  for (;;) {
+    PLAIN.lastIndex = i;
+    PLAIN.exec(text);
+    i = PLAIN.lastIndex;
+    if (i >= text.length) return 'cut';
+    const c = text[i];
+    if (c === '"') return i + 1;
+    if (c !== '\\') return 'bad';
+    const e = text[i + 1];
+    if (e === undefined) return 'cut';
+    if (e === 'u') {
+      const hex = text.slice(i + 2, i + 6);
+      if (!HEX4.test(hex)) return 'bad';
+      if (hex.length < 4) return 'cut';
+      i += 6;
+    } else if ('"\\/bfnrt'.includes(e)) i += 2;
+    else return 'bad';
+  }
+}
 
 /**
  * Turns the file's text, given in pieces, into the body `{...head, impactedTargets: [...]}`.
@@ -179,17 +204,18 @@ export class TargetsBodyWriter {
         JSON_WS.exec(text);
         pos = JSON_WS.lastIndex;
       }
-      STRING.lastIndex = pos;
-      const m = STRING.exec(text);
-      if (m === null || m[0] === '""') {
-        STRING_START.lastIndex = pos;
-        const cut = pos >= text.length || (text[pos] === '"' && STRING_START.exec(text) !== null && STRING_START.lastIndex > text.length - 6);
-        if (cut && m === null) more(start);
-        else this.fail(text.slice(start));
+      const end = pos >= text.length ? 'cut' : text[pos] === '"' ? stringEnd(text, pos) : 'bad';
+      if (end === 'cut') {
+        more(start);
         break;
       }
-      out.push(m[0]);
-      pos = STRING.lastIndex;
+      // Not a string, or an empty one.
+      if (end === 'bad' || end === pos + 2) {
+        this.fail(text.slice(start));
+        break;
+      }
+      out.push(text.slice(pos, end));
+      pos = end;
       this.json = 'next';
     }
     this.emit(out);
