@@ -1,5 +1,5 @@
 // Start-up: `mq --version` and `mq --help` against bare Node (`node -e 0`).
-import { comparePair, printPair } from './lib.mjs';
+import { comparePair, pairResult, printPair, QUICK } from './lib.mjs';
 
 const node = process.execPath;
 const mq = new URL('../bin/mq.js', import.meta.url).pathname;
@@ -16,4 +16,8 @@ export function benchStartup({ runs = 20 } = {}) {
   return results;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) benchStartup();
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const r = benchStartup(QUICK ? { runs: 5 } : undefined);
+  pairResult('`mq --version` vs `node -e 0`', r['--version'], '<= 1.15');
+  pairResult('`mq --help` vs `node -e 0`', r['--help'], '<= 1.3');
+}

@@ -2,7 +2,7 @@
 // For scale, also a bare script making the same request with node:http (the floor for any CLI
 // written for Node). Medians of 15 alternating runs each.
 import { writeFileSync } from 'node:fs';
-import { comparePair, printPair } from './lib.mjs';
+import { comparePair, pairResult, printPair, QUICK } from './lib.mjs';
 import { REPO, startEmulator } from './emulator-proc.mjs';
 
 const node = process.execPath;
@@ -37,4 +37,7 @@ req.end(body);
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await benchStatus();
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const r = await benchStatus(QUICK ? { runs: 5 } : undefined);
+  pairResult('`mq status 1` (emulator) vs `node -e 0`', r, '<= 1.5');
+}
