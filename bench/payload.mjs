@@ -5,7 +5,8 @@ import { comparePair, pairResult, printPair, printResult, QUICK } from './lib.mj
 import { REPO, startEmulator } from './emulator-proc.mjs';
 
 const node = process.execPath;
-const mq = new URL('../bin/mq.js', import.meta.url).pathname;
+// MQ_BENCH_CLI: another build's bin/mq.js (a before/after comparison on the same machine).
+const mq = process.env.MQ_BENCH_CLI ?? new URL('../bin/mq.js', import.meta.url).pathname;
 
 export async function benchPayload({ runs = 10 } = {}) {
   const emu = await startEmulator(['--clock', 'manual']);
