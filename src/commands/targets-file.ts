@@ -227,7 +227,9 @@ export class TargetsBodyWriter {
         this.fail(text.slice(start));
         break;
       }
-      out.push(text.slice(pos, end));
+      const token = text.slice(pos, end);
+      // Escapes written as reading the whole file wrote them (`\/` as `/`, `\u00e9` as `é`).
+      out.push(token.includes('\\') ? JSON.stringify(JSON.parse(token)) : token);
       pos = end;
       this.json = 'next';
     }

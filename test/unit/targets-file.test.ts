@@ -134,6 +134,15 @@ describe('TargetsBodyWriter gives what reading the whole file gave', () => {
     expect(message).toMatch(/^the target list makes a 0\.6 MiB request; the service accepts at most 20 MiB$/);
   });
 
+  it('writes the body byte for byte as serialising the whole list did', () => {
+    for (const text of ['["//x", "\\u00e9\\/", "\\"q\\"", "plain é"]', '//a\n  //b é\n//c"q"\n']) {
+      const w = new TargetsBodyWriter('t.txt', 1 << 20);
+      w.write(Buffer.from(text));
+      w.end();
+      expect(w.body(JSON.stringify(HEAD)).text?.()).toBe(JSON.stringify({ ...HEAD, impactedTargets: oracle(text, 't.txt') }));
+    }
+  });
+
   it('replays the same bytes on every open (a retry sends the body again)', async () => {
     const w = new TargetsBodyWriter('t.txt', 1 << 20);
     for (let i = 0; i < 50; i++) w.write(Buffer.from(`//target/${i}\n`));
