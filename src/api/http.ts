@@ -15,9 +15,10 @@
  *   shown. Answers over 64 MiB are not read further (exit 1, never retried).
  * - The service's clock: the offset of its `Date` header from the local clock is kept (serviceNow).
  * - --debug logs each request and response with the token redacted (a streamed body as its size).
- * - A streamed body (StreamBody) is opened afresh for each attempt. One that cannot be replayed is
- *   not retried once opened: the retry rules above then apply as if every failure came after the
- *   bytes were sent, and no retry is made even for an idempotent call.
+ * - A streamed body (StreamBody) is opened afresh for each attempt, so a body held in memory or
+ *   re-read from its file is retried like a string. One that cannot be replayed is never retried
+ *   once opened (not for an idempotent call, not after a 429); the failure is worded as usual
+ *   ("outcome unknown" only for a non-idempotent call that may have reached the service).
  */
 import { ConfigError, ExitCode, MqError } from '../errors.js';
 import {
