@@ -2,7 +2,7 @@
 // requests at the same concurrency (8), against the emulator; plus a shell loop of single calls.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { comparePair, printPair, runOnce } from './lib.mjs';
+import { comparePair, pairResult, printPair, QUICK, runOnce } from './lib.mjs';
 import { REPO, startEmulator } from './emulator-proc.mjs';
 
 const N = 1000;
@@ -57,5 +57,8 @@ await agent.close();
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await benchBulk({ runs: Number(process.env.RUNS ?? 10), loop: Number(process.env.LOOP ?? N) });
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const r = await benchBulk({ runs: QUICK ? 3 : Number(process.env.RUNS ?? 10), loop: Number(process.env.LOOP ?? (QUICK ? 20 : N)) });
+  pairResult('`mq submit -` 1,000 PRs vs a bare undici script (8 in flight)', r, '<= 1.5');
+}
 void runOnce;

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
 import { Agent } from 'undici';
 import { REPO, startEmulator } from './emulator-proc.mjs';
+import { printResult, QUICK } from './lib.mjs';
 
 function load(opts) {
   return new Promise((resolve, reject) => autocannon(opts, (err, res) => (err ? reject(err) : resolve(res))));
@@ -81,4 +82,14 @@ export async function benchEmulatorLoad({ seconds = 8, connections = 32 } = {}) 
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await benchEmulatorLoad({ seconds: Number(process.env.SECONDS_EACH ?? 8) });
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const r = await benchEmulatorLoad({ seconds: Number(process.env.SECONDS_EACH ?? (QUICK ? 3 : 8)) });
+  const rps = (n) => `${Math.round(n).toLocaleString('en')} req/s`;
+  printResult({
+    figure: 'emulator getSubmittedPullRequest vs bare `node:http` (32 connections)',
+    mq: rps(r.emuRps),
+    reference: rps(r.bareRps),
+    ratio: r.ratio,
+    target: '>= 0.5',
+  });
+}

@@ -54,3 +54,21 @@ export function printPair(title, result, target) {
   console.log(`  ${result.b.name.padEnd(34)} median ${result.b.medianMs.toFixed(1).padStart(8)} ms   peak RSS ${result.b.peakRssMiB.toFixed(1)} MiB`);
   console.log(`  ratio ${result.ratio.toFixed(2)} over ${result.runs} alternating runs each${ok}`);
 }
+
+/** QUICK=1: fewer iterations everywhere (a first look, not figures to record). */
+export const QUICK = process.env.QUICK === '1';
+
+/**
+ * The machine-readable lines `npm run bench` (bench/run.mjs) collects: each script prints one
+ * `RESULT {json}` line per figure it measures, after everything else it prints.
+ * `target` is `<= 1.5` or `>= 0.5`, read against `ratio`.
+ */
+export function printResult({ figure, mq, reference, ratio, target }) {
+  console.log(`RESULT ${JSON.stringify({ figure, mq, reference, ratio, target })}`);
+}
+
+/** printResult for a comparePair result: medians and peak RSS of both sides. */
+export function pairResult(figure, pair, target) {
+  const side = (s) => `${s.medianMs.toFixed(1)} ms, ${s.peakRssMiB.toFixed(1)} MiB`;
+  printResult({ figure, mq: side(pair.a), reference: side(pair.b), ratio: pair.ratio, target });
+}

@@ -1,6 +1,6 @@
 // Start-up: `mq --version`, `mq --help` and `mq queue --help` against bare Node (`node -e 0`).
 // MQ_BENCH_BIN=/path/to/bin/mq.js measures another build (before/after).
-import { comparePair, printPair } from './lib.mjs';
+import { comparePair, pairResult, printPair, QUICK } from './lib.mjs';
 
 const node = process.execPath;
 const mq = process.env.MQ_BENCH_BIN ?? new URL('../bin/mq.js', import.meta.url).pathname;
@@ -22,4 +22,9 @@ export function benchStartup({ runs = 20 } = {}) {
   return results;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) benchStartup();
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const r = benchStartup(QUICK ? { runs: 5 } : undefined);
+  pairResult('`mq --version` vs `node -e 0`', r['--version'], '<= 1.15');
+  pairResult('`mq --help` vs `node -e 0`', r['--help'], '<= 1.3');
+  pairResult('`mq queue --help` vs `node -e 0`', r['queue --help'], '<= 1.3');
+}

@@ -3,7 +3,7 @@
 // written for Node). Medians of 15 alternating runs each. MQ_BENCH_BIN=/path/to/bin/mq.js measures
 // another build (before/after).
 import { writeFileSync } from 'node:fs';
-import { comparePair, printPair } from './lib.mjs';
+import { comparePair, pairResult, printPair, QUICK } from './lib.mjs';
 import { REPO, startEmulator } from './emulator-proc.mjs';
 
 const node = process.execPath;
@@ -38,4 +38,7 @@ req.end(body);
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await benchStatus();
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const r = await benchStatus(QUICK ? { runs: 5 } : undefined);
+  pairResult('`mq status 1` (emulator) vs `node -e 0`', r, '<= 1.5');
+}

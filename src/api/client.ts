@@ -8,6 +8,7 @@ import { ExitCode, MqError, UsageError } from '../errors.js';
 import * as h from './history.js';
 import { checkWriteAnswer, type CallOptions, type CallSpec, type HttpClient, type RequestDescription } from './http.js';
 import * as s from './schemas.js';
+import type { StreamBody } from './transport.js';
 
 export type SubmitRequest = z.infer<typeof s.submitRequest>;
 export type PrRequest = z.infer<typeof s.prRequest>;
@@ -20,7 +21,7 @@ export type ListPullRequestsRequest = z.infer<typeof s.listPullRequestsRequest>;
 
 /** setImpactedTargets can take the request already serialised (large lists are checked while read). */
 export interface SetTargetsOptions extends CallOptions {
-  body?: string;
+  body?: string | StreamBody;
 }
 
 export interface ClientOptions {

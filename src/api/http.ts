@@ -14,7 +14,11 @@
  * - The token is removed from everything the service sends before any of it is cut, logged or
  *   shown. Answers over 64 MiB are not read further (exit 1, never retried).
  * - The service's clock: the offset of its `Date` header from the local clock is kept (serviceNow).
- * - --debug logs each request and response with the token redacted.
+ * - --debug logs each request and response with the token redacted (a streamed body as its size).
+ * - A streamed body (StreamBody) is opened afresh for each attempt, so a body held in memory or
+ *   re-read from its file is retried like a string. One that cannot be replayed is never retried
+ *   once opened (not for an idempotent call, not after a 429); the failure is worded as usual
+ *   ("outcome unknown" only for a non-idempotent call that may have reached the service).
  */
 import { ConfigError, ExitCode, MqError } from '../errors.js';
 import {
@@ -24,7 +28,9 @@ import {
   proxySettings,
   systemCode,
   TransportError,
+  type StreamBody,
   type Transport,
+  type TransportBody,
   type TransportName,
   type TransportResponse,
 } from './transport.js';
@@ -122,6 +128,15 @@ function interrupted(): MqError {
   return new MqError(ExitCode.interrupted, 'interrupted', 'stopped by Ctrl-C');
 }
 
+/** --debug's line for a streamed body: its size, never its bytes. */
+function streamSummary(body: StreamBody): string {
+  return `(a streamed body${body.length === undefined ? '' : ` of ${body.length} bytes`})`;
+}
+
+function sendable(body: string | StreamBody | undefined): TransportBody | undefined {
+  return typeof body === 'object' ? { length: body.length, chunks: body.open() } : body;
+}
+
 export class HttpClient {
   readonly settings: HttpSettings;
   private readonly sleep: ((ms: number) => Promise<void>) | undefined;
@@ -167,7 +182,8 @@ export class HttpClient {
 
   /** What would be sent, with the token redacted (for --dry-run and --debug). */
   describe(spec: CallSpec): RequestDescription {
-    return { method: spec.method, url: this.url(spec), headers: this.headers(spec, true), body: spec.body };
+    const body = typeof spec.body === 'object' ? (spec.body.text?.() ?? streamSummary(spec.body)) : spec.body;
+    return { method: spec.method, url: this.url(spec), headers: this.headers(spec, true), body };
   }
 
   /** `text` with every copy of the token (as is, or JSON-escaped) replaced by `***`. */
@@ -188,6 +204,7 @@ export class HttpClient {
     }
     const maxRetries = this.settings.maxRetries ?? 3;
     const { deadline } = call;
+    const oneShot = typeof spec.body === 'object' && !spec.body.replayable;
     for (let attempt = 0; ; attempt++) {
       this.throwIfAborted(call);
       let limit = this.settings.timeoutMs;
@@ -197,7 +214,8 @@ export class HttpClient {
         limit = Math.min(limit, left);
       }
       const outcome = await this.attempt(spec, call, limit);
-      const canRetry = attempt < maxRetries;
+      // A body that cannot be replayed has been used up by this attempt.
+      const canRetry = attempt < maxRetries && !oneShot;
       if (outcome.kind === 'response') {
         const { response, retryAfterMs } = outcome;
         if (response.status >= 200 && response.status < 300) return response;
@@ -289,7 +307,8 @@ export class HttpClient {
     if (debug) {
       debug(`> ${spec.method} ${url.href} (${route.name}${route.proxy ? `, through the proxy ${proxyLabel(route.proxy)}` : ''})`);
       for (const [k, v] of Object.entries(this.headers(spec, true))) debug(`> ${k}: ${v}`);
-      if (spec.body !== undefined) debug(`> ${truncate(spec.body)}`);
+      if (typeof spec.body === 'object') debug(`> ${streamSummary(spec.body)}`);
+      else if (spec.body !== undefined) debug(`> ${truncate(spec.body)}`);
     }
     const transport = await transportFor(route.name, this.settings, this.env);
     this.throwIfAborted(call);
@@ -323,7 +342,7 @@ export class HttpClient {
           url,
           method: spec.method,
           headers: this.headers(spec, false),
-          body: spec.body,
+          body: sendable(spec.body),
           signal: controller.signal,
           connectTimeoutMs: Math.min(this.settings.connectTimeoutMs ?? 10_000, limit),
           proxy: route.proxy,

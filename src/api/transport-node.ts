@@ -5,6 +5,7 @@
  */
 import type { Agent as HttpAgent, IncomingMessage, request as httpRequest } from 'node:http';
 import type { Socket } from 'node:net';
+import { pipeline } from 'node:stream';
 import { parserError, systemCode, TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
 const AGENT_OPTIONS = { keepAlive: true, keepAliveMsecs: 10_000, maxSockets: 64, scheduling: 'lifo' as const };
@@ -57,7 +58,9 @@ export function nodeTransport(): Transport {
       const { url, signal } = req;
       const { agent, request } = await stackFor(url.protocol);
       const headers: Record<string, string> = { ...req.headers };
-      if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
+      const sent = req.body;
+      if (typeof sent === 'string') headers['content-length'] = String(Buffer.byteLength(sent));
+      else if (sent?.length !== undefined) headers['content-length'] = String(sent.length);
       return new Promise<TransportResponse>((resolve, reject) => {
         if (signal.aborted) {
           reject(new TransportError('ABORTED', 'aborted'));
@@ -86,7 +89,11 @@ export function nodeTransport(): Transport {
           clearTimeout(connectTimer);
           reject(normalise(err, signal));
         });
-        r.end(req.body);
+        if (typeof sent === 'object') {
+          // Chunk by chunk, waiting for the socket to drain; a failure on either side destroys the
+          // request, which reports it through the 'error' handler above.
+          pipeline(sent.chunks, r, () => undefined);
+        } else r.end(sent);
       });
     },
     async close() {

@@ -8,6 +8,7 @@
  *   attempt of the layer costs one CONNECT;
  * - a CONNECT answered with 407 is PROXY_AUTH, any other non-200 PROXY_REFUSED.
  */
+import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import {
   parserError,
@@ -122,14 +123,18 @@ export async function undiciTransport(proxies: ProxySettings, connectTimeoutMs: 
       const { url, signal } = req;
       if (signal.aborted) throw new TransportError('ABORTED', 'aborted');
       const dispatcher = req.proxy ? proxiedAgent() : (direct ??= new Agent(common));
+      const sent = req.body;
+      const sendHeaders = typeof sent === 'object' && sent.length !== undefined ? { ...req.headers, 'content-length': String(sent.length) } : req.headers;
       let res: Dispatcher.ResponseData;
       try {
         res = await dispatcher.request({
           origin: url.origin,
           path: url.pathname + url.search,
           method: req.method as Dispatcher.HttpMethod,
-          headers: req.headers,
-          body: req.body,
+          headers: sendHeaders,
+          // undici pulls an iterable body chunk by chunk as the socket takes it (its typings omit
+          // the AsyncIterable its documentation and code accept).
+          body: typeof sent === 'object' ? (sent.chunks as unknown as Readable) : sent,
           signal,
         });
       } catch (err) {

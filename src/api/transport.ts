@@ -9,11 +9,30 @@
  * codes, so the layer above cannot tell them apart.
  */
 
+/**
+ * A request body sent in pieces instead of one string (a large `mq targets --file`). The layer
+ * opens it once per attempt: `replayable` says whether a second open gives the same bytes again
+ * (they are kept in memory, or re-read from a file); a body that is not replayable is never
+ * retried once it was opened, whatever the call's idempotency, because it cannot be sent again.
+ */
+export interface StreamBody {
+  /** Total bytes when known: sent as content-length; otherwise chunked transfer encoding. */
+  readonly length?: number;
+  readonly replayable: boolean;
+  /** The bytes from the start. */
+  open(): AsyncIterable<Uint8Array>;
+  /** The whole body as text, for --dry-run (which shows what would be sent). */
+  text?(): string;
+}
+
+/** What a transport sends: a string, or chunks (with their total length when known). */
+export type TransportBody = string | { length?: number; chunks: AsyncIterable<Uint8Array> };
+
 export interface TransportRequest {
   url: URL;
   method: string;
   headers: Record<string, string>;
-  body?: string;
+  body?: TransportBody;
   /** Aborts every phase: connecting, the proxy tunnel, waiting for headers, reading the body. */
   signal: AbortSignal;
   /** Longest wait for a connection to be established. */

@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { formatRepo } from '../config/resolve.js';
@@ -6,34 +7,12 @@ import { UsageError } from '../errors.js';
 import type { Result } from '../output/present.js';
 import { plainNone } from '../output/plain.js';
 import { own, paints, v } from '../output/render.js';
-import { InputTooLarge, limitText, readFileLimited } from '../util/limited-read.js';
+import { InputTooLarge, limitText } from '../util/limited-read.js';
+import { type TargetsBody, TargetsBodyWriter } from './targets-file.js';
 import { act, collect, onePr, withExamples, withPlainHelp } from './shared.js';
 
 /** The service refuses request bodies over 20 MiB. */
 export const MAX_BODY_BYTES = 20 * 1024 * 1024;
-
-/** A targets file: a JSON array of strings, or one target per line (blank lines and `#` comments skipped). */
-export function parseTargetsText(text: string, source: string): string[] {
-  const trimmed = text.trimStart();
-  if (trimmed.startsWith('[')) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(trimmed);
-    } catch {
-      throw new UsageError(`--file: ${source} starts with [ but is not a valid JSON array`);
-    }
-    if (!Array.isArray(parsed) || parsed.some((t) => typeof t !== 'string' || t === '')) {
-      throw new UsageError(`--file: ${source} must be a JSON array of non-empty strings`);
-    }
-    return parsed as string[];
-  }
-  const out: string[] = [];
-  for (const line of text.split('\n')) {
-    const t = line.trim();
-    if (t !== '' && !t.startsWith('#')) out.push(t);
-  }
-  return out;
-}
 
 export type TargetSource = { targets: string[] } | { file: string } | { all: true } | { none: true };
 
@@ -68,50 +47,68 @@ export function targetsOptions(pr: number, f: TargetsFlags): TargetsOptions {
   return { pr, sha, source, dryRun: f.dryRun };
 }
 
-async function readTargets(deps: Deps, source: TargetSource): Promise<string[] | 'ALL'> {
-  if ('all' in source) return 'ALL';
-  if ('none' in source) return [];
-  if ('targets' in source) return source.targets;
-  const file = source.file;
-  let text: string;
+function tooLarge(file: string): UsageError {
+  return new UsageError(
+    `--file: ${file === '-' ? 'standard input' : file} is over the limit of ${limitText(MAX_BODY_BYTES)} (the most the service accepts); nothing was sent`,
+    { hints: ['send --all instead: the PR is then taken to impact every target'] },
+  );
+}
+
+/**
+ * A targets file, read and checked chunk by chunk into the request body (targets-file.ts); every
+ * mistake in it is reported before anything is sent. Standard input arrives whole (at most 20 MiB)
+ * and goes through the same checks.
+ */
+async function readTargetsFile(deps: Deps, file: string): Promise<TargetsBodyWriter> {
+  const writer = new TargetsBodyWriter(file, MAX_BODY_BYTES);
   try {
-    text = file === '-' ? await deps.io.readStdin(MAX_BODY_BYTES) : await readFileLimited(resolve(deps.cwd, file), MAX_BODY_BYTES);
-  } catch (err) {
-    if (err instanceof InputTooLarge) {
-      throw new UsageError(
-        `--file: ${file === '-' ? 'standard input' : file} is over the limit of ${limitText(MAX_BODY_BYTES)} (the most the service accepts); nothing was sent`,
-        {
-          hints: ['send --all instead: the PR is then taken to impact every target'],
-        },
-      );
+    if (file === '-') writer.write(await deps.io.readStdin(MAX_BODY_BYTES));
+    else {
+      const stream = createReadStream(resolve(deps.cwd, file), { highWaterMark: 1 << 16 });
+      let size = 0;
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > MAX_BODY_BYTES) {
+          stream.destroy();
+          throw new InputTooLarge(MAX_BODY_BYTES);
+        }
+        writer.write(chunk);
+      }
     }
+  } catch (err) {
+    if (err instanceof InputTooLarge) throw tooLarge(file);
     throw new UsageError(`--file: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
-  const targets = parseTargetsText(text, file === '-' ? 'stdin' : file);
-  // An empty list says "impacts nothing": too much to infer from a file that may have failed to fill.
-  if (targets.length === 0) {
-    throw new UsageError(`--file: ${file === '-' ? 'standard input' : file} lists no targets; nothing was sent`, {
-      hints: ['if the PR really impacts nothing, say so with --none'],
-    });
-  }
-  return targets;
+  writer.end();
+  return writer;
 }
 
 export async function runTargets(opts: TargetsOptions, deps: Deps): Promise<Result> {
-  const { pr, sha } = opts;
-  const impactedTargets = await readTargets(deps, opts.source);
+  const { pr, sha, source } = opts;
+  const file = 'file' in source ? await readTargetsFile(deps, source.file) : undefined;
   const target = deps.target();
-  const request = { repo: target.repo, targetBranch: target.targetBranch, pr: { number: pr, sha }, impactedTargets };
-  const body = JSON.stringify(request);
-  const bytes = Buffer.byteLength(body);
-  if (bytes > MAX_BODY_BYTES) {
-    throw new UsageError(`the target list makes a ${(bytes / 1048576).toFixed(1)} MiB request; the service accepts at most 20 MiB`, {
-      hints: ['send --all instead: the PR is then taken to impact every target'],
-    });
+  const head = { repo: target.repo, targetBranch: target.targetBranch, pr: { number: pr, sha } };
+  let count: number | 'ALL';
+  let bytes: number;
+  let body: string | TargetsBody;
+  if (file) {
+    body = file.body(JSON.stringify(head));
+    count = body.count;
+    bytes = body.length;
+  } else {
+    const impactedTargets = 'all' in source ? 'ALL' : 'targets' in source ? source.targets : [];
+    body = JSON.stringify({ ...head, impactedTargets });
+    count = impactedTargets === 'ALL' ? 'ALL' : impactedTargets.length;
+    bytes = Buffer.byteLength(body);
+    if (bytes > MAX_BODY_BYTES) {
+      throw new UsageError(`the target list makes a ${(bytes / 1048576).toFixed(1)} MiB request; the service accepts at most 20 MiB`, {
+        hints: ['send --all instead: the PR is then taken to impact every target'],
+      });
+    }
   }
   const client = await deps.client({ dryRun: opts.dryRun });
-  await client.setImpactedTargets(request, { body });
-  const count = impactedTargets === 'ALL' ? 'ALL' : impactedTargets.length;
+  // The body is already made (and checked as it was read); the request object is not serialised again.
+  await client.setImpactedTargets({ ...head, impactedTargets: count === 'ALL' ? 'ALL' : [] }, { body });
   if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, doc: { targets: count } } };
   deps.out.note([
     own(paints.green, '✓'),

@@ -1,0 +1,258 @@
+/**
+ * A targets file read in one pass, chunk by chunk, into the setImpactedTargets request body: the
+ * file is never one string, its lines are never one array, and the body is kept as the encoded
+ * pieces that are then sent (at most 20 MiB in all, so a retry can send them again). Everything
+ * that is wrong with the file is still found before a byte is sent.
+ *
+ * One pass with the body in memory rather than two passes over the file (check, then read again
+ * while sending): standard input cannot be read twice, a file could change between the passes, and
+ * the encoded body is no larger than the file.
+ *
+ * The formats are those of `parseTargetsText`: a JSON array of non-empty strings when the first
+ * character that is not white space is `[`, else one target per line (trimmed; blank lines and
+ * `#` comments skipped).
+ */
+import { StringDecoder } from 'node:string_decoder';
+import type { StreamBody } from '../api/transport.js';
+import { UsageError } from '../errors.js';
+
+export interface TargetsBody extends StreamBody {
+  /** How many targets the file lists. */
+  readonly count: number;
+  readonly length: number;
+}
+
+type Failure = { kind: 'json'; prefix: string; rest: string[] } | { kind: 'invalid' };
+
+const JSON_WS = /[ \t\n\r]*/y;
+/** A run of characters that stand for themselves inside a JSON string (raw control characters may not). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON's own rule
+const PLAIN = /[^"\\\u0000-\u001f]*/y;
+/**
+ * Lines that are not all plain targets: a character outside printable ASCII other than the line
+ * break (white space to trim, escapes, UTF-8), a quote or backslash, `#`, or a blank line.
+ */
+const NOT_PLAIN_CHAR = /[^\x21\x24-\x5b\x5d-\x7e\n]/;
+const plain = (lines: string) => lines !== '' && !NOT_PLAIN_CHAR.test(lines) && !lines.includes('\n\n') && !lines.startsWith('\n') && !lines.endsWith('\n');
+const HEX4 = /^[0-9a-fA-F]{0,4}$/;
+
+/**
+ * The end of the JSON string token starting at `text[pos]` (a quote): the index after its closing
+ * quote, 'cut' when the text ends first, 'bad' when it is not a valid token. By hand rather than
+ * one regular expression: a failing `(a+|b)*` backtracks exponentially on a long unclosed string.
+ */
+function stringEnd(text: string, pos: number): number | 'cut' | 'bad' {
+  let i = pos + 1;
+  for (;;) {
+    PLAIN.lastIndex = i;
+    PLAIN.exec(text);
+    i = PLAIN.lastIndex;
+    if (i >= text.length) return 'cut';
+    const c = text[i];
+    if (c === '"') return i + 1;
+    if (c !== '\\') return 'bad';
+    const e = text[i + 1];
+    if (e === undefined) return 'cut';
+    if (e === 'u') {
+      const hex = text.slice(i + 2, i + 6);
+      if (!HEX4.test(hex)) return 'bad';
+      if (hex.length < 4) return 'cut';
+      i += 6;
+    } else if ('"\\/bfnrt'.includes(e)) i += 2;
+    else return 'bad';
+  }
+}
+
+/**
+ * Turns the file's text, given in pieces, into the body `{...head, impactedTargets: [...]}`.
+ */
+export class TargetsBodyWriter {
+  private readonly decoder = new StringDecoder('utf8');
+  private readonly pieces: Buffer[] = [];
+  private bytes = 0;
+  private count = 0;
+  private mode: 'start' | 'lines' | 'json' = 'start';
+  /** Text not yet consumed: a line or a JSON element cut by the end of a chunk. */
+  private carry = '';
+  private json: 'first' | 'next' | 'done' = 'first';
+  private failure: Failure | undefined;
+
+  /** How the file is named in messages about its contents and about it being empty. */
+  private readonly source: string;
+  private readonly label: string;
+
+  constructor(
+    file: string,
+    private readonly maxBodyBytes: number,
+  ) {
+    this.source = file === '-' ? 'stdin' : file;
+    this.label = file === '-' ? 'standard input' : file;
+  }
+
+  write(chunk: Buffer | string): void {
+    const text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    if (text !== '') this.take(text, false);
+  }
+
+  /** The end of the file: raises the UsageError reading the whole file at once would have raised. */
+  end(): void {
+    this.take(this.decoder.end(), true);
+    const failure = this.failure;
+    if (failure?.kind === 'invalid') throw new UsageError(`--file: ${this.source} starts with [ but is not a valid JSON array`);
+    if (failure?.kind === 'json') {
+      try {
+        JSON.parse(failure.prefix + failure.rest.join(''));
+      } catch {
+        throw new UsageError(`--file: ${this.source} starts with [ but is not a valid JSON array`);
+      }
+      throw new UsageError(`--file: ${this.source} must be a JSON array of non-empty strings`);
+    }
+    if (this.count === 0) {
+      throw new UsageError(`--file: ${this.label} lists no targets; nothing was sent`, {
+        hints: ['if the PR really impacts nothing, say so with --none'],
+      });
+    }
+  }
+
+  /** After end(): the body for `headJson` (the request without its targets: its properties come first). */
+  body(headJson: string): TargetsBody {
+    const head = Buffer.from(`${headJson.slice(0, -1)},"impactedTargets":[`);
+    const tail = Buffer.from(']}');
+    const length = head.length + this.bytes + tail.length;
+    if (length > this.maxBodyBytes) {
+      throw new UsageError(`the target list makes a ${(length / 1048576).toFixed(1)} MiB request; the service accepts at most 20 MiB`, {
+        hints: ['send --all instead: the PR is then taken to impact every target'],
+      });
+    }
+    const all = [head, ...this.pieces, tail];
+    return {
+      count: this.count,
+      length,
+      replayable: true,
+      async *open() {
+        yield* all;
+      },
+      text: () => Buffer.concat(all).toString('utf8'),
+    };
+  }
+
+  private take(more: string, final: boolean): void {
+    if (this.failure) {
+      if (this.failure.kind === 'json') this.failure.rest.push(more);
+      return;
+    }
+    let text = this.carry + more;
+    this.carry = '';
+    if (this.mode === 'start') {
+      // Leading white space means nothing in either format.
+      const first = text.search(/\S/);
+      if (first < 0) return;
+      text = text.slice(first);
+      if (text.startsWith('[')) {
+        this.mode = 'json';
+        text = text.slice(1);
+      } else this.mode = 'lines';
+    }
+    if (this.mode === 'lines') this.lines(text, final);
+    else this.jsonElements(text, final);
+  }
+
+  private lines(text: string, final: boolean): void {
+    const last = final ? text.length : text.lastIndexOf('\n');
+    if (last < 0) {
+      this.carry = text;
+      return;
+    }
+    this.carry = final ? '' : text.slice(last + 1);
+    const lines = text.slice(0, last);
+    if (plain(lines)) {
+      // Every line is a target as it stands: each line break becomes `","`, at native speed.
+      const piece = `"${lines.replaceAll('\n', '","')}"`;
+      this.emit(piece, (piece.length - lines.length) / 2, 'latin1');
+      return;
+    }
+    const out: string[] = [];
+    for (const line of lines.split('\n')) {
+      const t = line.trim();
+      if (t !== '' && !t.startsWith('#')) out.push(JSON.stringify(t));
+    }
+    this.emit(out.join(','), out.length);
+  }
+
+  /** Consumes `"target"` elements after the `[`; keeps what a chunk cut short for the next one. */
+  private jsonElements(text: string, final: boolean): void {
+    const out: string[] = [];
+    let pos = 0;
+    const more = (from: number) => {
+      if (final) this.fail(text.slice(from));
+      else this.carry = text.slice(from);
+    };
+    for (;;) {
+      const start = pos;
+      if (this.json === 'done') {
+        JSON_WS.lastIndex = pos;
+        JSON_WS.exec(text);
+        // Anything but white space after the closing bracket.
+        if (JSON_WS.lastIndex < text.length) this.failure = { kind: 'invalid' };
+        break;
+      }
+      JSON_WS.lastIndex = pos;
+      JSON_WS.exec(text);
+      pos = JSON_WS.lastIndex;
+      if (pos >= text.length) {
+        more(start);
+        break;
+      }
+      if (text[pos] === ']') {
+        this.json = 'done';
+        pos++;
+        continue;
+      }
+      if (this.json === 'next') {
+        if (text[pos] !== ',') {
+          this.fail(text.slice(start));
+          break;
+        }
+        JSON_WS.lastIndex = pos + 1;
+        JSON_WS.exec(text);
+        pos = JSON_WS.lastIndex;
+      }
+      const end = pos >= text.length ? 'cut' : text[pos] === '"' ? stringEnd(text, pos) : 'bad';
+      if (end === 'cut') {
+        more(start);
+        break;
+      }
+      // Not a string, or an empty one.
+      if (end === 'bad' || end === pos + 2) {
+        this.fail(text.slice(start));
+        break;
+      }
+      const token = text.slice(pos, end);
+      // Escapes written as reading the whole file wrote them (`\/` as `/`, `\u00e9` as `é`).
+      out.push(token.includes('\\') ? JSON.stringify(JSON.parse(token)) : token);
+      pos = end;
+      this.json = 'next';
+    }
+    this.emit(out.join(','), out.length);
+  }
+
+  /**
+   * Something other than a non-empty string, or not JSON at all, from `rest` on. Which of today's
+   * two messages applies depends on whether the whole file is JSON, so the rest is kept (only on
+   * this path) and parsed at the end behind a stand-in for the elements already read.
+   */
+  private fail(rest: string): void {
+    this.failure = { kind: 'json', prefix: this.json === 'first' ? '[' : '[""', rest: [rest] };
+  }
+
+  /** `n` JSON strings joined by commas; latin1 when the text is known to be ASCII (faster). */
+  private emit(joined: string, n: number, encoding: 'utf8' | 'latin1' = 'utf8'): void {
+    if (n === 0) return;
+    const piece = this.count === 0 ? joined : `,${joined}`;
+    this.count += n;
+    const b = Buffer.from(piece, encoding);
+    this.bytes += b.length;
+    // Past the limit only the size is counted, for the message.
+    if (this.bytes <= this.maxBodyBytes) this.pieces.push(b);
+  }
+}
