@@ -31,6 +31,7 @@ let fake: FakeServer;
 beforeAll(async () => {
   fake = await startFakeServer();
   fake.on('POST /getQueue', { status: 200, body: QUEUE });
+  fake.on('POST /listPullRequests', { status: 200, body: { pullRequests: [] } });
 });
 afterAll(async () => {
   await fake?.close();
