@@ -5,6 +5,7 @@ import type { Context, Deps, Target } from '../context.js';
 import type { Result } from '../output/present.js';
 import { own, paints, v } from '../output/render.js';
 import { runOverPrs } from './bulk.js';
+import { prDocument } from './pr-doc.js';
 import { act, prArguments, withExamples } from './shared.js';
 import { parallelOption } from './submit.js';
 
@@ -40,10 +41,10 @@ export async function runCancel(opts: CancelOptions, deps: Deps): Promise<Result
     },
     (r) => `cancelled${r.state ? ` (now ${r.state})` : ''}`,
   );
-  if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, bulk } };
+  if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, bulk, doc: { requests: deps.dryRuns } } };
   const first = results[0];
   if (!bulk && first) deps.out.note([own(paints.green, '✓'), ` cancelled PR #${first.pr}`, ...(first.state ? ['; it is now ', v(first.state)] : [])]);
-  return { data: bulk ? results : first, exitCode };
+  return { data: prDocument(results, { action: 'cancel', repo: formatRepo(target.repo), targetBranch: target.targetBranch }), exitCode };
 }
 
 export function cancelCommand(ctx: Context): Command {

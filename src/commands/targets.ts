@@ -6,6 +6,7 @@ import { UsageError } from '../errors.js';
 import type { Result } from '../output/present.js';
 import { own, paints, v } from '../output/render.js';
 import { InputTooLarge, limitText, readFileLimited } from '../util/limited-read.js';
+import { prDocument } from './pr-doc.js';
 import { act, collect, onePr, withExamples } from './shared.js';
 
 /** The service refuses request bodies over 20 MiB. */
@@ -111,7 +112,8 @@ export async function runTargets(opts: TargetsOptions, deps: Deps): Promise<Resu
   const client = await deps.client({ dryRun: opts.dryRun });
   await client.setImpactedTargets(request, { body });
   const count = impactedTargets === 'ALL' ? 'ALL' : impactedTargets.length;
-  if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, doc: { targets: count } } };
+  if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, doc: { requests: deps.dryRuns, targets: count } } };
+  const common = { action: 'targets', repo: formatRepo(target.repo), targetBranch: target.targetBranch };
   deps.out.note([
     own(paints.green, '✓'),
     ` set impacted targets of PR #${pr} at `,
@@ -119,7 +121,7 @@ export async function runTargets(opts: TargetsOptions, deps: Deps): Promise<Resu
     `: ${count === 'ALL' ? 'ALL' : `${count} target${count === 1 ? '' : 's'}`}`,
   ]);
   return {
-    data: { pr, ok: true, exitCode: 0, action: 'targets', repo: formatRepo(target.repo), targetBranch: target.targetBranch, sha, targets: count, bytes },
+    data: prDocument([{ pr, ok: true, exitCode: 0, ...common, sha, targets: count, bytes }], common),
     exitCode: 0,
   };
 }
