@@ -3,6 +3,8 @@
  * command shares (errors thrown instead of exiting, our own error output, suggestions).
  */
 import { Command, Option } from 'commander';
+import { refuseFlagConflicts } from './cli/args.js';
+import { refuseUnsupportedFormat } from './cli/formats.js';
 import { authCommand } from './commands/auth/index.js';
 import { cancelCommand } from './commands/cancel.js';
 import { completionCommand } from './commands/completion.js';
@@ -35,7 +37,10 @@ export function buildProgram(ctx: Context): Command {
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('--insecure-http', 'allow plain http:// to a non-loopback host')
     .helpCommand(false)
-    .hook('preAction', () => ctx.setOptions(program.opts()));
+    .hook('preAction', (_program, action) => {
+      ctx.setOptions(program.opts());
+      refuseUnsupportedFormat(action, ctx.options);
+    });
 
   const commands = [
     submitCommand(ctx),
@@ -60,6 +65,7 @@ export function buildProgram(ctx: Context): Command {
 
 /** Settings every command in the tree needs; addCommand does not copy them from the parent. */
 function applyShared(cmd: Command, ctx: Context): void {
+  refuseFlagConflicts(cmd);
   cmd
     .exitOverride()
     // Remember which command is being parsed, so a usage error can point at its --help.

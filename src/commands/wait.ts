@@ -134,9 +134,12 @@ export async function waitForPr(
           : `PR #${pr} ${outcome}`;
   deps.out.note([exitCode === 0 ? own(paints.green, '✓') : own(paints.red, '✗'), ' ', v(summary)]);
 
-  const doc = prDocument([{ pr, ok: exitCode === 0, outcome, exitCode, state: finalState, submitted: info.submitted ?? false, waitedMs, transitions, pullRequest: last ?? null }], {
-    action: 'wait',
-  });
+  const doc = prDocument(
+    [{ pr, ok: exitCode === 0, outcome, exitCode, state: finalState, submitted: info.submitted ?? false, waitedMs, transitions, pullRequest: last ?? null }],
+    {
+      action: 'wait',
+    },
+  );
   const title = `PR #${pr}: ${outcome}`;
   return {
     data: doc,
