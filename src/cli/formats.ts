@@ -19,7 +19,13 @@ export const COMMAND_FORMATS: Record<string, (flags: Flags) => readonly Format[]
   cancel: () => NOTES_ONLY,
   restart: () => NOTES_ONLY,
   targets: () => NOTES_ONLY,
-  wait: () => ['table', 'plain', 'json', 'markdown'],
+  'queue delete': () => NOTES_ONLY,
+  // Confirmed on stderr: stdout carries the --json document only.
+  'auth login': () => NOTES_ONLY,
+  'auth logout': () => NOTES_ONLY,
+  'profile use': () => NOTES_ONLY,
+  'profile remove': () => NOTES_ONLY,
+  'profile set': () => NOTES_ONLY,
   // A live table or lines as it runs, then a summary; no markdown or raw form.
   demo: () => NOTES_ONLY,
   'queue watch': () => NOTES_ONLY,
