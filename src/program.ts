@@ -10,6 +10,8 @@
  */
 import { Command, Help, Option } from 'commander';
 import { COMMAND_MANIFEST, type CommandEntry } from './commands/manifest.js';
+import { refuseFlagConflicts } from './cli/args.js';
+import { refuseUnsupportedFormat } from './cli/formats.js';
 import { VERSION, type Context } from './context.js';
 import { FORMATS } from './output/render.js';
 
@@ -87,7 +89,10 @@ function rootProgram(ctx: Context): Command {
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('--insecure-http', 'allow plain http:// to a non-loopback host')
     .helpCommand(false)
-    .hook('preAction', () => ctx.setOptions(program.opts()));
+    .hook('preAction', (_program, action) => {
+      ctx.setOptions(program.opts());
+      refuseUnsupportedFormat(action, ctx.options);
+    });
   return program;
 }
 
@@ -103,6 +108,7 @@ function stubOf(entry: CommandEntry): Command {
 
 /** Settings every command in the tree needs; addCommand does not copy them from the parent. */
 function applyShared(cmd: Command, ctx: Context, stubs?: Map<Command, string>): void {
+  refuseFlagConflicts(cmd);
   cmd
     .exitOverride()
     // Remember which command is being parsed, so a usage error can point at its --help.

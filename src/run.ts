@@ -4,13 +4,20 @@
  * exit code from the table in errors.ts. cli.ts calls it for the real process; tests call it
  * in-process with a memory IO.
  */
-import type { Context } from './context.js';
+import { versionRequest, versionText } from './cli/version.js';
+import { type Context, VERSION } from './context.js';
 import { argvAsksJson, formatOf, presentError } from './output/present.js';
 import { buildProgram } from './program.js';
 
 /** Runs one command line in `ctx` and returns its exit code; never throws, never exits. */
 export async function run(ctx: Context, argv: string[]): Promise<number> {
   try {
+    // The same answer main.ts gives before loading the CLI, for in-process runs.
+    const version = versionRequest(argv);
+    if (version) {
+      ctx.io.out(versionText(VERSION, version));
+      return 0;
+    }
     await (await buildProgram(ctx, argv)).parseAsync(argv, { from: 'user' });
     return ctx.exitCode;
   } catch (err) {

@@ -2,6 +2,7 @@
  * Argument parsers shared by commands. Each throws a UsageError naming the flag and the rule, so a
  * bad value is refused before anything is sent.
  */
+import type { Command, Option } from 'commander';
 import { MAX_U32, PRIORITY_NAMES, PRIORITY_VALUES } from '../api/constants.js';
 import { UsageError } from '../errors.js';
 
@@ -73,4 +74,59 @@ export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, in
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
+}
+
+/** The root of a command tree: its `rawArgs` are the command line as given. */
+function rootOf(cmd: Command): Command {
+  let c = cmd;
+  while (c.parent) c = c.parent;
+  return c;
+}
+
+/** The tokens before `--` that are `flag` itself or `flag=value`. */
+function occurrences(argv: readonly string[], flag: string): number {
+  let n = 0;
+  for (const a of argv) {
+    if (a === '--') break;
+    if (a === flag || a.startsWith(`${flag}=`)) n++;
+  }
+  return n;
+}
+
+/** An option that takes one value, so a second occurrence would silently replace the first. */
+function takesOneValue(opt: Option): boolean {
+  if (!(opt.required || opt.optional) || opt.variadic) return false;
+  return (opt.parseArg as { repeatable?: boolean } | undefined)?.repeatable !== true;
+}
+
+/**
+ * Refuses, while commander parses `cmd`'s options, a flag together with its negation (`--batch
+ * --no-batch`, whichever of the two the command defines) and a single-value option given twice
+ * (`--priority high --priority low`, `-B a -B b`); options declared repeatable (`collect`) may
+ * repeat. Both are usage errors thrown before any action runs, so nothing is sent.
+ */
+export function refuseFlagConflicts(cmd: Command): void {
+  const seen = new Map<string, string[]>();
+  for (const opt of cmd.options as Option[]) {
+    const name = opt.name();
+    const long = opt.long ?? `--${name}`;
+    cmd.on(`option:${name}`, (value?: string) => {
+      const values = [...(seen.get(name) ?? []), String(value)];
+      seen.set(name, values);
+      const flag = opt.short && opt.long ? `${opt.long} (${opt.short})` : long;
+      if (values.length === 2 && takesOneValue(opt)) {
+        throw new UsageError(`${flag}: given twice (${values.map((s) => JSON.stringify(s)).join(' and ')}); it takes one value`, {
+          hints: [`give ${long} once`],
+        });
+      }
+      const positive = opt.negate ? `--${long.slice('--no-'.length)}` : long;
+      const negative = opt.negate ? long : `--no-${long.slice(2)}`;
+      // `--no-x` alone makes `--x` an unknown option; a defined `--x` alone makes `--no-x` one.
+      const negationDefined = opt.negate || (cmd.options as Option[]).some((o) => o.long === negative);
+      const argv = (rootOf(cmd) as unknown as { rawArgs?: string[] }).rawArgs ?? [];
+      if (values.length === 1 && negationDefined && occurrences(argv, positive) > 0 && occurrences(argv, negative) > 0) {
+        throw new UsageError(`${positive} and ${negative}: give one or the other, not both`, { hints: [`drop ${positive} or ${negative}`] });
+      }
+    });
+  }
 }

@@ -7,6 +7,7 @@ import type { Result } from '../output/present.js';
 import { plainNone } from '../output/plain.js';
 import { own, paints, v } from '../output/render.js';
 import { runOverPrs } from './bulk.js';
+import { prDocument } from './pr-doc.js';
 import { act, prArguments, withExamples, withPlainHelp } from './shared.js';
 import { parallelOption } from './submit.js';
 
@@ -49,11 +50,11 @@ export async function runCancel(opts: CancelOptions, deps: Deps): Promise<Result
     },
     (r) => (r.alreadyCancelled ? 'already cancelled' : `cancelled${r.state ? ` (now ${r.state})` : ''}`),
   );
-  if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, bulk } };
+  if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, bulk, doc: { requests: deps.dryRuns } } };
   const first = results[0];
   if (!bulk && first?.alreadyCancelled) deps.out.note([own(paints.green, '✓'), ` PR #${first.pr} was already cancelled`]);
   else if (!bulk && first) deps.out.note([own(paints.green, '✓'), ` cancelled PR #${first.pr}`, ...(first.state ? ['; it is now ', v(first.state)] : [])]);
-  return { data: bulk ? results : first, exitCode };
+  return { data: prDocument(results, { action: 'cancel', repo: formatRepo(target.repo), targetBranch: target.targetBranch }), exitCode };
 }
 
 export function cancelCommand(ctx: Context): Command {

@@ -5,6 +5,7 @@ import type { Result } from '../output/present.js';
 import { plainNone } from '../output/plain.js';
 import { own, paints, v } from '../output/render.js';
 import { stateAfter } from './cancel.js';
+import { prDocument } from './pr-doc.js';
 import { act, onePr, withExamples, withPlainHelp } from './shared.js';
 
 export interface RestartOptions {
@@ -17,10 +18,11 @@ export async function runRestart(opts: RestartOptions, deps: Deps): Promise<Resu
   const target = deps.target();
   const client = await deps.client({ dryRun: opts.dryRun });
   await client.restartTestsOnPullRequest({ ...target, pr: { number: pr } });
-  if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns } };
+  if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, doc: { requests: deps.dryRuns } } };
   const state = await stateAfter(client, target, pr);
   deps.out.note([own(paints.green, '✓'), ` restarted tests of PR #${pr}`, ...(state ? ['; it is now ', v(state)] : [])]);
-  return { data: { pr, ok: true, exitCode: 0, action: 'restart', repo: formatRepo(target.repo), targetBranch: target.targetBranch, state }, exitCode: 0 };
+  const common = { action: 'restart', repo: formatRepo(target.repo), targetBranch: target.targetBranch };
+  return { data: prDocument([{ pr, ok: true, exitCode: 0, ...common, state }], common), exitCode: 0 };
 }
 
 export function restartCommand(ctx: Context): Command {

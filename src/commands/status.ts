@@ -5,6 +5,7 @@ import type { Block, Result } from '../output/present.js';
 import { plainColumns, plainSecondsSince } from '../output/plain.js';
 import type { Row } from '../output/render.js';
 import { stateColor } from '../output/style.js';
+import { prDocument } from './pr-doc.js';
 import { STORY_PLAIN } from '../views/story.js';
 import { PR_PLAIN, pullRequestFields, pullRequestPlainFields } from '../views/pull-request.js';
 import { act, onePr, prArguments, withExamples, withPlainHelp } from './shared.js';
@@ -17,7 +18,7 @@ export interface StatusOptions {
 export async function runStatus(opts: StatusOptions, deps: Deps): Promise<Result> {
   const target = deps.target();
   const client = await deps.client();
-  const { fetchStory, storyJson, storyView } = await import('../stats/lazy.js');
+  const { batchRow, fetchStory, storyJson, storyView } = await import('../stats/lazy.js');
   const { record, story, checksNote } = await fetchStory(client, target, opts.pr);
   const now = client.serviceNow(() => deps.clock.now());
   const fields = pullRequestFields(record, now);
@@ -29,7 +30,12 @@ export async function runStatus(opts: StatusOptions, deps: Deps): Promise<Result
   const storyBlocks = storyView(story);
   const notes = checksNote ? [`mq: note: ${checksNote}`] : [];
   return {
-    data: { ...record, ...storyJson(story) },
+    data: {
+      ...prDocument([{ pr: opts.pr, ok: true, exitCode: 0, ...record, ...storyJson(story) }]),
+      results: [{ pr: opts.pr, ok: true, exitCode: 0, state: record.state ?? null }],
+      pullRequests: [batchRow(opts.pr, record, false, [], 0).json],
+      notFound: [],
+    },
     exitCode: 0,
     view: {
       table: [{ fields }, ...storyBlocks.table],
@@ -85,7 +91,17 @@ export async function runStatusMany(opts: StatusManyOptions, deps: Deps): Promis
     },
   ];
   return {
-    data: { pullRequests: rows.filter((r) => r.found).map((r) => r.json), notFound: rows.filter((r) => !r.found).map((r) => r.pr) },
+    data: {
+      ...prDocument(
+        rows.map((r) =>
+          r.found
+            ? { pr: r.pr, ok: true, exitCode: ExitCode.ok, state: r.state }
+            : { pr: r.pr, ok: false, exitCode: ExitCode.notFound, state: null, error: r.reason },
+        ),
+      ),
+      pullRequests: rows.filter((r) => r.found).map((r) => r.json),
+      notFound: rows.filter((r) => !r.found).map((r) => r.pr),
+    },
     exitCode: mostSevere(rows.map((r) => (r.found ? ExitCode.ok : ExitCode.notFound))),
     view: { table, markdown: table, plain },
   };

@@ -8,6 +8,7 @@ import type { Result } from '../output/present.js';
 import { plainNone } from '../output/plain.js';
 import { own, paints, v } from '../output/render.js';
 import { runOverPrs } from './bulk.js';
+import { prDocument } from './pr-doc.js';
 import { act, prArguments, withExamples, withPlainHelp } from './shared.js';
 import { parseWaitSettings, WAIT_PLAIN, waitForPr, type WaitSettings } from './wait.js';
 
@@ -49,14 +50,14 @@ export async function runSubmit(opts: SubmitOptions, deps: Deps): Promise<Result
     },
     () => `submitted to ${target.targetBranch}`,
   );
-  if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, bulk } };
+  if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, bulk, doc: { requests: deps.dryRuns } } };
   if (opts.wait && !bulk && results[0]?.ok) {
     await warnIfNotRunning(deps, client, target);
     return waitForPr(deps, client, target, prs[0] as number, opts.wait, { submitted: true, deadline });
   }
   if (!bulk) deps.out.note([own(paints.green, '✓'), ` submitted PR #${prs[0]} to the `, v(target.targetBranch), ' queue of ', v(formatRepo(target.repo))]);
   if (results.some((r) => r.ok)) await warnIfNotRunning(deps, client, target);
-  return { data: bulk ? results : results[0], exitCode };
+  return { data: prDocument(results, { action: 'submit', repo: formatRepo(target.repo), targetBranch: target.targetBranch }), exitCode };
 }
 
 /** What a queue in each state does with a PR just submitted to it (running: nothing to say). */

@@ -7,6 +7,7 @@ import { UsageError } from '../errors.js';
 import type { Result } from '../output/present.js';
 import { plainNone } from '../output/plain.js';
 import { own, paints, v } from '../output/render.js';
+import { prDocument } from './pr-doc.js';
 import { InputTooLarge, limitText } from '../util/limited-read.js';
 import { type TargetsBody, TargetsBodyWriter } from './targets-file.js';
 import { act, collect, onePr, withExamples, withPlainHelp } from './shared.js';
@@ -109,7 +110,8 @@ export async function runTargets(opts: TargetsOptions, deps: Deps): Promise<Resu
   const client = await deps.client({ dryRun: opts.dryRun });
   // The body is already made (and checked as it was read); the request object is not serialised again.
   await client.setImpactedTargets({ ...head, impactedTargets: count === 'ALL' ? 'ALL' : [] }, { body });
-  if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, doc: { targets: count } } };
+  if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, doc: { requests: deps.dryRuns, targets: count } } };
+  const common = { action: 'targets', repo: formatRepo(target.repo), targetBranch: target.targetBranch };
   deps.out.note([
     own(paints.green, '✓'),
     ` set impacted targets of PR #${pr} at `,
@@ -117,7 +119,7 @@ export async function runTargets(opts: TargetsOptions, deps: Deps): Promise<Resu
     `: ${count === 'ALL' ? 'ALL' : `${count} target${count === 1 ? '' : 's'}`}`,
   ]);
   return {
-    data: { pr, ok: true, exitCode: 0, action: 'targets', repo: formatRepo(target.repo), targetBranch: target.targetBranch, sha, targets: count, bytes },
+    data: prDocument([{ pr, ok: true, exitCode: 0, ...common, sha, targets: count, bytes }], common),
     exitCode: 0,
   };
 }

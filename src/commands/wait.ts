@@ -15,6 +15,7 @@ import { own, paints, v, type Line } from '../output/render.js';
 import { formatDuration, parseDuration } from '../util/duration.js';
 import { poll } from '../util/poll.js';
 import { pullRequestFields } from '../views/pull-request.js';
+import { prDocument } from './pr-doc.js';
 import { act, onePr, withExamples, withPlainHelp } from './shared.js';
 
 export interface WaitSettings {
@@ -134,7 +135,12 @@ export async function waitForPr(
           : `PR #${pr} ${outcome}`;
   deps.out.note([exitCode === 0 ? own(paints.green, '✓') : own(paints.red, '✗'), ' ', v(summary)]);
 
-  const doc = { pr, outcome, exitCode, state: finalState, submitted: info.submitted ?? false, waitedMs, transitions, pullRequest: last ?? null };
+  const doc = prDocument(
+    [{ pr, ok: exitCode === 0, outcome, exitCode, state: finalState, submitted: info.submitted ?? false, waitedMs, transitions, pullRequest: last ?? null }],
+    {
+      action: 'wait',
+    },
+  );
   const title = `PR #${pr}: ${outcome}`;
   return {
     data: doc,

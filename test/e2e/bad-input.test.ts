@@ -56,6 +56,34 @@ const cases: Array<{ name: string; args: string[]; message: RegExp; env?: Record
   { name: 'a --timeout past what timers can hold', args: ['status', '7', '--timeout', '25d'], message: /--timeout: must be at most 24 days/ },
   { name: 'a malformed --api-url flag', args: ['status', '7', '--api-url', 'ftp://x/v1'], message: /must use https:\/\/ or http:\/\// },
   { name: 'a missing subcommand', args: ['queue'], message: /.*/ },
+  // Options that do not apply (issue 14, item 6): refused centrally, before anything is sent.
+  { name: 'submit -o markdown (prints nothing)', args: ['submit', '42', '-o', 'markdown'], message: /-o markdown: mq submit has no markdown output/ },
+  { name: 'cancel -o raw (prints nothing)', args: ['cancel', '42', '-o', 'raw'], message: /-o raw: mq cancel has no raw output/ },
+  {
+    name: 'demo -o markdown',
+    args: ['demo', '-o', 'markdown'],
+    message: /-o markdown: mq demo has no markdown output; it supports -o table, -o plain, --json/,
+  },
+  { name: 'emulator start --json', args: ['emulator', 'start', '--json'], message: /--json: mq emulator start has no json output/ },
+  { name: 'completion bash --json (a script is not JSON)', args: ['completion', 'bash', '--json'], message: /--json: mq completion has no json output/ },
+  {
+    name: '--batch --no-batch together',
+    args: ['queue', 'update', '--batch', '--no-batch'],
+    message: /--batch and --no-batch: give one or the other, not both/,
+  },
+  {
+    name: 'submit --batch --no-batch (only --no-batch exists)',
+    args: ['submit', '42', '--batch', '--no-batch'],
+    message: /--batch and --no-batch: give one or the other/,
+  },
+  { name: '--no-color --color', args: ['status', '42', '--no-color', '--color'], message: /--color and --no-color: give one or the other/ },
+  {
+    name: 'a single-value option given twice',
+    args: ['submit', '42', '--priority', 'high', '--priority', 'low'],
+    message: /--priority \(-p\): given twice \("high" and "low"\); it takes one value/,
+  },
+  { name: 'a global option given twice', args: ['-B', 'a', 'status', '42', '-B', 'b'], message: /--branch \(-B\): given twice \("a" and "b"\)/ },
+  { name: 'a value option given twice with =', args: ['wait', '42', '--interval=1s', '--interval', '2s'], message: /--interval: given twice/ },
 ];
 
 describe('bad input: exit 2, one line naming the rule, nothing sent', () => {

@@ -155,8 +155,9 @@ describe('bulk', () => {
     expect(sent).toHaveLength(200);
     expect(new Set(sent)).toEqual(new Set(numbers));
     const doc = JSON.parse(r.stdout);
-    expect(doc).toHaveLength(200);
-    expect(doc.every((d: { ok: boolean }) => d.ok)).toBe(true);
+    expect(doc.ok).toBe(true);
+    expect(doc.results).toHaveLength(200);
+    expect(doc.results.every((d: { ok: boolean }) => d.ok)).toBe(true);
   });
 
   it('reports exactly which PRs failed and exits with the most severe code', async () => {
@@ -165,8 +166,9 @@ describe('bulk', () => {
     fake.on('POST /getSubmittedPullRequest', pr('cancelled'), pr('merged'), pr('cancelled'));
     const r = await runCli(['cancel', '1', '2', '3', '--parallel', '1', '--json'], { env: env() });
     expect(r.exitCode).toBe(3);
-    const doc = JSON.parse(r.stdout) as Array<{ pr: number; ok: boolean; exitCode: number }>;
-    expect(doc.map((d) => [d.pr, d.ok, d.exitCode])).toEqual([
+    const doc = JSON.parse(r.stdout) as { ok: boolean; exitCode: number; results: Array<{ pr: number; ok: boolean; exitCode: number }> };
+    expect([doc.ok, doc.exitCode]).toEqual([false, 3]);
+    expect(doc.results.map((d) => [d.pr, d.ok, d.exitCode])).toEqual([
       [1, true, 0],
       [2, false, 3],
       [3, true, 0],

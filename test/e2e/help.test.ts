@@ -78,6 +78,25 @@ describe('help topics', () => {
     const r = await runCli(['--version']);
     expect(r.stdout).toBe(`${version}\n`);
   });
+
+  it('mq --version --json prints one JSON document, still without loading the CLI bundle', async () => {
+    const { version } = (await import('../../package.json', { with: { type: 'json' } })).default;
+    const { copyFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { execa } = await import('execa');
+    const { BIN, tempDir } = await import('../helpers/run-cli.js');
+    const expected = { name: 'mq', version, node: process.versions.node, platform: process.platform, arch: process.arch };
+    const r = await runCli(['--version', '--json']);
+    expect([r.exitCode, JSON.parse(r.stdout)]).toEqual([0, expected]);
+    // dist/main.js alone, without cli.js beside it: the answer cannot have come from the CLI bundle.
+    const alone = join(tempDir('mq-main-alone-'), 'main.js');
+    copyFileSync(join(BIN, '..', '..', 'dist', 'main.js'), alone);
+    for (const args of [['--version'], ['-o', 'json', '-V']]) {
+      const a = await execa(process.execPath, [alone, ...args], { reject: false });
+      expect(a.exitCode).toBe(0);
+      expect(a.stdout).toBe(args.length === 1 ? version : JSON.stringify(expected, null, 2));
+    }
+  });
 });
 
 describe('a closed pipe', () => {

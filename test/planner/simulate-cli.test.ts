@@ -9,6 +9,8 @@ import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 import { baseEnv, runCli } from '../helpers/run-cli.js';
 
 const SMALL = ['--arrivals', '6/h', '--test-time', '30m', '--failure-rate', '5%', '--flake-rate', '2%', '--duration', '1d', '--runs', '3'];
+/** SMALL with one flag's value replaced (a one-value flag given twice is refused). */
+const smallWith = (flag: string, value: string) => SMALL.map((a, i) => (SMALL[i - 1] === flag ? value : a));
 const sim = (args: string[], env = baseEnv()) => runCli(['queue', 'simulate', ...args], { env, timeoutMs: 60_000 });
 
 let fake: FakeServer;
@@ -39,10 +41,10 @@ describe('mq queue simulate: bad input', () => {
   const cases: Array<[string, string[], RegExp]> = [
     ['missing --arrivals', SMALL.filter((_, i) => i > 1), /--arrivals is required/],
     ['rate syntax', ['--arrivals', 'lots', ...SMALL.slice(2)], /--arrivals: "lots" must be a rate/],
-    ['failure rate above 100%', [...SMALL, '--failure-rate', '150%'], /--failure-rate: "150%" must be a percentage from 0% to 100%/],
-    ['a bare number as a percentage', [...SMALL, '--flake-rate', '2'], /--flake-rate: "2" must be a percentage/],
-    ['one run', [...SMALL, '--runs', '1'], /--runs: "1" must be an integer from 2 to 1000/],
-    ['test time', [...SMALL, '--test-time', 'soon'], /--test-time: "soon" is not a duration/],
+    ['failure rate above 100%', smallWith('--failure-rate', '150%'), /--failure-rate: "150%" must be a percentage from 0% to 100%/],
+    ['a bare number as a percentage', smallWith('--flake-rate', '2'), /--flake-rate: "2" must be a percentage/],
+    ['one run', smallWith('--runs', '1'), /--runs: "1" must be an integer from 2 to 1000/],
+    ['test time', smallWith('--test-time', 'soon'), /--test-time: "soon" is not a duration/],
     ['unknown setting', [...SMALL, '--compare', 'speed=11'], /--compare: unknown setting "speed"/],
     ['bad value', [...SMALL, '--compare', 'concurrency=0'], /--compare: concurrency=0: must be an integer from 1/],
     ['not simulated', [...SMALL, '--compare', 'merge-method=squash'], /--compare: merge-method is not simulated/],

@@ -10,6 +10,11 @@ const H = 3_600_000;
 
 const CASES: Array<[string[], string, unknown]> = [
   [['status', '42'], 'status', { pr: 42 }],
+  // Repeatable options may repeat; formats a command honours pass.
+  [['targets', '3', '--sha', 'abc', '-t', '//a', '-t', '//a'], 'targets', { pr: 3, sha: 'abc', source: { targets: ['//a', '//a'] } }],
+  [['submit', '42', '--wait', '-o', 'markdown'], 'submit', { prs: ['42'], parallel: 8, wait: { timeoutMs: 2 * H, intervalMs: 15_000 } }],
+  [['wait', '42', '-o', 'markdown'], 'wait', { pr: 42, timeoutMs: 2 * H, intervalMs: 15_000 }],
+  [['cancel', '42', '--json'], 'cancel', { prs: ['42'], parallel: 8 }],
   [['status', '#7'], 'status', { pr: 7 }],
   [['submit', '42'], 'submit', { prs: ['42'], parallel: 8 }],
   [
@@ -114,6 +119,26 @@ describe('argv -> options, for every command', () => {
     [['queue', 'update'], /no setting given/],
     [['queue', 'update', '--required-status', 'a', '--clear-required-statuses'], /cannot be used together/],
     [['wait', '1', '--interval', '10ms'], /--interval: must be at least 100ms/],
+    // Central refusals: formats a command cannot honour, a flag with its negation, a single value twice.
+    [['submit', '1', '-o', 'markdown'], /-o markdown: mq submit has no markdown output/],
+    [['restart', '1', '-o', 'markdown'], /-o markdown: mq restart has no markdown output/],
+    [['targets', '1', '--sha', 'x', '--all', '-o', 'raw'], /-o raw: mq targets has no raw output/],
+    [['demo', '-o', 'markdown'], /-o markdown: mq demo has no markdown output/],
+    [['demo', '-o', 'raw'], /-o raw: mq demo has no raw output/],
+    [['queue', 'watch', '-o', 'markdown'], /-o markdown: mq queue watch has no markdown output/],
+    [['emulator', 'start', '-o', 'json'], /-o json: mq emulator start has no json output/],
+    [['completion', 'zsh', '--json'], /--json: mq completion has no json output/],
+    [['profile', 'use', 'x', '-o', 'markdown'], /-o markdown: mq profile use has no markdown output/],
+    [['auth', 'logout', '-o', 'raw'], /-o raw: mq auth logout has no raw output/],
+    [['queue', 'delete', '-o', 'markdown'], /-o markdown: mq queue delete has no markdown output/],
+    [['submit', '1', '--batch', '--no-batch'], /--batch and --no-batch: give one or the other, not both/],
+    [['submit', '1', '--no-batch', '--batch'], /--batch and --no-batch: give one or the other, not both/],
+    [['queue', 'update', '--no-batch', '--batch'], /--batch and --no-batch: give one or the other, not both/],
+    [['submit', '1', '--priority', 'high', '--priority', 'low'], /--priority \(-p\): given twice \("high" and "low"\); it takes one value/],
+    [['submit', '1', '-p', 'high', '-p', 'high'], /--priority \(-p\): given twice/],
+    [['-B', 'a', '-B', 'b', 'status', '1'], /--branch \(-B\): given twice \("a" and "b"\)/],
+    [['status', '1', '--repo', 'a/b', '-R', 'c/d'], /--repo \(-R\): given twice/],
+    [['queue', 'update', '--concurrency', '2', '--concurrency', '3'], /--concurrency: given twice/],
   ])('%j is refused by the wiring (exit 2), nothing run', async (argv, message) => {
     const { deps, io } = testDeps();
     const seen: unknown[] = [];

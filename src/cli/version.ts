@@ -1,0 +1,24 @@
+/**
+ * `mq --version` and `mq --version --json`: answered by main.ts before the CLI is loaded, and by
+ * run.ts for in-process runs, from this one small module (no imports, so main.ts stays light).
+ */
+
+/** What a command line asks about the version: `plain` (`--version` alone), `json` (with --json or -o json), else null. */
+export function versionRequest(argv: readonly string[]): 'plain' | 'json' | null {
+  const i = argv.findIndex((a) => a === '--version' || a === '-V');
+  if (i < 0) return null;
+  const rest = argv.filter((_, j) => j !== i);
+  if (rest.length === 0) return 'plain';
+  if (rest.length === 1 && (rest[0] === '--json' || rest[0] === '-ojson' || rest[0] === '--output=json')) return 'json';
+  if (rest.length === 2 && (rest[0] === '-o' || rest[0] === '--output') && rest[1] === 'json') return 'json';
+  return null;
+}
+
+/** The --version --json document: the program, its version, and the Node.js it runs on. */
+export function versionDocument(version: string): { name: string; version: string; node: string; platform: string; arch: string } {
+  return { name: 'mq', version, node: process.versions.node, platform: process.platform, arch: process.arch };
+}
+
+export function versionText(version: string, kind: 'plain' | 'json'): string {
+  return kind === 'plain' ? `${version}\n` : `${JSON.stringify(versionDocument(version), null, 2)}\n`;
+}
