@@ -126,7 +126,8 @@ describe('--json: one top-level shape per command, whatever the number of PRs', 
 
   it('a bulk run with a failure: ok is false and exitCode is the most severe', async () => {
     fake.on('POST /cancelPullRequest', { status: 200, body: 'OK' }, { status: 404, body: 'not in queue' });
-    fake.on('POST /getSubmittedPullRequest', { status: 200, body: record(42, 'cancelled') });
+    // 42 is cancelled now; 43 was never submitted (an already-cancelled PR would be exit 0).
+    fake.on('POST /getSubmittedPullRequest', { status: 200, body: record(42, 'cancelled') }, { status: 404, body: 'not found' });
     const r = await runMq(['cancel', '42', '43', '--parallel', '1', '--json'], { env: baseEnv(fake.url) });
     expect(r.exitCode).toBe(3);
     const doc = JSON.parse(r.stdout);
