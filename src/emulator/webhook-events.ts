@@ -2,7 +2,7 @@
  * What the engine's effects become on the wire: `pull_request.*` events for PR transitions, and
  * `pull_request_batch.*` events, three of them derived from the PR transitions of one engine step.
  */
-import type { Effect, EffectRun, PrStateEffect, BatchEffect, RepoRef } from './engine/index.js';
+import { testBranchOf, type Effect, type EffectRun, type PrStateEffect, type BatchEffect, type RepoRef } from './engine/index.js';
 
 const PR_EVENTS: Partial<Record<PrStateEffect['to'], { status: string; reasonField: string }>> = {
   not_ready: { status: 'submitted', reasonField: 'submitted_reason' },
@@ -91,7 +91,9 @@ export interface PrEvent {
   reason: string;
   at: number;
   withRun: boolean;
-  testBranch: string;
+  /** The run's id and first PR: its test branch is spelled out only when the payload is built. */
+  runId: string;
+  runFirstPr: number;
   testBranchSha: string;
   batched: boolean;
   isBisection: boolean;
@@ -122,7 +124,8 @@ export function prEventOf(effect: PrStateEffect, into?: PrEvent): PrEvent | null
   ev.reason = effect.reason;
   ev.at = effect.at;
   ev.withRun = withRun;
-  ev.testBranch = withRun ? run.testBranch : '';
+  ev.runId = withRun ? run.id : '';
+  ev.runFirstPr = withRun ? (run.prNumbers[0] ?? 0) : 0;
   ev.testBranchSha = withRun ? run.testBranchSha : '';
   ev.batched = withRun ? run.prNumbers.length > 1 : false;
   ev.isBisection = run?.isBisection ?? false;
@@ -145,7 +148,13 @@ export function prPayload(ev: PrEvent): Record<string, unknown> {
     repository: { host, owner, name },
     target_branch: ev.branch,
     timestamp: new Date(ev.at).toISOString(),
-    ...(ev.withRun ? { test_branch: ev.testBranch, test_branch_sha: ev.testBranchSha, batched: ev.batched } : {}),
+    ...(ev.withRun
+      ? {
+          test_branch: testBranchOf({ group: [ev.runFirstPr], id: ev.runId, isBisection: ev.isBisection }),
+          test_branch_sha: ev.testBranchSha,
+          batched: ev.batched,
+        }
+      : {}),
     ...(WITH_BISECTION_FLAG.has(status) ? { is_bisection: ev.isBisection } : {}),
     ...(ev.reasonField ? { [ev.reasonField]: ev.reason } : {}),
   };
