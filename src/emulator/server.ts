@@ -81,6 +81,8 @@ function findRoute(pathname: string, method: string): Found {
  * fragment). Such targets skip URL parsing and are routed from a cache.
  */
 const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9_~/-]*$/;
+/** One listener for every request's and response's 'error' (no closure per request). */
+const ignore = (): void => {};
 /** Routing answers for plain paths, by method and path (bounded: cleared when full). */
 const ROUTE_CACHE_MAX = 256;
 
@@ -286,8 +288,8 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
 
   const server = createServer((req, res) => {
     // A client vanishing mid-request must not surface as an unhandled 'error' event.
-    req.on('error', () => {});
-    res.on('error', () => {});
+    req.on('error', ignore);
+    res.on('error', ignore);
     handle(req, res).catch((err: unknown) => {
       try {
         fail(req, res, err);
