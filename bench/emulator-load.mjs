@@ -1,6 +1,9 @@
 // Emulator capacity: requests per second of getSubmittedPullRequest under autocannon vs a bare
 // node:http server answering a fixed JSON body (same machine, same run, same load settings), and
 // the latency of getQueue with 10,000 enqueued PRs.
+//
+//   SECONDS_EACH=8 node bench/emulator-load.mjs
+//   ONLY=capacity MQ_BENCH_BIN=/path/to/other/bin/mq.js node bench/emulator-load.mjs
 import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
 import { Agent } from 'undici';
@@ -42,6 +45,7 @@ export async function benchEmulatorLoad({ seconds = 8, connections = 32 } = {}) 
     console.log(`  bare http  ${bareRps.toFixed(0).padStart(7)} req/s  p50 ${b2.latency.p50} ms  p99 ${b2.latency.p99} ms`);
     console.log(`  ratio ${(emuRps / bareRps).toFixed(2)} (target >= 0.5: ${emuRps / bareRps >= 0.5 ? 'met' : 'MISSED'})`);
 
+    if (process.env.ONLY === 'capacity') return { emuRps, bareRps, ratio: emuRps / bareRps };
     // 10,000 enqueued PRs, then getQueue latency one request at a time.
     const agent = new Agent({ connections: 16 });
     const url = new URL(`${emu.url}/submitPullRequest`);

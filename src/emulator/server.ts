@@ -16,8 +16,8 @@ import { EngineError, type QueueEngine } from './engine/index.js';
 import { apiRoutes } from './http/api-routes.js';
 import { parseJson, readBody, requireJsonContentType } from './http/body.js';
 import { controlRoutes } from './http/control-routes.js';
-import { HttpError, type Reply, send, sendError } from './http/respond.js';
-import type { Route } from './http/route.js';
+import { HttpError, type Reply, sendError, sendWithDate } from './http/respond.js';
+import type { Route, RouteContext } from './http/route.js';
 import { describeIssues } from './http/schemas.js';
 import { DEFAULT_RETENTION_MS, pruneConcluded } from './engine/retention.js';
 import { engineErrorStatus } from './http/wire.js';
@@ -51,13 +51,20 @@ export interface EmulatorServer {
   schedule(): void;
 }
 
-function tokenMatches(given: string | string[] | undefined, expected: Buffer): boolean {
-  if (typeof given !== 'string') return false;
-  const g = Buffer.from(given);
-  return g.length === expected.length && timingSafeEqual(g, expected);
+/** Compares in constant time; `scratch` (the expected token's length) spares an allocation per request. */
+function tokenMatches(given: string | string[] | undefined, expected: Buffer, scratch: Buffer): boolean {
+  if (typeof given !== 'string' || Buffer.byteLength(given) !== expected.length) return false;
+  scratch.write(given);
+  return timingSafeEqual(scratch, expected);
 }
 
-function findRoute(pathname: string, method: string): { route?: Route; params: string[]; allowed: string[] } {
+interface Found {
+  route?: Route;
+  params: string[];
+  allowed: string[];
+}
+
+function findRoute(pathname: string, method: string): Found {
   const allowed: string[] = [];
   for (const r of ROUTES) {
     const m = r.path.exec(pathname);
@@ -68,9 +75,22 @@ function findRoute(pathname: string, method: string): { route?: Route; params: s
   return { params: [], allowed };
 }
 
+/**
+ * A request target that `new URL` would give back unchanged as its pathname: a single leading
+ * slash, then only unreserved characters and slashes (no dot segments, escapes, query or
+ * fragment). Such targets skip URL parsing and are routed from a cache.
+ */
+const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9_~/-]*$/;
+/** One listener for every request's and response's 'error' (no closure per request). */
+const ignore = (): void => {};
+/** Routing answers for plain paths, by method and path (bounded: cleared when full). */
+const ROUTE_CACHE_MAX = 256;
+
 export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServer {
   const { engine, clock, store } = opts;
   const expected = Buffer.from(opts.token);
+  const scratch = Buffer.alloc(expected.length);
+  const routeCache = new Map<string, Found>();
   const log = opts.log ?? (() => {});
   let closing = false;
   let timer: NodeJS.Timeout | undefined;
@@ -80,8 +100,21 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
 
   /** The emulator's time for the `Date` header: the engine's (manual clock) or the running clock's. */
   function dateHeader(): Record<string, string> {
+    const d = dateString();
+    return d === undefined ? {} : { date: d };
+  }
+  // The header has whole seconds: its string is made once per second of emulator time.
+  let dateSecond = Number.NaN;
+  let dateText: string | undefined;
+  function dateString(): string | undefined {
     const t = Math.max(clock.now(), engine.now);
-    return Number.isFinite(t) ? { date: new Date(t).toUTCString() } : {};
+    if (!Number.isFinite(t)) return undefined;
+    const second = Math.floor(t / 1000);
+    if (second !== dateSecond) {
+      dateSecond = second;
+      dateText = new Date(t).toUTCString();
+    }
+    return dateText;
   }
 
   /** Drops concluded PRs and runs past the retention window, at most once per engine hour. */
@@ -96,11 +129,15 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
     return store?.recordPrune(now, cutoff);
   }
 
+  /** The engine time the armed timer fires for (a request that leaves it unchanged re-arms nothing). */
+  let armedFor: number | null = null;
   function schedule(): void {
     if (clock.kind !== 'real' || closing) return;
+    const due = engine.nextDueAt();
+    if (timer && due === armedFor) return;
     if (timer) clearTimeout(timer);
     timer = undefined;
-    const due = engine.nextDueAt();
+    armedFor = due;
     if (due === null) return;
     // setTimeout caps at ~24.8 days; a longer wait simply re-arms on firing.
     const delay = Math.min(clock.wallDelayUntil(due), 2_147_483_647);
@@ -125,40 +162,79 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
     }, delay);
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let url: URL;
+  function parseUrl(target: string): URL {
     try {
-      url = new URL(req.url ?? '/', 'http://emulator.invalid');
+      return new URL(target, 'http://emulator.invalid');
     } catch {
-      throw new HttpError(400, `malformed request path: ${req.url ?? ''}`);
+      throw new HttpError(400, `malformed request path: ${target}`);
+    }
+  }
+
+  /** The route of a request; `url` is parsed here unless the target is a plain path (then on first use). */
+  function routeOf(target: string, method: string): Found & { pathname: string; url?: URL } {
+    let url: URL | undefined;
+    let pathname: string;
+    if (PLAIN_PATH.test(target)) pathname = target;
+    else {
+      url = parseUrl(target);
+      pathname = url.pathname;
     }
     // The control API is also reachable under the API base URL, so a client only needs MQ_API_URL.
-    const pathname = url.pathname.startsWith('/v1/_emulator/') ? url.pathname.slice(3) : url.pathname;
-    const { route, params, allowed } = findRoute(pathname, req.method ?? 'GET');
+    const local = pathname.startsWith('/v1/_emulator/') ? pathname.slice(3) : pathname;
+    if (url) return { ...findRoute(local, method), pathname, url };
+    const key = `${method} ${local}`;
+    let found = routeCache.get(key);
+    if (!found) {
+      if (routeCache.size >= ROUTE_CACHE_MAX) routeCache.clear();
+      found = findRoute(local, method);
+      routeCache.set(key, found);
+    }
+    return { route: found.route, params: found.params, allowed: found.allowed, pathname };
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const target = req.url ?? '/';
+    const method = req.method ?? 'GET';
+    const found = routeOf(target, method);
+    const { route, allowed, pathname } = found;
     if (!route) {
       if (allowed.length > 0) {
-        throw new HttpError(405, `method ${req.method ?? ''} not allowed on ${url.pathname}; use ${allowed.join(', ')}`, {
+        throw new HttpError(405, `method ${req.method ?? ''} not allowed on ${pathname}; use ${allowed.join(', ')}`, {
           allow: allowed.join(', '),
         });
       }
-      throw new HttpError(404, `no such endpoint: ${url.pathname}`);
+      throw new HttpError(404, `no such endpoint: ${pathname}`);
     }
     const token = req.headers['x-api-token'];
     if (token === undefined || token === '') throw new HttpError(401, 'missing x-api-token header');
-    if (!tokenMatches(token, expected)) throw new HttpError(401, 'invalid API token');
+    if (!tokenMatches(token, expected, scratch)) throw new HttpError(401, 'invalid API token');
 
     let input: unknown;
     if (route.schema) {
       requireJsonContentType(req);
       const body = parseJson(await readBody(req));
-      const parsed = route.schema.safeParse(body);
-      if (!parsed.success) throw new HttpError(400, describeIssues(parsed.error, body));
-      input = parsed.data;
+      input = route.fast?.(body);
+      if (input === undefined) {
+        const parsed = route.schema.safeParse(body);
+        if (!parsed.success) throw new HttpError(400, describeIssues(parsed.error, body));
+        input = parsed.data;
+      }
     }
     // Time never runs back: a change runs at the later of the clock and the engine (the journal
     // records this time, so replaying it reproduces the change exactly).
     const at = Math.max(clock.now(), engine.now);
-    const ctx = { engine, clock, now: at, url, params, ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) };
+    let url = found.url;
+    const ctx: RouteContext = {
+      engine,
+      clock,
+      now: at,
+      get url() {
+        url ??= parseUrl(target);
+        return url;
+      },
+      params: [...found.params],
+      ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
+    };
     let reply: Reply;
     if (route.mutates && store) {
       // Apply, record and wait for the record to be durable; nothing in between may yield.
@@ -166,7 +242,7 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
       store.beginOp();
       try {
         const r = route.handle(ctx, input);
-        seq = store.recordOp(route, params, input, at);
+        seq = store.recordOp(route, ctx.params, input, at);
         seq = maybePrune() ?? seq;
         reply = await r;
       } finally {
@@ -174,10 +250,11 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
       }
       await store.durable(seq);
     } else {
-      reply = await route.handle(ctx, input);
+      const r = route.handle(ctx, input);
+      reply = r instanceof Promise ? await r : r;
       if (route.mutates) maybePrune();
     }
-    send(res, reply, { ...dateHeader(), ...(closing ? { connection: 'close' } : {}) });
+    sendWithDate(res, reply, dateString(), closing);
     schedule();
   }
 
@@ -211,8 +288,8 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
 
   const server = createServer((req, res) => {
     // A client vanishing mid-request must not surface as an unhandled 'error' event.
-    req.on('error', () => {});
-    res.on('error', () => {});
+    req.on('error', ignore);
+    res.on('error', ignore);
     handle(req, res).catch((err: unknown) => {
       try {
         fail(req, res, err);

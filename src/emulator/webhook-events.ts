@@ -2,7 +2,7 @@
  * What the engine's effects become on the wire: `pull_request.*` events for PR transitions, and
  * `pull_request_batch.*` events, three of them derived from the PR transitions of one engine step.
  */
-import type { Effect, EffectRun, PrStateEffect, BatchEffect, RepoRef } from './engine/index.js';
+import { testBranchOf, type Effect, type EffectRun, type PrStateEffect, type BatchEffect, type RepoRef } from './engine/index.js';
 
 const PR_EVENTS: Partial<Record<PrStateEffect['to'], { status: string; reasonField: string }>> = {
   not_ready: { status: 'submitted', reasonField: 'submitted_reason' },
@@ -71,40 +71,101 @@ export function batchEvent(
   };
 }
 
+/**
+ * A `pull_request.*` event as it waits in a receiver's queue: the fields its payload needs, every
+ * one a number, a boolean or a reference to a string the engine or this module already holds, so
+ * queueing an event allocates no strings, arrays or closures, and the object can be reused for the
+ * next event once its delivery is dropped (webhooks.ts: behind a dead receiver ~190,000 events go
+ * that way in a 20,000-PR run).
+ */
+export interface PrEvent {
+  type: string;
+  status: string;
+  reasonField: string;
+  author: string;
+  prNumber: number;
+  host: string;
+  owner: string;
+  name: string;
+  branch: string;
+  reason: string;
+  at: number;
+  withRun: boolean;
+  /** The run's id and first PR: its test branch is spelled out only when the payload is built. */
+  runId: string;
+  runFirstPr: number;
+  testBranchSha: string;
+  batched: boolean;
+  isBisection: boolean;
+}
+
+const PR_TYPE: Record<string, string> = Object.fromEntries(Object.values(PR_EVENTS).map((k) => [k.status, `pull_request.${k.status}`]));
+const WITH_BISECTION_FLAG = new Set(['testing', 'failed', 'canceled']);
+
+/**
+ * The `pull_request.*` event of a PR transition written into `into` (a fresh object when not
+ * given), or null when the transition has no webhook (tests_passed).
+ */
+export function prEventOf(effect: PrStateEffect, into?: PrEvent): PrEvent | null {
+  const kind = PR_EVENTS[effect.to];
+  if (!kind) return null;
+  const run = effect.run;
+  const withRun = kind.status !== 'submitted' && kind.status !== 'queued' && run !== null;
+  const ev = into ?? ({} as PrEvent);
+  ev.type = PR_TYPE[kind.status] as string;
+  ev.status = kind.status;
+  ev.reasonField = kind.reasonField;
+  ev.author = effect.author;
+  ev.prNumber = effect.prNumber;
+  ev.host = effect.repo.host;
+  ev.owner = effect.repo.owner;
+  ev.name = effect.repo.name;
+  ev.branch = effect.branch;
+  ev.reason = effect.reason;
+  ev.at = effect.at;
+  ev.withRun = withRun;
+  ev.runId = withRun ? run.id : '';
+  ev.runFirstPr = withRun ? (run.prNumbers[0] ?? 0) : 0;
+  ev.testBranchSha = withRun ? run.testBranchSha : '';
+  ev.batched = withRun ? run.prNumbers.length > 1 : false;
+  ev.isBisection = run?.isBisection ?? false;
+  return ev;
+}
+
+/** The ordering key of a PR event (one line per PR and receiver). */
+export const prEventKey = (ev: PrEvent): string => orderKey(ev, ev.branch, ev.prNumber);
+
+/** The payload of a `pull_request.*` event. */
+export function prPayload(ev: PrEvent): Record<string, unknown> {
+  const { status, host, owner, name, prNumber: n } = ev;
+  return {
+    type: ev.type,
+    action: status,
+    status,
+    author: ev.author,
+    http_details_url: `https://${host}/${owner}/${name}/pull/${n}`,
+    pr_number: n,
+    repository: { host, owner, name },
+    target_branch: ev.branch,
+    timestamp: new Date(ev.at).toISOString(),
+    ...(ev.withRun
+      ? {
+          test_branch: testBranchOf({ group: [ev.runFirstPr], id: ev.runId, isBisection: ev.isBisection }),
+          test_branch_sha: ev.testBranchSha,
+          batched: ev.batched,
+        }
+      : {}),
+    ...(WITH_BISECTION_FLAG.has(status) ? { is_bisection: ev.isBisection } : {}),
+    ...(ev.reasonField ? { [ev.reasonField]: ev.reason } : {}),
+  };
+}
+
 /** The event an engine effect becomes, or null (tests_passed has no webhook). */
 export function eventFor(effect: Effect): WebhookEvent | null {
   if (effect.type === 'batch') return batchEvent(effect.event, effect);
-  const kind = PR_EVENTS[effect.to];
-  if (!kind) return null;
-  // The payload is built later (if at all): keep only the fields it needs, not the whole effect
-  // with its copies of the repository and the run, for as long as the event waits in the queue.
-  const { prNumber: n, author, branch, reason, at } = effect;
-  const { host, owner, name } = effect.repo;
-  const run = effect.run;
-  const withRun = kind.status !== 'submitted' && kind.status !== 'queued' && run !== null;
-  const testBranch = withRun ? run.testBranch : '';
-  const testBranchSha = withRun ? run.testBranchSha : '';
-  const batched = withRun ? run.prNumbers.length > 1 : false;
-  const isBisection = run?.isBisection ?? false;
-  return {
-    type: `pull_request.${kind.status}`,
-    prNumbers: [n],
-    keys: [orderKey(effect.repo, branch, n)],
-    payload: () => ({
-      type: `pull_request.${kind.status}`,
-      action: kind.status,
-      status: kind.status,
-      author,
-      http_details_url: `https://${host}/${owner}/${name}/pull/${n}`,
-      pr_number: n,
-      repository: { host, owner, name },
-      target_branch: branch,
-      timestamp: new Date(at).toISOString(),
-      ...(withRun ? { test_branch: testBranch, test_branch_sha: testBranchSha, batched } : {}),
-      ...(['testing', 'failed', 'canceled'].includes(kind.status) ? { is_bisection: isBisection } : {}),
-      ...(kind.reasonField ? { [kind.reasonField]: reason } : {}),
-    }),
-  };
+  const ev = prEventOf(effect);
+  if (!ev) return null;
+  return { type: ev.type, prNumbers: [ev.prNumber], keys: [prEventKey(ev)], payload: () => prPayload(ev) };
 }
 
 // ---- batch events derived from PR transitions ------------------------------------------------------

@@ -55,4 +55,15 @@ describe('event heap sweep', () => {
     const states = engine.getSubmittedPullRequests({ ...q, prs: [{ number: 90_001 }, { number: 90_002 }] }, T0 + 60 * 60_000);
     expect(states.pullRequests.map((p) => p.state)).toEqual(['merged', 'merged']);
   });
+
+  it("derives a run's test branch instead of keeping a copy in every run record", () => {
+    const engine = new QueueEngine(createState(1, T0));
+    const q = { repo, targetBranch: 'main' };
+    engine.createQueue(q, T0);
+    engine.submit({ ...q, pr: { number: 5 } }, T0);
+    const [id] = Object.keys(engine.state.runs);
+    const record = engine.state.runs[id as string] as unknown as Record<string, unknown>;
+    expect(Object.keys(record)).not.toContain('testBranch');
+    expect(engine.listRuns()[0]?.testBranch).toBe(`trunk-merge/pr-5/${id}`);
+  });
 });

@@ -79,6 +79,39 @@ describe('a dead receiver', () => {
     expect(attempts).toBeLessThanOrEqual(1);
   });
 
+  it('reuses dropped deliveries without mixing up their events: every body sent matches its listing entry', async () => {
+    const r = new Receiver();
+    const url = await r.start();
+    cleanup.push(() => r.close());
+    r.status = 503;
+    const { client: c } = await emulator({ webhooks: [{ url, secret: SECRET }], webhookRetryDelaysMs: [50, 50, 50, 50, 50, 50, 50, 50], webhookQueueCap: 4 });
+    await c.post('createQueue', queue);
+    for (let n = 1; n <= 30; n++) {
+      await c.post('submitPullRequest', { ...queue, pr: { number: n } });
+      await c.post('cancelPullRequest', { ...queue, pr: { number: n } });
+    }
+    r.status = 204;
+    const deadline = Date.now() + 5_000;
+    let page = (await c.get('/_emulator/webhookDeliveries?take=1000')).json();
+    while (page.pending > 0 && Date.now() < deadline) {
+      await new Promise((res) => setTimeout(res, 20));
+      page = (await c.get('/_emulator/webhookDeliveries?take=1000')).json();
+    }
+    expect(page.pending).toBe(0);
+    expect(page.dropped[url]).toBeGreaterThan(50);
+    const byId = new Map(page.deliveries.map((d: any) => [d.id, d]));
+    expect(r.got.length).toBeGreaterThanOrEqual(4);
+    for (const g of r.got) {
+      const d: any = byId.get(g.headers['svix-id']);
+      expect(d, String(g.headers['svix-id'])).toBeDefined();
+      expect(g.body.type).toBe(d.eventType);
+      expect([g.body.pr_number]).toEqual(d.prNumbers);
+      expect(d.state).toBe('delivered');
+    }
+    // The last event of all is among those delivered, with its own payload.
+    expect(r.got.at(-1)!.body).toMatchObject({ type: 'pull_request.canceled', pr_number: 30, cancellation_reason: 'USER_REQUESTED' });
+  });
+
   it('pages the deliveries listing', async () => {
     const r = new Receiver();
     const url = await r.start();

@@ -5,7 +5,19 @@
  * place is what lets the metrics endpoint answer from counters instead of scanning the queue.
  */
 import { record } from './metrics.js';
-import type { BatchEffect, Effect, EffectRun, EngineState, Entry, FakePr, PrState, QueueRecord, RepoRef, TestRun } from './types.js';
+import {
+  testBranchOf,
+  type BatchEffect,
+  type Effect,
+  type EffectRun,
+  type EngineState,
+  type Entry,
+  type FakePr,
+  type PrState,
+  type QueueRecord,
+  type RepoRef,
+  type TestRun,
+} from './types.js';
 
 export interface Core {
   state: EngineState;
@@ -110,7 +122,7 @@ export function transition(
 export function effectRun(run: TestRun): EffectRun {
   return {
     id: run.id,
-    testBranch: run.testBranch,
+    testBranch: testBranchOf(run),
     testBranchSha: run.testBranchSha,
     prNumbers: [...run.group],
     isBisection: run.isBisection,

@@ -75,9 +75,6 @@ export function createRun(core: Core, q: QueueRecord, group: number[], base: num
     isBisection: opts.bisectionId !== undefined,
     bisectionId: opts.bisectionId ?? null,
     targets: opts.targets ?? null,
-    // v1 test run ids of bisection runs carry a -bisection suffix (trunk-wire §1.6).
-    // Joined, not concatenated: a flat string (see random.ts).
-    testBranch: ['trunk-merge/pr-', group[0] ?? 0, '/', id, opts.bisectionId !== undefined ? '-bisection' : ''].join(''),
     testBranchSha: sha(s),
     requiredStatuses: override ? [...override] : DEFAULT_STATUSES,
     requiredStatusesSource: override ? 'merge_instance' : 'repo_provider_branch_protection',

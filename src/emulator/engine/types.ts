@@ -266,7 +266,6 @@ export interface TestRun {
   bisectionId: string | null;
   /** Union of the group's targets (parallel mode), so a group overlaps as a unit. */
   targets: Targets | null;
-  testBranch: string;
   testBranchSha: string;
   requiredStatuses: string[];
   requiredStatusesSource: 'merge_instance' | 'repo_provider_branch_protection';
@@ -332,3 +331,13 @@ export interface BatchEffect {
 }
 
 export type Effect = PrStateEffect | BatchEffect;
+
+/**
+ * A run's test branch, which v1 also uses as the test run id: derived from the run (its first PR,
+ * its id, whether it is a bisection run) rather than stored, as every one of tens of thousands of
+ * runs would otherwise keep its own ~60-character copy. Bisection runs carry a -bisection suffix
+ * (trunk-wire §1.6).
+ */
+export function testBranchOf(run: Pick<TestRun, 'group' | 'id' | 'isBisection'>): string {
+  return `trunk-merge/pr-${run.group[0] ?? 0}/${run.id}${run.isBisection ? '-bisection' : ''}`;
+}

@@ -5,7 +5,17 @@
  * (src/emulator/http/wire.ts), so the engine knows nothing of the JSON the service sends.
  */
 import { fakePrFor, readinessOf, type Core, type Readiness } from './lifecycle.js';
-import type { Entry, PrState, QueueConfig, QueueRecord, QueueStateName, RepoRef, RunStatus, TestRun } from './types.js';
+import {
+  testBranchOf,
+  type Entry,
+  type PrState,
+  type QueueConfig,
+  type QueueRecord,
+  type QueueStateName,
+  type RepoRef,
+  type RunStatus,
+  type TestRun,
+} from './types.js';
 
 export interface EntryView {
   id: string;
@@ -145,7 +155,7 @@ export function runView(q: QueueRecord | undefined, run: TestRun): RunView {
     completedAt: run.completedAt,
     isBisection: run.isBisection,
     startedBisection: run.startedBisection,
-    testBranch: run.testBranch,
+    testBranch: testBranchOf(run),
     testBranchSha: run.testBranchSha,
     requiredStatuses: [...run.requiredStatuses],
     requiredStatusesSource: run.requiredStatusesSource,

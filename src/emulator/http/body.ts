@@ -3,6 +3,7 @@
  * declared Content-Length over it is refused before reading a byte, and a streamed (chunked) body
  * is counted as it arrives and abandoned the moment it crosses the limit.
  */
+import { isAscii } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 
 import { HttpError } from './respond.js';
@@ -35,7 +36,8 @@ export function readBody(req: IncomingMessage, limit = BODY_LIMIT): Promise<Buff
     };
     const onEnd = () => {
       cleanup();
-      resolve(Buffer.concat(chunks, size));
+      // A small body usually arrives in one chunk: no copy then.
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
     };
     const onError = (err: Error) => {
       cleanup();
@@ -60,6 +62,7 @@ export function readBody(req: IncomingMessage, limit = BODY_LIMIT): Promise<Buff
  */
 export function requireJsonContentType(req: IncomingMessage): void {
   const given = req.headers['content-type'];
+  if (given === 'application/json') return;
   const type = given?.split(';')[0]?.trim().toLowerCase();
   if (type === 'application/json') return;
   throw new HttpError(
@@ -76,15 +79,20 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /** Parses a body as JSON; an empty, malformed or non-UTF-8 body is a 400 that says what is wrong. */
 export function parseJson(raw: Buffer): unknown {
   let text: string;
-  try {
-    text = utf8.decode(raw);
-  } catch {
-    throw new HttpError(400, 'request body is not valid UTF-8');
+  if (isAscii(raw)) {
+    // ASCII is UTF-8 as it stands (and has no BOM): the strict decoder has nothing to check.
+    text = raw.toString('latin1');
+  } else {
+    try {
+      text = utf8.decode(raw);
+    } catch {
+      throw new HttpError(400, 'request body is not valid UTF-8');
+    }
   }
-  if (text.trim() === '') throw new HttpError(400, 'request body: expected a JSON object, got an empty body');
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
+    if (text.trim() === '') throw new HttpError(400, 'request body: expected a JSON object, got an empty body');
     throw new HttpError(400, `malformed JSON in request body: ${(err as Error).message}`);
   }
 }

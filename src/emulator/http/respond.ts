@@ -40,6 +40,24 @@ export function send(res: ServerResponse, reply: Reply, extraHeaders: Record<str
   res.end(body);
 }
 
+/**
+ * The hot path's send: the same answer as `send` with the emulator's `Date` and, while closing,
+ * `Connection: close`, without building a merged header object per request.
+ */
+export function sendWithDate(res: ServerResponse, reply: Reply, date: string | undefined, closing: boolean): void {
+  if (res.headersSent) return;
+  const json = reply.json !== undefined;
+  const body = json ? JSON.stringify(reply.json) : (reply.text ?? '');
+  const headers: Record<string, string> = {
+    'content-type': reply.contentType ?? (json ? 'application/json; charset=utf-8' : TEXT),
+    'content-length': String(Buffer.byteLength(body)),
+  };
+  if (date !== undefined) headers.date = date;
+  if (closing) headers.connection = 'close';
+  res.writeHead(reply.status ?? 200, headers);
+  res.end(body);
+}
+
 export function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
   send(res, { status, text: message }, headers);
 }

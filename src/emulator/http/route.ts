@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { Clock } from '../clock.js';
 import type { QueueEngine } from '../engine/index.js';
 import type { WebhookDispatcher } from '../webhooks.js';
+import { type FastParse, fastParserFor } from './fast-parse.js';
 import type { Reply } from './respond.js';
 
 export interface RouteContext {
@@ -26,6 +27,8 @@ export interface Route {
   path: RegExp;
   mutates: boolean;
   schema?: z.ZodType;
+  /** Validates the common, plainly valid bodies without zod (undefined: let the schema decide). */
+  fast?: FastParse;
   handle(ctx: RouteContext, input: unknown): Reply | Promise<Reply>;
 }
 
@@ -51,5 +54,6 @@ export function route(
   handle: (ctx: RouteContext, input: never) => Reply | Promise<Reply>,
 ): Route {
   const pattern = typeof path === 'string' ? new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : path;
-  return { method, path: pattern, mutates, ...(schema ? { schema } : {}), handle: handle as Route['handle'] };
+  const fast = schema ? fastParserFor(schema) : undefined;
+  return { method, path: pattern, mutates, ...(schema ? { schema } : {}), ...(fast ? { fast } : {}), handle: handle as Route['handle'] };
 }

@@ -18,7 +18,16 @@ import type {
   TimelineItemView,
 } from '../engine/index.js';
 
-export const iso = (ms: number): string => new Date(ms).toISOString();
+let isoMs = Number.NaN;
+let isoText = '';
+/** ISO-8601 with milliseconds; the last answer is kept (an answer's times are often the same instant). */
+export function iso(ms: number): string {
+  if (ms !== isoMs) {
+    isoText = new Date(ms).toISOString();
+    isoMs = ms;
+  }
+  return isoText;
+}
 
 const ENGINE_ERROR_STATUS: Record<EngineErrorKind, 400 | 404 | 409> = { invalid: 400, not_found: 404, conflict: 409 };
 
@@ -76,8 +85,21 @@ export function wireEntry(e: EntryView): WireQueueEntry {
 }
 
 export function wirePullRequest(p: PullRequestView, repo: RepoRef): WirePullRequest {
+  // Spelled out rather than spread from wireEntry: this is the emulator's most frequent answer.
   return {
-    ...wireEntry(p),
+    id: p.id,
+    state: p.state,
+    stateChangedAt: iso(p.stateChangedAt),
+    priorityValue: p.priorityValue,
+    priorityName: p.priorityName,
+    usedDefaultPriorityName: 'medium',
+    skipTheLine: p.priorityValue === 0,
+    noBatch: p.noBatch,
+    prNumber: p.prNumber,
+    prTitle: p.title,
+    prSha: p.sha,
+    prBaseBranch: p.baseBranch,
+    prAuthor: p.author,
     readiness: { ...p.readiness },
     forceEnqueued: false,
     isCurrentlySubmittedToQueue: p.live,
