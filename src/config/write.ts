@@ -74,7 +74,10 @@ async function takeOver(file: string, now: () => number): Promise<boolean> {
   if (!seen) return false;
   let releaseGuard: Release;
   try {
-    releaseGuard = await lockfile.lock(file, { realpath: false, lockfilePath: `${file}.takeover`, stale: 2_000, retries: 0, onCompromised: () => {} });
+    // Locked under its own name: proper-lockfile keeps one record per locked path in a process, so
+    // locking `file` again (with another lockfilePath) would overwrite the record of the config lock
+    // that another caller in this process may hold, and that holder's release would then fail.
+    releaseGuard = await lockfile.lock(`${file}.takeover`, { realpath: false, stale: 2_000, retries: 0, onCompromised: () => {} });
   } catch {
     return false; // another process is taking it over
   }
