@@ -4,9 +4,10 @@
 //                    needs (commander, the root program and its manifest, the presenter, the context)
 //                    is one chunk, and each top-level command is a chunk of its own (dist/*-HASH.js),
 //                    imported only when the command line names it (src/program.ts)
-//   dist/lazy/*.js   what only some commands need, loaded on first use: the API client, HTTP
-//                    layer (zod's mini API; the node:http transport, and undici only when a proxy
-//                    applies), the emulator (built apart: classic zod), the planner, the Prometheus
+//   dist/lazy/*.js   what only some commands need, loaded on first use: api.js, one file with what
+//                    a read command needs (the HTTP layer with the node:http transport, the API
+//                    client on zod's mini API, the stats fetchers; undici, only when a proxy
+//                    applies, is a chunk of its own), the emulator (built apart: classic zod), the planner, the Prometheus
 //                    parser, completions, the config writer (conf), cli-table3. These files carry their
 //                    own copy of small shared modules; the error classes are branded so `instanceof`
 //                    works across copies.
