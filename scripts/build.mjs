@@ -6,8 +6,8 @@
 //                    imported only when the command line names it (src/program.ts)
 //   dist/lazy/*.js   what only some commands need, loaded on first use: api.js, one file with what
 //                    a read command needs (the HTTP layer with the node:http transport, the API
-//                    client on zod's mini API, the stats fetchers; undici, only when a proxy
-//                    applies, is a chunk of its own), the emulator (built apart: classic zod), the planner, the Prometheus
+//                    client on zod's mini API, the stats fetchers; the undici transport, only when
+//                    a proxy applies, is transport-undici.js), the emulator (built apart: classic zod), the planner, the Prometheus
 //                    parser, completions, the config writer (conf), cli-table3. These files carry their
 //                    own copy of small shared modules; the error classes are branded so `instanceof`
 //                    works across copies.
@@ -209,7 +209,9 @@ const groupEntries = {
   setup(b) {
     b.onResolve({ filter: /^mq-group:/ }, (args) => ({ path: args.path.slice('mq-group:'.length), namespace: 'mq-group' }));
     b.onLoad({ filter: /.*/, namespace: 'mq-group' }, (args) => ({
-      contents: GROUPS[args.path].map((name) => `export * from ${JSON.stringify(resolve(root, LAZY[name]))};`).join('\n'),
+      contents: [...GROUPS[args.path].map((name) => LAZY[name]), ...(GROUP_SHARES[args.path] ?? [])]
+        .map((src) => `export * from ${JSON.stringify(resolve(root, src))};`)
+        .join('\n'),
       resolveDir: root,
       loader: 'js',
     }));
@@ -234,6 +236,23 @@ const staticNodeTransport = {
     });
   },
 };
+/**
+ * The undici transport (loaded only behind a proxy) is a file of its own next to api.js and takes
+ * the transport module (the error class http.ts tests with `instanceof`) from api.js, which
+ * re-exports it: api.js then needs no chunk.
+ */
+const GROUP_SHARES = { api: ['src/api/transport.ts'] };
+const undiciApart = {
+  name: 'undici-transport-apart',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/transport-undici\.js$/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: './transport-undici.js', external: true } : undefined,
+    );
+    b.onResolve({ filter: /^\.\/transport\.js$/ }, (args) =>
+      /[\\/]transport-undici\.ts$/.test(args.importer) ? { path: './api.js', external: true } : undefined,
+    );
+  },
+};
 const grouped = new Set(groupOf.keys());
 const lazyBuild = await build({
   ...common,
@@ -248,14 +267,21 @@ const lazyBuild = await build({
 });
 /**
  * The groups are built apart from the other lazy modules, so that what they share with those (the
- * error classes, small helpers) is copied in instead of split into chunks the read path would load.
- * Only the undici transport (behind a proxy) is a chunk of its own: it shares the transport error
- * class with the HTTP layer.
+ * error classes, small helpers) is copied in instead of split into chunks the read path would load;
+ * without code splitting each group is exactly one file. The undici transport is built next to them
+ * and imports the transport module from api.js (see undiciApart).
  */
 const groupBuild = await build({
   ...common,
   entryPoints: Object.fromEntries(Object.keys(GROUPS).map((group) => [group, `mq-group:${group}`])),
-  plugins: [groupEntries, staticNodeTransport, englishOnlyZod, confWithoutSchema],
+  plugins: [groupEntries, staticNodeTransport, undiciApart, englishOnlyZod, confWithoutSchema],
+  outdir: 'dist/lazy',
+  metafile: true,
+});
+const undiciBuild = await build({
+  ...common,
+  entryPoints: { 'transport-undici': 'src/api/transport-undici.ts' },
+  plugins: [undiciApart],
   outdir: 'dist/lazy',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
@@ -276,7 +302,13 @@ mkdirSync(resolve(root, 'node_modules/.cache/mq-build'), { recursive: true });
 writeFileSync(
   resolve(root, 'node_modules/.cache/mq-build/meta.json'),
   JSON.stringify({
-    outputs: { ...cliBuild.metafile.outputs, ...lazyBuild.metafile.outputs, ...groupBuild.metafile.outputs, ...separateBuild.metafile.outputs },
+    outputs: {
+      ...cliBuild.metafile.outputs,
+      ...lazyBuild.metafile.outputs,
+      ...groupBuild.metafile.outputs,
+      ...undiciBuild.metafile.outputs,
+      ...separateBuild.metafile.outputs,
+    },
   }),
 );
 
