@@ -4,9 +4,10 @@
 //                    needs (commander, the root program and its manifest, the presenter, the context)
 //                    is one chunk, and each top-level command is a chunk of its own (dist/*-HASH.js),
 //                    imported only when the command line names it (src/program.ts)
-//   dist/lazy/*.js   what only some commands need, loaded on first use: the API client and HTTP
-//                    layer (zod's mini API; the node:http transport, and undici only when a proxy
-//                    applies), the emulator (built apart: classic zod), the planner, the Prometheus
+//   dist/lazy/*.js   what only some commands need, loaded on first use: api.js, one file with what
+//                    a read command needs (the HTTP layer with the node:http transport, the API
+//                    client on zod's mini API, the stats fetchers; the undici transport, only when
+//                    a proxy applies, is transport-undici.js), the emulator (built apart: classic zod), the planner, the Prometheus
 //                    parser, completions, the config writer (conf), cli-table3. These files carry their
 //                    own copy of small shared modules; the error classes are branded so `instanceof`
 //                    works across copies.
@@ -36,10 +37,17 @@ const LAZY = {
   'config-write': 'src/config/write.ts',
   'cli-table3': 'cli-table3',
 };
+/**
+ * Lazy modules that load together, as one file: a read command (`mq status 1`) needs the HTTP layer,
+ * the client and the stats fetchers, and each further file costs Node's ESM loader a resolve, a read
+ * and a link (about 1.5 ms a file on this machine). Output name -> the LAZY names it holds.
+ */
+const GROUPS = { api: ['http', 'client', 'stats'] };
+const groupOf = new Map(Object.entries(GROUPS).flatMap(([group, names]) => names.map((n) => [n, group])));
 const lazyBySource = new Map(
   Object.entries(LAZY)
     .filter(([, src]) => src.startsWith('src/'))
-    .map(([name, src]) => [resolve(root, src), name]),
+    .map(([name, src]) => [resolve(root, src), groupOf.get(name) ?? name]),
 );
 const lazyByPackage = new Map(
   Object.entries(LAZY)
@@ -195,10 +203,85 @@ const confWithoutSchema = {
  * apart (one file, its own copy of what it shares with the rest).
  */
 const SEPARATE = new Set(['emulator']);
+/** Each group is one entry: a module re-exporting its members. */
+const groupEntries = {
+  name: 'lazy-groups',
+  setup(b) {
+    b.onResolve({ filter: /^mq-group:/ }, (args) => ({ path: args.path.slice('mq-group:'.length), namespace: 'mq-group' }));
+    b.onLoad({ filter: /.*/, namespace: 'mq-group' }, (args) => ({
+      contents: [...GROUPS[args.path].map((name) => LAZY[name]), ...(GROUP_SHARES[args.path] ?? [])]
+        .map((src) => `export * from ${JSON.stringify(resolve(root, src))};`)
+        .join('\n'),
+      resolveDir: root,
+      loader: 'js',
+    }));
+  },
+};
+/**
+ * Every API command sends over the node:http transport (undici only behind a proxy): http.ts's
+ * dynamic import of it becomes a static one, so it is part of the api file instead of a chunk of
+ * its own.
+ */
+const TRANSPORT_NODE_IMPORT = "import('./transport-node.js')";
+const staticNodeTransport = {
+  name: 'static-node-transport',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]api[\\/]http\.ts$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes(TRANSPORT_NODE_IMPORT)) throw new Error(`${args.path} no longer contains ${TRANSPORT_NODE_IMPORT}: update scripts/build.mjs`);
+      return {
+        contents: `import * as __mqTransportNode from './transport-node.js';\n${text.replace(TRANSPORT_NODE_IMPORT, 'Promise.resolve(__mqTransportNode)')}`,
+        loader: 'ts',
+      };
+    });
+  },
+};
+/**
+ * The undici transport (loaded only behind a proxy) is a file of its own next to api.js and takes
+ * the transport module (the error class http.ts tests with `instanceof`) from api.js, which
+ * re-exports it: api.js then needs no chunk.
+ */
+const GROUP_SHARES = { api: ['src/api/transport.ts'] };
+const undiciApart = {
+  name: 'undici-transport-apart',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/transport-undici\.js$/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: './transport-undici.js', external: true } : undefined,
+    );
+    b.onResolve({ filter: /^\.\/transport\.js$/ }, (args) =>
+      /[\\/]transport-undici\.ts$/.test(args.importer) ? { path: './api.js', external: true } : undefined,
+    );
+  },
+};
+const grouped = new Set(groupOf.keys());
 const lazyBuild = await build({
   ...common,
-  entryPoints: Object.fromEntries(Object.entries(LAZY).filter(([name]) => !SEPARATE.has(name))),
+  entryPoints: {
+    ...Object.fromEntries(Object.entries(LAZY).filter(([name]) => !SEPARATE.has(name) && !grouped.has(name))),
+  },
   plugins: [englishOnlyZod, confWithoutSchema],
+  outdir: 'dist/lazy',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  metafile: true,
+});
+/**
+ * The groups are built apart from the other lazy modules, so that what they share with those (the
+ * error classes, small helpers) is copied in instead of split into chunks the read path would load;
+ * without code splitting each group is exactly one file. The undici transport is built next to them
+ * and imports the transport module from api.js (see undiciApart).
+ */
+const groupBuild = await build({
+  ...common,
+  entryPoints: Object.fromEntries(Object.keys(GROUPS).map((group) => [group, `mq-group:${group}`])),
+  plugins: [groupEntries, staticNodeTransport, undiciApart, englishOnlyZod, confWithoutSchema],
+  outdir: 'dist/lazy',
+  metafile: true,
+});
+const undiciBuild = await build({
+  ...common,
+  entryPoints: { 'transport-undici': 'src/api/transport-undici.ts' },
+  plugins: [undiciApart],
   outdir: 'dist/lazy',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
@@ -218,7 +301,15 @@ const separateBuild = await build({
 mkdirSync(resolve(root, 'node_modules/.cache/mq-build'), { recursive: true });
 writeFileSync(
   resolve(root, 'node_modules/.cache/mq-build/meta.json'),
-  JSON.stringify({ outputs: { ...cliBuild.metafile.outputs, ...lazyBuild.metafile.outputs, ...separateBuild.metafile.outputs } }),
+  JSON.stringify({
+    outputs: {
+      ...cliBuild.metafile.outputs,
+      ...lazyBuild.metafile.outputs,
+      ...groupBuild.metafile.outputs,
+      ...undiciBuild.metafile.outputs,
+      ...separateBuild.metafile.outputs,
+    },
+  }),
 );
 
 // The library entry points (`mq-cli`, `mq-cli/emulator`), separate bundles: see build-lib.mjs.

@@ -101,6 +101,10 @@ describe('what a command line loads', { timeout: 60_000 }, () => {
       expect(l.exitCode).toBe(0);
       expect(l.stdout).toMatch(/^pr\t1\n/);
       expect(commandModules(l)).toEqual(['src/commands/status.ts']);
+      // main, cli, the core chunk, the status chunk and its views, and dist/lazy/api.js (HTTP layer,
+      // node transport, client, stats): each file costs the ESM loader a resolve, a read and a link.
+      expect(l.files.length, l.files.join(' ')).toBeLessThanOrEqual(6);
+      expect(l.files.filter((f) => f.startsWith('dist/lazy/'))).toEqual(['dist/lazy/api.js']);
       // The client's validation library and nothing else beyond the light set; of zod, the mini
       // API's parts only (classic zod, about 190 KB, is the emulator's).
       expect(packages(l).filter((p) => !LIGHT.includes(p))).toEqual(['zod']);
