@@ -5,8 +5,7 @@ import type { Result } from '../output/present.js';
 import { plainNone } from '../output/plain.js';
 import { own, paints, v } from '../output/render.js';
 import { stateAfter } from './cancel.js';
-import { prDocument } from './pr-doc.js';
-import { act, onePr, withExamples, withPlainHelp } from './shared.js';
+import { act, onePr, withExamples, withPlainHelp, prDocument } from './shared.js';
 
 export interface RestartOptions {
   pr: number;

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { parsePrList, parsePrNumber } from '../cli/args.js';
 import { inferPrNumber } from '../config/github.js';
 import type { Context, Deps } from '../context.js';
-import { UsageError } from '../errors.js';
+import { mostSevere, UsageError } from '../errors.js';
 import type { Result } from '../output/present.js';
 import { plainHelpText, type PlainSpec } from '../output/plain.js';
 import type { Format } from '../output/render.js';
@@ -74,4 +74,28 @@ export async function prArguments(deps: Pick<Deps, 'io' | 'env'>, args: string[]
 /** One PR argument, or in GitHub Actions the run's own PR. */
 export function onePr(env: NodeJS.ProcessEnv, arg: string | undefined): number {
   return arg === undefined ? inferPrNumber(env) : parsePrNumber(arg);
+}
+
+/**
+ * The one --json shape of every PR command (submit, cancel, restart, targets, wait, status):
+ * `{ok, exitCode, ...fields common to the run, results: [one document per PR]}`, whatever the
+ * number of PRs. With exactly one PR, that PR's fields are also at the top level, as they were
+ * before `results` existed, so `mq submit 42 --json | jq .pr` keeps working.
+ */
+export interface PrItem {
+  pr: number;
+  ok: boolean;
+  exitCode: number;
+  [field: string]: unknown;
+}
+
+export function prDocument(results: PrItem[], common: Record<string, unknown> = {}): Record<string, unknown> {
+  const single = results.length === 1 ? results[0] : undefined;
+  return {
+    ...single,
+    ok: results.every((r) => r.ok),
+    exitCode: mostSevere(results.map((r) => r.exitCode)),
+    ...common,
+    results,
+  };
 }

@@ -5,10 +5,9 @@ import type { Block, Result } from '../output/present.js';
 import { plainColumns, plainSecondsSince } from '../output/plain.js';
 import type { Row } from '../output/render.js';
 import { stateColor } from '../output/style.js';
-import { prDocument } from './pr-doc.js';
 import { STORY_PLAIN } from '../views/story.js';
 import { PR_PLAIN, pullRequestFields, pullRequestPlainFields } from '../views/pull-request.js';
-import { act, onePr, prArguments, withExamples, withPlainHelp } from './shared.js';
+import { act, onePr, prArguments, withExamples, withPlainHelp, prDocument } from './shared.js';
 
 export interface StatusOptions {
   pr: number;

@@ -8,8 +8,7 @@ import type { Result } from '../output/present.js';
 import { plainNone } from '../output/plain.js';
 import { own, paints, v } from '../output/render.js';
 import { runOverPrs } from './bulk.js';
-import { prDocument } from './pr-doc.js';
-import { act, prArguments, withExamples, withPlainHelp } from './shared.js';
+import { act, prArguments, withExamples, withPlainHelp, prDocument } from './shared.js';
 import { parseWaitSettings, WAIT_PLAIN, waitForPr, type WaitSettings } from './wait.js';
 
 export interface SubmitOptions {

@@ -7,10 +7,9 @@ import { UsageError } from '../errors.js';
 import type { Result } from '../output/present.js';
 import { plainNone } from '../output/plain.js';
 import { own, paints, v } from '../output/render.js';
-import { prDocument } from './pr-doc.js';
 import { InputTooLarge, limitText } from '../util/limited-read.js';
 import { type TargetsBody, TargetsBodyWriter } from './targets-file.js';
-import { act, collect, onePr, withExamples, withPlainHelp } from './shared.js';
+import { act, collect, onePr, withExamples, withPlainHelp, prDocument } from './shared.js';
 
 /** The service refuses request bodies over 20 MiB. */
 export const MAX_BODY_BYTES = 20 * 1024 * 1024;

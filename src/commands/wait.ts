@@ -15,8 +15,7 @@ import { own, paints, v, type Line } from '../output/render.js';
 import { formatDuration, parseDuration } from '../util/duration.js';
 import { poll } from '../util/poll.js';
 import { pullRequestFields } from '../views/pull-request.js';
-import { prDocument } from './pr-doc.js';
-import { act, onePr, withExamples, withPlainHelp } from './shared.js';
+import { act, onePr, withExamples, withPlainHelp, prDocument } from './shared.js';
 
 export interface WaitSettings {
   timeoutMs: number;

@@ -46,8 +46,8 @@ async function loadsOf(args: string[], env: Record<string, string | undefined> =
   return { files, sources: [...new Set(sources)].sort(), stdout: r.stdout, exitCode: r.exitCode ?? -1 };
 }
 
-/** Command modules loaded, the helpers several commands share (shared.ts, the PR document builder) and the manifest aside. */
-const commandModules = (l: Loaded) => l.sources.filter((s) => /^src\/commands\//.test(s) && !/^src\/commands\/(shared|manifest|pr-doc)\.ts$/.test(s));
+/** Command modules loaded, the helpers every command shares (shared.ts: the PR document builder among them) and the manifest aside. */
+const commandModules = (l: Loaded) => l.sources.filter((s) => /^src\/commands\//.test(s) && !/^src\/commands\/(shared|manifest)\.ts$/.test(s));
 /** The packages every command line loads with the presenter: the command parser, colours, the prompt reader. */
 const LIGHT = ['chalk', 'commander', 'mute-stream', 'read'];
 const packages = (l: Loaded) => [...new Set(l.sources.flatMap((s) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(s)?.[1] ?? []))].sort();
