@@ -33,6 +33,8 @@ export async function runSubmit(opts: SubmitOptions, deps: Deps): Promise<Result
   const deadline = opts.wait ? deps.clock.now() + opts.wait.timeoutMs : undefined;
   const target = deps.target();
   const client = await deps.client({ dryRun: opts.dryRun, waiting: opts.wait !== undefined });
+  // Read alongside the submits (a paused queue stays paused while they are sent): no extra round trip.
+  const notAdmitting = opts.dryRun ? undefined : notAdmittingText(deps, client, target);
   const { results, exitCode } = await runOverPrs(
     deps,
     prs,
@@ -50,12 +52,16 @@ export async function runSubmit(opts: SubmitOptions, deps: Deps): Promise<Result
     () => `submitted to ${target.targetBranch}`,
   );
   if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, bulk, doc: { requests: deps.dryRuns } } };
+  const warn = async () => {
+    const text = results.some((r) => r.ok) ? await notAdmitting : undefined;
+    if (text) deps.out.note([own(paints.yellow, 'warning:'), ` ${text}`]);
+  };
   if (opts.wait && !bulk && results[0]?.ok) {
-    await warnIfNotRunning(deps, client, target);
+    await warn();
     return waitForPr(deps, client, target, prs[0] as number, opts.wait, { submitted: true, deadline });
   }
   if (!bulk) deps.out.note([own(paints.green, '✓'), ` submitted PR #${prs[0]} to the `, v(target.targetBranch), ' queue of ', v(formatRepo(target.repo))]);
-  if (results.some((r) => r.ok)) await warnIfNotRunning(deps, client, target);
+  await warn();
   return { data: prDocument(results, { action: 'submit', repo: formatRepo(target.repo), targetBranch: target.targetBranch }), exitCode };
 }
 
@@ -66,16 +72,14 @@ const NOT_ADMITTING: Record<string, string> = {
   switching_modes: 'queued, but the queue is switching modes: it will not start testing until the switch is done',
 };
 
-/** Best effort: a submit to a queue that admits no PRs says so on stderr; a failed read says nothing. */
-async function warnIfNotRunning(deps: Deps, client: MergeQueueClient, target: Target): Promise<void> {
-  let state: string | undefined;
+/** Best effort: what to say of a queue that admits no PRs; a failed read says nothing (never rejects). */
+async function notAdmittingText(deps: Deps, client: MergeQueueClient, target: Target): Promise<string | undefined> {
   try {
-    state = (await client.getQueue(target, { signal: deps.signal })).state ?? undefined;
+    const state = (await client.getQueue(target, { signal: deps.signal })).state;
+    return state ? NOT_ADMITTING[state] : undefined;
   } catch {
-    return;
+    return undefined;
   }
-  const text = state ? NOT_ADMITTING[state] : undefined;
-  if (text) deps.out.note([own(paints.yellow, 'warning:'), ` ${text}`]);
 }
 
 export function parallelOption(): Option {

@@ -141,7 +141,8 @@ describe('mq submit --wait', () => {
     fake.on('POST /getSubmittedPullRequest', pr('pending'), pr('merged'));
     const r = await runCli(['submit', '42', '--wait', '--interval', '100ms', '--timeout', '30s', '--json'], { env: env() });
     expect(r.exitCode).toBe(0);
-    expect(fake.requests[0]?.path).toBe('/submitPullRequest');
+    // The queue's state is read alongside the submit, so the order of the two on the wire is not fixed.
+    expect(fake.requests.map((q) => q.path).filter((p) => p !== '/getQueue')[0]).toBe('/submitPullRequest');
     expect(JSON.parse(r.stdout)).toMatchObject({ pr: 42, outcome: 'merged', submitted: true });
   });
 });
@@ -226,7 +227,7 @@ describe('GitHub Actions', () => {
     writeFileSync(file, JSON.stringify({ action: 'labeled', pull_request: { number: 88, head: { sha: 'abc' } } }));
     const r = await runCli(['submit'], { env: { ...env(), GITHUB_ACTIONS: 'true', GITHUB_REF: 'refs/heads/feature', GITHUB_EVENT_PATH: file } });
     expect(r.exitCode).toBe(0);
-    expect(fake.requests[0]?.body).toMatchObject({ pr: { number: 88 } });
+    expect(fake.requests.find((q) => q.path === '/submitPullRequest')?.body).toMatchObject({ pr: { number: 88 } });
   });
 
   it('outside Actions the PR number is required (exit 2)', async () => {
