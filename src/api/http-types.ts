@@ -1,5 +1,8 @@
-/** The shapes of one HTTP call and its answer, shared by the HTTP layer and its error wording. */
-import type { StreamBody } from './transport.js';
+/**
+ * The shapes of the HTTP layer: its settings, one call and its options, its answer and a request as
+ * --dry-run shows it; shared by http.ts and its helpers. Types only (nothing at run time).
+ */
+import type { StreamBody, TransportName } from './transport.js';
 
 export interface CallSpec {
   /** Endpoint name, e.g. `submitPullRequest`. */
@@ -19,4 +22,44 @@ export interface HttpResponse {
   contentType: string;
   /** The answer with the token already redacted from it. */
   body: string;
+}
+
+/** Per call: an absolute deadline (epoch ms, against the client's clock) and a signal that stops it. */
+export interface CallOptions {
+  deadline?: number /* epoch ms */;
+  signal?: AbortSignal;
+}
+
+export interface HttpSettings {
+  baseUrl: string;
+  token: string;
+  userAgent: string;
+  timeoutMs: number;
+  /** What set timeoutMs, named in the hint when a request runs out of time (default: the flag and variable). */
+  timeoutSource?: string;
+  connectTimeoutMs?: number;
+  maxRetries?: number;
+  debug?: (line: string) => void;
+  /** Waits between retries (tests pass a virtual one); Ctrl-C still ends a wait at once. */
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** The local clock (epoch ms); deadlines are read against it. Default Date.now. */
+  now?: () => number;
+  /** Base of the exponential backoff, in ms. */
+  backoffMs?: number;
+  /** Ctrl-C: stops a request in flight and any backoff; the call then fails as interrupted. */
+  signal?: AbortSignal;
+  /** Where HTTP(S)_PROXY and NO_PROXY are read. Default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Largest answer read, in bytes. Default 64 MiB. */
+  maxResponseBytes?: number;
+  /** Tests only: the transport for URLs no proxy applies to (else env MQ_TEST_TRANSPORT, else node). */
+  transport?: TransportName;
+}
+
+export interface RequestDescription {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
 }

@@ -19,6 +19,9 @@
  *   re-read from its file is retried like a string. One that cannot be replayed is never retried
  *   once opened (not for an idempotent call, not after a 429); the failure is worded as usual
  *   ("outcome unknown" only for a non-idempotent call that may have reached the service).
+ *
+ * Helpers: http-retry.ts (backoff, Retry-After, the abortable wait), http-body.ts (request and
+ * answer bodies, the size cap), http-errors.ts (the wording), http-types.ts (the shapes).
  */
 import { ConfigError, ExitCode, MqError } from '../errors.js';
 import {
@@ -28,62 +31,18 @@ import {
   proxySettings,
   systemCode,
   TransportError,
-  type StreamBody,
   type Transport,
-  type TransportBody,
   type TransportName,
   type TransportResponse,
 } from './transport.js';
-import type { CallSpec, HttpResponse } from './http-types.js';
-import { checkWriteAnswer, formatBytes, networkError, statusError, truncate, type Attempt } from './http-errors.js';
+import type { CallOptions, CallSpec, HttpResponse, HttpSettings, RequestDescription } from './http-types.js';
+import { checkWriteAnswer, networkError, statusError, truncate, type Attempt } from './http-errors.js';
+import { abortableWait, backoffDelay, MAX_RETRY_AFTER_MS, MIN_RETRY_WINDOW_MS, parseRetryAfter } from './http-retry.js';
+import { MAX_RESPONSE_BYTES, readText, sendable, streamSummary } from './http-body.js';
 
-export { checkWriteAnswer, truncate };
-export type { CallSpec, HttpResponse };
+export { checkWriteAnswer, MAX_RESPONSE_BYTES, MAX_RETRY_AFTER_MS, MIN_RETRY_WINDOW_MS, parseRetryAfter, truncate };
+export type { CallOptions, CallSpec, HttpResponse, HttpSettings, RequestDescription };
 
-/** Per call: an absolute deadline (epoch ms, against the client's clock) and a signal that stops it. */
-export interface CallOptions {
-  deadline?: number /* epoch ms */;
-  signal?: AbortSignal;
-}
-
-export interface HttpSettings {
-  baseUrl: string;
-  token: string;
-  userAgent: string;
-  timeoutMs: number;
-  /** What set timeoutMs, named in the hint when a request runs out of time (default: the flag and variable). */
-  timeoutSource?: string;
-  connectTimeoutMs?: number;
-  maxRetries?: number;
-  debug?: (line: string) => void;
-  /** Waits between retries (tests pass a virtual one); Ctrl-C still ends a wait at once. */
-  sleep?: (ms: number) => Promise<void>;
-  random?: () => number;
-  /** The local clock (epoch ms); deadlines are read against it. Default Date.now. */
-  now?: () => number;
-  /** Base of the exponential backoff, in ms. */
-  backoffMs?: number;
-  /** Ctrl-C: stops a request in flight and any backoff; the call then fails as interrupted. */
-  signal?: AbortSignal;
-  /** Where HTTP(S)_PROXY and NO_PROXY are read. Default process.env. */
-  env?: NodeJS.ProcessEnv;
-  /** Largest answer read, in bytes. Default 64 MiB. */
-  maxResponseBytes?: number;
-  /** Tests only: the transport for URLs no proxy applies to (else env MQ_TEST_TRANSPORT, else node). */
-  transport?: TransportName;
-}
-
-export interface RequestDescription {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: string;
-}
-
-export const MAX_RETRY_AFTER_MS = 60_000;
-export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
-/** A retry is only worth starting with at least this long left before the deadline. */
-export const MIN_RETRY_WINDOW_MS = 250;
 const REDACTED = '***';
 
 // ---- transports -------------------------------------------------------------------------------
@@ -114,27 +73,8 @@ export async function closeHttp(): Promise<void> {
 
 // ---- helpers ----------------------------------------------------------------------------------
 
-/** Retry-After as seconds or an HTTP date, in ms, capped. */
-export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
-  if (!value) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.min(Number(trimmed) * 1000, MAX_RETRY_AFTER_MS);
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.min(Math.max(0, date - now), MAX_RETRY_AFTER_MS);
-}
-
 function interrupted(): MqError {
   return new MqError(ExitCode.interrupted, 'interrupted', 'stopped by Ctrl-C');
-}
-
-/** --debug's line for a streamed body: its size, never its bytes. */
-function streamSummary(body: StreamBody): string {
-  return `(a streamed body${body.length === undefined ? '' : ` of ${body.length} bytes`})`;
-}
-
-function sendable(body: string | StreamBody | undefined): TransportBody | undefined {
-  return typeof body === 'object' ? { length: body.length, chunks: body.open() } : body;
 }
 
 export class HttpClient {
@@ -248,9 +188,7 @@ export class HttpClient {
 
   /** Waits before the next try; false (and no wait, no message) when the deadline leaves no room for one. */
   private async backoff(attempt: number, retryAfterMs: number | undefined, spec: CallSpec, call: CallOptions, reason: string): Promise<boolean> {
-    const base = this.settings.backoffMs ?? 500;
-    const exp = Math.min(base * 2 ** attempt, MAX_RETRY_AFTER_MS);
-    const delay = retryAfterMs ?? Math.round(exp / 2 + (this.random() * exp) / 2);
+    const delay = backoffDelay(attempt, retryAfterMs, this.settings.backoffMs ?? 500, this.random);
     if (call.deadline !== undefined && this.now() + delay + MIN_RETRY_WINDOW_MS > call.deadline) {
       this.settings.debug?.(`no retry of ${spec.endpoint} after ${reason}: the deadline is too close`);
       return false;
@@ -260,28 +198,9 @@ export class HttpClient {
     return true;
   }
 
-  private async pause(ms: number, call: CallOptions): Promise<void> {
-    this.throwIfAborted(call);
+  private pause(ms: number, call: CallOptions): Promise<void> {
     const signals = [this.settings.signal, call.signal].filter((s): s is AbortSignal => s !== undefined);
-    let timer: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
-    const stopped = new Promise<never>((_, reject) => {
-      onAbort = () => {
-        try {
-          this.throwIfAborted(call);
-        } catch (err) {
-          reject(err);
-        }
-      };
-      for (const s of signals) s.addEventListener('abort', onAbort, { once: true });
-    });
-    const wait = this.sleep ? this.sleep(ms) : new Promise<void>((r) => (timer = setTimeout(r, ms)));
-    try {
-      await Promise.race([wait, stopped]);
-    } finally {
-      clearTimeout(timer);
-      for (const s of signals) s.removeEventListener('abort', onAbort as () => void);
-    }
+    return abortableWait(ms, signals, () => this.throwIfAborted(call), this.sleep);
   }
 
   private pickTransport(url: URL): { name: TransportName; proxy?: string } {
@@ -388,22 +307,6 @@ export class HttpClient {
 
   /** The body as text with the token redacted, read up to the size cap. */
   private async readBody(res: TransportResponse, spec: CallSpec): Promise<string> {
-    const max = this.settings.maxResponseBytes ?? MAX_RESPONSE_BYTES;
-    const tooLarge = () => {
-      res.destroy();
-      return new MqError(ExitCode.unexpected, spec.what, `the answer is larger than ${formatBytes(max)}; mq stopped reading it`, {
-        hints: ['check that the API URL (--api-url, MQ_API_URL or the profile) points at the merge queue service'],
-      });
-    };
-    const declared = Number(res.headers['content-length']);
-    if (Number.isFinite(declared) && declared > max) throw tooLarge();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for await (const chunk of res.body) {
-      size += chunk.byteLength;
-      if (size > max) throw tooLarge();
-      chunks.push(chunk);
-    }
-    return this.redact(Buffer.concat(chunks).toString('utf8'));
+    return this.redact(await readText(res, this.settings.maxResponseBytes ?? MAX_RESPONSE_BYTES, spec.what));
   }
 }
