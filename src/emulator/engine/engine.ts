@@ -3,26 +3,29 @@
  * current time (epoch ms) and first processes every event due up to it, so callers never have to
  * "tick" it; it never reads a clock, does no I/O and draws ids from a PRNG kept in the state.
  * Time never goes backwards: a `now` earlier than the engine's time is treated as the engine's time.
+ * Queue and pull-request operations live in queue-ops.ts and pr-ops.ts; this class advances time
+ * and delegates.
  *
  * Operations throw EngineError (kind invalid / not_found / conflict, plain message) on bad input, and
  * validate before they change anything, so a refused call leaves the state untouched. Reads answer
  * with views (views.ts); the server spells them as the service's JSON.
  */
-import { applyConfigUpdate, validateUpdate, type QueueUpdate } from './config.js';
-import { badRequest, conflict, notFound } from './errors.js';
+import type { QueueUpdate } from './config.js';
+import { badRequest, notFound } from './errors.js';
 import { heapPeek, heapPop } from './event-heap.js';
 import { completeBisectionRun } from './bisection.js';
 import { bisectingEntries } from './bisection-nodes.js';
 import { upsertFakePr, type FakePrInput, type FakePrView } from './fake-prs.js';
-import { queueKey, repoKey, type Core } from './lifecycle.js';
+import { repoKey, type Core } from './lifecycle.js';
 import { snapshotQueue, type QueueMetricsSnapshot } from './metrics.js';
 import * as prOps from './pr-ops.js';
 import { inQueueOrder } from './queue-order.js';
+import * as queueOps from './queue-ops.js';
+import type { QueueRef } from './queue-ops.js';
 import { KIND_BATCH_TIMER, KIND_COMPLETE, breakersOf, runIdFrom, spendScripts } from './runs.js';
-import { admitAll } from './membership.js';
 import { completeRun, reconcile } from './scheduler.js';
-import { createState, describeQueue, mustQueue, newQueue } from './state.js';
-import type { Effect, EngineState, QueueMode, QueueRecord, RepoRef, RequestableQueueState, TestRun } from './types.js';
+import { createState, describeQueue, mustQueue } from './state.js';
+import type { Effect, EngineState, QueueMode, QueueRecord, RepoRef, TestRun } from './types.js';
 import { lookupPullRequests, testingResults, type TestingResultsQuery } from './history.js';
 import {
   entryView,
@@ -39,10 +42,7 @@ import {
   type TestingResultView,
 } from './views.js';
 
-export interface QueueRef {
-  repo: RepoRef;
-  targetBranch: string;
-}
+export type { QueueRef };
 export interface PrRef extends QueueRef {
   pr: { number: number };
 }
@@ -154,28 +154,13 @@ export class QueueEngine {
 
   createQueue(req: QueueRef & { mode?: QueueMode; concurrency?: number }, now: number): void {
     this.advance(now);
-    validateUpdate({ concurrency: req.concurrency });
-    const key = queueKey(req.repo, req.targetBranch);
-    if (this.state.queues[key]) {
-      throw conflict(`A merge queue already exists for branch "${req.targetBranch}" in this repository`);
-    }
-    this.state.queues[key] = newQueue(req.repo, req.targetBranch, this.state.now, req.mode, req.concurrency);
+    queueOps.createQueue(this.core, req);
   }
 
   /** Deleting a missing queue is a no-op; a queue with live PRs (NOT_READY included) is refused. */
   deleteQueue(req: QueueRef, now: number): void {
     this.advance(now);
-    const key = queueKey(req.repo, req.targetBranch);
-    const q = this.state.queues[key];
-    if (!q) return;
-    const live = q.counts.admitted + q.counts.notReady;
-    if (live > 0) {
-      throw badRequest(
-        `the merge queue for ${describeQueue(q.repo, q.branch)} is not empty: ${live} pull request${live === 1 ? '' : 's'} still in it; cancel or merge them first`,
-      );
-    }
-    for (const id of q.runIds) delete this.state.runs[id];
-    delete this.state.queues[key];
+    queueOps.deleteQueue(this.core, req);
   }
 
   getQueue(req: QueueRef, now: number): QueueWithEntriesView {
@@ -185,49 +170,10 @@ export class QueueEngine {
     return { ...queueView(q), entries };
   }
 
-  /**
-   * Stores the settings and applies them from the next scheduling decision (runs in flight keep the
-   * settings they started with). `state: running` resumes a paused or draining queue and admits
-   * waiting PRs; a draining queue stays draining when it empties (D10).
-   *
-   * Changing `mode` while PRs are admitted starts a switch (D11): the queue reports
-   * switching_modes, admits nothing and lets its PRs finish as when draining, then takes the new
-   * mode and returns to the state it was asked to be in. During the switch only `state` may be
-   * changed (it sets the state to return to); any update that would change a setting is refused
-   * with 400, as the service refuses config writes then (MODE_CHANGE_IN_PROGRESS). Repeating a
-   * setting's current value is not a change and is accepted.
-   */
+  /** Stores settings and resumes, pauses, drains or switches mode (queue-ops.ts tells how). */
   updateQueue(req: QueueRef & QueueUpdate, now: number): QueueView {
     this.advance(now);
-    const q = mustQueue(this.state, req.repo, req.targetBranch);
-    validateUpdate(req);
-    const state: RequestableQueueState | undefined = req.state;
-    if (state !== undefined && !['running', 'paused', 'draining'].includes(state)) {
-      throw badRequest('state: expected one of running, paused, draining');
-    }
-    if (q.switching) {
-      const changes = changedSettings(q, req);
-      if (changes.length > 0) {
-        throw badRequest(
-          `the merge queue for ${describeQueue(q.repo, q.branch)} is switching modes (to ${q.switching.to}); only its state can be changed until the pull requests in it have merged or left (refused: ${changes.join(', ')})`,
-        );
-      }
-      if (state !== undefined) q.switching.resume = state;
-      reconcile(this.core, q);
-      return queueView(q);
-    }
-    const switchTo = req.mode !== undefined && req.mode !== q.config.mode && q.counts.admitted > 0 ? req.mode : null;
-    const modeBefore = q.config.mode;
-    applyConfigUpdate(q.config, switchTo === null ? req : { ...req, mode: undefined });
-    if (switchTo !== null) {
-      q.switching = { to: switchTo, resume: state ?? (q.state as RequestableQueueState) };
-      q.state = 'switching_modes';
-    } else if (state !== undefined) {
-      q.state = state;
-    }
-    if (q.state === 'running' || q.config.mode !== modeBefore) admitAll(this.core, q);
-    reconcile(this.core, q);
-    return queueView(q);
+    return queueOps.updateQueue(this.core, req);
   }
 
   // ---- pull requests -------------------------------------------------------------------------
@@ -357,20 +303,4 @@ export class QueueEngine {
 function finishRun(core: Core, q: QueueRecord, run: TestRun, passed: boolean, reason: string): void {
   if (run.isBisection) completeBisectionRun(core, q, run, passed, reason);
   else completeRun(core, q, run, passed, reason);
-}
-
-/** The settings an update would change (everything but `state`). */
-function changedSettings(q: QueueRecord, u: QueueUpdate): string[] {
-  const c = q.config as unknown as Record<string, unknown>;
-  const out: string[] = [];
-  for (const [k, v] of Object.entries(u)) {
-    if (v === undefined || ['repo', 'targetBranch', 'state', 'requiredStatuses', 'deleteRequiredStatuses'].includes(k)) continue;
-    if (c[k] !== v) out.push(k);
-  }
-  const rs = q.config.requiredStatuses;
-  if (u.requiredStatuses && u.requiredStatuses.length > 0 && (rs === null || rs.join('\n') !== u.requiredStatuses.join('\n'))) {
-    out.push('requiredStatuses');
-  }
-  if (u.deleteRequiredStatuses && rs !== null) out.push('deleteRequiredStatuses');
-  return out;
 }
