@@ -11,7 +11,7 @@
  * checking it again: two processes that both saw the dead owner cannot remove each other's
  * fresh lock.
  */
-import { lstatSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import Conf from 'conf';
@@ -111,7 +111,10 @@ export async function lockConfig(file: string, now: () => number = Date.now): Pr
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       // ENOTEMPTY: proper-lockfile found the lock stale but could not remove it (our owner file is inside).
-      if (code !== 'ELOCKED' && code !== 'ENOTEMPTY') {
+      // ENOENT with the directory there: the lock directory was removed between proper-lockfile's
+      // mkdir and its mtime probe (a take-over finishing): try again.
+      const vanished = code === 'ENOENT' && existsSync(dirname(file));
+      if (code !== 'ELOCKED' && code !== 'ENOTEMPTY' && !vanished) {
         throw lockError(file, `cannot be locked (${code ?? (err as Error).message})`, [
           'check that the config directory is writable, or point MQ_CONFIG_DIR elsewhere',
         ]);
