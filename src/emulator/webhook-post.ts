@@ -1,0 +1,42 @@
+/** The webhook dispatcher's one HTTP POST (see webhooks.ts). */
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
+/**
+ * One POST; resolves with the status once the answer has been read (and discarded). Redirects are
+ * not followed. node:http rather than fetch: the server has it loaded already, while fetch brings
+ * in undici, some 10 MiB of resident memory for a handful of attempts.
+ */
+export function post(url: string, body: string, headers: Record<string, string>, timeoutMs: number, stop: AbortSignal): Promise<number> {
+  return new Promise((resolve, reject) => {
+    if (stop.aborted) {
+      reject(new Error('stopped'));
+      return;
+    }
+    const u = new URL(url);
+    const request = u.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = request(u, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, signal: stop });
+    const timer = setTimeout(() => {
+      const e = new Error(`timed out after ${timeoutMs} ms`);
+      e.name = 'TimeoutError';
+      req.destroy(e);
+    }, timeoutMs);
+    timer.unref();
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => {
+        clearTimeout(timer);
+        resolve(res.statusCode ?? 0);
+      });
+      res.on('error', (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+    });
+    req.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    req.end(body);
+  });
+}
