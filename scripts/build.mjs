@@ -1,46 +1,49 @@
-// Builds dist/ with esbuild, shaped for start-up time:
-//   dist/main.js     tiny entry: answers --version, else imports cli.js
-//   dist/cli.js      the entry of the command line; with code splitting, what every command line
-//                    needs (commander, the root program and its manifest, the presenter, the context)
-//                    is one chunk, and each top-level command is a chunk of its own (dist/*-HASH.js),
-//                    imported only when the command line names it (src/program.ts)
-//   dist/lazy/*.js   what only some commands need, loaded on first use: api.js, one file with what
-//                    a read command needs (the HTTP layer with the node:http transport, the API
-//                    client on zod's mini API, the stats fetchers; the undici transport, only when
-//                    a proxy applies, is transport-undici.js), the emulator (built apart: classic zod), the planner, the Prometheus
-//                    parser, completions, the config writer (conf), cli-table3. These files carry their
-//                    own copy of small shared modules; the error classes are branded so `instanceof`
-//                    works across copies.
-// The metafile (which sources each output holds) goes to node_modules/.cache/mq-build/meta.json for
-// test/e2e/startup-loads.test.ts.
+// Builds dist/ with esbuild, shaped for start-up time on Node 20, which has no compile cache for ES
+// modules: the CLI is CommonJS bundles that src/boot/bundles.ts runs as V8 scripts with a code cache.
+//   dist/main.cjs       tiny entry: answers --version, else loads the CLI bundle
+//   dist/cli.cjs        the core: what every command line needs (commander, the root program and its
+//                       manifest, the presenter, the context, config resolution, the commands'
+//                       shared helpers)
+//   dist/cmd/NAME.cjs   each top-level command, loaded when the command line names it (src/program.ts)
+//   dist/lazy/NAME.cjs  what only some commands need, loaded on first use: api (the HTTP layer with the
+//                       node:http transport, the API client on zod's mini API, the stats fetchers),
+//                       transport-undici (only when a proxy applies), the emulator (classic zod), the
+//                       planner, the Prometheus parser, completions, the config writer (conf),
+//                       cli-table3
+//   dist/lazy/planner-worker.js  the planner's worker thread (an ES module of its own)
+// A bundle never holds a copy of a module another bundle owns: a module of the core (or of the api
+// bundle) is imported from there, `require('mq:cli').__mq_modules[ID]`; a dynamic import of a command
+// or lazy module becomes `require('mq:cmd/NAME')` / `require('mq:lazy/NAME')`, which the loader
+// resolves. The metafile (which sources each output holds) goes to
+// node_modules/.cache/mq-build/meta.json for test/e2e/startup-loads.test.ts.
 import { build } from 'esbuild';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
 rmSync(resolve(root, 'dist'), { recursive: true, force: true });
 
-/** Lazily imported modules: output name -> source file or package. */
+/** Lazily imported modules: bundle name -> source file or package. */
 const LAZY = {
   client: 'src/api/client.ts',
   http: 'src/api/http.ts',
+  'transport-undici': 'src/api/transport-undici.ts',
   prometheus: 'src/api/prometheus.ts',
   'merge-queue-metrics': 'src/api/merge-queue-metrics.ts',
   emulator: 'src/emulator/index.ts',
   planner: 'src/planner/index.ts',
   stats: 'src/stats/lazy.ts',
-  'planner-worker': 'src/planner/worker.ts',
   describe: 'src/help/describe.ts',
   completion: 'src/completion/generate.ts',
   'config-write': 'src/config/write.ts',
   'cli-table3': 'cli-table3',
 };
 /**
- * Lazy modules that load together, as one file: a read command (`mq status 1`) needs the HTTP layer,
- * the client and the stats fetchers, and each further file costs Node's ESM loader a resolve, a read
- * and a link (about 1.5 ms a file on this machine). Output name -> the LAZY names it holds.
+ * Lazy modules that load together, as one bundle: a read command (`mq status 1`) needs the HTTP
+ * layer, the client and the stats fetchers. Bundle name -> the LAZY names it holds.
  */
 const GROUPS = { api: ['http', 'client', 'stats'] };
 const groupOf = new Map(Object.entries(GROUPS).flatMap(([group, names]) => names.map((n) => [n, group])));
@@ -54,80 +57,76 @@ const lazyByPackage = new Map(
     .filter(([, src]) => !src.startsWith('src/'))
     .map(([name, src]) => [src, name]),
 );
+/** The top-level command modules, as src/program.ts imports them: source -> bundle key. */
+const PROGRAM = resolve(root, 'src/program.ts');
+const COMMANDS = new Map(
+  [...readFileSync(PROGRAM, 'utf8').matchAll(/import\('\.\/(commands\/[\w/-]+)\.js'\)/g)].map(([, path]) => [
+    resolve(root, `src/${path}.ts`),
+    `cmd/${path.replace(/^commands\//, '').replace(/\/index$/, '')}`,
+  ]),
+);
+if (COMMANDS.size < 10) throw new Error('scripts/build.mjs: the command imports of src/program.ts were not found');
 
 const common = {
   bundle: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   minify: true,
   legalComments: 'none',
   define: { MQ_VERSION: JSON.stringify(pkg.version) },
-  // Bundled CommonJS dependencies call require() (and may read __filename); give ESM output real ones.
-  banner: {
-    js: "import { createRequire as __mqCreateRequire } from 'node:module'; import { fileURLToPath as __mqFileURLToPath } from 'node:url'; const require = __mqCreateRequire(import.meta.url); const __filename = __mqFileURLToPath(import.meta.url);",
-  },
+  // The loader runs bundles as scripts, where `import()` is not available on Node 20: every dynamic
+  // import becomes a require (of a built-in, of code in the same bundle, or of another bundle).
+  supported: { 'dynamic-import': false },
   logLevel: 'warning',
   absWorkingDir: root,
+  write: false,
+  metafile: true,
 };
 
-/** Turns cli.js's dynamic imports of lazy modules into imports of their files under `prefix`. */
-function lazyImports(prefix) {
+/** Dynamic imports of lazy modules and commands become requires of their bundles. */
+function bundleImports(self) {
   return {
-    name: 'lazy-imports',
+    name: 'bundle-imports',
     setup(b) {
+      b.onResolve({ filter: /^mq:/ }, (args) => ({ path: args.path, external: true }));
       b.onResolve({ filter: /.*/ }, (args) => {
         if (args.kind !== 'dynamic-import') return undefined;
         const pkgName = lazyByPackage.get(args.path);
-        if (pkgName) return { path: `${prefix}${pkgName}.js`, external: true };
+        if (pkgName) return { path: `mq:lazy/${pkgName}`, external: true };
         if (!args.path.startsWith('.')) return undefined;
         const source = resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
-        const name = lazyBySource.get(source);
-        return name ? { path: `${prefix}${name}.js`, external: true } : undefined;
+        const lazy = lazyBySource.get(source);
+        if (lazy && `lazy/${lazy}` !== self) return { path: `mq:lazy/${lazy}`, external: true };
+        if (args.importer === PROGRAM && COMMANDS.has(source)) return { path: `mq:${COMMANDS.get(source)}`, external: true };
+        return undefined;
       });
     },
   };
 }
 
-await build({
-  ...common,
-  banner: undefined,
-  entryPoints: { main: 'src/main.ts' },
-  outdir: 'dist',
-  plugins: [{ name: 'cli-external', setup: (b) => b.onResolve({ filter: /^\.\/cli\.js$/ }, () => ({ path: './cli.js', external: true })) }],
-});
-/**
- * Each command module (and anything else cli.js imports dynamically) is its own chunk, loaded when
- * the command line names it (src/program.ts). Every such chunk also imports the entry, so all the
- * entry loads anyway (commander, the presenter, the context, config resolution, the commands'
- * shared helpers) is used by the same set of entry points and lands in one chunk, instead of one
- * chunk per combination of commands that share a module: `mq status 1` loads main.js, cli.js, that
- * chunk, the status chunk and one chunk of views.
- */
-const CLI_ENTRY = ['src/cli.ts', 'src/commands/shared.ts'].map((f) => resolve(root, f));
-const commandChunks = {
-  name: 'command-chunks',
-  setup(b) {
-    b.onResolve({ filter: /^mq-cli-entry$/ }, () => ({ path: 'cli', namespace: 'mq-entry' }));
-    b.onLoad({ filter: /.*/, namespace: 'mq-entry' }, () => ({
-      contents: `export * from ${JSON.stringify(CLI_ENTRY[0])};\n${CLI_ENTRY.slice(1)
-        .map((f) => `import ${JSON.stringify(f)};`)
-        .join('\n')}`,
-      resolveDir: root,
-      loader: 'js',
-    }));
-    b.onResolve({ filter: /^\./ }, (args) =>
-      args.kind === 'dynamic-import' && args.namespace === 'file'
-        ? { path: resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')), namespace: 'mq-chunk' }
-        : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'mq-chunk' }, (args) => ({
-      contents: `${CLI_ENTRY.map((f) => `import ${JSON.stringify(f)};`).join('\n')}\nexport * from ${JSON.stringify(args.path)};`,
-      resolveDir: dirname(args.path),
-      loader: 'js',
-    }));
-  },
-};
+/** Imports of a module another bundle owns become `require('mq:OWNER').__mq_modules[ID]`. */
+function ownedElsewhere(owners) {
+  return {
+    name: 'owned-elsewhere',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (owners.length === 0 || args.pluginData?.mqSkip || args.namespace !== 'file') return undefined;
+        if (args.kind !== 'import-statement' && args.kind !== 'require-call' && args.kind !== 'dynamic-import') return undefined;
+        const r = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { mqSkip: true } });
+        if (r.errors.length > 0 || r.external || r.namespace !== 'file') return undefined;
+        const id = relative(root, r.path);
+        const owner = owners.find((o) => o.ids.has(id));
+        // The path ends in .cjs: esbuild takes the file type from it (commander's entry is a .mjs).
+        return owner ? { path: `${id}.owned.cjs`, namespace: 'mq-owned', pluginData: { owner: owner.key, id } } : undefined;
+      });
+      b.onLoad({ filter: /.*/, namespace: 'mq-owned' }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(`mq:${args.pluginData.owner}`)}).__mq_modules[${JSON.stringify(args.pluginData.id)}];`,
+        loader: 'js',
+      }));
+    },
+  };
+}
 
 /**
  * commander requires node:child_process at load for executable subcommands, which mq does not
@@ -145,17 +144,6 @@ const lazyChildProcess = {
     }));
   },
 };
-
-const cliBuild = await build({
-  ...common,
-  entryPoints: { cli: 'mq-cli-entry' },
-  outdir: 'dist',
-  plugins: [lazyImports('./lazy/'), commandChunks, lazyChildProcess],
-  // Per-command chunks next to cli.js, so './lazy/…' means the same from every file.
-  splitting: true,
-  chunkNames: '[name]-[hash]',
-  metafile: true,
-});
 /**
  * zod re-exports every message locale (about 260 KB minified) through `z.locales`; mq never switches
  * locale and zod configures English itself, so only English is bundled.
@@ -173,7 +161,6 @@ const englishOnlyZod = {
     }));
   },
 };
-
 /**
  * conf imports ajv, ajv-formats and semver (about 180 KB minified) for its `schema` and
  * `migrations` options; mq uses neither (the store checks the file itself), so they are replaced
@@ -197,120 +184,138 @@ const confWithoutSchema = {
   },
 };
 
-/**
- * The emulator validates requests with classic zod, the client with zod's mini API: built together,
- * their shared chunk would hold all of zod's core for every API command. So the emulator is built
- * apart (one file, its own copy of what it shares with the rest).
- */
-const SEPARATE = new Set(['emulator']);
-/** Each group is one entry: a module re-exporting its members. */
-const groupEntries = {
-  name: 'lazy-groups',
+/** An entry that re-exports `sources` (and, for an owner, the namespace of each module it holds). */
+function entryPlugin(key, sources, moduleIds) {
+  return {
+    name: 'mq-entry',
+    setup(b) {
+      b.onResolve({ filter: /^mq-entry:/ }, () => ({ path: key, namespace: 'mq-entry' }));
+      b.onLoad({ filter: /.*/, namespace: 'mq-entry' }, () => {
+        const [first, ...rest] = sources.map((src) => JSON.stringify(src.startsWith('src/') ? resolve(root, src) : src));
+        // A package's CommonJS exports are its default export (cli-table3: the Table class).
+        const lines = sources[0].startsWith('src/') ? [`export * from ${first};`] : [`export { default } from ${first};`];
+        for (const src of rest) lines.push(key === 'cli' ? `import ${src};` : `export * from ${src};`);
+        if (moduleIds) {
+          for (const [i, id] of moduleIds.entries()) lines.push(`import * as __m${i} from ${JSON.stringify(resolve(root, id))};`);
+          lines.push(`export const __mq_modules = { ${moduleIds.map((id, i) => `${JSON.stringify(id)}: __m${i}`).join(', ')} };`);
+        }
+        return { contents: lines.join('\n'), resolveDir: root, loader: 'js' };
+      });
+    },
+  };
+}
+
+/** The files that imports of packages by name resolve to (commander's, chalk's, zod/mini's entry). */
+const packageEntries = new Set();
+const recordPackageEntries = {
+  name: 'record-package-entries',
   setup(b) {
-    b.onResolve({ filter: /^mq-group:/ }, (args) => ({ path: args.path.slice('mq-group:'.length), namespace: 'mq-group' }));
-    b.onLoad({ filter: /.*/, namespace: 'mq-group' }, (args) => ({
-      contents: [...GROUPS[args.path].map((name) => LAZY[name]), ...(GROUP_SHARES[args.path] ?? [])]
-        .map((src) => `export * from ${JSON.stringify(resolve(root, src))};`)
-        .join('\n'),
-      resolveDir: root,
-      loader: 'js',
-    }));
-  },
-};
-/**
- * Every API command sends over the node:http transport (undici only behind a proxy): http.ts's
- * dynamic import of it becomes a static one, so it is part of the api file instead of a chunk of
- * its own.
- */
-const TRANSPORT_NODE_IMPORT = "import('./transport-node.js')";
-const staticNodeTransport = {
-  name: 'static-node-transport',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]src[\\/]api[\\/]http\.ts$/ }, (args) => {
-      const text = readFileSync(args.path, 'utf8');
-      if (!text.includes(TRANSPORT_NODE_IMPORT)) throw new Error(`${args.path} no longer contains ${TRANSPORT_NODE_IMPORT}: update scripts/build.mjs`);
-      return {
-        contents: `import * as __mqTransportNode from './transport-node.js';\n${text.replace(TRANSPORT_NODE_IMPORT, 'Promise.resolve(__mqTransportNode)')}`,
-        loader: 'ts',
-      };
+    b.onResolve({ filter: /^[@\w]/ }, async (args) => {
+      if (args.pluginData?.mqSkip || args.path.startsWith('node:') || args.namespace !== 'file') return undefined;
+      const r = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { mqSkip: true } });
+      if (r.errors.length === 0 && r.namespace === 'file' && !r.external) packageEntries.add(relative(root, r.path));
+      return undefined;
     });
   },
 };
-/**
- * The undici transport (loaded only behind a proxy) is a file of its own next to api.js and takes
- * the transport module (the error class http.ts tests with `instanceof`) from api.js, which
- * re-exports it: api.js then needs no chunk.
- */
-const GROUP_SHARES = { api: ['src/api/transport.ts'] };
-const undiciApart = {
-  name: 'undici-transport-apart',
-  setup(b) {
-    b.onResolve({ filter: /^\.\/transport-undici\.js$/ }, (args) =>
-      args.kind === 'dynamic-import' ? { path: './transport-undici.js', external: true } : undefined,
-    );
-    b.onResolve({ filter: /^\.\/transport\.js$/ }, (args) =>
-      /[\\/]transport-undici\.ts$/.test(args.importer) ? { path: './api.js', external: true } : undefined,
-    );
+
+const outputs = new Map();
+const meta = {};
+/** Builds bundle `key` (dist/KEY.cjs) from `sources`; an owner exports the namespaces of its modules. */
+async function bundle(key, sources, { owners = [], owner = false, plugins = [], options = {} } = {}) {
+  const run = (moduleIds) =>
+    build({
+      ...common,
+      ...options,
+      entryPoints: { [key]: `mq-entry:${key}` },
+      outdir: 'dist',
+      outExtension: { '.js': '.cjs' },
+      plugins: [
+        entryPlugin(key, sources, moduleIds),
+        bundleImports(key),
+        ...plugins,
+        ownedElsewhere(owners),
+        englishOnlyZod,
+        confWithoutSchema,
+        recordPackageEntries,
+      ],
+    });
+  let result = await run(null);
+  const inputsOf = (r) => Object.keys(Object.values(r.metafile.outputs)[0].inputs).filter((id) => /\.(m?[jt]s|cjs)$/.test(id) && existsSync(resolve(root, id)));
+  let ids = null;
+  if (owner) {
+    // What other bundles can import from an owner: its sources and the entry files of the packages
+    // it imports by name (the namespace of every file of a package would defeat tree shaking).
+    ids = inputsOf(result).filter((id) => id.startsWith('src/') || packageEntries.has(id));
+    result = await run(ids);
+  }
+  const [file] = result.outputFiles;
+  const text = file.text;
+  // A dynamic import left in a bundle would fail under the loader (no import() in vm scripts on Node 20).
+  if (/\bimport\(/.test(text.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""'))) {
+    throw new Error(`scripts/build.mjs: ${key}.cjs still contains import(): the loader cannot run it`);
+  }
+  outputs.set(key, { file: `${key}.cjs`, text });
+  const [outName, out] = Object.entries(result.metafile.outputs)[0];
+  meta[outName] = { inputs: Object.fromEntries(Object.entries(out.inputs).filter(([id]) => !id.startsWith('mq-owned:') && !id.startsWith('mq-entry:'))) };
+  return ids === null ? null : { key, ids: new Set(ids) };
+}
+
+const core = await bundle('cli', ['src/cli.ts', 'src/commands/shared.ts'], { owner: true, plugins: [lazyChildProcess] });
+const api = await bundle(
+  'lazy/api',
+  GROUPS.api.map((name) => LAZY[name]),
+  { owner: true, owners: [core] },
+);
+const owners = [core, api];
+for (const [source, key] of COMMANDS) await bundle(key, [relative(root, source)], { owners });
+for (const [name, src] of Object.entries(LAZY)) {
+  if (groupOf.has(name)) continue;
+  // The planner finds its worker next to its own file: import.meta.url is the bundle's URL.
+  const options =
+    name === 'planner'
+      ? {
+          define: { ...common.define, 'import.meta.url': '__mqImportMetaUrl' },
+          banner: { js: 'var __mqImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+        }
+      : {};
+  await bundle(`lazy/${name}`, [src], { owners, options });
+}
+
+const bundles = {};
+for (const [key, { file, text }] of outputs) {
+  mkdirSync(dirname(resolve(root, 'dist', file)), { recursive: true });
+  writeFileSync(resolve(root, 'dist', file), text);
+  bundles[key] = { file, hash: createHash('sha256').update(text).digest('hex').slice(0, 16) };
+}
+
+// The planner's worker thread: a self-contained ES module.
+const workerBuild = await build({
+  ...common,
+  format: 'esm',
+  supported: {},
+  write: true,
+  entryPoints: { 'planner-worker': 'src/planner/worker.ts' },
+  outdir: 'dist/lazy',
+  banner: {
+    js: "import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(import.meta.url);",
   },
-};
-const grouped = new Set(groupOf.keys());
-const lazyBuild = await build({
-  ...common,
-  entryPoints: {
-    ...Object.fromEntries(Object.entries(LAZY).filter(([name]) => !SEPARATE.has(name) && !grouped.has(name))),
-  },
-  plugins: [englishOnlyZod, confWithoutSchema],
-  outdir: 'dist/lazy',
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
-  metafile: true,
 });
-/**
- * The groups are built apart from the other lazy modules, so that what they share with those (the
- * error classes, small helpers) is copied in instead of split into chunks the read path would load;
- * without code splitting each group is exactly one file. The undici transport is built next to them
- * and imports the transport module from api.js (see undiciApart).
- */
-const groupBuild = await build({
+Object.assign(meta, workerBuild.metafile.outputs);
+
+await build({
   ...common,
-  entryPoints: Object.fromEntries(Object.keys(GROUPS).map((group) => [group, `mq-group:${group}`])),
-  plugins: [groupEntries, staticNodeTransport, undiciApart, englishOnlyZod, confWithoutSchema],
-  outdir: 'dist/lazy',
-  metafile: true,
-});
-const undiciBuild = await build({
-  ...common,
-  entryPoints: { 'transport-undici': 'src/api/transport-undici.ts' },
-  plugins: [undiciApart],
-  outdir: 'dist/lazy',
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
-  metafile: true,
-});
-const separateBuild = await build({
-  ...common,
-  entryPoints: Object.fromEntries(Object.entries(LAZY).filter(([name]) => SEPARATE.has(name))),
-  plugins: [englishOnlyZod, confWithoutSchema],
-  outdir: 'dist/lazy',
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
-  metafile: true,
+  write: true,
+  metafile: false,
+  entryPoints: { main: 'src/main.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  define: { ...common.define, MQ_BUNDLES: JSON.stringify(bundles) },
 });
 
 // Which sources each output file holds (test/e2e/startup-loads.test.ts reads it); not shipped.
 mkdirSync(resolve(root, 'node_modules/.cache/mq-build'), { recursive: true });
-writeFileSync(
-  resolve(root, 'node_modules/.cache/mq-build/meta.json'),
-  JSON.stringify({
-    outputs: {
-      ...cliBuild.metafile.outputs,
-      ...lazyBuild.metafile.outputs,
-      ...groupBuild.metafile.outputs,
-      ...undiciBuild.metafile.outputs,
-      ...separateBuild.metafile.outputs,
-    },
-  }),
-);
+writeFileSync(resolve(root, 'node_modules/.cache/mq-build/meta.json'), JSON.stringify({ outputs: meta }));
 
 // The library entry points (`mq-cli`, `mq-cli/emulator`), separate bundles: see build-lib.mjs.
 const { buildLib } = await import('./build-lib.mjs');

@@ -1,16 +1,37 @@
 /**
- * Entry point. `mq --version` is the most frequent call in CI scripts: answer it (and
- * `mq --version --json`) before loading anything else; every other command line goes to cli.ts.
+ * Entry point (built as dist/main.cjs, run by bin/mq.js). `mq --version` is the most frequent call
+ * in CI scripts: answer it (and `mq --version --json`) before loading anything else; every other
+ * command line goes to the CLI bundle (dist/cli.cjs, src/cli.ts), loaded with a code cache
+ * (boot/bundles.ts). CommonJS, like the bundles: Node then never starts its ES module loader.
  */
+import { type BundleTable, cliLoader, type Loader } from './boot/bundles.js';
 import { versionRequest, versionText } from './cli/version.js';
 
 declare const MQ_VERSION: string;
+/** The bundles of this build (scripts/build.mjs): key -> file under dist/ and content hash. */
+declare const MQ_BUNDLES: BundleTable;
 
-const argv = process.argv.slice(2);
-const version = versionRequest(argv);
-if (version) {
-  process.stdout.write(versionText(typeof MQ_VERSION === 'string' ? MQ_VERSION : '0.0.0-dev', version));
-} else {
-  const { main } = await import('./cli.js');
+/** Runs the command line `argv`. */
+export async function start(argv: string[]): Promise<void> {
+  const version = versionRequest(argv);
+  if (version) {
+    process.stdout.write(versionText(typeof MQ_VERSION === 'string' ? MQ_VERSION : '0.0.0-dev', version));
+    return;
+  }
+  const { main } = cli();
   await main(argv);
 }
+
+let loader: Loader | undefined;
+
+/** The CLI bundle's exports (scripts/manifest.mjs reads the command tree through it). */
+export function cli(): typeof import('./cli.js') {
+  loader ??= cliLoader(__filename, MQ_BUNDLES, process.env);
+  // A test preload (test/helpers/record-loads.cjs) sees what is loaded.
+  const hook = (globalThis as { [key: symbol]: unknown })[Symbol.for('mq.loader')];
+  if (typeof hook === 'function') hook(loader);
+  return loader.load('cli') as typeof import('./cli.js');
+}
+
+// `node dist/main.cjs …` runs it too.
+if (require.main === module) void start(process.argv.slice(2));

@@ -1,0 +1,171 @@
+/**
+ * Loads the CLI's CommonJS bundles (dist/cli.cjs, dist/cmd/*.cjs, dist/lazy/*.cjs) with a V8 code
+ * cache, so that a command line after the first one does not compile the code it runs again.
+ *
+ * Node 20 has no compile cache for ES modules (`module.enableCompileCache` came in 22.1), while
+ * `vm.Script` takes and produces V8 code caches for scripts: the bundles are CommonJS so that they
+ * can be run as scripts. A bundle names another one as `require('mq:KEY')` (scripts/build.mjs):
+ * this loader resolves those; everything else goes to Node's own `require` (built-ins only: the
+ * bundles carry their dependencies).
+ *
+ * The cache lives in the user's cache directory (`$XDG_CACHE_HOME/mq/v8`, `~/.cache/mq/v8`, on macOS
+ * `~/Library/Caches/mq/v8`, on Windows `%LOCALAPPDATA%\mq\cache\v8`), one file a bundle, named by
+ * the bundle's content hash (from the build), its size and mtime, and the Node version and
+ * architecture; V8 rejects a cache made by another V8 or other flags and the bundle then compiles
+ * as without one. A cache is written once, when the process exits (it then holds the functions the
+ * command ran), atomically and 0600, in a directory that is the user's own and writable by no one
+ * else: a directory that is not is neither read nor written. Nothing about the cache ever makes a
+ * command fail: a cache that cannot be read, written or used is ignored. `MQ_NO_COMPILE_CACHE=1`
+ * turns it off.
+ */
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Script } from 'node:vm';
+
+/** What the build says of each bundle: its file under dist/ and a hash of its content. */
+export type BundleTable = Record<string, { file: string; hash: string }>;
+
+export interface LoaderOptions {
+  /** dist/, where the bundles are. */
+  dist: string;
+  bundles: BundleTable;
+  /** The code cache directory; null: no cache. */
+  cacheDir: string | null;
+  /** Node's require, for built-ins. */
+  require: NodeJS.Require;
+}
+
+export interface LoadRecord {
+  key: string;
+  file: string;
+  /** 'hit': compiled from the cache; 'miss': no cache yet; 'rejected': V8 refused it; 'off': no cache directory. */
+  cache: 'hit' | 'miss' | 'rejected' | 'off';
+}
+
+/** Where the code cache goes on this machine; null when caching is off or no home is known. */
+export function defaultCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string | null {
+  if (env.MQ_NO_COMPILE_CACHE && env.MQ_NO_COMPILE_CACHE !== '0') return null;
+  if (env.MQ_COMPILE_CACHE_DIR) return env.MQ_COMPILE_CACHE_DIR;
+  let home: string;
+  try {
+    home = homedir();
+  } catch {
+    return null;
+  }
+  if (platform === 'win32') return join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), 'mq', 'cache', 'v8');
+  if (platform === 'darwin') return join(home, 'Library', 'Caches', 'mq', 'v8');
+  return join(env.XDG_CACHE_HOME?.startsWith('/') ? env.XDG_CACHE_HOME : join(home, '.cache'), 'mq', 'v8');
+}
+
+/** A directory mq may keep code in: its own, a real directory, and writable by no one else. */
+function safeDir(dir: string): boolean {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = lstatSync(dir);
+    if (!st.isDirectory()) return false;
+    if (process.platform === 'win32') return true;
+    return st.uid === process.getuid?.() && (st.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
+const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) {';
+const WRAP_TAIL = '\n})';
+
+export interface Loader {
+  /** The exports of bundle `key`, loading it on first use. */
+  load(key: string): unknown;
+  /** What was loaded, in order (for --debug and the start-up tests). */
+  readonly loaded: readonly LoadRecord[];
+}
+
+export function bundleLoader(options: LoaderOptions): Loader {
+  const modules = new Map<string, { exports: unknown }>();
+  const loaded: LoadRecord[] = [];
+  const pending: { script: Script; path: string; prefix: string }[] = [];
+  let dirChecked: boolean | undefined;
+  const cacheDir = () => {
+    if (options.cacheDir === null) return null;
+    dirChecked ??= safeDir(options.cacheDir);
+    return dirChecked ? options.cacheDir : null;
+  };
+
+  const requireFor = (spec: string) => (spec.startsWith('mq:') ? load(spec.slice(3)) : options.require(spec));
+
+  function load(key: string): unknown {
+    const done = modules.get(key);
+    if (done) return done.exports;
+    const entry = options.bundles[key];
+    if (!entry) throw new Error(`mq: no bundle named ${key} in this build`);
+    const file = join(options.dist, entry.file);
+    const fd = openSync(file, 'r');
+    let source: string;
+    let stamp: string;
+    try {
+      const st = fstatSync(fd);
+      stamp = `${st.size.toString(36)}${Math.trunc(st.mtimeMs).toString(36)}`;
+      source = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+    const dir = cacheDir();
+    const prefix = `${key.replace(/[^\w-]/g, '_')}.`;
+    const cachePath = dir === null ? null : join(dir, `${prefix}${entry.hash}-${stamp}-${process.version}-${process.arch}.bin`);
+    let cachedData: Buffer | undefined;
+    if (cachePath !== null) {
+      try {
+        cachedData = readFileSync(cachePath);
+      } catch {
+        cachedData = undefined;
+      }
+    }
+    const script = new Script(WRAP_HEAD + source + WRAP_TAIL, { filename: file, cachedData });
+    const cache: LoadRecord['cache'] = cachePath === null ? 'off' : cachedData === undefined ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
+    loaded.push({ key, file, cache });
+    if (cachePath !== null && cache !== 'hit') {
+      if (pending.length === 0) process.once('exit', writePending);
+      pending.push({ script, path: cachePath, prefix });
+    }
+    const module = { exports: {} as unknown };
+    modules.set(key, module);
+    const fn = script.runInThisContext() as (e: unknown, r: (s: string) => unknown, m: { exports: unknown }, f: string, d: string) => void;
+    try {
+      fn.call(module.exports, module.exports, requireFor, module, file, dirname(file));
+    } catch (error) {
+      modules.delete(key);
+      throw error;
+    }
+    return module.exports;
+  }
+
+  /** At exit: each bundle compiled without a usable cache leaves one (with what the command ran). */
+  function writePending(): void {
+    const dir = cacheDir();
+    if (dir === null) return;
+    for (const { script, path, prefix } of pending.splice(0)) {
+      try {
+        const data = script.createCachedData();
+        const tmp = `${path}.${process.pid}.tmp`;
+        writeFileSync(tmp, data, { mode: 0o600 });
+        renameSync(tmp, path);
+        // Older caches of the same bundle (another build or Node) are of no further use.
+        const name = path.slice(dir.length + 1);
+        for (const other of readdirSync(dir)) {
+          if (other.startsWith(prefix) && other !== name && other.endsWith('.bin')) unlinkSync(join(dir, other));
+        }
+      } catch {
+        // A cache is an optimisation: a full disk or a race with another mq is not an error.
+      }
+    }
+  }
+
+  return { load, loaded };
+}
+
+/** The loader of the CLI bundles next to `mainFile` (dist/main.cjs). */
+export function cliLoader(mainFile: string, bundles: BundleTable, env: NodeJS.ProcessEnv): Loader {
+  return bundleLoader({ dist: dirname(mainFile), bundles, cacheDir: defaultCacheDir(env), require: createRequire(mainFile) });
+}
