@@ -192,9 +192,12 @@ function entryPlugin(key, sources, moduleIds) {
       b.onResolve({ filter: /^mq-entry:/ }, () => ({ path: key, namespace: 'mq-entry' }));
       b.onLoad({ filter: /.*/, namespace: 'mq-entry' }, () => {
         const [first, ...rest] = sources.map((src) => JSON.stringify(src.startsWith('src/') ? resolve(root, src) : src));
-        // A package's CommonJS exports are its default export (cli-table3: the Table class).
-        const lines = sources[0].startsWith('src/') ? [`export * from ${first};`] : [`export { default } from ${first};`];
-        for (const src of rest) lines.push(key === 'cli' ? `import ${src};` : `export * from ${src};`);
+        // A package bundle exports what the package does (cli-table3: the Table class), as Node
+        // would hand it to `import()`.
+        if (!sources[0].startsWith('src/')) return { contents: `module.exports = require(${first});`, resolveDir: root, loader: 'js' };
+        const lines = [`export * from ${first};`];
+        // The core's other sources (the commands' shared helpers) are kept whole, not re-exported.
+        for (const [i, src] of rest.entries()) lines.push(key === 'cli' ? `import * as __s${i} from ${src}; export { __s${i} };` : `export * from ${src};`);
         if (moduleIds) {
           for (const [i, id] of moduleIds.entries()) lines.push(`import * as __m${i} from ${JSON.stringify(resolve(root, id))};`);
           lines.push(`export const __mq_modules = { ${moduleIds.map((id, i) => `${JSON.stringify(id)}: __m${i}`).join(', ')} };`);
@@ -246,8 +249,16 @@ async function bundle(key, sources, { owners = [], owner = false, plugins = [], 
   if (owner) {
     // What other bundles can import from an owner: its sources and the entry files of the packages
     // it imports by name (the namespace of every file of a package would defeat tree shaking).
-    ids = inputsOf(result).filter((id) => id.startsWith('src/') || packageEntries.has(id));
-    result = await run(ids);
+    // Exporting a module whole can bring in more modules: repeat until the set is stable.
+    const owned = (r) => inputsOf(r).filter((id) => id.startsWith('src/') || packageEntries.has(id));
+    ids = owned(result);
+    for (let round = 0; ; round++) {
+      result = await run(ids);
+      const next = owned(result);
+      if (next.length === ids.length) break;
+      if (round === 3) throw new Error(`scripts/build.mjs: the modules of ${key} do not settle`);
+      ids = next;
+    }
   }
   const [file] = result.outputFiles;
   const text = file.text;
@@ -268,7 +279,9 @@ const api = await bundle(
   { owner: true, owners: [core] },
 );
 const owners = [core, api];
-for (const [source, key] of COMMANDS) await bundle(key, [relative(root, source)], { owners });
+// A command copies the few api-side modules it imports statically (queue settings, stats views)
+// rather than loading the whole api bundle for `mq queue --help`.
+for (const [source, key] of COMMANDS) await bundle(key, [relative(root, source)], { owners: [core] });
 for (const [name, src] of Object.entries(LAZY)) {
   if (groupOf.has(name)) continue;
   // The planner finds its worker next to its own file: import.meta.url is the bundle's URL.

@@ -2,9 +2,10 @@
 // summary, help term) from the fully built command tree of dist/, then rebuilds dist/ if it
 // changed. Run by `npm run completions`; test/unit/command-manifest.test.ts fails when it is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 const FILE = new URL('../src/commands/manifest.ts', import.meta.url);
-const { commandManifest } = await import('../dist/cli.js');
+const { commandManifest } = createRequire(import.meta.url)('../dist/main.cjs').cli();
 const entries = await commandManifest();
 const text = `/**
  * The top-level commands as the root program shows them without loading them (see program.ts).

@@ -78,8 +78,10 @@ const WRAP_TAIL = '\n})';
 export interface Loader {
   /** The exports of bundle `key`, loading it on first use. */
   load(key: string): unknown;
-  /** What was loaded, in order (for --debug and the start-up tests). */
+  /** What was loaded, in order (for the start-up tests). */
   readonly loaded: readonly LoadRecord[];
+  /** Writes the caches of the bundles compiled without one (done at process exit). */
+  flush(): void;
 }
 
 export function bundleLoader(options: LoaderOptions): Loader {
@@ -126,7 +128,7 @@ export function bundleLoader(options: LoaderOptions): Loader {
     const cache: LoadRecord['cache'] = cachePath === null ? 'off' : cachedData === undefined ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
     loaded.push({ key, file, cache });
     if (cachePath !== null && cache !== 'hit') {
-      if (pending.length === 0) process.once('exit', writePending);
+      if (pending.length === 0) process.once('exit', flush);
       pending.push({ script, path: cachePath, prefix });
     }
     const module = { exports: {} as unknown };
@@ -142,7 +144,8 @@ export function bundleLoader(options: LoaderOptions): Loader {
   }
 
   /** At exit: each bundle compiled without a usable cache leaves one (with what the command ran). */
-  function writePending(): void {
+  function flush(): void {
+    process.off('exit', flush);
     const dir = cacheDir();
     if (dir === null) return;
     for (const { script, path, prefix } of pending.splice(0)) {
@@ -162,7 +165,7 @@ export function bundleLoader(options: LoaderOptions): Loader {
     }
   }
 
-  return { load, loaded };
+  return { load, loaded, flush };
 }
 
 /** The loader of the CLI bundles next to `mainFile` (dist/main.cjs). */

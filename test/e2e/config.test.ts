@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 import { baseEnv, runCli, tempDir, TOKEN } from '../helpers/run-cli.js';
@@ -354,42 +353,40 @@ describe('tokens are visible ASCII', () => {
 });
 
 describe('the config writer (conf, the lock)', () => {
-  /** Runs mq with a module hook that lists every file module it loads; returns the result and that list. */
+  /** Runs mq with a preload that lists every bundle it loads (test/helpers/record-loads.cjs); returns the result and that list. */
   async function runLoggingModules(args: string[], env: Record<string, string | undefined>) {
-    const dir = tempDir('mq-hooks-');
-    const log = join(dir, 'modules.log');
+    const log = join(tempDir('mq-loads-'), 'modules.log');
     writeFileSync(log, '');
-    writeFileSync(
-      join(dir, 'hooks.mjs'),
-      "import { appendFileSync } from 'node:fs';\n" +
-        'export async function load(url, context, next) {\n' +
-        "  if (url.startsWith('file:')) appendFileSync(process.env.MQ_TEST_MODULE_LOG, `${url}\\n`);\n" +
-        '  return next(url, context);\n}\n',
-    );
-    writeFileSync(join(dir, 'register.mjs'), "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n");
-    const r = await runCli(args, { env: { ...env, MQ_TEST_MODULE_LOG: log, NODE_OPTIONS: `--import ${pathToFileURL(join(dir, 'register.mjs')).href}` } });
-    return { r, modules: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
+    const hook = resolve(import.meta.dirname, '../helpers/record-loads.cjs');
+    const r = await runCli(args, { env: { ...env, MQ_LOAD_LOG: log, NODE_OPTIONS: `--require ${hook}` } });
+    return {
+      r,
+      modules: readFileSync(log, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split('\t')[0] as string),
+    };
   }
 
   it('is loaded only by a command that writes the config', async () => {
     const env = { ...baseEnv(fake.url) };
     const status = await runLoggingModules(['status', '1'], env);
     expect(status.r.exitCode).toBe(0);
-    expect(status.modules.some((m) => m.endsWith('/dist/cli.js'))).toBe(true);
+    expect(status.modules.some((m) => m.endsWith('/dist/cli.cjs'))).toBe(true);
     expect(status.modules.filter((m) => m.includes('config-write'))).toEqual([]);
     const set = await runLoggingModules(['profile', 'set', 'branch', 'dev'], env);
     expect(set.r.exitCode).toBe(0);
-    expect(set.modules.filter((m) => m.includes('config-write'))).toEqual([expect.stringMatching(/\/dist\/lazy\/config-write\.js$/)]);
+    expect(set.modules.filter((m) => m.includes('config-write'))).toEqual([expect.stringMatching(/\/dist\/lazy\/config-write\.cjs$/)]);
   });
 
   it('history and statistics code is loaded by mq status, not by --help or other commands', async () => {
     const env = { ...baseEnv(fake.url) };
     const help = await runLoggingModules(['--help'], env);
     expect(help.r.exitCode).toBe(0);
-    // The stats code is part of dist/lazy/api.js, with the HTTP layer and the client (scripts/build.mjs).
+    // The stats code is part of dist/lazy/api.cjs, with the HTTP layer and the client (scripts/build.mjs).
     expect(help.modules.filter((m) => m.includes('/lazy/api') || m.includes('/lazy/stats'))).toEqual([]);
     const status = await runLoggingModules(['status', '1'], env);
     expect(status.r.exitCode).toBe(0);
-    expect(status.modules.filter((m) => m.includes('/lazy/api'))).toEqual([expect.stringMatching(/\/dist\/lazy\/api\.js$/)]);
+    expect(status.modules.filter((m) => m.includes('/lazy/api'))).toEqual([expect.stringMatching(/\/dist\/lazy\/api\.cjs$/)]);
   });
 });

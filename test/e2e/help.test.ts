@@ -88,9 +88,9 @@ describe('help topics', () => {
     const expected = { name: 'mq', version, node: process.versions.node, platform: process.platform, arch: process.arch };
     const r = await runCli(['--version', '--json']);
     expect([r.exitCode, JSON.parse(r.stdout)]).toEqual([0, expected]);
-    // dist/main.js alone, without cli.js beside it: the answer cannot have come from the CLI bundle.
-    const alone = join(tempDir('mq-main-alone-'), 'main.js');
-    copyFileSync(join(BIN, '..', '..', 'dist', 'main.js'), alone);
+    // dist/main.cjs alone, without cli.cjs beside it: the answer cannot have come from the CLI bundle.
+    const alone = join(tempDir('mq-main-alone-'), 'main.cjs');
+    copyFileSync(join(BIN, '..', '..', 'dist', 'main.cjs'), alone);
     for (const args of [['--version'], ['-o', 'json', '-V']]) {
       const a = await execa(process.execPath, [alone, ...args], { reject: false });
       expect(a.exitCode).toBe(0);

@@ -37,7 +37,8 @@ describe('npm pack, then npm install -g of the tarball', { timeout: 60_000 }, ()
 
   it('ships the bundle and no install-time build: no prepare or install scripts, no runtime dependencies', () => {
     const paths = (packed?.files ?? []).map((f) => f.path);
-    expect(paths).toContain('dist/main.js');
+    expect(paths).toContain('dist/main.cjs');
+    expect(paths).toContain('bin/package.json');
     expect(paths).toContain('bin/mq.js');
     expect(paths.some((p) => p.startsWith('src/') || p.startsWith('test/'))).toBe(false);
     for (const hook of ['prepare', 'preinstall', 'install', 'postinstall']) expect(PKG.scripts[hook], hook).toBeUndefined();

@@ -1,12 +1,12 @@
 /**
- * What a command line loads (issue 18 item 2): the built binary runs under a loader hook that
- * records every file module it loads; esbuild's metafile of the build (written by scripts/build.mjs)
- * says which sources each dist file holds. A static import of a command, a heavy library or the
- * HTTP layer where it is not needed puts its source into a loaded file, and this fails.
+ * What a command line loads (issue 18 item 2): the built binary runs with a preload that records
+ * every bundle the CLI's loader (src/boot/bundles.ts) loads; esbuild's metafile of the build
+ * (written by scripts/build.mjs) says which sources each bundle holds. A static import of a
+ * command, a heavy library or the HTTP layer where it is not needed puts its source into a loaded
+ * bundle, and this fails.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulatorProcess, type EmulatorProcess } from '../helpers/emulator-process.js';
@@ -14,36 +14,38 @@ import { BIN, baseEnv, runCli, tempDir } from '../helpers/run-cli.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const META = resolve(ROOT, 'node_modules/.cache/mq-build/meta.json');
-const HOOK = resolve(import.meta.dirname, '../helpers/record-loads.mjs');
+const HOOK = resolve(import.meta.dirname, '../helpers/record-loads.cjs');
 
 interface Loaded {
   files: string[];
+  /** Per file: how the code cache served it (hit, miss, rejected, off). */
+  cache: string[];
   sources: string[];
   stdout: string;
   exitCode: number;
 }
 
-async function loadsOf(args: string[], env: Record<string, string | undefined> = baseEnv()): Promise<Loaded> {
+async function loadsOf(args: string[], env: Record<string, string | undefined> = baseEnv(), cacheDir = tempDir('mq-v8-')): Promise<Loaded> {
   const meta = JSON.parse(readFileSync(META, 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
   const log = resolve(tempDir('mq-loads-'), 'loads.txt');
-  const r = await execa(process.execPath, ['--import', HOOK, BIN, ...args], {
-    env: { ...env, MQ_LOAD_LOG: log },
+  const r = await execa(process.execPath, ['--require', HOOK, BIN, ...args], {
+    env: { ...env, MQ_LOAD_LOG: log, MQ_COMPILE_CACHE_DIR: cacheDir },
     extendEnv: false,
     reject: false,
     stdin: 'ignore',
     cwd: tempDir('mq-cwd-'),
   });
-  const files = readFileSync(log, 'utf8')
-    .trim()
+  const lines = readFileSync(log, 'utf8')
     .split('\n')
-    .map((url) => relative(ROOT, fileURLToPath(url)))
-    .filter((f) => f.startsWith('dist/'));
+    .filter(Boolean)
+    .map((line) => line.split('\t') as [string, string]);
+  const files = lines.map(([file]) => relative(ROOT, file));
   const sources = files.flatMap((f) => {
     const out = meta.outputs[f];
-    if (!out && f !== 'dist/main.js') throw new Error(`${f} is not in the build's metafile: rebuild (npm run build)`);
-    return Object.keys(out?.inputs ?? {});
+    if (!out) throw new Error(`${f} is not in the build's metafile: rebuild (npm run build)`);
+    return Object.keys(out.inputs);
   });
-  return { files, sources: [...new Set(sources)].sort(), stdout: r.stdout, exitCode: r.exitCode ?? -1 };
+  return { files, cache: lines.map(([, cache]) => cache), sources: [...new Set(sources)].sort(), stdout: r.stdout, exitCode: r.exitCode ?? -1 };
 }
 
 /** Command modules loaded, the helpers every command shares (shared.ts: the PR document builder among them) and the manifest aside. */
@@ -61,10 +63,21 @@ describe('what a command line loads', { timeout: 60_000 }, () => {
     const l = await loadsOf(['--help']);
     expect(l.exitCode).toBe(0);
     expect(l.stdout).toContain('Usage: mq [options] [command]');
-    expect(l.files.length, l.files.join(' ')).toBeLessThanOrEqual(3);
+    expect(l.files).toEqual(['dist/cli.cjs']);
     expect(commandModules(l)).toEqual([]);
     expect(packages(l)).toEqual(LIGHT);
     expect(l.sources.filter((s) => s.startsWith('src/api/') && s !== 'src/api/constants.ts')).toEqual([]);
+  });
+
+  it('the second run of a command line compiles every bundle from the code cache the first one left', async () => {
+    const cacheDir = tempDir('mq-v8-');
+    const first = await loadsOf(['--help'], baseEnv(), cacheDir);
+    const second = await loadsOf(['--help'], baseEnv(), cacheDir);
+    expect(first.cache).toEqual(['miss']);
+    expect(second.cache).toEqual(['hit']);
+    expect(second.stdout).toBe(first.stdout);
+    const off = await loadsOf(['--help'], { ...baseEnv(), MQ_NO_COMPILE_CACHE: '1' }, cacheDir);
+    expect([off.cache, off.stdout]).toEqual([['off'], first.stdout]);
   });
 
   it('mq queue --help: the queue group and what it imports, no other command', async () => {
@@ -101,10 +114,8 @@ describe('what a command line loads', { timeout: 60_000 }, () => {
       expect(l.exitCode).toBe(0);
       expect(l.stdout).toMatch(/^pr\t1\n/);
       expect(commandModules(l)).toEqual(['src/commands/status.ts']);
-      // main, cli, the core chunk, the status chunk and its views, and dist/lazy/api.js (HTTP layer,
-      // node transport, client, stats): each file costs the ESM loader a resolve, a read and a link.
-      expect(l.files.length, l.files.join(' ')).toBeLessThanOrEqual(6);
-      expect(l.files.filter((f) => f.startsWith('dist/lazy/'))).toEqual(['dist/lazy/api.js']);
+      // The core, the status command and dist/lazy/api.cjs (HTTP layer, node transport, client, stats).
+      expect(l.files).toEqual(['dist/cli.cjs', 'dist/cmd/status.cjs', 'dist/lazy/api.cjs']);
       // The client's validation library and nothing else beyond the light set; of zod, the mini
       // API's parts only (classic zod, about 190 KB, is the emulator's).
       expect(packages(l).filter((p) => !LIGHT.includes(p))).toEqual(['zod']);
