@@ -72,7 +72,7 @@ const common = {
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  minify: true,
+  minify: !process.env.MQ_BUILD_PLAIN,
   legalComments: 'none',
   define: { MQ_VERSION: JSON.stringify(pkg.version) },
   // The loader runs bundles as scripts, where `import()` is not available on Node 20: every dynamic
@@ -198,9 +198,11 @@ function entryPlugin(key, sources, moduleIds) {
         const lines = [`export * from ${first};`];
         // The core's other sources (the commands' shared helpers) are kept whole, not re-exported.
         for (const [i, src] of rest.entries()) lines.push(key === 'cli' ? `import * as __s${i} from ${src}; export { __s${i} };` : `export * from ${src};`);
+        // Each module is evaluated when another bundle first asks for it, not when the owner loads:
+        // the core holds the prompt reader, which `mq status` never runs.
         if (moduleIds) {
-          for (const [i, id] of moduleIds.entries()) lines.push(`import * as __m${i} from ${JSON.stringify(resolve(root, id))};`);
-          lines.push(`export const __mq_modules = { ${moduleIds.map((id, i) => `${JSON.stringify(id)}: __m${i}`).join(', ')} };`);
+          const getters = moduleIds.map((id) => `get ${JSON.stringify(id)}() { return require(${JSON.stringify(resolve(root, id))}); }`);
+          lines.push(`export const __mq_modules = { ${getters.join(', ')} };`);
         }
         return { contents: lines.join('\n'), resolveDir: root, loader: 'js' };
       });
@@ -249,34 +251,46 @@ async function bundle(key, sources, { owners = [], owner = false, plugins = [], 
   if (owner) {
     // What other bundles can import from an owner: its sources and the entry files of the packages
     // it imports by name (the namespace of every file of a package would defeat tree shaking).
-    // Exporting a module whole can bring in more modules: repeat until the set is stable.
-    const owned = (r) => inputsOf(r).filter((id) => id.startsWith('src/') || packageEntries.has(id));
-    ids = owned(result);
+    // Exporting a module whole can bring in more modules: repeat until the set is stable. A module
+    // with a default export is not shared: an import of it through require() would see the whole
+    // module as its default (Node's interop), so a bundle that needs one keeps its own copy.
+    const withDefault = async (ids) => {
+      const r = await build({ ...common, bundle: false, format: 'esm', entryPoints: ids, outdir: 'mq-exports', logLevel: 'silent' });
+      return new Set(Object.values(r.metafile.outputs).flatMap((o) => (o.exports.includes('default') && o.entryPoint ? [o.entryPoint] : [])));
+    };
+    const owned = async (r) => {
+      // Packages are shared from the core only (commander, chalk).
+      const all = inputsOf(r).filter((id) => (id.startsWith('src/') || (key === 'cli' && packageEntries.has(id))) && (owner === true || owner.includes(id)));
+      const excluded = await withDefault(all);
+      return all.filter((id) => !excluded.has(id));
+    };
+    ids = await owned(result);
     for (let round = 0; ; round++) {
       result = await run(ids);
-      const next = owned(result);
+      const next = await owned(result);
       if (next.length === ids.length) break;
       if (round === 3) throw new Error(`scripts/build.mjs: the modules of ${key} do not settle`);
       ids = next;
     }
   }
   const [file] = result.outputFiles;
-  const text = file.text;
-  // A dynamic import left in a bundle would fail under the loader (no import() in vm scripts on Node 20).
-  if (/\bimport\(/.test(text.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""'))) {
-    throw new Error(`scripts/build.mjs: ${key}.cjs still contains import(): the loader cannot run it`);
-  }
-  outputs.set(key, { file: `${key}.cjs`, text });
   const [outName, out] = Object.entries(result.metafile.outputs)[0];
+  // A dynamic import left in a bundle would fail under the loader (no import() in vm scripts on Node 20).
+  const dynamic = out.imports.filter((i) => i.kind === 'dynamic-import');
+  if (dynamic.length > 0) throw new Error(`scripts/build.mjs: ${key}.cjs still imports ${dynamic.map((i) => i.path).join(', ')} dynamically`);
+  outputs.set(key, { file: `${key}.cjs`, text: file.text });
   meta[outName] = { inputs: Object.fromEntries(Object.entries(out.inputs).filter(([id]) => !id.startsWith('mq-owned:') && !id.startsWith('mq-entry:'))) };
   return ids === null ? null : { key, ids: new Set(ids) };
 }
 
 const core = await bundle('cli', ['src/cli.ts', 'src/commands/shared.ts'], { owner: true, plugins: [lazyChildProcess] });
+// The api bundle shares only the transport module (its error class, which the undici transport
+// throws and the HTTP layer tests with instanceof): sharing more would keep whole modules (all of
+// zod's mini API) in it; others copy the few api-side modules they import.
 const api = await bundle(
   'lazy/api',
   GROUPS.api.map((name) => LAZY[name]),
-  { owner: true, owners: [core] },
+  { owner: ['src/api/transport.ts'], owners: [core] },
 );
 const owners = [core, api];
 // A command copies the few api-side modules it imports statically (queue settings, stats views)

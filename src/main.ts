@@ -26,7 +26,7 @@ let loader: Loader | undefined;
 
 /** The CLI bundle's exports (scripts/manifest.mjs reads the command tree through it). */
 export function cli(): typeof import('./cli.js') {
-  loader ??= cliLoader(__filename, MQ_BUNDLES, process.env);
+  loader ??= cliLoader(__filename, MQ_BUNDLES, process.env, require);
   // A test preload (test/helpers/record-loads.cjs) sees what is loaded.
   const hook = (globalThis as { [key: symbol]: unknown })[Symbol.for('mq.loader')];
   if (typeof hook === 'function') hook(loader);

@@ -19,7 +19,6 @@
  * turns it off.
  */
 import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
@@ -48,9 +47,9 @@ export interface LoadRecord {
 export function defaultCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string | null {
   if (env.MQ_NO_COMPILE_CACHE && env.MQ_NO_COMPILE_CACHE !== '0') return null;
   if (env.MQ_COMPILE_CACHE_DIR) return env.MQ_COMPILE_CACHE_DIR;
-  let home: string;
+  let home = platform === 'win32' ? undefined : env.HOME;
   try {
-    home = homedir();
+    home ||= homedir();
   } catch {
     return null;
   }
@@ -168,7 +167,7 @@ export function bundleLoader(options: LoaderOptions): Loader {
   return { load, loaded, flush };
 }
 
-/** The loader of the CLI bundles next to `mainFile` (dist/main.cjs). */
-export function cliLoader(mainFile: string, bundles: BundleTable, env: NodeJS.ProcessEnv): Loader {
-  return bundleLoader({ dist: dirname(mainFile), bundles, cacheDir: defaultCacheDir(env), require: createRequire(mainFile) });
+/** The loader of the CLI bundles next to `mainFile` (dist/main.cjs), whose `require` serves built-ins. */
+export function cliLoader(mainFile: string, bundles: BundleTable, env: NodeJS.ProcessEnv, require: NodeJS.Require): Loader {
+  return bundleLoader({ dist: dirname(mainFile), bundles, cacheDir: defaultCacheDir(env), require });
 }

@@ -3,6 +3,7 @@
  * Every write passes through the redactor, so a secret registered here (the API token) cannot
  * reach the terminal or a CI log even if a server echoes it back in an error body.
  */
+import { isatty } from 'node:tty';
 import { readLimited } from '../util/limited-read.js';
 import { promptLine } from './prompt.js';
 
@@ -97,7 +98,9 @@ export function processIO(env: NodeJS.ProcessEnv): IO {
     },
     stdoutIsTTY,
     stderrIsTTY,
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    // isatty, not process.stdin.isTTY: making the stdin stream (a file or pipe reader) costs a
+    // few ms of start-up, and most command lines never read it.
+    stdinIsTTY: isatty(0),
     color: colorWanted(env, stdoutIsTTY, undefined),
     colorErr: colorWanted(env, stderrIsTTY, undefined),
     readStdin: (limit = DEFAULT_STDIN_LIMIT) => readLimited(process.stdin, limit),

@@ -8,7 +8,6 @@
  * empty answer: `auth login` says "no token entered" (exit 2), `queue delete` "not confirmed"
  * (exit 10). Ctrl-C rejects with the interrupt error (exit 130).
  */
-import { read } from 'read';
 
 export interface PromptOptions {
   hidden?: boolean;
@@ -21,6 +20,8 @@ export function interrupted(): Error {
 }
 
 export async function promptLine(question: string, options: PromptOptions = {}): Promise<string> {
+  // Loaded when a question is asked: `read` brings readline, which no other command line needs.
+  const { read } = await import('read');
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stderr;
   const hidden = options.hidden === true;

@@ -3,7 +3,6 @@
  * them in virtual time; the real clock sleeps with Node's timers/promises and stops at once when
  * the signal aborts (Ctrl-C), failing as interrupted.
  */
-import { setTimeout as delay } from 'node:timers/promises';
 import { ExitCode, MqError } from '../errors.js';
 
 export interface Clock {
@@ -20,6 +19,8 @@ export function interrupted(): MqError {
 export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) throw interrupted();
   try {
+    // Loaded on the first wait: a one-request command line never sleeps.
+    const { setTimeout: delay } = await import('node:timers/promises');
     await delay(Math.max(0, ms), undefined, { signal });
   } catch (err) {
     if ((err as { name?: string })?.name === 'AbortError') throw interrupted();
