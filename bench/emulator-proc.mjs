@@ -39,6 +39,7 @@ export async function startEmulator(args = []) {
       MQ_BRANCH: 'main',
       NO_COLOR: '1',
       MQ_CONFIG_DIR: '/tmp/mq-bench-config',
+      MQ_COMPILE_CACHE_DIR: '/tmp/mq-bench-v8',
     },
     stop: () =>
       new Promise((r) => {

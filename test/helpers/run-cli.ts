@@ -6,6 +6,11 @@ import { execa } from 'execa';
 
 export const BIN = resolve(import.meta.dirname, '../../bin/mq.js');
 export const TOKEN = 'tok_test_5f3a9c2e71d84b06';
+/**
+ * One code cache for every run of the tests (src/boot/bundles.ts), as one user's machine has: each
+ * test's own HOME would make every run a first run. The start-up tests use caches of their own.
+ */
+export const TEST_COMPILE_CACHE = resolve(import.meta.dirname, '../../node_modules/.cache/mq-test-v8');
 
 export interface CliResult {
   exitCode: number;
@@ -33,6 +38,7 @@ export function baseEnv(apiUrl?: string): Record<string, string | undefined> {
     FORCE_COLOR: '0',
     MQ_CONFIG_DIR: tempDir('mq-config-'),
     MQ_RETRY_BASE_MS: '5',
+    MQ_COMPILE_CACHE_DIR: TEST_COMPILE_CACHE,
     ...(apiUrl ? { MQ_API_URL: apiUrl, MQ_TOKEN: TOKEN, MQ_REPO: 'github.com/acme/widgets', MQ_BRANCH: 'main' } : {}),
   };
 }
