@@ -145,6 +145,23 @@ const lazyChildProcess = {
   },
 };
 /**
+ * chalk detects the terminal's colour support when it loads (tty.isatty, which loads node:net, the
+ * environment, os.release): mq decides colour itself (src/output/io.ts colorWanted) and always
+ * passes the level to `new Chalk({ level })`, so chalk's detection is replaced by "no support".
+ */
+const chalkWithoutDetection = {
+  name: 'chalk-without-detection',
+  setup(b) {
+    b.onResolve({ filter: /^#supports-color$/ }, (args) =>
+      /[\\/]node_modules[\\/]chalk[\\/]/.test(args.importer) ? { path: 'supports-color', namespace: 'chalk-no-detection' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'chalk-no-detection' }, () => ({
+      contents: 'export function createSupportsColor() { return false; }\nexport default { stdout: false, stderr: false };',
+      loader: 'js',
+    }));
+  },
+};
+/**
  * zod re-exports every message locale (about 260 KB minified) through `z.locales`; mq never switches
  * locale and zod configures English itself, so only English is bundled.
  */
@@ -283,7 +300,7 @@ async function bundle(key, sources, { owners = [], owner = false, plugins = [], 
   return ids === null ? null : { key, ids: new Set(ids) };
 }
 
-const core = await bundle('cli', ['src/cli.ts', 'src/commands/shared.ts'], { owner: true, plugins: [lazyChildProcess] });
+const core = await bundle('cli', ['src/cli.ts', 'src/commands/shared.ts'], { owner: true, plugins: [lazyChildProcess, chalkWithoutDetection] });
 // The api bundle shares only the transport module (its error class, which the undici transport
 // throws and the HTTP layer tests with instanceof): sharing more would keep whole modules (all of
 // zod's mini API) in it; others copy the few api-side modules they import.

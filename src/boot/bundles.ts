@@ -19,7 +19,6 @@
  * turns it off.
  */
 import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
@@ -44,11 +43,12 @@ export interface LoadRecord {
 }
 
 /** Where the code cache goes on this machine; null when caching is off or no home is known. */
-export function defaultCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string | null {
+export function defaultCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, homedir: () => string): string | null {
   if (env.MQ_NO_COMPILE_CACHE && env.MQ_NO_COMPILE_CACHE !== '0') return null;
   if (env.MQ_COMPILE_CACHE_DIR) return env.MQ_COMPILE_CACHE_DIR;
   let home = platform === 'win32' ? undefined : env.HOME;
   try {
+    // node:os only when HOME does not say (Windows, or an unusual environment).
     home ||= homedir();
   } catch {
     return null;
@@ -169,5 +169,6 @@ export function bundleLoader(options: LoaderOptions): Loader {
 
 /** The loader of the CLI bundles next to `mainFile` (dist/main.cjs), whose `require` serves built-ins. */
 export function cliLoader(mainFile: string, bundles: BundleTable, env: NodeJS.ProcessEnv, require: NodeJS.Require): Loader {
-  return bundleLoader({ dist: dirname(mainFile), bundles, cacheDir: defaultCacheDir(env), require });
+  const cacheDir = defaultCacheDir(env, process.platform, () => (require('node:os') as typeof import('node:os')).homedir());
+  return bundleLoader({ dist: dirname(mainFile), bundles, cacheDir, require });
 }

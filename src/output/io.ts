@@ -3,7 +3,6 @@
  * Every write passes through the redactor, so a secret registered here (the API token) cannot
  * reach the terminal or a CI log even if a server echoes it back in an error body.
  */
-import { isatty } from 'node:tty';
 import { readLimited } from '../util/limited-read.js';
 import { promptLine } from './prompt.js';
 
@@ -98,9 +97,11 @@ export function processIO(env: NodeJS.ProcessEnv): IO {
     },
     stdoutIsTTY,
     stderrIsTTY,
-    // isatty, not process.stdin.isTTY: making the stdin stream (a file or pipe reader) costs a
-    // few ms of start-up, and most command lines never read it.
-    stdinIsTTY: isatty(0),
+    // Asked when needed: making the stdin stream (a file or pipe reader, or a TTY one, which loads
+    // node:tty and node:net) costs milliseconds of every start, and few command lines read stdin.
+    get stdinIsTTY() {
+      return Boolean(process.stdin.isTTY);
+    },
     color: colorWanted(env, stdoutIsTTY, undefined),
     colorErr: colorWanted(env, stderrIsTTY, undefined),
     readStdin: (limit = DEFAULT_STDIN_LIMIT) => readLimited(process.stdin, limit),

@@ -5,7 +5,7 @@
  * command, a heavy library or the HTTP layer where it is not needed puts its source into a loaded
  * bundle, and this fails.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,21 +20,32 @@ interface Loaded {
   files: string[];
   /** Per file: how the code cache served it (hit, miss, rejected, off). */
   cache: string[];
+  /** Node's built-in modules the process loaded (internal ones included). */
+  builtins: string[];
   sources: string[];
   stdout: string;
   exitCode: number;
 }
 
-async function loadsOf(args: string[], env: Record<string, string | undefined> = baseEnv(), cacheDir = tempDir('mq-v8-')): Promise<Loaded> {
+async function loadsOf(
+  args: string[],
+  env: Record<string, string | undefined> = baseEnv(),
+  cacheDir = tempDir('mq-v8-'),
+  stdoutFile?: string,
+): Promise<Loaded> {
   const meta = JSON.parse(readFileSync(META, 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
   const log = resolve(tempDir('mq-loads-'), 'loads.txt');
+  const fds = stdoutFile ? [openSync(stdoutFile, 'w'), openSync(`${stdoutFile}.err`, 'w')] : [];
   const r = await execa(process.execPath, ['--require', HOOK, BIN, ...args], {
     env: { ...env, MQ_LOAD_LOG: log, MQ_COMPILE_CACHE_DIR: cacheDir },
     extendEnv: false,
     reject: false,
     stdin: 'ignore',
+    // A file descriptor of the child's own: execa's `{ file }` would still hand it a pipe.
+    ...(stdoutFile ? { stdout: fds[0], stderr: fds[1] } : {}),
     cwd: tempDir('mq-cwd-'),
   });
+  for (const fd of fds) closeSync(fd);
   const lines = readFileSync(log, 'utf8')
     .split('\n')
     .filter(Boolean)
@@ -45,7 +56,8 @@ async function loadsOf(args: string[], env: Record<string, string | undefined> =
     if (!out) throw new Error(`${f} is not in the build's metafile: rebuild (npm run build)`);
     return Object.keys(out.inputs);
   });
-  return { files, cache: lines.map(([, cache]) => cache), sources: [...new Set(sources)].sort(), stdout: r.stdout, exitCode: r.exitCode ?? -1 };
+  const builtins = readFileSync(`${log}.builtins`, 'utf8').split('\n').filter(Boolean);
+  return { files, builtins, cache: lines.map(([, cache]) => cache), sources: [...new Set(sources)].sort(), stdout: r.stdout, exitCode: r.exitCode ?? -1 };
 }
 
 /** Command modules loaded, the helpers every command shares (shared.ts: the PR document builder among them) and the manifest aside. */
@@ -64,6 +76,12 @@ describe('what a command line loads', { timeout: 60_000 }, () => {
     expect(l.exitCode).toBe(0);
     expect(l.stdout).toContain('Usage: mq [options] [command]');
     expect(l.files).toEqual(['dist/cli.cjs']);
+    // Output to a file (execa's pipe is a socket, which would load node:net itself): no terminal or
+    // socket code (node:tty loads node:net), no readline, no stdin stream.
+    const out = resolve(tempDir('mq-out-'), 'help.txt');
+    const toFile = await loadsOf(['--help'], baseEnv(), tempDir('mq-v8-'), out);
+    expect(readFileSync(out, 'utf8')).toBe(`${l.stdout}\n`);
+    expect(toFile.builtins.filter((m) => /^(net|tty|readline|internal\/fs\/streams)$/.test(m))).toEqual([]);
     expect(commandModules(l)).toEqual([]);
     expect(packages(l)).toEqual(LIGHT);
     expect(l.sources.filter((s) => s.startsWith('src/api/') && s !== 'src/api/constants.ts')).toEqual([]);

@@ -5,6 +5,7 @@
  */
 import { chmodSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
@@ -126,8 +127,10 @@ describe('where the cache lives', () => {
     [{ MQ_COMPILE_CACHE_DIR: '/elsewhere' }, 'linux', '/elsewhere'],
     [{ MQ_NO_COMPILE_CACHE: '1', XDG_CACHE_HOME: '/x' }, 'linux', null],
     [{ MQ_NO_COMPILE_CACHE: '0', XDG_CACHE_HOME: '/x' }, 'linux', '/x/mq/v8'],
+    [{ HOME: '/home/u' }, 'linux', '/home/u/.cache/mq/v8'],
+    [{ HOME: '/home/u' }, 'win32', /AppData\/Local\/mq\/cache\/v8$/],
   ] as const)('%o on %s', (env, platform, expected) => {
-    const dir = defaultCacheDir(env, platform);
+    const dir = defaultCacheDir(env, platform, homedir);
     if (expected === null || typeof expected === 'string') expect(dir).toBe(expected);
     else expect(dir).toMatch(expected);
   });
