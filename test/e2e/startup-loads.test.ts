@@ -7,6 +7,7 @@
  */
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulatorProcess, type EmulatorProcess } from '../helpers/emulator-process.js';
@@ -35,17 +36,18 @@ async function loadsOf(
 ): Promise<Loaded> {
   const meta = JSON.parse(readFileSync(META, 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
   const log = resolve(tempDir('mq-loads-'), 'loads.txt');
-  const fds = stdoutFile ? [openSync(stdoutFile, 'w'), openSync(`${stdoutFile}.err`, 'w')] : [];
-  const r = await execa(process.execPath, ['--require', HOOK, BIN, ...args], {
-    env: { ...env, MQ_LOAD_LOG: log, MQ_COMPILE_CACHE_DIR: cacheDir },
-    extendEnv: false,
-    reject: false,
-    stdin: 'ignore',
-    // A file descriptor of the child's own: execa's `{ file }` would still hand it a pipe.
-    ...(stdoutFile ? { stdout: fds[0], stderr: fds[1] } : {}),
-    cwd: tempDir('mq-cwd-'),
-  });
-  for (const fd of fds) closeSync(fd);
+  const argv = ['--require', HOOK, BIN, ...args];
+  const options = { env: { ...env, MQ_LOAD_LOG: log, MQ_COMPILE_CACHE_DIR: cacheDir }, cwd: tempDir('mq-cwd-') };
+  let r: { stdout: string; exitCode?: number };
+  if (stdoutFile) {
+    // The child's own file descriptors: execa's `{ file }` would still hand it a pipe.
+    const fds = [openSync(stdoutFile, 'w'), openSync(`${stdoutFile}.err`, 'w')] as const;
+    const child = spawnSync(process.execPath, argv, { ...options, stdio: ['ignore', fds[0], fds[1]] });
+    for (const fd of fds) closeSync(fd);
+    r = { stdout: readFileSync(stdoutFile, 'utf8').replace(/\n$/, ''), exitCode: child.status ?? -1 };
+  } else {
+    r = await execa(process.execPath, argv, { ...options, extendEnv: false, reject: false, stdin: 'ignore' });
+  }
   const lines = readFileSync(log, 'utf8')
     .split('\n')
     .filter(Boolean)
@@ -80,7 +82,7 @@ describe('what a command line loads', { timeout: 60_000 }, () => {
     // socket code (node:tty loads node:net), no readline, no stdin stream.
     const out = resolve(tempDir('mq-out-'), 'help.txt');
     const toFile = await loadsOf(['--help'], baseEnv(), tempDir('mq-v8-'), out);
-    expect(readFileSync(out, 'utf8')).toBe(`${l.stdout}\n`);
+    expect(toFile.stdout).toBe(l.stdout);
     expect(toFile.builtins.filter((m) => /^(net|tty|readline|internal\/fs\/streams)$/.test(m))).toEqual([]);
     expect(commandModules(l)).toEqual([]);
     expect(packages(l)).toEqual(LIGHT);
