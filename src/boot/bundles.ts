@@ -11,14 +11,14 @@
  * The cache lives in the user's cache directory (`$XDG_CACHE_HOME/mq/v8`, `~/.cache/mq/v8`, on macOS
  * `~/Library/Caches/mq/v8`, on Windows `%LOCALAPPDATA%\mq\cache\v8`), one file a bundle, named by
  * the bundle's content hash (from the build), its size and mtime, and the Node version and
- * architecture; V8 rejects a cache made by another V8 or other flags and the bundle then compiles
+ * architecture (another build's cache of a bundle is removed when it is a week old); V8 rejects a cache made by another V8 or other flags and the bundle then compiles
  * as without one. A cache is written once, when the process exits (it then holds the functions the
  * command ran), atomically and 0600, in a directory that is the user's own and writable by no one
  * else: a directory that is not is neither read nor written. Nothing about the cache ever makes a
  * command fail: a cache that cannot be read, written or used is ignored. `MQ_NO_COMPILE_CACHE=1`
  * turns it off.
  */
-import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
@@ -70,6 +70,9 @@ function safeDir(dir: string): boolean {
     return false;
   }
 }
+
+/** How old another build's cache of a bundle must be before it is removed. */
+const STALE_MS = 7 * 24 * 3600 * 1000;
 
 const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) {';
 const WRAP_TAIL = '\n})';
@@ -153,10 +156,14 @@ export function bundleLoader(options: LoaderOptions): Loader {
         const tmp = `${path}.${process.pid}.tmp`;
         writeFileSync(tmp, data, { mode: 0o600 });
         renameSync(tmp, path);
-        // Older caches of the same bundle (another build or Node) are of no further use.
+        // Caches of the same bundle from another build or Node go once they are a week old: not
+        // at once, so that two installs of mq in use side by side do not keep evicting each other.
         const name = path.slice(dir.length + 1);
+        const weekAgo = Date.now() - STALE_MS;
         for (const other of readdirSync(dir)) {
-          if (other.startsWith(prefix) && other !== name && other.endsWith('.bin')) unlinkSync(join(dir, other));
+          if (!other.startsWith(prefix) || other === name || !other.endsWith('.bin')) continue;
+          const file = join(dir, other);
+          if (statSync(file).mtimeMs < weekAgo) unlinkSync(file);
         }
       } catch {
         // A cache is an optimisation: a full disk or a race with another mq is not an error.
