@@ -12,14 +12,14 @@ import { plainHelpText, type PlainSpec } from '../output/plain.js';
 import type { Format } from '../output/render.js';
 import { InputTooLarge, limitText } from '../util/limited-read.js';
 
+// Help paragraphs are written when help is shown, not each time a command is built.
 export function withExamples(cmd: Command, examples: string[], extra?: string): Command {
-  const text = `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n${extra ? `\n${extra}\n` : ''}`;
-  return cmd.addHelpText('after', text);
+  return cmd.addHelpText('after', () => `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n${extra ? `\n${extra}\n` : ''}`);
 }
 
 /** Adds the `Plain output (piped, or -o plain):` paragraph, written from the specs that build the rows. */
 export function withPlainHelp(cmd: Command, specs: readonly PlainSpec[], note?: string): Command {
-  return cmd.addHelpText('after', plainHelpText(specs, note));
+  return cmd.addHelpText('after', () => plainHelpText(specs, note));
 }
 
 /**

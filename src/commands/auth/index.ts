@@ -252,7 +252,7 @@ export function authCommand(ctx: Context): Command {
         )
         .option('--with-token', 'read the token from standard input')
         .action(act(ctx, 'auth login', (f: LoginOptions): LoginOptions => ({ withToken: f.withToken }), runLogin))
-        .addHelpText('after', plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')])),
+        .addHelpText('after', () => plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')])),
       [
         'mq auth login',
         'mq auth login --with-token < token.txt',
@@ -268,7 +268,7 @@ export function authCommand(ctx: Context): Command {
           'Show the active profile, the config file, and the source of the API URL, token, repository and branch; then check the token with one cheap call. The token itself is never printed.',
         )
         .action(act(ctx, 'auth status', () => ({}), runAuthStatus))
-        .addHelpText('after', plainHelpText([AUTH_STATUS_PLAIN])),
+        .addHelpText('after', () => plainHelpText([AUTH_STATUS_PLAIN])),
       ['mq auth status', 'mq auth status --json'],
     ),
   );
@@ -277,7 +277,7 @@ export function authCommand(ctx: Context): Command {
       new Command('logout')
         .summary('remove the token from the active profile')
         .action(act(ctx, 'auth logout', () => ({}), runLogout))
-        .addHelpText('after', plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')])),
+        .addHelpText('after', () => plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')])),
       ['mq auth logout', 'mq --profile staging auth logout'],
     ),
   );

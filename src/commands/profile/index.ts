@@ -168,7 +168,7 @@ export function profileCommand(ctx: Context): Command {
         .summary('show a profile (the token only as set or not)')
         .argument('[name]', 'profile name (default: the active one)')
         .action(act(ctx, 'profile show', (name?: string) => ({ name }), runProfileShow))
-        .addHelpText('after', plainHelpText([PROFILE_SHOW_PLAIN])),
+        .addHelpText('after', () => plainHelpText([PROFILE_SHOW_PLAIN])),
       ['mq profile show', 'mq profile show staging --json'],
     ),
   );
@@ -178,7 +178,7 @@ export function profileCommand(ctx: Context): Command {
         .summary('make a profile the active one')
         .argument('<name>', 'profile name')
         .action(act(ctx, 'profile use', (name: string) => ({ name }), runProfileUse))
-        .addHelpText('after', plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')])),
+        .addHelpText('after', () => plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')])),
       ['mq profile use local'],
     ),
   );
@@ -189,7 +189,7 @@ export function profileCommand(ctx: Context): Command {
         .summary('delete a profile and its token')
         .argument('<name>', 'profile name')
         .action(act(ctx, 'profile remove', (name: string) => ({ name }), runProfileRemove))
-        .addHelpText('after', plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')])),
+        .addHelpText('after', () => plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')])),
       ['mq profile remove staging'],
     ),
   );
@@ -200,7 +200,7 @@ export function profileCommand(ctx: Context): Command {
         .argument('<key>', `one of ${SETTABLE.join(', ')}`)
         .argument('<value>', 'the value')
         .action(act(ctx, 'profile set', (key: string, value: string) => ({ key, value }), runProfileSet))
-        .addHelpText('after', plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')])),
+        .addHelpText('after', () => plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')])),
       ['mq profile set repo my-org/my-repo', 'mq profile set branch main', 'mq --profile local profile set api-url http://127.0.0.1:8080/v1'],
     ),
   );
