@@ -19,6 +19,8 @@ export interface CommandEntry {
   /** The root's help term: name, first alias, [options], arguments. */
   term: string;
   helpGroup?: string;
+  /** A group's subcommands (for the groups that build only the one a command line names). */
+  subcommands?: CommandEntry[];
 }
 
 export const COMMAND_MANIFEST: readonly CommandEntry[] = ${JSON.stringify(entries, null, 2)};

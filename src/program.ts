@@ -11,11 +11,13 @@
 import { Command, Help, Option } from 'commander';
 import { COMMAND_MANIFEST, type CommandEntry } from './commands/manifest.js';
 import { refuseFlagConflicts } from './cli/args.js';
+import { STUB_TERMS, stubOf } from './cli/stubs.js';
 import { refuseUnsupportedFormat } from './cli/formats.js';
 import { VERSION, type Context } from './context.js';
 import { FORMATS } from './output/render.js';
 
-type Loader = (ctx: Context, program: () => Command) => Promise<Command>;
+/** `argv`: the command line, for a group that builds only the subcommands it names; undefined: all. */
+type Loader = (ctx: Context, program: () => Command, argv: readonly string[] | undefined) => Promise<Command>;
 
 /** How each top-level command is built, in the order `mq --help` lists them. */
 const LOADERS: Record<string, Loader> = {
@@ -25,7 +27,7 @@ const LOADERS: Record<string, Loader> = {
   status: async (ctx) => (await import('./commands/status.js')).statusCommand(ctx),
   wait: async (ctx) => (await import('./commands/wait.js')).waitCommand(ctx),
   targets: async (ctx) => (await import('./commands/targets.js')).targetsCommand(ctx),
-  queue: async (ctx) => (await import('./commands/queue/index.js')).queueCommand(ctx),
+  queue: async (ctx, _program, argv) => (await import('./commands/queue/index.js')).queueCommand(ctx, argv),
   metrics: async (ctx) => (await import('./commands/metrics.js')).metricsCommand(ctx),
   emulator: async (ctx) => (await import('./commands/emulator/index.js')).emulatorCommand(ctx),
   demo: async (ctx) => (await import('./commands/demo.js')).demoCommand(ctx),
@@ -34,6 +36,9 @@ const LOADERS: Record<string, Loader> = {
   completion: async (ctx, program) => (await import('./commands/completion.js')).completionCommand(ctx, program),
   help: async (ctx, program) => (await import('./commands/help.js')).helpCommand(ctx, program),
 };
+
+/** Groups that build only the subcommands a command line names (src/cli/stubs.ts addSubcommands). */
+const GROUPS_WITH_STUBS = new Set(['queue']);
 
 /** Commands that read the whole tree (help --json, completion scripts): running them loads every command. */
 const WHOLE_TREE = new Set(['help', 'completion']);
@@ -49,20 +54,19 @@ export const COMMAND_NAMES: readonly string[] = Object.keys(LOADERS);
 export async function buildProgram(ctx: Context, argv?: readonly string[]): Promise<Command> {
   const program = rootProgram(ctx);
   const wanted = argv === undefined ? new Set(COMMAND_NAMES) : commandsNamedIn(argv);
-  const stubs = new Map<Command, string>();
+  // Commands that read the whole tree (help, completion) get every group whole, too.
+  const groupArgv = argv === undefined || wanted.size === COMMAND_NAMES.length ? undefined : argv;
   const entries = new Map(COMMAND_MANIFEST.map((e) => [e.name, e]));
   const built = await Promise.all(
     COMMAND_NAMES.map(async (name) => {
       const entry = entries.get(name);
       // A command missing from the manifest (not regenerated yet) is always loaded.
-      if (!entry || wanted.has(name)) return LOADERS[name]!(ctx, () => program);
-      const stub = stubOf(entry);
-      stubs.set(stub, entry.term);
-      return stub;
+      if (!entry || wanted.has(name)) return LOADERS[name]!(ctx, () => program, groupArgv);
+      return stubOf(entry);
     }),
   );
   for (const command of built) program.addCommand(command);
-  applyShared(program, ctx, stubs);
+  applyShared(program, ctx);
   return program;
 }
 
@@ -96,19 +100,10 @@ function rootProgram(ctx: Context): Command {
   return program;
 }
 
-/** A command that was not loaded: what the root's help and "did you mean" need, nothing else. */
-function stubOf(entry: CommandEntry): Command {
-  const stub = new Command(entry.name).summary(entry.summary).action(() => {
-    throw new Error(`internal: command "${entry.name}" was run without being loaded`);
-  });
-  if (entry.helpGroup) stub.helpGroup(entry.helpGroup);
-  for (const alias of entry.aliases) stub.alias(alias);
-  return stub;
-}
-
 /** Settings every command in the tree needs; addCommand does not copy them from the parent. */
-function applyShared(cmd: Command, ctx: Context, stubs?: Map<Command, string>): void {
+function applyShared(cmd: Command, ctx: Context): void {
   refuseFlagConflicts(cmd);
+  const hasStubs = cmd.commands.some((sub) => STUB_TERMS.has(sub));
   cmd
     .exitOverride()
     // Remember which command is being parsed, so a usage error can point at its --help.
@@ -119,12 +114,12 @@ function applyShared(cmd: Command, ctx: Context, stubs?: Map<Command, string>): 
     })
     .showSuggestionAfterError(true)
     .configureHelp(
-      stubs?.size
+      hasStubs
         ? {
             showGlobalOptions: true,
             // A stub's term (name, [options], arguments) comes from the manifest.
             subcommandTerm(this: Help, sub: Command) {
-              return stubs.get(sub) ?? Help.prototype.subcommandTerm.call(this, sub);
+              return STUB_TERMS.get(sub) ?? Help.prototype.subcommandTerm.call(this, sub);
             },
           }
         : { showGlobalOptions: true },
@@ -134,7 +129,7 @@ function applyShared(cmd: Command, ctx: Context, stubs?: Map<Command, string>): 
       writeErr: (s) => ctx.io.err(s),
       outputError: () => undefined,
     });
-  for (const sub of cmd.commands) if (!stubs?.has(sub)) applyShared(sub, ctx);
+  for (const sub of cmd.commands) if (!STUB_TERMS.has(sub)) applyShared(sub, ctx);
 }
 
 /** The manifest entries of a fully built program (what `npm run completions` writes to commands/manifest.ts). */
@@ -143,6 +138,8 @@ export function manifestOf(program: Command): CommandEntry[] {
   return program.commands.map((c) => {
     const entry: CommandEntry = { name: c.name(), aliases: c.aliases(), summary: help.subcommandDescription(c), term: help.subcommandTerm(c) };
     if (c.helpGroup()) entry.helpGroup = c.helpGroup();
+    // A group's subcommands, for the groups that build only the subcommand a command line names.
+    if (GROUPS_WITH_STUBS.has(c.name())) entry.subcommands = manifestOf(c);
     return entry;
   });
 }

@@ -10,6 +10,8 @@ export interface CommandEntry {
   /** The root's help term: name, first alias, [options], arguments. */
   term: string;
   helpGroup?: string;
+  /** A group's subcommands (for the groups that build only the one a command line names). */
+  subcommands?: CommandEntry[];
 }
 
 export const COMMAND_MANIFEST: readonly CommandEntry[] = [
@@ -54,6 +56,80 @@ export const COMMAND_MANIFEST: readonly CommandEntry[] = [
     aliases: [],
     summary: 'inspect and administer the merge queue of a branch',
     term: 'queue',
+    subcommands: [
+      {
+        name: 'show',
+        aliases: [],
+        summary: 'show the queue: state, settings and enqueued PRs',
+        term: 'show [options]',
+      },
+      {
+        name: 'watch',
+        aliases: [],
+        summary: 'follow the queue live',
+        term: 'watch [options]',
+      },
+      {
+        name: 'history',
+        aliases: [],
+        summary: 'list PRs that went through the queue',
+        term: 'history [options]',
+      },
+      {
+        name: 'stats',
+        aliases: [],
+        summary: "the queue's health over a window: time to merge, throughput, CI cost, flakiness",
+        term: 'stats [options]',
+      },
+      {
+        name: 'testing',
+        aliases: [],
+        summary: 'show a queue test run: status, tested PRs and checks',
+        term: 'testing <test-run>',
+      },
+      {
+        name: 'pause',
+        aliases: [],
+        summary: 'pause the queue: nothing is tested or merged',
+        term: 'pause [options]',
+      },
+      {
+        name: 'resume',
+        aliases: [],
+        summary: 'resume a paused or draining queue',
+        term: 'resume [options]',
+      },
+      {
+        name: 'drain',
+        aliases: [],
+        summary: 'drain the queue: finish the PRs in it, admit no new ones',
+        term: 'drain [options]',
+      },
+      {
+        name: 'update',
+        aliases: [],
+        summary: 'change queue settings',
+        term: 'update [options]',
+      },
+      {
+        name: 'create',
+        aliases: [],
+        summary: 'create a merge queue for the target branch',
+        term: 'create [options]',
+      },
+      {
+        name: 'delete',
+        aliases: [],
+        summary: 'delete the queue of the target branch (it must be empty)',
+        term: 'delete [options]',
+      },
+      {
+        name: 'simulate',
+        aliases: [],
+        summary: 'predict what queue settings will do, on a simulated workload',
+        term: 'simulate [options]',
+      },
+    ],
   },
   {
     name: 'metrics',

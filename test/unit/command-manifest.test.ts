@@ -41,6 +41,11 @@ describe('the command manifest', () => {
     [['queue', '--help']],
     [['queue']],
     [['queue', 'shw']],
+    [['queue', 'show', '--help']],
+    [['queue', 'history', '--help']],
+    [['queue', 'pauze']],
+    [['queue', 'show', '--jsn']],
+    [['--branch', 'show', 'queue', 'pause', '--help']],
     [['profile', '--help']],
     [['--repo', 'status', 'wait', '--help']],
     [['help', 'exit-codes']],
@@ -58,6 +63,16 @@ describe('the command manifest', () => {
     expect((await runWith(['--help'], true)).built).toEqual(COMMAND_NAMES);
     expect((await runWith(['--help'], false)).built).toEqual([]);
     expect((await runWith(['queue', '--help'], false)).built).toEqual(['queue']);
+    // The queue group builds only the subcommands the command line names; the others are stubs.
+    const queueOf = async (argv: string[]) => {
+      const { deps } = testDeps();
+      const queue = (await buildProgram(deps, argv)).commands.find((c) => c.name() === 'queue');
+      return queue?.commands.filter((c) => c.description() !== '').map((c) => c.name());
+    };
+    expect(await queueOf(['queue', '--help'])).toEqual([]);
+    expect(await queueOf(['queue', 'show'])).toEqual(['show']);
+    expect(await queueOf(['help', 'queue'])).toHaveLength(12);
+    expect(await queueOf(['completion', 'bash'])).toHaveLength(12);
     expect(commandsNamedIn(['--repo', 'a/b', 'status', '1'])).toEqual(new Set(['status']));
     expect(commandsNamedIn(['--help'])).toEqual(new Set());
     expect(commandsNamedIn(['help', 'queue'])).toEqual(new Set(COMMAND_NAMES));

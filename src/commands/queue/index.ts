@@ -1,6 +1,8 @@
 /** `mq queue …`: the on-call verbs for one queue (the target branch of the repository). */
 import { Command } from 'commander';
+import { addSubcommands } from '../../cli/stubs.js';
 import type { Context } from '../../context.js';
+import { COMMAND_MANIFEST } from '../manifest.js';
 import { queueCreateCommand } from './create.js';
 import { queueDeleteCommand } from './delete.js';
 import { queueDrainCommand } from './drain.js';
@@ -14,27 +16,30 @@ import { queueTestingCommand } from './testing.js';
 import { queueUpdateCommand } from './update.js';
 import { queueWatchCommand } from './watch.js';
 
-export function queueCommand(ctx: Context): Command {
+/** `argv`: the command line; the subcommands it does not name are stubs (undefined: all built). */
+export function queueCommand(ctx: Context, argv?: readonly string[]): Command {
   const cmd = new Command('queue')
     .summary('inspect and administer the merge queue of a branch')
     .description(
       'Inspect and administer the merge queue of the target branch (--branch, MQ_BRANCH, or the default branch of origin) in the repository (--repo). Changes (create, update, pause, resume, drain, delete) accept --dry-run, which prints the request and sends nothing.',
     );
-  for (const sub of [
-    queueShowCommand(ctx),
-    queueWatchCommand(ctx),
-    queueHistoryCommand(ctx),
-    queueStatsCommand(ctx),
-    queueTestingCommand(ctx),
-    queuePauseCommand(ctx),
-    queueResumeCommand(ctx),
-    queueDrainCommand(ctx),
-    queueUpdateCommand(ctx),
-    queueCreateCommand(ctx),
-    queueDeleteCommand(ctx),
-    queueSimulateCommand(ctx),
-  ]) {
-    cmd.addCommand(sub);
-  }
-  return cmd;
+  return addSubcommands(
+    cmd,
+    COMMAND_MANIFEST.find((e) => e.name === 'queue')?.subcommands,
+    {
+      show: () => queueShowCommand(ctx),
+      watch: () => queueWatchCommand(ctx),
+      history: () => queueHistoryCommand(ctx),
+      stats: () => queueStatsCommand(ctx),
+      testing: () => queueTestingCommand(ctx),
+      pause: () => queuePauseCommand(ctx),
+      resume: () => queueResumeCommand(ctx),
+      drain: () => queueDrainCommand(ctx),
+      update: () => queueUpdateCommand(ctx),
+      create: () => queueCreateCommand(ctx),
+      delete: () => queueDeleteCommand(ctx),
+      simulate: () => queueSimulateCommand(ctx),
+    },
+    argv,
+  );
 }

@@ -1,0 +1,48 @@
+/**
+ * Commands that were not built: what a parent's help and "did you mean" need (name, aliases,
+ * summary, help term from src/commands/manifest.ts), nothing else. The root stands in stubs for
+ * the top-level commands a command line does not name, and a group (`mq queue`) for its
+ * subcommands, so `mq queue --help` builds none of the queue's twelve commands.
+ */
+import { Command } from 'commander';
+import type { CommandEntry } from '../commands/manifest.js';
+
+/** The help term of each stub, as the fully built command would show it. */
+export const STUB_TERMS = new WeakMap<Command, string>();
+
+export function stubOf(entry: CommandEntry): Command {
+  const stub = new Command(entry.name).summary(entry.summary).action(() => {
+    throw new Error(`internal: command "${entry.name}" was run without being loaded`);
+  });
+  if (entry.helpGroup) stub.helpGroup(entry.helpGroup);
+  for (const alias of entry.aliases) stub.alias(alias);
+  STUB_TERMS.set(stub, entry.term);
+  return stub;
+}
+
+/**
+ * Adds the subcommands of a group in the order of `builders`: those whose name or alias is one of
+ * the arguments (all of them when `argv` is undefined: the whole tree) are built, the others are
+ * stubs made from the group's manifest entries. A subcommand missing from the manifest (not
+ * regenerated yet) is always built.
+ */
+export function addSubcommands(
+  group: Command,
+  entries: readonly CommandEntry[] | undefined,
+  builders: Record<string, () => Command>,
+  argv: readonly string[] | undefined,
+): Command {
+  const args = argv === undefined ? null : new Set(argv);
+  for (const [name, build] of Object.entries(builders)) {
+    const entry = entries?.find((e) => e.name === name);
+    const wanted = !entry || args === null || args.has(name) || entry.aliases.some((a) => args.has(a));
+    if (wanted || !entry) {
+      const sub = build();
+      if (sub.name() !== name) throw new Error(`internal: the builder "${name}" of ${group.name()} made "${sub.name()}"`);
+      group.addCommand(sub);
+    } else {
+      group.addCommand(stubOf(entry));
+    }
+  }
+  return group;
+}
