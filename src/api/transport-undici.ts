@@ -82,6 +82,9 @@ export async function undiciTransport(proxies: ProxySettings, connectTimeoutMs: 
   // well served by Liftoff's baseline code (bench/status-proxy.mjs: 4.5x -> 2.7x `node -e 0`).
   // Only this transport needs it: the default one has no WebAssembly.
   const { setFlagsFromString } = await import('node:v8');
+  // The CLI's code cache (src/boot/bundles.ts) is written before the flag changes: V8 would make
+  // caches after it that the next start, without the flag, refuses.
+  (globalThis as { [key: symbol]: (() => void) | undefined })[Symbol.for('mq.beforeV8Flags')]?.();
   setFlagsFromString('--liftoff-only');
   const [{ default: EnvHttpProxyAgent }, { default: Agent }, { default: Pool }, { default: Dispatcher }, { default: request }, { default: connect }] =
     await Promise.all([

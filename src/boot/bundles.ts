@@ -74,6 +74,12 @@ function safeDir(dir: string): boolean {
 /** How old another build's cache of a bundle must be before it is removed. */
 const STALE_MS = 7 * 24 * 3600 * 1000;
 
+/**
+ * Code that changes V8's flags at run time calls `globalThis[Symbol.for('mq.beforeV8Flags')]?.()`
+ * first: the caches are written then, and no more after.
+ */
+export const BEFORE_V8_FLAGS = Symbol.for('mq.beforeV8Flags');
+
 const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) {';
 const WRAP_TAIL = '\n})';
 
@@ -95,6 +101,14 @@ export function bundleLoader(options: LoaderOptions): Loader {
     if (options.cacheDir === null) return null;
     dirChecked ??= safeDir(options.cacheDir);
     return dirChecked ? options.cacheDir : null;
+  };
+
+  // Set once V8's flags changed at run time (the undici transport's --liftoff-only): V8 would then
+  // make caches the next process, started without that flag, refuses.
+  let flagsChanged = false;
+  (globalThis as { [key: symbol]: unknown })[BEFORE_V8_FLAGS] = () => {
+    flush();
+    flagsChanged = true;
   };
 
   const requireFor = (spec: string) => (spec.startsWith('mq:') ? load(spec.slice(3)) : options.require(spec));
@@ -129,7 +143,7 @@ export function bundleLoader(options: LoaderOptions): Loader {
     const script = new Script(WRAP_HEAD + source + WRAP_TAIL, { filename: file, cachedData });
     const cache: LoadRecord['cache'] = cachePath === null ? 'off' : cachedData === undefined ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
     loaded.push({ key, file, cache });
-    if (cachePath !== null && cache !== 'hit') {
+    if (cachePath !== null && cache !== 'hit' && !flagsChanged) {
       if (pending.length === 0) process.once('exit', flush);
       pending.push({ script, path: cachePath, prefix });
     }
@@ -149,7 +163,7 @@ export function bundleLoader(options: LoaderOptions): Loader {
   function flush(): void {
     process.off('exit', flush);
     const dir = cacheDir();
-    if (dir === null) return;
+    if (dir === null || flagsChanged) return;
     for (const { script, path, prefix } of pending.splice(0)) {
       try {
         const data = script.createCachedData();

@@ -1,10 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy.js';
-import { baseEnv, runCli, TOKEN } from '../helpers/run-cli.js';
+import { baseEnv, runCli, TOKEN, tempDir } from '../helpers/run-cli.js';
 
 /**
  * Proxies, through a real forward proxy. The service is reached as `mq.test` (a name that is not
@@ -120,5 +121,35 @@ describe.each(['node', 'undici'] as const)('proxies (direct connections: %s tran
     const r = await status({ HTTP_PROXY: `http://127.0.0.1:${port}` });
     expect(r.exitCode).toBe(6);
     expect(r.stderr).toContain(`mq: get PR #1: cannot connect to the proxy 127.0.0.1:${port} (ECONNREFUSED) (4 attempts)`);
+  });
+});
+
+describe('the code cache behind a proxy', () => {
+  it('a proxied run (undici, whose V8 flag changes the cache format) still leaves a cache the next run uses', async () => {
+    const cacheDir = tempDir('mq-v8-proxy-');
+    const hook = resolve(import.meta.dirname, '../helpers/record-loads.cjs');
+    const run = async () => {
+      const log = resolve(tempDir('mq-loads-'), 'loads.txt');
+      const r = await runCli(['status', '1', '--insecure-http'], {
+        env: {
+          ...baseEnv(serviceUrl()),
+          NODE_OPTIONS: `--import=${FAKE_DNS} --require=${hook}`,
+          MQ_TEST_HOSTS: HOST,
+          HTTP_PROXY: proxy.url,
+          MQ_COMPILE_CACHE_DIR: cacheDir,
+          MQ_LOAD_LOG: log,
+        },
+      });
+      expect(r.exitCode, r.stderr).toBe(0);
+      return readFileSync(log, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split('\t')[1]);
+    };
+    const first = await run();
+    expect(first.every((c) => c === 'miss')).toBe(true);
+    expect(first).toContain('miss');
+    const second = await run();
+    expect(second).toEqual(first.map(() => 'hit'));
   });
 });

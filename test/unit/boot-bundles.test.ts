@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { type BundleTable, bundleLoader, defaultCacheDir } from '../../src/boot/bundles.js';
+import { BEFORE_V8_FLAGS, type BundleTable, bundleLoader, defaultCacheDir } from '../../src/boot/bundles.js';
 import { tempDir } from '../helpers/run-cli.js';
 
 const require = createRequire(import.meta.url);
@@ -105,6 +105,18 @@ describe('bundle loader', () => {
     const third = loader();
     third.load('a');
     expect(third.loaded[0]?.cache).toBe('hit');
+  });
+
+  it('before V8 flags change at run time, the caches are written, and none after', () => {
+    const { cacheDir, loader } = fixture();
+    const l = loader();
+    l.load('a');
+    (globalThis as { [key: symbol]: (() => void) | undefined })[BEFORE_V8_FLAGS]?.();
+    expect(readdirSync(cacheDir)).toEqual([expect.stringMatching(/^a\./)]);
+    l.load('cmd/b');
+    expect(l.loaded.map((r) => r.cache)).toEqual(['miss', 'miss']);
+    l.flush();
+    expect(readdirSync(cacheDir)).toEqual([expect.stringMatching(/^a\./)]);
   });
 
   it('a cache directory others can write to is neither read nor written', () => {
