@@ -11,11 +11,13 @@
 //                       planner, the Prometheus parser, completions, the config writer (conf),
 //                       cli-table3
 //   dist/lazy/planner-worker.js  the planner's worker thread (an ES module of its own)
-// A bundle never holds a copy of a module another bundle owns: a module of the core (or of the api
-// bundle) is imported from there, `require('mq:cli').__mq_modules[ID]`; a dynamic import of a command
-// or lazy module becomes `require('mq:cmd/NAME')` / `require('mq:lazy/NAME')`, which the loader
-// resolves. The metafile (which sources each output holds) goes to
-// node_modules/.cache/mq-build/meta.json for test/e2e/startup-loads.test.ts.
+// A module of the core is imported from the core by every other bundle, so a process holds one copy
+// of it (`require('mq:cli').__mq_modules[ID]`, evaluated on first use); the api bundle shares its
+// transport module the same way; other small modules are copied into each bundle that imports them.
+// A dynamic import of a command or lazy module becomes `require('mq:cmd/NAME')` /
+// `require('mq:lazy/NAME')`, which the loader resolves. The metafile (which sources each output
+// holds) goes to node_modules/.cache/mq-build/meta.json for test/e2e/startup-loads.test.ts.
+// MQ_BUILD_PLAIN=1 leaves the bundles unminified (readable names in a CPU profile).
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
