@@ -125,7 +125,7 @@ async function startWith(
   const clock: Clock = options.clock === 'manual' ? manualClock(() => engine.now) : realClock(Math.max(engine.now, wallNow), speed);
   engine.advance(clock.now());
 
-  let emuRef: { schedule(): void } | undefined;
+  let emuRef: { changed(): void } | undefined;
   if (options.dataDir) {
     store = await StateStore.open({
       dir: options.dataDir,
@@ -134,7 +134,7 @@ async function startWith(
       ...(webhooks ? { webhooks } : {}),
       release: passOn,
       ...(options.log ? { log: options.log } : {}),
-      onRollback: () => emuRef?.schedule(),
+      onRollback: () => emuRef?.changed(),
       ...(options.snapshotMinBytes !== undefined ? { snapshotMinBytes: options.snapshotMinBytes } : {}),
     });
     const s = store;

@@ -73,6 +73,18 @@ export class QueueEngine {
     return this.state.now;
   }
 
+  /**
+   * Grows with every change of state: each time step with due events and each call that changes
+   * something (a reader may keep what it read while this stays the same; see http/read-cache.ts).
+   */
+  changes = 0;
+
+  /** What a call that changes state does first: apply the events due by `now`, and count a change. */
+  private change(now: number): void {
+    this.advance(now);
+    this.changes++;
+  }
+
   // ---- time ----------------------------------------------------------------------------------
 
   /**
@@ -86,6 +98,7 @@ export class QueueEngine {
     for (let top = this.peekLive(); top && top[0] <= target; top = this.peekLive()) {
       const at = top[0];
       s.now = at;
+      this.changes++;
       const due: Array<{ run: TestRun; kind: number }> = [];
       const touched = new Set<string>();
       while ((top = this.peekLive()) && top[0] === at) {
@@ -153,13 +166,13 @@ export class QueueEngine {
   // ---- queues --------------------------------------------------------------------------------
 
   createQueue(req: QueueRef & { mode?: QueueMode; concurrency?: number }, now: number): void {
-    this.advance(now);
+    this.change(now);
     queueOps.createQueue(this.core, req);
   }
 
   /** Deleting a missing queue is a no-op; a queue with live PRs (NOT_READY included) is refused. */
   deleteQueue(req: QueueRef, now: number): void {
-    this.advance(now);
+    this.change(now);
     queueOps.deleteQueue(this.core, req);
   }
 
@@ -172,25 +185,25 @@ export class QueueEngine {
 
   /** Stores settings and resumes, pauses, drains or switches mode (queue-ops.ts tells how). */
   updateQueue(req: QueueRef & QueueUpdate, now: number): QueueView {
-    this.advance(now);
+    this.change(now);
     return queueOps.updateQueue(this.core, req);
   }
 
   // ---- pull requests -------------------------------------------------------------------------
 
   submit(req: PrRef & { priority?: string | number | null; noBatch?: boolean }, now: number): void {
-    this.advance(now);
+    this.change(now);
     const q = mustQueue(this.state, req.repo, req.targetBranch);
     prOps.submit(this.core, q, req.pr.number, req.priority, req.noBatch);
   }
 
   cancel(req: PrRef, now: number): void {
-    this.advance(now);
+    this.change(now);
     prOps.cancel(this.core, mustQueue(this.state, req.repo, req.targetBranch), req.pr.number);
   }
 
   restart(req: PrRef, now: number): void {
-    this.advance(now);
+    this.change(now);
     prOps.restart(this.core, mustQueue(this.state, req.repo, req.targetBranch), req.pr.number);
   }
 
@@ -225,7 +238,7 @@ export class QueueEngine {
   }
 
   setImpactedTargets(req: QueueRef & { pr: { number: number; sha: string }; impactedTargets: string[] | 'ALL' }, now: number): void {
-    this.advance(now);
+    this.change(now);
     const q = mustQueue(this.state, req.repo, req.targetBranch);
     prOps.setImpactedTargets(this.core, q, req.pr.number, req.pr.sha, req.impactedTargets);
   }
@@ -250,13 +263,13 @@ export class QueueEngine {
   // ---- emulator control ----------------------------------------------------------------------
 
   upsertFakePr(input: FakePrInput, now: number): FakePrView {
-    this.advance(now);
+    this.change(now);
     return upsertFakePr(this.core, input);
   }
 
   /** Finishes an in-flight run now with the given result, then lets its queue react. */
   completeRun(id: string, result: 'passed' | 'failed', now: number): RunView {
-    this.advance(now);
+    this.change(now);
     const run = this.state.runs[id];
     if (!run) throw notFound(`test run ${id} not found`);
     if (run.status !== 'in_progress') throw badRequest(`test run ${id} already finished (${run.status})`);
@@ -285,6 +298,7 @@ export class QueueEngine {
 
   /** Empties everything; the clock and the random sequence carry on. */
   reset(now: number): void {
+    this.changes++;
     const s = this.state;
     this.state = { ...createState(s.rng, Math.max(now, s.now)), seq: s.seq };
   }

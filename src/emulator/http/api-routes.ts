@@ -6,7 +6,7 @@
  */
 import { HttpError, OK } from './respond.js';
 import { renderMetrics, METRICS_CONTENT_TYPE } from './metrics.js';
-import { route, type Route } from './route.js';
+import { kept, route, type Route } from './route.js';
 import * as s from './schemas.js';
 import { wireEntry, wirePullRequest, wireQueueSettings, wireTestingDetails, wireTestingResult } from './wire.js';
 
@@ -25,9 +25,11 @@ export const apiRoutes: Route[] = [
     c.engine.restart(b, c.now);
     return OK;
   }),
-  route('POST', '/v1/getSubmittedPullRequest', s.getPullRequestRequest, false, (c, b) => ({
-    json: wirePullRequest(c.engine.getSubmittedPullRequest(b, c.now), b.repo),
-  })),
+  kept(
+    route('POST', '/v1/getSubmittedPullRequest', s.getPullRequestRequest, false, (c, b) => ({
+      json: wirePullRequest(c.engine.getSubmittedPullRequest(b, c.now), b.repo),
+    })),
+  ),
   route('POST', '/v1/getSubmittedPullRequests', s.getPullRequestsRequest, false, (c, b) => {
     const { pullRequests, notFound } = c.engine.getSubmittedPullRequests(b, c.now);
     return {

@@ -5,6 +5,7 @@
 import type { ServerResponse } from 'node:http';
 
 export const TEXT = 'text/plain; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** An error the adapter answers with its status and message (the engine has its own EngineError). */
 export class HttpError extends Error {
@@ -31,7 +32,7 @@ export const OK: Reply = { text: 'OK' };
 export function send(res: ServerResponse, reply: Reply, extraHeaders: Record<string, string> = {}): void {
   if (res.headersSent) return;
   const body = reply.json !== undefined ? JSON.stringify(reply.json) : (reply.text ?? '');
-  const type = reply.contentType ?? (reply.json !== undefined ? 'application/json; charset=utf-8' : TEXT);
+  const type = reply.contentType ?? (reply.json !== undefined ? JSON_TYPE : TEXT);
   res.writeHead(reply.status ?? 200, {
     'content-type': type,
     'content-length': String(Buffer.byteLength(body)),
@@ -49,7 +50,7 @@ export function sendWithDate(res: ServerResponse, reply: Reply, date: string | u
   const json = reply.json !== undefined;
   const body = json ? JSON.stringify(reply.json) : (reply.text ?? '');
   const headers: Record<string, string> = {
-    'content-type': reply.contentType ?? (json ? 'application/json; charset=utf-8' : TEXT),
+    'content-type': reply.contentType ?? (json ? JSON_TYPE : TEXT),
     'content-length': String(Buffer.byteLength(body)),
   };
   if (date !== undefined) headers.date = date;

@@ -29,6 +29,12 @@ export interface Route {
   schema?: z.ZodType;
   /** Validates the common, plainly valid bodies without zod (undefined: let the schema decide). */
   fast?: FastParse;
+  /**
+   * A read whose answer depends only on its body and the state: the server keeps the answer to a
+   * body it has seen until the state changes (read-cache.ts), and answers it again without
+   * parsing, validating or calling the engine.
+   */
+  kept?: boolean;
   handle(ctx: RouteContext, input: unknown): Reply | Promise<Reply>;
 }
 
@@ -56,4 +62,10 @@ export function route(
   const pattern = typeof path === 'string' ? new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : path;
   const fast = schema ? fastParserFor(schema) : undefined;
   return { method, path: pattern, mutates, ...(schema ? { schema } : {}), ...(fast ? { fast } : {}), handle: handle as Route['handle'] };
+}
+
+/** Marks a read route whose answers the server may keep (see Route.kept). */
+export function kept(r: Route): Route {
+  if (r.mutates) throw new Error(`internal: ${r.path} changes state; its answers cannot be kept`);
+  return { ...r, kept: true };
 }

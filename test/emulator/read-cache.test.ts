@@ -1,0 +1,117 @@
+/**
+ * The kept answers of getSubmittedPullRequest (src/emulator/http/read-cache.ts): the same request
+ * body is answered again without asking the engine, and never once anything changed: a request
+ * that changes state, a time step a read applies itself, or a change made on the engine directly.
+ */
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import type { Clock } from '../../src/emulator/clock.js';
+import { createState, QueueEngine } from '../../src/emulator/engine/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { createEmulatorServer, type EmulatorServer } from '../../src/emulator/server.js';
+import { Client, queue, startTestEmulator, T0, TOKEN } from './http-helpers.js';
+
+let emu: RunningEmulator | undefined;
+let server: EmulatorServer | undefined;
+afterEach(async () => {
+  await emu?.close();
+  await server?.close();
+  emu = undefined;
+  server = undefined;
+});
+
+/** Counts the engine's answers to getSubmittedPullRequest: a kept answer does not ask it. */
+function countLookups(engine: QueueEngine): { count: number } {
+  const counter = { count: 0 };
+  const original = engine.getSubmittedPullRequest.bind(engine);
+  engine.getSubmittedPullRequest = (req, now) => {
+    counter.count++;
+    return original(req, now);
+  };
+  return counter;
+}
+
+const read = (c: Client, body: unknown) => c.post('getSubmittedPullRequest', body);
+
+describe('kept answers of getSubmittedPullRequest', () => {
+  it('the same body is answered again without the engine, byte for byte; another body is asked anew', async () => {
+    const started = await startTestEmulator();
+    emu = started.emu;
+    const c = started.client;
+    await c.post('createQueue', queue);
+    await c.post('submitPullRequest', { ...queue, pr: { number: 1 } });
+    const lookups = countLookups(emu.engine);
+    const body = { ...queue, pr: { number: 1 } };
+    const first = await read(c, body);
+    const again = [await read(c, body), await read(c, body)];
+    expect(first.status).toBe(200);
+    expect(again.map((a) => [a.status, a.text, a.type])).toEqual([
+      [200, first.text, first.type],
+      [200, first.text, first.type],
+    ]);
+    expect(lookups.count).toBe(1);
+    // Another body (the timeline asked for; the same request spelled otherwise) is its own answer.
+    const timeline = await read(c, { ...body, includeTimeline: true });
+    expect(timeline.json().timeline.length).toBeGreaterThan(0);
+    const spelled = await c.post('getSubmittedPullRequest', `{ "pr": {"number": 1}, "targetBranch": "main", "repo": ${JSON.stringify(queue.repo)} }`);
+    expect(spelled.text).toBe(first.text);
+    expect(lookups.count).toBe(3);
+  });
+
+  it('a request that changes state drops them: the next read shows the change', async () => {
+    const started = await startTestEmulator();
+    emu = started.emu;
+    const c = started.client;
+    await c.post('createQueue', queue);
+    await c.post('submitPullRequest', { ...queue, pr: { number: 1 } });
+    const body = { ...queue, pr: { number: 1 } };
+    expect((await read(c, body)).json().state).toBe('testing');
+    expect((await read(c, body)).json().state).toBe('testing');
+    expect((await c.post('cancelPullRequest', body)).status).toBe(200);
+    expect((await read(c, body)).json().state).toBe('cancelled');
+  });
+
+  it('a change made on the engine itself, not through a request, is seen too', async () => {
+    const started = await startTestEmulator();
+    emu = started.emu;
+    const c = started.client;
+    await c.post('createQueue', queue);
+    await c.post('submitPullRequest', { ...queue, pr: { number: 2 } });
+    const body = { ...queue, pr: { number: 2 } };
+    expect((await read(c, body)).json().state).toBe('testing');
+    emu.engine.cancel(body, emu.engine.now);
+    expect((await read(c, body)).json().state).toBe('cancelled');
+  });
+
+  it('an error is not kept: an unknown PR is looked up every time', async () => {
+    const started = await startTestEmulator();
+    emu = started.emu;
+    const c = started.client;
+    await c.post('createQueue', queue);
+    const lookups = countLookups(emu.engine);
+    const body = { ...queue, pr: { number: 404 } };
+    expect((await read(c, body)).status).toBe(404);
+    expect((await read(c, body)).status).toBe(404);
+    expect(lookups.count).toBe(2);
+  });
+
+  it('events a read applies itself (time has passed, no request changed anything) make a new answer', async () => {
+    // A clock that moves only when the test says, with no timer of its own: the reads apply what is due.
+    let now = T0;
+    const clock: Clock = { kind: 'manual', speed: 1, now: () => now, wallDelayUntil: () => 0 };
+    const engine = new QueueEngine(createState(7, T0));
+    server = createEmulatorServer({ engine, clock, token: TOKEN });
+    const s = server.server;
+    await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+    const c = new Client({ url: `http://127.0.0.1:${(s.address() as AddressInfo).port}/v1`, token: TOKEN });
+    await c.post('createQueue', queue);
+    await c.post('submitPullRequest', { ...queue, pr: { number: 3 } });
+    const body = { ...queue, pr: { number: 3 } };
+    expect((await read(c, body)).json().state).toBe('testing');
+    expect((await read(c, body)).json().state).toBe('testing');
+    // A day later the run has finished (passed or timed out): the PR is no longer testing.
+    now += 24 * 3600_000;
+    expect((await read(c, body)).json().state).not.toBe('testing');
+  });
+});
