@@ -95,6 +95,16 @@ const CASES = [
   '[,]',
   '["//a",,"//b"]',
   '  [ "//a" , "//b" , "//c" ]  ',
+  // ASCII lines that need only quoting: quotes, control characters, DEL, a literal `n` after a quote.
+  '//a"q"\n//b\u0001c\n//d\u007f\n"n\n//e\u001f\b',
+  '//a\n//b\n\n//c',
+  '//a\n\n//b\n//c\n',
+  'C:\\new\n//b\\n\n//c\n',
+  '\n//a\n//b\n',
+  '//a\r\n//b\r\n',
+  '   \n\t//a\n',
+  '\u3000\n//a',
+  '//a\n\u00a0//b\u00a0\n',
 ];
 
 describe('TargetsBodyWriter gives what reading the whole file gave', () => {
@@ -125,6 +135,22 @@ describe('TargetsBodyWriter gives what reading the whole file gave', () => {
       const bytes = Buffer.from(text);
       const cuts = Array.from({ length: rnd(6) }, () => rnd(bytes.length + 1)).sort((a, b) => a - b);
       expect(streamed(bytes, cuts), text).toEqual(expected(text));
+    }
+  });
+
+  it('keeps no reference to a chunk: the reader may fill the same buffer again', () => {
+    const text = '//a/b:c\n//d "q"\n# note\n  //e  \n//ünï\n//f\n'.repeat(50);
+    const bytes = Buffer.from(text);
+    for (const size of [1, 3, 7, 64, 1000]) {
+      const w = new TargetsBodyWriter('t.txt', 1 << 20);
+      const scratch = Buffer.alloc(size);
+      for (let at = 0; at < bytes.length; at += size) {
+        const n = bytes.copy(scratch, 0, at, at + size);
+        w.write(scratch.subarray(0, n));
+        scratch.fill(0x41);
+      }
+      w.end();
+      expect(JSON.parse(w.body(JSON.stringify(HEAD)).text?.() ?? '').impactedTargets).toEqual(oracle(text, 't.txt'));
     }
   });
 
