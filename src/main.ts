@@ -6,6 +6,7 @@
  */
 import { type BundleTable, cliLoader, type Loader } from './boot/bundles.js';
 import { versionRequest, versionText } from './cli/version.js';
+import { fdWriter, notTerminal } from './output/fd-write.js';
 
 declare const MQ_VERSION: string;
 /** The bundles of this build (scripts/build.mjs): key -> file under dist/ and content hash. */
@@ -15,7 +16,15 @@ declare const MQ_BUNDLES: BundleTable;
 export async function start(argv: string[]): Promise<void> {
   const version = versionRequest(argv);
   if (version) {
-    process.stdout.write(versionText(typeof MQ_VERSION === 'string' ? MQ_VERSION : '0.0.0-dev', version));
+    const text = versionText(typeof MQ_VERSION === 'string' ? MQ_VERSION : '0.0.0-dev', version);
+    // Not a terminal: one write, without making Node's stdout stream (output/fd-write.ts).
+    if (notTerminal(1))
+      fdWriter(
+        1,
+        () => process.stdout,
+        () => process.exit(0),
+      )(text);
+    else process.stdout.write(text);
     return;
   }
   const { main } = cli();

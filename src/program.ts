@@ -128,6 +128,13 @@ function applyShared(cmd: Command, ctx: Context): void {
       writeOut: (s) => ctx.io.out(s),
       writeErr: (s) => ctx.io.err(s),
       outputError: () => undefined,
+      // As commander decides them, from what the IO knows: asking process.stdout would make the
+      // stream that output to a file or pipe does without (output/fd-write.ts).
+      // (undefined, as commander's own answer off a terminal: it then wraps at 80.)
+      getOutHelpWidth: () => (ctx.io.stdoutIsTTY ? process.stdout.columns : undefined) as number,
+      getErrHelpWidth: () => (ctx.io.stderrIsTTY ? process.stderr.columns : undefined) as number,
+      getOutHasColors: () => ctx.io.color,
+      getErrHasColors: () => ctx.io.colorErr,
     });
   for (const sub of cmd.commands) if (!STUB_TERMS.has(sub)) applyShared(sub, ctx);
 }

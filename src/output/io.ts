@@ -4,6 +4,7 @@
  * reach the terminal or a CI log even if a server echoes it back in an error body.
  */
 import { readLimited } from '../util/limited-read.js';
+import { fdWriter, notTerminal } from './fd-write.js';
 import { promptLine } from './prompt.js';
 
 export const DEFAULT_STDIN_LIMIT = 20 * 1024 * 1024;
@@ -81,18 +82,29 @@ export class Redactor {
 export function processIO(env: NodeJS.ProcessEnv): IO {
   const redactor = new Redactor();
   // A reader that went away (`mq … | head`) is not an error: stop quietly, as a filter would.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') process.exit(0);
-      throw err;
-    });
-  }
-  const stdoutIsTTY = Boolean(process.stdout.isTTY);
-  const stderrIsTTY = Boolean(process.stderr.isTTY);
+  const gone = () => process.exit(0);
+  const watched = new Set<NodeJS.WriteStream>();
+  const stream = (s: NodeJS.WriteStream) => {
+    if (!watched.has(s)) {
+      watched.add(s);
+      s.on('error', (err: NodeJS.ErrnoException) => {
+        if (err.code === 'EPIPE') gone();
+        throw err;
+      });
+    }
+    return s;
+  };
+  // Not a terminal: written without making Node's stream objects at all (fd-write.ts).
+  const outPlain = notTerminal(1);
+  const errPlain = notTerminal(2);
+  const stdoutIsTTY = !outPlain && Boolean(stream(process.stdout).isTTY);
+  const stderrIsTTY = !errPlain && Boolean(stream(process.stderr).isTTY);
+  const writeOut = outPlain ? fdWriter(1, () => stream(process.stdout), gone) : (t: string) => void stream(process.stdout).write(t);
+  const writeErr = errPlain ? fdWriter(2, () => stream(process.stderr), gone) : (t: string) => void stream(process.stderr).write(t);
   const io: IO = {
-    out: (text) => void process.stdout.write(redactor.apply(text)),
+    out: (text) => writeOut(redactor.apply(text)),
     err: (text) => {
-      process.stderr.write(redactor.apply(text));
+      writeErr(redactor.apply(text));
       io.errLineOpen = lineOpenAfter(io.errLineOpen === true, text);
     },
     stdoutIsTTY,
@@ -121,18 +133,20 @@ export function processIO(env: NodeJS.ProcessEnv): IO {
     addSecret: (s) => redactor.add(s),
     redact: (t) => redactor.apply(t),
     get columns() {
-      return process.stdout.columns || DEFAULT_COLUMNS;
+      return (stdoutIsTTY && process.stdout.columns) || DEFAULT_COLUMNS;
     },
     get rows() {
-      return process.stdout.rows || DEFAULT_ROWS;
+      return (stdoutIsTTY && process.stdout.rows) || DEFAULT_ROWS;
     },
     onResize(listener) {
+      // Only a terminal is resized.
+      if (!stdoutIsTTY) return () => undefined;
       process.stdout.on('resize', listener);
       return () => void process.stdout.off('resize', listener);
     },
     atExit(text) {
       // A second Ctrl-C exits at once: the terminal still gets its screen and cursor back.
-      const write = () => void process.stdout.write(text);
+      const write = () => writeOut(text);
       process.once('exit', write);
       return () => void process.off('exit', write);
     },

@@ -78,12 +78,14 @@ describe('what a command line loads', { timeout: 60_000 }, () => {
     expect(l.exitCode).toBe(0);
     expect(l.stdout).toContain('Usage: mq [options] [command]');
     expect(l.files).toEqual(['dist/cli.cjs']);
+    // Help to a pipe (execa's): written with writeSync, no stream objects (output/fd-write.ts).
+    expect(l.builtins.filter((m) => /^(net|tty|stream|internal\/streams\/writable)$/.test(m))).toEqual([]);
     // Output to a file (execa's pipe is a socket, which would load node:net itself): no terminal or
     // socket code (node:tty loads node:net), no readline, no stdin stream.
     const out = resolve(tempDir('mq-out-'), 'help.txt');
     const toFile = await loadsOf(['--help'], baseEnv(), tempDir('mq-v8-'), out);
     expect(toFile.stdout).toBe(l.stdout);
-    expect(toFile.builtins.filter((m) => /^(net|tty|readline|internal\/fs\/streams)$/.test(m))).toEqual([]);
+    expect(toFile.builtins.filter((m) => /^(net|tty|readline|stream|internal\/fs\/streams)$/.test(m))).toEqual([]);
     expect(commandModules(l)).toEqual([]);
     expect(packages(l)).toEqual(LIGHT);
     expect(l.sources.filter((s) => s.startsWith('src/api/') && s !== 'src/api/constants.ts')).toEqual([]);
