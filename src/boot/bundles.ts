@@ -165,10 +165,9 @@ export function bundleLoader(options: LoaderOptions): Loader {
     const dir = cacheDir();
     if (dir === null || flagsChanged) return;
     for (const { script, path, prefix } of pending.splice(0)) {
+      const tmp = `${path}.${process.pid}.tmp`;
       try {
-        const data = script.createCachedData();
-        const tmp = `${path}.${process.pid}.tmp`;
-        writeFileSync(tmp, data, { mode: 0o600 });
+        writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
         renameSync(tmp, path);
         // Caches of the same bundle from another build or Node go once they are a week old: not
         // at once, so that two installs of mq in use side by side do not keep evicting each other.
@@ -181,6 +180,9 @@ export function bundleLoader(options: LoaderOptions): Loader {
         }
       } catch {
         // A cache is an optimisation: a full disk or a race with another mq is not an error.
+        try {
+          unlinkSync(tmp);
+        } catch {}
       }
     }
   }

@@ -218,6 +218,7 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
 
     let input: unknown;
     let keptKey: string | undefined;
+    let keptStamp: { generation: number; changes: number } | undefined;
     if (route.schema) {
       requireJsonContentType(req);
       const raw = await readBody(req);
@@ -232,6 +233,7 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
           schedule();
           return;
         }
+        keptStamp = readCache.stamp();
       }
       const body = parseJson(raw);
       input = route.fast?.(body);
@@ -265,9 +267,9 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
     } finally {
       if (route.mutates) readCache.invalidate();
     }
-    if (keptKey !== undefined && reply.json !== undefined && (reply.status ?? 200) === 200) {
+    if (keptKey !== undefined && keptStamp !== undefined && reply.json !== undefined && (reply.status ?? 200) === 200) {
       reply = { text: JSON.stringify(reply.json), contentType: reply.contentType ?? JSON_TYPE };
-      readCache.set(keptKey, reply.text as string);
+      readCache.set(keptKey, reply.text as string, keptStamp);
     }
     sendWithDate(res, reply, dateString(), closing);
     schedule();

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import type { Clock } from '../../src/emulator/clock.js';
 import { createState, QueueEngine } from '../../src/emulator/engine/index.js';
+import { ReadCache } from '../../src/emulator/http/read-cache.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { createEmulatorServer, type EmulatorServer } from '../../src/emulator/server.js';
 import { Client, queue, startTestEmulator, T0, TOKEN } from './http-helpers.js';
@@ -113,5 +114,30 @@ describe('kept answers of getSubmittedPullRequest', () => {
     // A day later the run has finished (passed or timed out): the PR is no longer testing.
     now += 24 * 3600_000;
     expect((await read(c, body)).json().state).not.toBe('testing');
+  });
+});
+
+describe('ReadCache', () => {
+  it('keeps an answer while nothing changed, and never one computed from a state that is gone', () => {
+    const engine = { changes: 0 };
+    const cache = new ReadCache(engine, 3);
+    let stamp = cache.stamp();
+    cache.set('a', 'A', stamp);
+    expect(cache.get('a')).toBe('A');
+    engine.changes++;
+    expect(cache.get('a')).toBeUndefined();
+    // Computed before a change, kept after it: refused.
+    stamp = cache.stamp();
+    cache.invalidate();
+    cache.set('a', 'A1', stamp);
+    expect(cache.get('a')).toBeUndefined();
+    stamp = cache.stamp();
+    engine.changes++;
+    cache.set('a', 'A2', stamp);
+    expect(cache.get('a')).toBeUndefined();
+    // At most `max` answers: a full cache starts over.
+    stamp = cache.stamp();
+    for (const k of ['a', 'b', 'c', 'd']) cache.set(k, k.toUpperCase(), stamp);
+    expect(['a', 'b', 'c', 'd'].map((k) => cache.get(k))).toEqual([undefined, undefined, undefined, 'D']);
   });
 });

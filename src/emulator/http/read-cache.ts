@@ -33,8 +33,15 @@ export class ReadCache {
     return a !== undefined && a.generation === this.generation && a.changes === this.engine.changes ? a.text : undefined;
   }
 
-  set(key: string, text: string): void {
+  /** The state as of now: an answer computed from here on is kept only if nothing changed meanwhile. */
+  stamp(): { generation: number; changes: number } {
+    return { generation: this.generation, changes: this.engine.changes };
+  }
+
+  /** Keeps `text`, computed from the state `stamp` was taken of, unless that state is gone. */
+  set(key: string, text: string, stamp: { generation: number; changes: number }): void {
+    if (stamp.generation !== this.generation || stamp.changes !== this.engine.changes) return;
     if (this.answers.size >= this.max) this.answers.clear();
-    this.answers.set(key, { generation: this.generation, changes: this.engine.changes, text });
+    this.answers.set(key, { ...stamp, text });
   }
 }
