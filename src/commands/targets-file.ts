@@ -16,6 +16,7 @@ import { isAscii } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
 import type { StreamBody } from '../api/transport.js';
 import { UsageError } from '../errors.js';
+import { PlainLines } from './targets-plain.js';
 
 export interface TargetsBody extends StreamBody {
   /** How many targets the file lists. */
@@ -84,8 +85,10 @@ export class TargetsBodyWriter {
   private startBytes: Buffer[] = [];
   /** The bytes of a line cut by the end of a chunk. */
   private lineCarry: Buffer | null = null;
-  /** Where a plain segment is written before it is copied out at its size. */
+  /** Where a plain segment is written before it is copied out at its size (without the kernel). */
   private scratch = Buffer.alloc(0);
+  /** The WebAssembly fast path for plain lines (targets-plain.ts), made when the format is lines. */
+  private plain: PlainLines | undefined;
 
   /** How the file is named in messages about its contents and about it being empty. */
   private readonly source: string;
@@ -94,6 +97,8 @@ export class TargetsBodyWriter {
   constructor(
     file: string,
     private readonly maxBodyBytes: number,
+    /** false: plain lines take the JavaScript path too (where WebAssembly cannot run; tests). */
+    private readonly kernel = true,
   ) {
     this.source = file === '-' ? 'stdin' : file;
     this.label = file === '-' ? 'standard input' : file;
@@ -128,6 +133,7 @@ export class TargetsBodyWriter {
     // read as lines, from the start.
     this.mode = 'lines';
     this.byteLines = true;
+    if (this.kernel) this.plain = PlainLines.open(this.maxBodyBytes);
     const all = this.startBytes.length > 0 ? Buffer.concat([...this.startBytes, bytes]) : bytes;
     this.startBytes = [];
     this.lineBytes(all);
@@ -166,6 +172,7 @@ export class TargetsBodyWriter {
         hints: ['send --all instead: the PR is then taken to impact every target'],
       });
     }
+    this.flushPlain();
     const all = [head, ...this.pieces, tail];
     return {
       count: this.count,
@@ -238,6 +245,12 @@ export class TargetsBodyWriter {
    */
   private segment(seg: Buffer): void {
     if (seg.length === 0) return;
+    const added = this.plain?.add(seg, this.count > 0);
+    if (added) {
+      this.count += added.targets;
+      this.bytes += added.bytes;
+      return;
+    }
     if (!isAscii(seg) || seg[0] === LF || seg[seg.length - 1] === LF || seg.includes('\n\n') || NOT_PLAIN.some((b) => seg.includes(b))) {
       this.linesText(seg.toString('utf8'));
       return;
@@ -351,8 +364,15 @@ export class TargetsBodyWriter {
     this.keep(Buffer.from(this.count === 0 ? joined : `,${joined}`, encoding), n);
   }
 
+  /** What the fast path wrote since the last piece becomes a piece of its own (a view, not a copy). */
+  private flushPlain(): void {
+    const view = this.plain?.take();
+    if (view) this.pieces.push(view);
+  }
+
   /** A piece of the body holding `n` more targets (with its leading comma after the first). */
   private keep(piece: Buffer, n: number): void {
+    this.flushPlain();
     this.count += n;
     this.bytes += piece.length;
     // Past the limit only the size is counted, for the message.
