@@ -79,7 +79,9 @@ describe('targets fast path (WebAssembly)', () => {
     const alphabet = 'abcxyz/:._-0189'.split('').map((c) => c.charCodeAt(0));
     let taken = 0;
     for (let round = 0; round < 400; round++) {
-      const bytes = Buffer.from(Array.from({ length: 1 + rnd(60) }, () => (rnd(10) === 0 ? 0x0a : rnd(150) === 0 ? rnd(256) : alphabet[rnd(alphabet.length)]!)));
+      const bytes = Buffer.from(
+        Array.from({ length: 1 + rnd(60) }, () => (rnd(10) === 0 ? 0x0a : rnd(150) === 0 ? rnd(256) : alphabet[rnd(alphabet.length)]!)),
+      );
       const after = rnd(2) === 0;
       const { added, text } = run(bytes, after);
       if (allPlain(bytes)) {
