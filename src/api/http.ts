@@ -28,6 +28,7 @@ import {
   PRE_SEND_CODES,
   proxyFor,
   proxyLabel,
+  type ProxySettings,
   proxySettings,
   systemCode,
   TransportError,
@@ -49,8 +50,7 @@ const REDACTED = '***';
 
 const transports = new Map<string, Promise<Transport>>();
 
-function transportFor(name: TransportName, settings: HttpSettings, env: NodeJS.ProcessEnv): Promise<Transport> {
-  const proxies = proxySettings(env);
+function transportFor(name: TransportName, settings: HttpSettings, proxies: ProxySettings): Promise<Transport> {
   const key = name === 'node' ? 'node' : `undici ${JSON.stringify(proxies)}`;
   let t = transports.get(key);
   if (!t) {
@@ -85,6 +85,12 @@ export class HttpClient {
   private readonly env: NodeJS.ProcessEnv;
   /** Service clock minus local clock, from the latest answer's Date header. */
   private clockOffsetMs: number | undefined;
+  /** The last Date header read and its time: a bulk run gets the same second many times over. */
+  private lastDate: { header: string; at: number } | undefined;
+  /** The proxy variables, read once (a bulk run would read six variables a request). */
+  private proxySettings: ProxySettings | undefined;
+  /** The token's forms that redact() replaces (as is, and JSON-escaped). */
+  private readonly tokenForms: readonly string[];
 
   constructor(settings: HttpSettings) {
     this.settings = settings;
@@ -92,6 +98,8 @@ export class HttpClient {
     this.random = settings.random ?? Math.random;
     this.now = settings.now ?? Date.now;
     this.env = settings.env ?? process.env;
+    const token = settings.token;
+    this.tokenForms = token.length < 4 ? [] : [...new Set([token, JSON.stringify(token).slice(1, -1)])];
   }
 
   /** The service's time now (epoch ms): the local clock corrected by the latest Date header seen. */
@@ -126,12 +134,15 @@ export class HttpClient {
     return { method: spec.method, url: this.url(spec), headers: this.headers(spec, true), body };
   }
 
+  private proxies(): ProxySettings {
+    this.proxySettings ??= proxySettings(this.env);
+    return this.proxySettings;
+  }
+
   /** `text` with every copy of the token (as is, or JSON-escaped) replaced by `***`. */
   redact(text: string): string {
-    const token = this.settings.token;
-    if (token.length < 4) return text;
     let out = text;
-    for (const form of new Set([token, JSON.stringify(token).slice(1, -1)])) {
+    for (const form of this.tokenForms) {
       if (out.includes(form)) out = out.split(form).join(REDACTED);
     }
     return out;
@@ -204,7 +215,7 @@ export class HttpClient {
   }
 
   private pickTransport(url: URL): { name: TransportName; proxy?: string } {
-    const proxy = proxyFor(url, proxySettings(this.env));
+    const proxy = proxyFor(url, this.proxies());
     if (proxy) {
       if (!/^(https?|socks5?):\/\/[^/]/i.test(proxy) || !URL.canParse(proxy)) {
         // Not echoed: a proxy URL may carry a password.
@@ -229,7 +240,7 @@ export class HttpClient {
       if (typeof spec.body === 'object') debug(`> ${streamSummary(spec.body)}`);
       else if (spec.body !== undefined) debug(`> ${truncate(spec.body)}`);
     }
-    const transport = await transportFor(route.name, this.settings, this.env);
+    const transport = await transportFor(route.name, this.settings, this.proxies());
     this.throwIfAborted(call);
     // One controller stops the exchange, whatever phase it is in: the timer, Ctrl-C or the call's
     // signal abort it. The race also bounds phases a transport might not see the signal in.
@@ -300,7 +311,8 @@ export class HttpClient {
 
   private noteServiceClock(date: string | undefined): void {
     if (!date) return;
-    const at = Date.parse(date);
+    if (this.lastDate?.header !== date) this.lastDate = { header: date, at: Date.parse(date) };
+    const at = this.lastDate.at;
     // The header has whole seconds: the service's time was somewhere in the second it names.
     if (!Number.isNaN(at)) this.clockOffsetMs = at + 500 - this.now();
   }

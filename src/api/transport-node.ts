@@ -23,14 +23,64 @@ function normalise(err: unknown, signal: AbortSignal): unknown {
   return code ? new TransportError(code, (err as Error)?.message ?? String(err), { cause: err }) : err;
 }
 
-async function* body(res: IncomingMessage, signal: AbortSignal): AsyncIterable<Uint8Array> {
-  try {
-    for await (const chunk of res) yield chunk as Uint8Array;
-  } catch (err) {
-    throw normalise(err, signal);
-  }
-  // A response cut short without an error event (the socket ended early) is still a failure.
-  if (!res.complete) throw new TransportError('ECONNRESET', 'the connection closed before the answer was complete');
+/** How many chunks may wait unread before the answer is paused. */
+const MAX_WAITING = 16;
+
+/**
+ * The answer's chunks as they arrive, read with the stream's events: its async iterator costs more
+ * per answer than the rest of reading a small one (a bulk run reads thousands). Paused while
+ * MAX_WAITING chunks are unread; stopping early (`return`) drops the connection.
+ */
+function body(res: IncomingMessage, signal: AbortSignal): AsyncIterable<Uint8Array> {
+  const waiting: Uint8Array[] = [];
+  let ended = false;
+  let failure: unknown;
+  let wake: (() => void) | undefined;
+  const settle = () => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  res.on('data', (chunk: Uint8Array) => {
+    waiting.push(chunk);
+    if (waiting.length >= MAX_WAITING) res.pause();
+    settle();
+  });
+  res.on('end', () => {
+    ended = true;
+    settle();
+  });
+  res.on('error', (err) => {
+    failure ??= normalise(err, signal);
+    settle();
+  });
+  res.on('close', () => {
+    // A response cut short without an error event (the socket ended early) is still a failure.
+    if (!ended && !res.complete) failure ??= new TransportError('ECONNRESET', 'the connection closed before the answer was complete');
+    settle();
+  });
+  const next = async (): Promise<IteratorResult<Uint8Array>> => {
+    for (;;) {
+      const chunk = waiting.shift();
+      if (chunk !== undefined) {
+        if (waiting.length === 0 && res.isPaused()) res.resume();
+        return { value: chunk, done: false };
+      }
+      if (failure !== undefined) throw failure;
+      if (ended) {
+        if (!res.complete) throw new TransportError('ECONNRESET', 'the connection closed before the answer was complete');
+        return { value: undefined, done: true };
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+  };
+  const stop = async (): Promise<IteratorResult<Uint8Array>> => {
+    if (!ended) res.destroy();
+    return { value: undefined, done: true };
+  };
+  return { [Symbol.asyncIterator]: () => ({ next, return: stop }) };
 }
 
 interface Stack {
@@ -67,7 +117,20 @@ export function nodeTransport(): Transport {
           return;
         }
         let connectTimer: NodeJS.Timeout | undefined;
-        const r = request(url, { method: req.method, headers, agent, signal });
+        // The URL's parts rather than the URL (Node would convert it on every request), and one
+        // abort listener of our own rather than Node's `signal` option (which adds several and
+        // watches the stream's end to remove them): the signal is this attempt's alone.
+        const host = url.hostname;
+        const r = request({
+          protocol: url.protocol,
+          hostname: host.startsWith('[') ? host.slice(1, -1) : host,
+          port: url.port,
+          path: `${url.pathname}${url.search}`,
+          method: req.method,
+          headers,
+          agent,
+        });
+        signal.addEventListener('abort', () => r.destroy(new TransportError('ABORTED', 'aborted')), { once: true });
         r.on('socket', (socket: Socket) => {
           if (!socket.connecting) return;
           connectTimer = setTimeout(() => {
