@@ -1,6 +1,6 @@
 /** `--since` / `--until`: a duration back from now (`24h`, `7d`, `1h30m`) or an ISO 8601 time. */
 import { UsageError } from '../errors.js';
-import { parseDuration } from '../util/duration.js';
+import { formatDuration, parseDuration } from '../util/duration.js';
 
 export type When = { kind: 'ago'; ms: number } | { kind: 'at'; ms: number };
 
@@ -22,12 +22,21 @@ export function parseWhen(text: string, flag: string): When {
     throw new UsageError(`${flag}: ${JSON.stringify(text)} is neither an ISO 8601 time nor a duration like 24h or 7d`);
   }
   if (ms <= 0 && flag === '--since') throw new UsageError(`${flag}: the duration must be greater than zero`);
+  if (!(ms <= MAX_AGO_DAYS * DAY)) {
+    throw new UsageError(`${flag}: ${JSON.stringify(text)} reaches back more than ${MAX_AGO_DAYS} days`, {
+      hints: [`the service keeps ${MAX_WINDOW_DAYS} days of history`],
+    });
+  }
   return { kind: 'ago', ms };
 }
 
-function check(since: number, until: number): void {
-  if (since >= until)
-    throw new UsageError(`--since: the window is empty: ${new Date(since).toISOString()} is not before --until ${new Date(until).toISOString()}`);
+/** How far back a duration may reach (far past any history, short of what a Date can hold). */
+const MAX_AGO_DAYS = 36_500;
+
+/** `since` and `until` as epoch ms, or as negative durations back from now (`ago`). */
+function check(since: number, until: number, ago = false): void {
+  const show = (ms: number) => (ago ? `${formatDuration(-ms)} ago` : new Date(ms).toISOString());
+  if (since >= until) throw new UsageError(`--since: the window is empty: ${show(since)} is not before --until ${show(until)}`);
   if (until - since > MAX_WINDOW_DAYS * DAY) {
     throw new UsageError(`--since: the window may span at most ${MAX_WINDOW_DAYS} days (the service keeps ${MAX_WINDOW_DAYS} days of history)`, {
       hints: ['use --since 45d or less, or narrow it with --until'],
@@ -38,7 +47,7 @@ function check(since: number, until: number): void {
 /** Checks what can be checked without a clock (both durations, or both times). */
 export function checkWindowEarly(since: When, until: When | undefined): void {
   const u = until ?? { kind: 'ago', ms: 0 };
-  if (since.kind === u.kind) check(since.kind === 'ago' ? -since.ms : since.ms, u.kind === 'ago' ? -u.ms : u.ms);
+  if (since.kind === u.kind) check(since.kind === 'ago' ? -since.ms : since.ms, u.kind === 'ago' ? -u.ms : u.ms, u.kind === 'ago');
 }
 
 /** The window in epoch ms, durations counted back from `now` (the service's clock). */
