@@ -1,7 +1,7 @@
 /**
  * The fast path of `mq targets --file` for the usual file: lines that are targets as they stand
- * (ASCII, nothing to trim, escape or skip). A WebAssembly SIMD kernel (targets-plain.wat) checks
- * and copies 16 bytes at a time into one output region, turning each line feed into `","`; the
+ * (ASCII, nothing to trim, escape or skip; Unix or Windows line ends). A WebAssembly SIMD kernel (targets-plain.wat) checks
+ * and copies 16 bytes at a time into one output region, turning each line break into `","`; the
  * body then holds that region as a few views, not a piece per chunk. A segment the kernel refuses
  * (any line that is not plain) leaves nothing behind and goes through the per-line rules in
  * targets-file.ts, as does everything when WebAssembly is not available.
@@ -56,6 +56,8 @@ export class PlainLines {
   private constructor(
     memory: Memory,
     private readonly expand: Expand,
+    /** How many lines the last expand() call turned into targets. */
+    private readonly lines: { readonly value: number },
   ) {
     this.bytes = new Uint8Array(memory.buffer);
     this.from = this.at = WINDOW + SLACK;
@@ -70,7 +72,7 @@ export class PlainLines {
       const pages = Math.ceil((WINDOW + SLACK + maxBytes + 2 * WINDOW + 2 * SLACK) / PAGE);
       const memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
       const instance = new WebAssembly.Instance(module, { mq: { memory } });
-      return new PlainLines(memory, instance.exports.expand as Expand);
+      return new PlainLines(memory, instance.exports.expand as Expand, instance.exports.lines as { value: number });
     } catch {
       return undefined;
     }
@@ -100,8 +102,7 @@ export class PlainLines {
       out[at++] = QUOTE;
       const next = this.expand(0, length, at);
       if (next === 0) return undefined;
-      // Each line feed became three bytes.
-      targets += (next - at - length) / 2 + 1;
+      targets += this.lines.value;
       at = next;
       out[at++] = QUOTE;
       if (cut === segment.length) break;

@@ -12,15 +12,25 @@ import { assemble, OUT, source } from '../../scripts/wasm.mjs';
 /** The rule the kernel implements, one byte at a time: a line is plain when every byte is. */
 const plainByte = (b: number) => b >= 0x21 && b < 0x80 && b !== 0x22 && b !== 0x23 && b !== 0x5c;
 
-/** Whether the per-line rules would leave every line of `text` as it stands (and none is empty). */
+/** The lines of a segment, each without one carriage return at its end (a Windows line end). */
+const linesOf = (bytes: Uint8Array) =>
+  Buffer.from(bytes)
+    .toString('latin1')
+    .split('\n')
+    .map((line) => line.replace(/\r$/, ''));
+
+/** Whether the per-line rules would leave every line as it stands but its line end (and none is empty). */
 function allPlain(bytes: Uint8Array): boolean {
-  const lines = Buffer.from(bytes).toString('latin1').split('\n');
-  return lines.every((line) => line !== '' && [...line].every((c) => plainByte(c.charCodeAt(0))));
+  return linesOf(bytes).every((line) => line !== '' && [...line].every((c) => plainByte(c.charCodeAt(0))));
 }
 
 function expectedPiece(bytes: Uint8Array, after: boolean): string {
-  const lines = Buffer.from(bytes).toString('latin1').split('\n');
-  return (after ? ',' : '') + lines.map((l) => JSON.stringify(l)).join(',');
+  return (
+    (after ? ',' : '') +
+    linesOf(bytes)
+      .map((l) => JSON.stringify(l))
+      .join(',')
+  );
 }
 
 let shared: PlainLines | undefined;
@@ -50,12 +60,41 @@ describe('targets fast path (WebAssembly)', () => {
           // A line feed inside splits the line in two.
           expect(added?.targets, `line feed at ${at}`).toBe(2);
           expect(text).toBe(expectedPiece(line, false));
+        } else if (b === 0x0d && at === 40) {
+          // A carriage return at the end is the line's (Windows) line end.
+          expect(added).toEqual({ targets: 1, bytes: 42 });
+          expect(text).toBe(JSON.stringify('a'.repeat(40)));
         } else {
           expect(added, `byte ${b} at ${at}`).toBeUndefined();
           expect(text).toBeUndefined();
         }
       }
     }
+  });
+
+  it('Windows line ends, a carriage return at every place around a vector edge', () => {
+    for (let at = 1; at <= 45; at++) {
+      const line = Buffer.alloc(48, 0x62);
+      line[at] = 0x0d;
+      line[at + 1] = 0x0a;
+      const { added, text } = run(line);
+      expect(text, `CR LF at ${at}`).toBe(expectedPiece(line, false));
+      expect(added?.targets).toBe(2);
+      // A carriage return not before a line feed is a control character to escape.
+      line[at + 1] = 0x63;
+      expect(run(line).added, `lone CR at ${at}`).toBeUndefined();
+      // An empty line with a Windows line end.
+      if (at >= 2) {
+        line[at - 1] = 0x0a;
+        line[at + 1] = 0x0a;
+        expect(run(line).added, `LF CR LF at ${at - 1}`).toBeUndefined();
+      }
+    }
+    expect(run(Buffer.from('\r\nabc')).added).toBeUndefined();
+    expect(run(Buffer.from('abc\n\r')).added).toBeUndefined();
+    expect(run(Buffer.from('\r')).added).toBeUndefined();
+    expect(run(Buffer.from('abc\r\r\ndef')).added).toBeUndefined();
+    expect(run(Buffer.from('abc\r')).text).toBe('"abc"');
   });
 
   it('an empty line anywhere (two line feeds, or one at either end) is left to the per-line rules', () => {
@@ -80,7 +119,10 @@ describe('targets fast path (WebAssembly)', () => {
     let taken = 0;
     for (let round = 0; round < 400; round++) {
       const bytes = Buffer.from(
-        Array.from({ length: 1 + rnd(60) }, () => (rnd(10) === 0 ? 0x0a : rnd(150) === 0 ? rnd(256) : alphabet[rnd(alphabet.length)]!)),
+        Array.from({ length: 1 + rnd(60) }, () => (rnd(10) === 0 ? 0x0a : rnd(150) === 0 ? rnd(256) : alphabet[rnd(alphabet.length)]!)).flatMap((b) =>
+          // Half the line ends Windows ones; now and then a carriage return alone.
+          b === 0x0a && rnd(2) === 0 ? [0x0d, b] : rnd(100) === 0 ? [0x0d, b] : [b],
+        ),
       );
       const after = rnd(2) === 0;
       const { added, text } = run(bytes, after);
