@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -52,6 +52,17 @@ describe.each(['node', 'undici'] as const)('proxies (direct connections: %s tran
     expect(proxy.seen).toEqual([`CONNECT ${HOST}:${fake.port}`]);
     expect(fake.requests.at(-1)?.headers['x-api-token']).toBe(TOKEN);
     expect(r.stderr).toContain(`(undici, through the proxy ${new URL(proxy.url).host})`);
+  });
+
+  it('a targets file goes through the WebAssembly fast path, then through the proxy (undici changes a V8 flag after it)', async () => {
+    fake.on('POST /setImpactedTargets', { status: 200, body: {} });
+    const targets = Array.from({ length: 30_000 }, (_, i) => `//svc/p${i}:t`);
+    const file = resolve(tempDir('mq-proxy-targets-'), 'targets.txt');
+    writeFileSync(file, `${targets.join('\r\n')}\r\n`);
+    const r = await runCli(['targets', '1', '--sha', 'abc', '--file', file, '--insecure-http'], { env: env({ HTTP_PROXY: proxy.url }) });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(proxy.seen).toEqual([`CONNECT ${HOST}:${fake.port}`]);
+    expect((fake.requests.at(-1)?.body as { impactedTargets: string[] }).impactedTargets).toEqual(targets);
   });
 
   it('NO_PROXY bypasses it: the service is reached directly with the forced transport', async () => {
