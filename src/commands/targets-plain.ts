@@ -1,8 +1,8 @@
 /**
  * The fast path of `mq targets --file` for the usual file: lines that are targets as they stand
- * (ASCII, nothing to trim, escape or skip; Unix or Windows line ends). A WebAssembly SIMD kernel (targets-plain.wat) checks
- * and copies 16 bytes at a time into one output region, turning each line break into `","`; the
- * body then holds that region as a few views, not a piece per chunk. A segment the kernel refuses
+ * (ASCII, nothing to trim, escape or skip; Unix or Windows line ends). A WebAssembly SIMD kernel
+ * (targets-plain.wat) checks and copies 16 bytes at a time into one output region, turning each
+ * line break into `","`; the body then holds that region as a few views, not a piece per chunk. A segment the kernel refuses
  * (any line that is not plain) leaves nothing behind and goes through the per-line rules in
  * targets-file.ts, as does everything when WebAssembly is not available.
  *
