@@ -12,7 +12,6 @@
  * character that is not white space is `[`, else one target per line (trimmed; blank lines and
  * `#` comments skipped).
  */
-import { isAscii } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
 import type { StreamBody } from '../api/transport.js';
 import { UsageError } from '../errors.js';
@@ -30,12 +29,6 @@ const JSON_WS = /[ \t\n\r]*/y;
 /** A run of characters that stand for themselves inside a JSON string (raw control characters may not). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: JSON's own rule
 const PLAIN = /[^"\\\u0000-\u001f]*/y;
-/**
- * Bytes that make a line more than a target as it stands: control characters (to escape; the line
- * break aside) and white space (to trim), the space, a quote or backslash (to escape), `#` (a
- * comment). Looked for one by one with `includes` (memchr, native speed).
- */
-const NOT_PLAIN = [...Array.from({ length: 0x21 }, (_, b) => b).filter((b) => b !== 0x0a), 0x22, 0x23, 0x5c];
 const LF = 0x0a;
 const HEX4 = /^[0-9a-fA-F]{0,4}$/;
 
@@ -85,8 +78,6 @@ export class TargetsBodyWriter {
   private startBytes: Buffer[] = [];
   /** The bytes of a line cut by the end of a chunk. */
   private lineCarry: Buffer | null = null;
-  /** Where a plain segment is written before it is copied out at its size (without the kernel). */
-  private scratch = Buffer.alloc(0);
   /** The WebAssembly fast path for plain lines (targets-plain.ts), made when the format is lines. */
   private plain: PlainLines | undefined;
 
@@ -97,7 +88,7 @@ export class TargetsBodyWriter {
   constructor(
     file: string,
     private readonly maxBodyBytes: number,
-    /** false: plain lines take the JavaScript path too (where WebAssembly cannot run; tests). */
+    /** false: no fast path, every line goes through the per-line rules (as where WebAssembly cannot run; tests). */
     private readonly kernel = true,
   ) {
     this.source = file === '-' ? 'stdin' : file;
@@ -239,9 +230,8 @@ export class TargetsBodyWriter {
   }
 
   /**
-   * Whole lines joined by line breaks. When every line is a target as it stands (ASCII, no byte of
-   * NOT_PLAIN, no blank line), the bytes are copied between quotes with each line break made
-   * `","`: native copies a line, for the usual file. Else the per-line rules, on the decoded text.
+   * Whole lines joined by line breaks: through the fast path (targets-plain.ts) when every line is
+   * a target as it stands, else the per-line rules on the decoded text.
    */
   private segment(seg: Buffer): void {
     if (seg.length === 0) return;
@@ -249,38 +239,7 @@ export class TargetsBodyWriter {
     if (added) {
       this.count += added.targets;
       this.bytes += added.bytes;
-      return;
-    }
-    if (!isAscii(seg) || seg[0] === LF || seg[seg.length - 1] === LF || seg.includes('\n\n') || NOT_PLAIN.some((b) => seg.includes(b))) {
-      this.linesText(seg.toString('utf8'));
-      return;
-    }
-    const lead = this.count === 0 ? 0 : 1;
-    // Each line break becomes three bytes; at most one per two bytes of the segment.
-    const need = lead + seg.length + seg.length + 2;
-    if (this.scratch.length < need) this.scratch = Buffer.allocUnsafe(need);
-    const out = this.scratch;
-    let o = 0;
-    if (lead) out[o++] = 0x2c;
-    out[o++] = 0x22;
-    // Uint8Array's own indexOf and set (V8 built-ins) rather than Buffer's (calls into Node): a
-    // third of the time on a file of short lines.
-    const bytes = new Uint8Array(seg.buffer, seg.byteOffset, seg.length);
-    let n = 1;
-    for (let pos = 0; ; n++) {
-      const nl = bytes.indexOf(LF, pos);
-      const end = nl < 0 ? bytes.length : nl;
-      out.set(bytes.subarray(pos, end), o);
-      o += end - pos;
-      if (nl < 0) break;
-      out[o] = 0x22;
-      out[o + 1] = 0x2c;
-      out[o + 2] = 0x22;
-      o += 3;
-      pos = nl + 1;
-    }
-    out[o++] = 0x22;
-    this.keep(Buffer.from(out.subarray(0, o)), n);
+    } else this.linesText(seg.toString('utf8'));
   }
 
   private linesText(lines: string): void {

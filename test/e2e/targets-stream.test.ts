@@ -61,7 +61,7 @@ describe('mq targets --file against the emulator', () => {
     expect(stored.join('\n') === targets.join('\n')).toBe(true);
   }, 120_000);
 
-  it('without WebAssembly (node --jitless) the plain lines take the JavaScript path and arrive the same', async () => {
+  it('without WebAssembly (node --jitless) every line takes the per-line rules and arrives the same', async () => {
     const sha = 'f'.repeat(40);
     expect((await emu.control('POST', '/_emulator/pullRequests', { repo: REPO, number: 10, sha })).status).toBe(200);
     const targets = Array.from({ length: 50_000 }, (_, i) => (i % 5000 === 1 ? `//odd "${i}"` : `//services/p${i}:target`));

@@ -107,8 +107,8 @@ const CASES = [
   '//a\n\u00a0//b\u00a0\n',
 ];
 
-// With the WebAssembly fast path for plain lines (the default) and without it (the JavaScript path
-// that also runs where WebAssembly cannot).
+// With the WebAssembly fast path for plain lines (the default) and without it (every line through the per-line
+// rules, as where WebAssembly cannot run).
 describe.each([
   ['with', true],
   ['without', false],
