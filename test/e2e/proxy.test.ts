@@ -62,7 +62,7 @@ describe.each(['node', 'undici'] as const)('proxies (direct connections: %s tran
     const r = await runCli(['targets', '1', '--sha', 'abc', '--file', file, '--insecure-http'], { env: env({ HTTP_PROXY: proxy.url }) });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(proxy.seen).toEqual([`CONNECT ${HOST}:${fake.port}`]);
-    expect((fake.requests.at(-1)?.body as { impactedTargets: string[] }).impactedTargets).toEqual(targets);
+    expect((fake.requests.at(-1)?.body as { impactedTargets?: string[] } | undefined)?.impactedTargets).toEqual(targets);
   });
 
   it('NO_PROXY bypasses it: the service is reached directly with the forced transport', async () => {
