@@ -83,6 +83,16 @@ describe('mq queue stats on a known workload', () => {
     expect(s.prs).toEqual({ merged: 11, failed: 1, cancelled: 0 });
   });
 
+  it('queue history --since 30m counts back from the service clock too', async () => {
+    // Service time T0+140 min: the window starts at T0+110, after #1 merged (T0+10) and before #8
+    // merged (T0+135). Counted from this machine's clock (about T0) it would hold every PR.
+    const r = await runCli(['queue', 'history', '--since', '30m', '--json'], { env: emu.env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const numbers = (JSON.parse(r.stdout) as Array<{ prNumber: number }>).map((e) => e.prNumber);
+    expect(numbers).toContain(8);
+    expect(numbers).not.toContain(1);
+  });
+
   it('--fail-if exits 11 on the flaky share and 0 under the limits', async () => {
     const crossed = await runCli(['queue', 'stats', ...window(), '--fail-if', 'flakyShare>10%', '--fail-if', 'p95>3h'], { env: emu.env });
     expect(crossed.exitCode).toBe(11);

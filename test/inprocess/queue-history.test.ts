@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 import { baseEnv } from '../helpers/run-cli.js';
 import { runMq } from '../helpers/in-process.js';
-import { entry } from '../helpers/test-context.js';
+import { entry, queueRecord } from '../helpers/test-context.js';
 
 const TARGET = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' };
 const C1 = '11111111-1111-4111-8111-111111111111';
@@ -51,23 +51,27 @@ describe('mq queue history', () => {
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(130);
   });
 
-  it('sends --state and --since (a duration becomes an ISO time)', async () => {
+  it('sends --state and --since (a duration counts back from the service clock, read from the queue first)', async () => {
+    // The service's clock three days ahead of this machine's (an emulator that was advanced).
+    const serviceNow = Date.now() + 3 * 86_400_000;
+    fake.on('POST /getQueue', { status: 200, body: queueRecord({ state: 'running' }), headers: { date: new Date(serviceNow).toUTCString() } });
     fake.on('POST /listPullRequests', page(1, 2));
-    const before = Date.now();
     const r = await runMq(['queue', 'history', '--state', 'FAILED', '--since', '2h'], { env: env() });
     expect(r.exitCode).toBe(0);
+    expect(fake.requests.map((q) => q.path)).toEqual(['/getQueue', '/listPullRequests']);
     const body = bodies()[0] as { state: string; since: string; take: number };
     expect(body.state).toBe('failed');
     expect(body.take).toBe(50);
     const since = Date.parse(body.since);
-    expect(Math.abs(since - (before - 2 * 3600_000))).toBeLessThan(10_000);
+    expect(Math.abs(since - (serviceNow - 2 * 3600_000))).toBeLessThan(10_000);
     expect(r.stdout.split('\n')[0]).toMatch(/^1\tmerged\t\d{4}-\d\d-\d\dT[^\t]+\t\d+\tmedium\t100\toctocat\tChange number 1$/);
   });
 
-  it('an ISO --since is sent as given', async () => {
+  it('an ISO --since is sent as given, with no request before it', async () => {
     fake.on('POST /listPullRequests', page(1, 1));
     await runMq(['queue', 'history', '--since', '2026-05-01T09:00:00Z'], { env: env() });
     expect((bodies()[0] as { since: string }).since).toBe('2026-05-01T09:00:00.000Z');
+    expect(fake.requests.map((q) => q.path)).toEqual(['/listPullRequests']);
   });
 
   it('a repeated cursor does not loop forever', async () => {

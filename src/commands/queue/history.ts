@@ -22,10 +22,13 @@ export interface HistoryOptions {
   limit: number;
 }
 
+/** How an ISO 8601 date or time starts (anything else given to --since is a duration). */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
+
 /** An ISO date or time, or a duration back from now (`2h`, `3d`). Returns an ISO timestamp. */
 export function parseSince(text: string, now: number): string {
   const t = text.trim();
-  if (/^\d{4}-\d{2}-\d{2}/.test(t)) {
+  if (ISO_DATE.test(t)) {
     const ms = Date.parse(t);
     if (Number.isNaN(ms))
       throw new UsageError(
@@ -59,9 +62,19 @@ const changedAt = (e: QueueEntry): number => {
  * MAX_HISTORY_READ PRs, and the newest `limit` kept.
  */
 export async function runQueueHistory(opts: HistoryOptions, deps: Deps): Promise<Result> {
-  const since = opts.since !== undefined ? parseSince(opts.since, deps.clock.now()) : undefined;
+  // Checked before anything is sent.
+  let since = opts.since !== undefined ? parseSince(opts.since, deps.clock.now()) : undefined;
   const target = deps.target();
   const client = await deps.client();
+  if (opts.since !== undefined && !ISO_DATE.test(opts.since.trim())) {
+    // A duration counts back from the service's clock (its Date header), as in queue stats: right
+    // against an emulator whose clock is not this machine's. The queue's answer brings the clock.
+    await client.getQueue(target);
+    since = parseSince(
+      opts.since,
+      client.serviceNow(() => deps.clock.now()),
+    );
+  }
   let prs: QueueEntry[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
