@@ -168,6 +168,15 @@ describe('auth status says why the repository or branch is not known', () => {
     expect(r.stdout).toMatch(/Target branch +\(not set: this git clone has no remote named origin\)/);
     expect(r.stderr).not.toContain('set-head');
   });
+
+  it('a bad flag is refused on its own: one usage line first, no report, nothing sent (found by the argument fuzzer)', async () => {
+    const before = fake.requests.length;
+    const r = await runMq(['auth', 'status', '--timeout', 'ALL', '--repo', '0'], { env: env() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^mq: usage: --timeout: "ALL" is not a duration/);
+    expect(r.stdout).toBe('');
+    expect(fake.requests.length).toBe(before);
+  });
 });
 
 describe('queue update explains what the service did', () => {

@@ -182,6 +182,9 @@ export async function runAuthStatus(_opts: object, ctx: Deps): Promise<Result> {
       });
       check = { ok: true, detail: 'accepted' };
     } catch (err) {
+      // A mistake on the command line (`--timeout ALL`) is refused like everywhere else: one error
+      // line, no report around it.
+      if (err instanceof UsageError) throw err;
       const e = err instanceof MqError ? err : undefined;
       if (e && (e.exitCode === ExitCode.notFound || e.exitCode === ExitCode.rejected)) check = { ok: true, detail: 'accepted' };
       else {
