@@ -22,16 +22,21 @@ export function parseWhen(text: string, flag: string): When {
     throw new UsageError(`${flag}: ${JSON.stringify(text)} is neither an ISO 8601 time nor a duration like 24h or 7d`);
   }
   if (ms <= 0 && flag === '--since') throw new UsageError(`${flag}: the duration must be greater than zero`);
-  if (!(ms <= MAX_AGO_DAYS * DAY)) {
-    throw new UsageError(`${flag}: ${JSON.stringify(text)} reaches back more than ${MAX_AGO_DAYS} days`, {
-      hints: [`the service keeps ${MAX_WINDOW_DAYS} days of history`],
-    });
-  }
+  checkReach(ms, text, flag);
   return { kind: 'ago', ms };
 }
 
 /** How far back a duration may reach (far past any history, short of what a Date can hold). */
 const MAX_AGO_DAYS = 36_500;
+
+/** Refuses a duration back from now that reaches past MAX_AGO_DAYS (or is not a number at all). */
+export function checkReach(ms: number, text: string, flag: string): void {
+  if (!(ms <= MAX_AGO_DAYS * DAY)) {
+    throw new UsageError(`${flag}: ${JSON.stringify(text)} reaches back more than ${MAX_AGO_DAYS} days`, {
+      hints: [`the service keeps ${MAX_WINDOW_DAYS} days of history`],
+    });
+  }
+}
 
 /** `since` and `until` as epoch ms, or as negative durations back from now (`ago`). */
 function check(since: number, until: number, ago = false): void {

@@ -133,6 +133,8 @@ describe('argument parsers', () => {
     expect(parseSince('2026-11-01', FIXED_NOW)).toBe('2026-11-01T00:00:00.000Z');
     expect(() => parseSince('2027-01-01', FIXED_NOW)).toThrow(/in the future/);
     expect(() => parseSince('0s', FIXED_NOW)).toThrow(/greater than zero/);
+    // Past what a date can hold: a usage error, not "Invalid time value" (found by the fuzzer).
+    expect(() => parseSince('99999999999999999999', FIXED_NOW)).toThrow(/--since: "99999999999999999999" reaches back more than 36500 days/);
   });
 });
 

@@ -10,6 +10,7 @@ import type { Row } from '../../output/render.js';
 import { stateColor } from '../../output/style.js';
 import { parseDuration } from '../../util/duration.js';
 import { priorityText, sinceText } from '../../views/pull-request.js';
+import { checkReach } from '../../stats/window.js';
 import { act, withExamples, withPlainHelp } from '../shared.js';
 import { choiceOption } from './common.js';
 
@@ -44,6 +45,7 @@ export function parseSince(text: string, now: number): string {
     throw new UsageError(`--since: ${JSON.stringify(text)} is neither an ISO 8601 date nor a duration like 2h or 3d`);
   }
   if (ms <= 0) throw new UsageError('--since: the duration must be greater than zero');
+  checkReach(ms, text, '--since');
   return new Date(now - ms).toISOString();
 }
 
