@@ -24,14 +24,36 @@ export async function runOverPrs(
   op: (pr: number) => Promise<Record<string, unknown> | undefined>,
   describe: (r: PrResult) => string,
 ): Promise<{ results: PrResult[]; exitCode: number }> {
-  // Lines come out in the order the PRs were given, each as soon as those before it are done.
+  // Lines come out in the order the PRs were given, each as soon as those before it are done. The
+  // lines ready in one turn of the event loop go out in one write: against a fast service several
+  // answers land per turn, and a write a line was most of what printing 1,000 of them cost.
   const lines: Array<Line | undefined> = new Array(prs.length);
   let printed = 0;
+  let ready: Line[] = [];
+  let scheduled: NodeJS.Immediate | undefined;
+  const flush = () => {
+    scheduled = undefined;
+    const out = ready;
+    ready = [];
+    deps.out.notes(out);
+  };
   const land = (i: number, line: Line) => {
     lines[i] = line;
-    for (; printed < prs.length && lines[printed] !== undefined; printed++) deps.out.note(lines[printed] as Line);
+    for (; printed < prs.length && lines[printed] !== undefined; printed++) ready.push(lines[printed] as Line);
+    scheduled ??= setImmediate(flush);
   };
-  const results = await mapLimit(prs, options.parallel, async (pr, i): Promise<PrResult> => {
+  let results: PrResult[];
+  try {
+    results = await mapLimit(prs, options.parallel, (pr, i) => one(pr, i));
+  } finally {
+    clearImmediate(scheduled);
+    flush();
+  }
+  const failed = results.filter((r) => !r.ok).length;
+  if (options.bulk) deps.out.note(`${results.length - failed} of ${results.length} succeeded${failed ? `, ${failed} failed` : ''}`);
+  return { results, exitCode: mostSevere(results.map((r) => r.exitCode)) };
+
+  async function one(pr: number, i: number): Promise<PrResult> {
     try {
       const extra = (await op(pr)) ?? {};
       const r: PrResult = { pr, ok: true, exitCode: 0, action: options.action, ...extra };
@@ -45,8 +67,5 @@ export async function runOverPrs(
       land(i, [own(paints.red, '✗'), ` #${pr} `, v(`${e ? e.what : options.action} failed: ${message}`)]);
       return r;
     }
-  });
-  const failed = results.filter((r) => !r.ok).length;
-  if (options.bulk) deps.out.note(`${results.length - failed} of ${results.length} succeeded${failed ? `, ${failed} failed` : ''}`);
-  return { results, exitCode: mostSevere(results.map((r) => r.exitCode)) };
+  }
 }

@@ -159,6 +159,11 @@ export class Presenter {
     this.io.err(`${renderLine(line, this.styleErr)}\n`);
   }
 
+  /** Several such lines in one write. */
+  notes(lines: readonly Line[]): void {
+    if (lines.length > 0) this.io.err(lines.map((line) => `${renderLine(line, this.styleErr)}\n`).join(''));
+  }
+
   /** The result of a command, on stdout; returns its exit code. */
   async show(result: Result, piped?: Format): Promise<number> {
     const format = this.format(piped);
