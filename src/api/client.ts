@@ -149,6 +149,13 @@ export class MergeQueueClient {
     return decode(s.queueSchema, res.body, what);
   }
 
+  /** The queue's state alone (running, paused, draining, ...), lower case; its PRs are not decoded. */
+  async getQueueState(req: QueueTargetRequest, call?: CallOptions): Promise<string | undefined> {
+    const what = `get the queue for ${req.targetBranch}`;
+    const res = await this.http.call(this.post('getQueue', checked(s.queueTargetRequest, req, what), what, true), call);
+    return decode(s.queueStateSchema, res.body, what).state ?? undefined;
+  }
+
   /** Returns the updated queue, or undefined in a dry run. Setting values is idempotent. */
   async updateQueue(req: UpdateQueueRequest, call?: CallOptions): Promise<s.Queue | undefined> {
     const what = `update the queue for ${req.targetBranch}`;

@@ -205,6 +205,9 @@ export const queueSchema = z.lazy(() =>
 );
 export type Queue = z.infer<typeof queueSchema>;
 
+/** A queue record read for its state alone: its PRs (thousands, in a busy queue) are not decoded. */
+export const queueStateSchema = z.lazy(() => z.looseObject({ state: responseEnum() }));
+
 export const testingDetailsSchema = z.lazy(() =>
   z.looseObject({
     requiredStatuses: z.nullish(z.array(z.string())),

@@ -75,8 +75,9 @@ const NOT_ADMITTING: Record<string, string> = {
 /** Best effort: what to say of a queue that admits no PRs; a failed read says nothing (never rejects). */
 async function notAdmittingText(deps: Deps, client: MergeQueueClient, target: Target): Promise<string | undefined> {
   try {
-    const state = (await client.getQueue(target, { signal: deps.signal })).state;
-    return state ? NOT_ADMITTING[state] : undefined;
+    const state = await client.getQueueState(target, { signal: deps.signal });
+    // Own keys only: the state is the service's word (`constructor` is no state).
+    return state !== undefined && Object.hasOwn(NOT_ADMITTING, state) ? NOT_ADMITTING[state] : undefined;
   } catch {
     return undefined;
   }

@@ -44,6 +44,21 @@ describe('submitting to a queue that admits no PRs', () => {
     });
   }
 
+  it('the state is read alone: a queue whose PR list does not decode still warns', async () => {
+    fake.on('POST /getQueue', { status: 200, body: { ...queueRecord({ state: 'DRAINING' }), enqueuedPullRequests: [{ prNumber: 'not a number' }] } });
+    const r = await runMq(['submit', '42'], { env: env() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('warning: queued, but the queue is draining');
+  });
+
+  it('a state that is a name of every object (`constructor`) is no state: nothing more', async () => {
+    fake.on('POST /getQueue', { status: 200, body: queueRecord({ state: 'constructor' }) });
+    const r = await runMq(['submit', '42'], { env: env() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).not.toContain('warning');
+    expect(r.stderr).not.toContain('function');
+  });
+
   it('a running queue: nothing more; an unreadable queue: nothing more either', async () => {
     const running = await runMq(['submit', '42'], { env: env() });
     expect(running.stderr).not.toContain('warning');
