@@ -70,8 +70,9 @@ export async function runQueueHistory(opts: HistoryOptions, deps: Deps): Promise
   const client = await deps.client();
   if (opts.since !== undefined && !ISO_DATE.test(opts.since.trim())) {
     // A duration counts back from the service's clock (its Date header), as in queue stats: right
-    // against an emulator whose clock is not this machine's. The queue's answer brings the clock.
-    await client.getQueue(target);
+    // against an emulator whose clock is not this machine's. The queue's answer brings the clock
+    // (read for its state alone: its PRs are not decoded).
+    await client.getQueueState(target);
     since = parseSince(
       opts.since,
       client.serviceNow(() => deps.clock.now()),
