@@ -14,11 +14,10 @@ import { timingSafeEqual } from 'node:crypto';
 
 import type { Clock } from './clock.js';
 import { EngineError, type QueueEngine } from './engine/index.js';
-import { apiRoutes } from './http/api-routes.js';
 import { parseJson, readBody, requireJsonContentType } from './http/body.js';
-import { controlRoutes } from './http/control-routes.js';
 import { HttpError, JSON_TYPE, type Reply, sendError, sendWithDate } from './http/respond.js';
 import type { Route, RouteContext } from './http/route.js';
+import { parseUrl, Router } from './http/router.js';
 import { describeIssues } from './http/schemas.js';
 import { DEFAULT_RETENTION_MS, pruneConcluded } from './engine/retention.js';
 import { ReadCache } from './http/read-cache.js';
@@ -27,7 +26,6 @@ import { DurabilityError } from './journal.js';
 import type { StateStore } from './store.js';
 import type { WebhookDispatcher } from './webhooks.js';
 
-const ROUTES: Route[] = [...apiRoutes, ...controlRoutes];
 /** Longer than the usual 60 s client/proxy idle timeouts, so a client never reuses a socket we just closed. */
 export const KEEP_ALIVE_MS = 65_000;
 
@@ -62,40 +60,15 @@ function tokenMatches(given: string | string[] | undefined, expected: Buffer, sc
   return timingSafeEqual(scratch, expected);
 }
 
-interface Found {
-  route?: Route;
-  params: string[];
-  allowed: string[];
-}
-
-function findRoute(pathname: string, method: string): Found {
-  const allowed: string[] = [];
-  for (const r of ROUTES) {
-    const m = r.path.exec(pathname);
-    if (!m) continue;
-    if (r.method === method || (method === 'HEAD' && r.method === 'GET')) return { route: r, params: m.slice(1), allowed };
-    allowed.push(r.method);
-  }
-  return { params: [], allowed };
-}
-
-/**
- * A request target that `new URL` would give back unchanged as its pathname: a single leading
- * slash, then only unreserved characters and slashes (no dot segments, escapes, query or
- * fragment). Such targets skip URL parsing and are routed from a cache.
- */
-const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9_~/-]*$/;
 /** One listener for every request's and response's 'error' (no closure per request). */
 const ignore = (): void => {};
-/** Routing answers for plain paths, by method and path (bounded: cleared when full). */
-const ROUTE_CACHE_MAX = 256;
 
 export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServer {
   const { engine, clock, store } = opts;
   const readCache = new ReadCache(engine);
   const expected = Buffer.from(opts.token);
   const scratch = Buffer.alloc(expected.length);
-  const routeCache = new Map<string, Found>();
+  const router = new Router();
   const log = opts.log ?? (() => {});
   let closing = false;
   let timer: NodeJS.Timeout | undefined;
@@ -169,40 +142,10 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
     }, delay);
   }
 
-  function parseUrl(target: string): URL {
-    try {
-      return new URL(target, 'http://emulator.invalid');
-    } catch {
-      throw new HttpError(400, `malformed request path: ${target}`);
-    }
-  }
-
-  /** The route of a request; `url` is parsed here unless the target is a plain path (then on first use). */
-  function routeOf(target: string, method: string): Found & { pathname: string; url?: URL } {
-    let url: URL | undefined;
-    let pathname: string;
-    if (PLAIN_PATH.test(target)) pathname = target;
-    else {
-      url = parseUrl(target);
-      pathname = url.pathname;
-    }
-    // The control API is also reachable under the API base URL, so a client only needs MQ_API_URL.
-    const local = pathname.startsWith('/v1/_emulator/') ? pathname.slice(3) : pathname;
-    if (url) return { ...findRoute(local, method), pathname, url };
-    const key = `${method} ${local}`;
-    let found = routeCache.get(key);
-    if (!found) {
-      if (routeCache.size >= ROUTE_CACHE_MAX) routeCache.clear();
-      found = findRoute(local, method);
-      routeCache.set(key, found);
-    }
-    return { route: found.route, params: found.params, allowed: found.allowed, pathname };
-  }
-
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const target = req.url ?? '/';
     const method = req.method ?? 'GET';
-    const found = routeOf(target, method);
+    const found = router.routeOf(target, method);
     const { route, allowed, pathname } = found;
     if (!route) {
       if (allowed.length > 0) {
