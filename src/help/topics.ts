@@ -26,7 +26,9 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; meaning: string }> = [
 ];
 
 export function exitCodesText(): string {
-  return `Exit codes of mq (stable; scripts may rely on them):\n\n${EXIT_CODES.map((e) => `  ${String(e.code).padStart(3)}  ${e.name.padEnd(12)} ${e.meaning}`).join('\n')}\n`;
+  const rows = EXIT_CODES.map((e) => `  ${String(e.code).padStart(3)}  ${e.name.padEnd(12)} ${e.meaning}`).join('\n');
+  const kinds = "The name is the kind of a failure: `error.kind` in the --json error document, `kind` of the library's MergeQueueError.";
+  return `Exit codes of mq (stable; scripts may rely on them):\n\n${rows}\n\n${kinds}\n`;
 }
 
 export function environmentText(): string {
