@@ -112,8 +112,11 @@ describe("mq queue show reads the older field names of the sample in Trunk's API
     const r = await show('--settings', '--json');
     expect(r.exitCode).toBe(0);
     const doc = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(doc).toMatchObject({ state: 'running', mode: 'single', testingTimeoutMinutes: 90, batch: true, batchingMaxWaitTimeMinutes: 10 });
-    for (const old of ['isBatching', 'testingTimeoutMins', 'batchingMaxWaitTimeMins']) expect(doc).not.toHaveProperty(old);
+    expect(doc).toMatchObject({ state: 'running', mode: 'single', batch: true });
+    expect(doc).toMatchObject({ testingTimeoutMinutes: 90, batchingMaxWaitTimeMinutes: 10 });
+    for (const old of ['isBatching', 'testingTimeoutMins', 'batchingMaxWaitTimeMins']) {
+      expect(doc).not.toHaveProperty(old);
+    }
     for (const s of QUEUE_SETTINGS) expect(doc[s.field], s.field).not.toBeUndefined();
   });
 
@@ -123,7 +126,8 @@ describe("mq queue show reads the older field names of the sample in Trunk's API
     expect(table.stdout).toMatch(/Testing\s+timeout 1h 30m/);
     const piped = await show();
     expect(piped.stdout).toMatch(/^1\t42\ttesting\t\d+\tdefault\t100\tfalse\tfalse\talice\tAdd a feature\t\n$/);
-    const doc = JSON.parse((await show('--json')).stdout) as { enqueuedPullRequests: Array<Record<string, unknown>> };
+    type Doc = { enqueuedPullRequests: Array<Record<string, unknown>> };
+    const doc = JSON.parse((await show('--json')).stdout) as Doc;
     expect(doc.enqueuedPullRequests[0]).toMatchObject({ state: 'testing', priorityName: 'default', prNumber: 42 });
     expect(doc).not.toHaveProperty('isBatching');
   });

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, ConfigError, EXIT_CODES, ExitCode, exitCodeForStatus, MqError, UsageError } from '../../src/errors.js';
+import { ApiError, ConfigError, EXIT_CODES, exitCodeForStatus, MqError, UsageError } from '../../src/errors.js';
 import { exitCodesText } from '../../src/help/topics.js';
 import { MergeQueueError, toPublicError } from '../../src/lib/errors.js';
 import { presentError } from '../../src/output/present.js';
@@ -23,7 +23,8 @@ function mqErrorClasses(): string[] {
       const path = join(dir, e.name);
       if (e.isDirectory()) walk(path);
       else if (e.name.endsWith('.ts')) {
-        for (const m of readFileSync(path, 'utf8').matchAll(/\bclass\s+(\w+)\s+extends\s+(\w+)/g)) parent.set(m[1] as string, m[2] as string);
+        const text = readFileSync(path, 'utf8');
+        for (const m of text.matchAll(/\bclass\s+(\w+)\s+extends\s+(\w+)/g)) parent.set(m[1] as string, m[2] as string);
       }
     }
   };
@@ -33,9 +34,9 @@ function mqErrorClasses(): string[] {
 }
 
 /** Instances of each class, with the exit codes it is raised with. */
-const apiError = (status: number) => new ApiError(exitCodeForStatus(status), 'get PR #42', `HTTP ${status}`, status, '');
+const apiError = (status: number) => new ApiError(exitCodeForStatus(status), 'get PR', `HTTP ${status}`, status, '');
 const INSTANCES: Record<string, () => MqError[]> = {
-  MqError: () => EXIT_CODES.filter((e) => e.code !== ExitCode.ok).map((e) => new MqError(e.code, 'do it', 'it failed')),
+  MqError: () => EXIT_CODES.filter((e) => e.name !== 'ok').map((e) => new MqError(e.code, 'do it', 'it failed')),
   UsageError: () => [new UsageError('--pr: must be a number')],
   ConfigError: () => [new ConfigError('no token')],
   ApiError: () => [300, 400, 401, 403, 404, 409, 413, 429, 500, 503].map(apiError),
@@ -55,19 +56,20 @@ describe('error.kind under --json is the library kind and the exit-code name', (
     expect(mqErrorClasses().sort()).toEqual(Object.keys(INSTANCES).sort());
   });
 
-  const rows = Object.entries(INSTANCES).flatMap(([cls, make]) => make().map((err) => [cls, err.exitCode, err] as const));
+  const rowsOf = ([cls, make]: [string, () => MqError[]]) => make().map((err) => [cls, err.exitCode, err] as const);
+  const rows = Object.entries(INSTANCES).flatMap(rowsOf);
   it.each(rows)('%s exiting %i', (_cls, code, err) => {
     const lib = toPublicError(err) as MergeQueueError;
     expect(lib).toBeInstanceOf(MergeQueueError);
     expect(lib.kind).toBe(tableName(code));
     // Ctrl-C prints no JSON document (unchanged); every other failure names its kind.
-    expect(jsonKind(err)).toBe(code === ExitCode.interrupted ? undefined : lib.kind);
+    expect(jsonKind(err)).toBe(tableName(code) === 'interrupted' ? undefined : lib.kind);
     expect(err.kind).toBe(lib.kind);
   });
 
   it('every code of the table but ok is reached, each name listed by `mq help exit-codes`', () => {
     const codes = new Set(rows.map(([, code]) => code));
-    for (const e of EXIT_CODES.filter((x) => x.code !== ExitCode.ok)) {
+    for (const e of EXIT_CODES.filter((x) => x.name !== 'ok')) {
       expect(codes.has(e.code), e.name).toBe(true);
       expect(exitCodesText()).toMatch(new RegExp(`\\b${e.code}  ${e.name} `));
     }
@@ -103,6 +105,7 @@ describe('through a command line', () => {
   it('no token: config; a bad flag: usage', async () => {
     const env = { ...baseEnv(fake.url), MQ_TOKEN: undefined, TRUNK_API_TOKEN: undefined };
     expect(await kindOf(['status', '42'], env)).toEqual({ code: 7, kind: 'config' });
-    expect(await kindOf(['status', '42', '--timeout', 'soon'], baseEnv(fake.url))).toEqual({ code: 2, kind: 'usage' });
+    const badFlag = ['status', '42', '--timeout', 'soon'];
+    expect(await kindOf(badFlag, baseEnv(fake.url))).toEqual({ code: 2, kind: 'usage' });
   });
 });

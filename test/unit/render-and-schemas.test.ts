@@ -39,13 +39,12 @@ describe('response decoders are lenient', () => {
     expect(queueSchema.parse({ isBatching: true }).batch).toBe(true);
   });
   it('the current name wins over an older one; null counts as absent; older names are not kept', () => {
-    const both = { testingTimeoutMinutes: 30, testingTimeoutMins: 60, batchingMaxWaitTimeMinutes: 2, batchingMaxWaitTimeMins: 5 };
-    const q = queueSchema.parse({ ...both, batch: false, isBatching: true, batchingMode: 'SPECULATIVE' });
+    const timeouts = { testingTimeoutMinutes: 30, testingTimeoutMins: 60 };
+    const waits = { batchingMaxWaitTimeMinutes: 2, batchingMaxWaitTimeMins: 5 };
+    const q = queueSchema.parse({ ...timeouts, ...waits, batch: false, isBatching: true, batchingMode: 'SPECULATIVE' });
     expect(q).toEqual({ testingTimeoutMinutes: 30, batchingMaxWaitTimeMinutes: 2, batch: false });
-    expect(queueSchema.parse({ testingTimeoutMinutes: null, testingTimeoutMins: 60, batch: null, isBatching: true })).toEqual({
-      testingTimeoutMinutes: 60,
-      batch: true,
-    });
+    const nulls = { testingTimeoutMinutes: null, testingTimeoutMins: 60, batch: null, isBatching: true };
+    expect(queueSchema.parse(nulls)).toEqual({ testingTimeoutMinutes: 60, batch: true });
   });
   it('still refuses a wrong type', () => {
     expect(queueSchema.safeParse({ concurrency: 'ten' }).success).toBe(false);
