@@ -20,7 +20,7 @@ export const ExitCode = {
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
-export const EXIT_CODES: ReadonlyArray<{ code: ExitCodeValue; name: string; meaning: string }> = [
+export const EXIT_CODES = [
   { code: 0, name: 'ok', meaning: 'success' },
   { code: 1, name: 'unexpected', meaning: 'unexpected error, or the service sent something mq cannot read' },
   { code: 2, name: 'usage', meaning: 'bad command line or input; nothing was sent' },
@@ -34,7 +34,16 @@ export const EXIT_CODES: ReadonlyArray<{ code: ExitCodeValue; name: string; mean
   { code: 10, name: 'confirm', meaning: 'confirmation not given: no terminal to ask on (pass --yes), another answer, or end of input' },
   { code: 11, name: 'threshold', meaning: 'a --fail-if threshold was crossed (mq queue stats)' },
   { code: 130, name: 'interrupted', meaning: 'interrupted (Ctrl-C)' },
-];
+] as const satisfies ReadonlyArray<{ code: ExitCodeValue; name: string; meaning: string }>;
+
+/** An error's kind: the name of its exit code (`--json`'s `error.kind`, the library's `kind`). */
+export type ErrorKind = Exclude<(typeof EXIT_CODES)[number]['name'], 'ok'>;
+
+/** The kind of a failure exiting with `code` (a code outside the table is unexpected). */
+export function errorKind(code: number): ErrorKind {
+  const name = EXIT_CODES.find((e) => e.code === code)?.name;
+  return name === undefined || name === 'ok' ? 'unexpected' : name;
+}
 
 export interface MqErrorOptions {
   hints?: string[];
@@ -49,17 +58,17 @@ export interface MqErrorOptions {
  */
 const KINDS = Symbol.for('mq.errorKinds');
 
-function hasKind(value: unknown, kind: string): boolean {
+function hasBrand(value: unknown, brand: string): boolean {
   const kinds = typeof value === 'object' && value !== null ? (value as { [KINDS]?: unknown })[KINDS] : undefined;
-  return Array.isArray(kinds) && kinds.includes(kind);
+  return Array.isArray(kinds) && kinds.includes(brand);
 }
 
 export class MqError extends Error {
   /** The brand of this class (class names do not survive minification). */
-  static readonly kind: string = 'MqError';
+  static readonly brand: string = 'MqError';
   static override [Symbol.hasInstance](value: unknown): boolean {
     // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass being checked (UsageError, ApiError, ...), not MqError
-    return hasKind(value, this.kind);
+    return hasBrand(value, this.brand);
   }
   readonly [KINDS]: string[] = ['MqError'];
   readonly exitCode: ExitCodeValue;
@@ -76,11 +85,15 @@ export class MqError extends Error {
     this.hints = options.hints ?? [];
     if (options.example !== undefined) this.example = options.example;
   }
+  /** The name of its exit code: `not-found`, `config`, ... */
+  get kind(): ErrorKind {
+    return errorKind(this.exitCode);
+  }
 }
 
 /** Exit 2: the command line or an input file is wrong. Raised before anything is sent. */
 export class UsageError extends MqError {
-  static override readonly kind: string = 'UsageError';
+  static override readonly brand: string = 'UsageError';
   constructor(why: string, options: MqErrorOptions = {}) {
     super(ExitCode.usage, 'usage', why, options);
     this.name = 'UsageError';
@@ -90,7 +103,7 @@ export class UsageError extends MqError {
 
 /** Exit 7: missing token, unknown profile, unreadable config. */
 export class ConfigError extends MqError {
-  static override readonly kind: string = 'ConfigError';
+  static override readonly brand: string = 'ConfigError';
   constructor(why: string, options: MqErrorOptions = {}) {
     super(ExitCode.config, 'configuration', why, options);
     this.name = 'ConfigError';
@@ -100,7 +113,7 @@ export class ConfigError extends MqError {
 
 /** An HTTP answer the service gave (status kept so callers can tell 404 from 409). */
 export class ApiError extends MqError {
-  static override readonly kind: string = 'ApiError';
+  static override readonly brand: string = 'ApiError';
   readonly status: number;
   readonly body: string;
   constructor(exitCode: ExitCodeValue, what: string, why: string, status: number, body: string, options: MqErrorOptions = {}) {

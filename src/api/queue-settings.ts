@@ -29,6 +29,8 @@ interface SettingBase {
   requestValues?: readonly [string, ...string[]];
   /** Also settable by `mq queue create`. */
   create?: { help: string };
+  /** Older names of the field in a queue record, read as this one (the current name wins). */
+  legacy?: readonly string[];
 }
 
 export const QUEUE_SETTINGS = [
@@ -62,6 +64,7 @@ export const QUEUE_SETTINGS = [
   },
   {
     field: 'testingTimeoutMinutes',
+    legacy: ['testingTimeoutMins'],
     key: 'testing-timeout',
     label: 'Testing timeout (minutes)',
     kind: 'minutes',
@@ -86,9 +89,19 @@ export const QUEUE_SETTINGS = [
     help: 'optimistic merging: a passing PR also passes every PR ahead of it',
     off: 'no optimistic merging',
   },
-  { field: 'batch', key: 'batch', label: 'Batching', kind: 'bool', flag: 'batch', help: 'test PRs in batches', off: 'test PRs one by one, never in batches' },
+  {
+    field: 'batch',
+    legacy: ['isBatching'],
+    key: 'batch',
+    label: 'Batching',
+    kind: 'bool',
+    flag: 'batch',
+    help: 'test PRs in batches',
+    off: 'test PRs one by one, never in batches',
+  },
   {
     field: 'batchingMaxWaitTimeMinutes',
+    legacy: ['batchingMaxWaitTimeMins'],
     key: 'batching-max-wait',
     label: 'Batching max wait (minutes)',
     kind: 'minutes',

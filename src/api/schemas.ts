@@ -183,13 +183,23 @@ export type SubmittedPullRequest = z.infer<typeof submittedPullRequestSchema>;
 export const queueEntrySchema = z.looseObject(prCommon);
 export type QueueEntry = z.infer<typeof queueEntrySchema>;
 
-/** Older deployments used other names for three settings; map them onto today's. */
+/**
+ * Older deployments used other names for some settings (the registry's `legacy`, and `batchingMode`
+ * NONE|SPECULATIVE for `batch`). They are read as today's names, which win when both hold a value
+ * (null counts as none); the older names are dropped, so the decoded record carries today's only.
+ */
 function renameLegacyQueueFields(input: unknown): unknown {
   if (!input || typeof input !== 'object' || Array.isArray(input)) return input;
   const q = { ...(input as Record<string, unknown>) };
-  if (q.testingTimeoutMinutes === undefined && q.testingTimeoutMins !== undefined) q.testingTimeoutMinutes = q.testingTimeoutMins;
-  if (q.batchingMaxWaitTimeMinutes === undefined && q.batchingMaxWaitTimeMins !== undefined) q.batchingMaxWaitTimeMinutes = q.batchingMaxWaitTimeMins;
-  if (q.batch === undefined && typeof q.batchingMode === 'string') q.batch = q.batchingMode.toUpperCase() !== 'NONE';
+  const absent = (field: string) => q[field] === undefined || q[field] === null;
+  for (const s of QUEUE_SETTINGS as readonly QueueSettingInfo[]) {
+    for (const old of s.legacy ?? []) {
+      if (absent(s.field) && q[old] !== undefined) q[s.field] = q[old];
+      delete q[old];
+    }
+  }
+  if (absent('batch') && typeof q.batchingMode === 'string') q.batch = q.batchingMode.toUpperCase() !== 'NONE';
+  delete q.batchingMode;
   return q;
 }
 

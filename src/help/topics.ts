@@ -26,7 +26,9 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; meaning: string }> = [
 ];
 
 export function exitCodesText(): string {
-  return `Exit codes of mq (stable; scripts may rely on them):\n\n${EXIT_CODES.map((e) => `  ${String(e.code).padStart(3)}  ${e.name.padEnd(12)} ${e.meaning}`).join('\n')}\n`;
+  const row = (e: (typeof EXIT_CODES)[number]) => `  ${String(e.code).padStart(3)}  ${e.name.padEnd(12)} ${e.meaning}`;
+  const kinds = "A failure's kind is its name: `error.kind` under --json, `kind` of the library's MergeQueueError.";
+  return `Exit codes of mq (stable; scripts may rely on them):\n\n${EXIT_CODES.map(row).join('\n')}\n\n${kinds}\n`;
 }
 
 export function environmentText(): string {

@@ -3,9 +3,9 @@
  * exit code and its name (`kind`), the HTTP status when the service answered, and hints. Internal
  * errors are converted at the library's edge, so callers never meet the CLI's error family.
  */
-import { EXIT_CODES, MqError, type ExitCodeValue } from '../errors.js';
+import { errorKind, MqError } from '../errors.js';
 
-/** The names of mq's exit codes (see `mq help exit-codes`). */
+/** The names of mq's exit codes (see `mq help exit-codes`); the compiler checks errorKind gives no other. */
 export type ErrorKind =
   | 'unexpected'
   | 'usage'
@@ -39,17 +39,13 @@ export class MergeQueueError extends Error {
     super(`${init.what}: ${init.why}`, init.cause === undefined ? undefined : { cause: init.cause });
     this.name = 'MergeQueueError';
     this.exitCode = init.exitCode;
-    this.kind = kindOf(init.exitCode);
+    this.kind = errorKind(init.exitCode);
     this.status = init.status;
     this.body = init.body;
     this.what = init.what;
     this.why = init.why;
     this.hints = init.hints ?? [];
   }
-}
-
-export function kindOf(exitCode: number): ErrorKind {
-  return (EXIT_CODES.find((e) => e.code === (exitCode as ExitCodeValue))?.name ?? 'unexpected') as ErrorKind;
 }
 
 /** Converts whatever an internal call threw into a MergeQueueError (other errors pass through). */

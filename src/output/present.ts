@@ -7,7 +7,7 @@
  * `{"ok":false,"error":{...}}` document on stdout.
  */
 import type { RequestDescription } from '../api/http.js';
-import { ExitCode, MqError } from '../errors.js';
+import { errorKind, ExitCode, MqError } from '../errors.js';
 import { DEFAULT_COLUMNS, DEFAULT_ROWS, type IO, startLine } from './io.js';
 import { FORMATS, type Field, type Format, json, type Line, renderFields, renderLine, renderRows, type Row } from './render.js';
 import { safeLine } from './sanitize.js';
@@ -327,8 +327,7 @@ export function presentError(c: ErrorContext, err: unknown): number {
   for (const h of hints) c.io.err(`${style.dim('hint:')} ${safeLine(h)}\n`);
   if (c.debug && err instanceof Error && err.stack && !isCommanderError(err)) c.io.err(`${err.stack.split('\n').map(safeLine).join('\n')}\n`);
   if (c.json && code !== ExitCode.interrupted) {
-    const kind = code === ExitCode.usage ? 'usage' : ((err as MqError).name ?? 'error');
-    c.io.out(json({ ok: false, error: { exitCode: code, kind, message: line, hints } }));
+    c.io.out(json({ ok: false, error: { exitCode: code, kind: errorKind(code), message: line, hints } }));
   }
   return code;
 }

@@ -161,7 +161,7 @@ describe('the JSON error document, however JSON was chosen', () => {
     expect(code).toBe(3);
     expect(JSON.parse(io.stdout)).toEqual({
       ok: false,
-      error: { exitCode: 3, kind: 'MqError', message: 'get PR #42: the service answered HTTP 404', hints: [] },
+      error: { exitCode: 3, kind: 'not-found', message: 'get PR #42: the service answered HTTP 404', hints: [] },
     });
     expect(io.stderr).toBe('mq: get PR #42: the service answered HTTP 404\n');
   });

@@ -35,6 +35,16 @@ describe('response decoders are lenient', () => {
   it('reads the older queue field names', () => {
     const q = queueSchema.parse({ state: 'RUNNING', testingTimeoutMins: 60, batchingMaxWaitTimeMins: 5, batchingMode: 'SPECULATIVE', requiredStatuses: null });
     expect(q).toMatchObject({ state: 'running', testingTimeoutMinutes: 60, batchingMaxWaitTimeMinutes: 5, batch: true, requiredStatuses: null });
+    expect(queueSchema.parse({ isBatching: false, batchingMode: 'SPECULATIVE' }).batch).toBe(false);
+    expect(queueSchema.parse({ isBatching: true }).batch).toBe(true);
+  });
+  it('the current name wins over an older one; null counts as absent; older names are not kept', () => {
+    const timeouts = { testingTimeoutMinutes: 30, testingTimeoutMins: 60 };
+    const waits = { batchingMaxWaitTimeMinutes: 2, batchingMaxWaitTimeMins: 5 };
+    const q = queueSchema.parse({ ...timeouts, ...waits, batch: false, isBatching: true, batchingMode: 'SPECULATIVE' });
+    expect(q).toEqual({ testingTimeoutMinutes: 30, batchingMaxWaitTimeMinutes: 2, batch: false });
+    const nulls = { testingTimeoutMinutes: null, testingTimeoutMins: 60, batch: null, isBatching: true };
+    expect(queueSchema.parse(nulls)).toEqual({ testingTimeoutMinutes: 60, batch: true });
   });
   it('still refuses a wrong type', () => {
     expect(queueSchema.safeParse({ concurrency: 'ten' }).success).toBe(false);
