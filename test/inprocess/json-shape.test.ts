@@ -186,8 +186,8 @@ describe('a value the service nests too deep for the stack', () => {
     expect(doc.state).toBe('testing');
     let level = findExtra(doc);
     let depth = 0;
-    while (typeof level === 'object') {
-      level = level.a;
+    while (typeof level === 'object' && level !== null) {
+      level = (level as { a?: unknown }).a;
       depth++;
     }
     expect(level).toBe('[nested deeper than 64 levels: not shown]');
