@@ -25,7 +25,7 @@ import { configDir, ProfileStore, type ConfigData, type Profile } from './config
 import { UsageError } from './errors.js';
 import type { IO } from './output/io.js';
 import { Presenter } from './output/present.js';
-import { FORMATS } from './output/render.js';
+import { FORMATS, own, paints } from './output/render.js';
 import { safeLine } from './output/sanitize.js';
 import { systemClock, type Clock } from './util/clock.js';
 import { parseDuration } from './util/duration.js';
@@ -214,6 +214,7 @@ export const httpClientFactory: ClientFactory = async (ctx, opts) => {
     now: () => ctx.clock.now(),
     env: ctx.env,
     debug: ctx.debugEnabled ? (line) => ctx.debug(line) : undefined,
+    warn: (message) => ctx.out.note([own(paints.yellow, 'warning:'), ` ${message}`]),
     backoffMs: ctx.env.MQ_RETRY_BASE_MS ? Number(ctx.env.MQ_RETRY_BASE_MS) : undefined,
   });
   if (opts.dryRun) return new MergeQueueClient(http, { dryRun: (req) => ctx.dryRuns.push(req) });

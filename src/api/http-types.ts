@@ -40,6 +40,8 @@ export interface HttpSettings {
   connectTimeoutMs?: number;
   maxRetries?: number;
   debug?: (line: string) => void;
+  /** One-line warnings about the service (its clock), each said once. */
+  warn?: (message: string) => void;
   /** Waits between retries (tests pass a virtual one); Ctrl-C still ends a wait at once. */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;

@@ -45,6 +45,9 @@ export { checkWriteAnswer, MAX_RESPONSE_BYTES, MAX_RETRY_AFTER_MS, MIN_RETRY_WIN
 export type { CallOptions, CallSpec, HttpResponse, HttpSettings, RequestDescription };
 
 const REDACTED = '***';
+const DAY_MS = 86_400_000;
+/** A Date header further than this from the local clock is not believed. */
+const MAX_CLOCK_SKEW_MS = 366 * DAY_MS;
 
 // ---- transports -------------------------------------------------------------------------------
 
@@ -87,6 +90,7 @@ export class HttpClient {
   private clockOffsetMs: number | undefined;
   /** The last Date header read and its time: a bulk run gets the same second many times over. */
   private lastDate: { header: string; at: number } | undefined;
+  private clockWarned = false;
   /** The proxy variables, read once (a bulk run would read six variables a request). */
   private proxySettings: ProxySettings | undefined;
   /** The token's forms that redact() replaces (as is, and JSON-escaped). */
@@ -313,8 +317,24 @@ export class HttpClient {
     if (!date) return;
     if (this.lastDate?.header !== date) this.lastDate = { header: date, at: Date.parse(date) };
     const at = this.lastDate.at;
+    if (Number.isNaN(at)) return;
     // The header has whole seconds: the service's time was somewhere in the second it names.
-    if (!Number.isNaN(at)) this.clockOffsetMs = at + 500 - this.now();
+    const offset = at + 500 - this.now();
+    const skew = Math.abs(offset);
+    if (skew > DAY_MS) this.warnClock(offset);
+    if (skew <= MAX_CLOCK_SKEW_MS) this.clockOffsetMs = offset;
+  }
+
+  private warnClock(offset: number): void {
+    if (this.clockWarned || !this.settings.warn) return;
+    this.clockWarned = true;
+    const days = Math.floor(Math.abs(offset) / DAY_MS);
+    const way = offset > 0 ? 'ahead of' : 'behind';
+    this.settings.warn(
+      Math.abs(offset) > MAX_CLOCK_SKEW_MS
+        ? "the service's Date header is more than a year from this machine's clock; times use this machine's clock"
+        : `the service's clock is ${days} day${days === 1 ? '' : 's'} ${way} this machine's; times follow the service's clock`,
+    );
   }
 
   /** The body as text with the token redacted, read up to the size cap. */

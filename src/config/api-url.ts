@@ -7,7 +7,12 @@ import { ConfigError, UsageError, type MqError } from '../errors.js';
 
 /** `raw` with any `user:password@` part removed, for messages (works on text that is not a URL). */
 export function withoutCredentials(raw: string): string {
-  return raw.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/*)[^/?#]*@/, '$1');
+  const slashes = raw.indexOf('//');
+  const from = slashes === -1 ? 0 : slashes + 2;
+  const end = raw.slice(from).search(/[/?#]/);
+  const authority = end === -1 ? raw.slice(from) : raw.slice(from, from + end);
+  const at = authority.lastIndexOf('@');
+  return at === -1 ? raw : raw.slice(0, from) + raw.slice(from + at + 1);
 }
 
 const fromProfile = (source: string) => source.startsWith('profile');

@@ -55,16 +55,21 @@ function readOwner(file: string): Owner | undefined {
   }
 }
 
+/** A holder names itself right after taking the lock; a lock still unnamed after this is abandoned. */
+const UNNAMED_GRACE_MS = 1_000;
+
 /** Why the current lock may be taken over, or undefined while its holder may still be at work. */
 function abandoned(file: string, now: number): { owner?: Owner } | undefined {
   let mtimeMs: number;
   try {
-    mtimeMs = statSync(lockDirOf(file)).mtimeMs;
+    mtimeMs = lstatSync(lockDirOf(file)).mtimeMs;
   } catch {
     return { owner: undefined }; // gone already: try again
   }
   const owner = readOwner(file);
   if (owner && owner.host === hostname() && owner.pid !== process.pid && !processExists(owner.pid)) return { owner };
+  // No owner: a holder that died before naming itself, or an earlier mq's lock file (held for one write).
+  if (!owner && now - mtimeMs > UNNAMED_GRACE_MS) return { owner };
   if (now - mtimeMs > STALE_MS) return { owner };
   return undefined;
 }
@@ -113,8 +118,9 @@ export async function lockConfig(file: string, now: () => number = Date.now): Pr
       // ENOTEMPTY: proper-lockfile found the lock stale but could not remove it (our owner file is inside).
       // ENOENT with the directory there: the lock directory was removed between proper-lockfile's
       // mkdir and its mtime probe (a take-over finishing): try again.
+      // ENOTDIR: an earlier mq's lock file stands where the directory goes.
       const vanished = code === 'ENOENT' && existsSync(dirname(file));
-      if (code !== 'ELOCKED' && code !== 'ENOTEMPTY' && !vanished) {
+      if (code !== 'ELOCKED' && code !== 'ENOTEMPTY' && code !== 'ENOTDIR' && !vanished) {
         throw lockError(file, `cannot be locked (${code ?? (err as Error).message})`, [
           'check that the config directory is writable, or point MQ_CONFIG_DIR elsewhere',
         ]);

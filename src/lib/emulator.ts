@@ -94,8 +94,13 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     async listRuns(filter = {}) {
       const q = new URLSearchParams();
       for (const [k, v] of Object.entries(filter)) if (typeof v === 'string' && v !== '') q.set(k, v);
-      const qs = q.size > 0 ? `?${q.toString()}` : '';
-      return (await control<{ testRuns: EmulatorRun[] }>('GET', `testRuns${qs}`, 'list test runs')).testRuns;
+      const runs: EmulatorRun[] = [];
+      for (;;) {
+        q.set('offset', String(runs.length));
+        const page = await control<{ testRuns: EmulatorRun[]; total: number }>('GET', `testRuns?${q}`, 'list test runs');
+        runs.push(...page.testRuns);
+        if (page.testRuns.length === 0 || runs.length >= page.total) return runs;
+      }
     },
     completeRun(id, result) {
       return control<EmulatorRun>('POST', `testRuns/${encodeURIComponent(id)}/complete`, `complete test run ${id}`, { result });

@@ -9,7 +9,7 @@
 import type { RequestDescription } from '../api/http.js';
 import { errorKind, ExitCode, MqError } from '../errors.js';
 import { DEFAULT_COLUMNS, DEFAULT_ROWS, type IO, startLine } from './io.js';
-import { FORMATS, type Field, type Format, json, type Line, renderFields, renderLine, renderRows, type Row } from './render.js';
+import { FORMATS, type Field, type Format, json, jsonText, type Line, renderFields, renderLine, renderRows, type Row } from './render.js';
 import { safeLine } from './sanitize.js';
 import { makeStyle, type Style } from './style.js';
 import { type TableFit, truncateToWidth } from './width.js';
@@ -192,7 +192,7 @@ export class Presenter {
   /** One item of a stream (`queue watch`): a JSON line under --json, else the blocks. */
   async stream(data: unknown, view: View, piped?: Format): Promise<void> {
     const format = this.format(piped);
-    if (format === 'json') this.io.out(`${JSON.stringify(data)}\n`);
+    if (format === 'json') this.io.out(`${jsonText(data)}\n`);
     else this.io.out(await renderBlocks(blocksFor(view, format), format, this.style, this.width));
   }
 

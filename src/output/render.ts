@@ -57,7 +57,32 @@ export function own(paint: Paint, text: string): Span {
 }
 
 export function json(data: unknown): string {
-  return `${JSON.stringify(data, null, 2)}\n`;
+  return `${jsonText(data, 2)}\n`;
+}
+
+/** Levels kept of a value nested deeper than JSON.stringify's stack allows (only the service nests that deep). */
+const MAX_JSON_DEPTH = 64;
+export const TOO_DEEP = `[nested deeper than ${MAX_JSON_DEPTH} levels: not shown]`;
+
+/** JSON text of any data; a value too deep for the stack is cut to MAX_JSON_DEPTH levels with a marker. */
+export function jsonText(data: unknown, indent?: number): string {
+  try {
+    return JSON.stringify(data, null, indent);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    return JSON.stringify(bounded(data, MAX_JSON_DEPTH), null, indent);
+  }
+}
+
+function bounded(value: unknown, depth: number): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  const toJSON = (value as { toJSON?: () => unknown }).toJSON;
+  if (typeof toJSON === 'function') return bounded(toJSON.call(value), depth);
+  if (depth === 0) return TOO_DEEP;
+  if (Array.isArray(value)) return value.map((item) => bounded(item, depth - 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[key] = bounded(item, depth - 1);
+  return out;
 }
 
 /** One line of text from spans, for a terminal (styled) or a pipe; markdown makes values inert. */

@@ -1,19 +1,24 @@
 /**
  * Every string that came from the service is made safe here before it reaches a terminal, a pipe
  * or a markdown step summary. Control characters (C0, DEL, C1: ESC, CSI/OSC sequences, bare CR,
- * backspace) and Unicode bidi controls become visible escapes (`\x1b`, `\u202e`), so a title cannot
- * move the cursor, write the clipboard (OSC 52), clear the screen or reorder what is shown. Tabs and
- * line breaks become one space: they never break a table cell, a plain row or a message line.
+ * backspace), Unicode bidi controls and invisible characters become visible escapes (`\x1b`,
+ * `\u202e`, `\u200b`), so a title cannot move the cursor, write the clipboard (OSC 52), clear the
+ * screen, reorder what is shown or hide text. Tabs and line breaks become one space: they never
+ * break a table cell, a plain row or a message line.
  * `--json` never comes here: JSON escaping keeps the exact string and makes it inert.
  */
 
-// C0 (but tab, LF, CR handled first), DEL, C1, bidi embeddings/overrides/isolates, line/paragraph separators.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the point of this module
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029\u200e\u200f\u061c]/g;
+// C0 (but tab, LF, CR handled first), DEL, C1, bidi embeddings/overrides/isolates, line/paragraph separators,
+// and characters that show nothing: soft hyphen, zero-width space, word joiner and invisible operators, BOM,
+// Hangul fillers, tag characters. Joiners (U+200C, U+200D) stay: scripts and emoji need them.
+const UNSAFE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the point of this module
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufeff\uffa0\u{e0000}-\u{e007f}]/gu;
 
 function escapeChar(c: string): string {
-  const code = c.charCodeAt(0);
-  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  const code = c.codePointAt(0) as number;
+  if (code <= 0xff) return `\\x${code.toString(16).padStart(2, '0')}`;
+  return code <= 0xffff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\u{${code.toString(16)}}`;
 }
 
 /** One line of text: line breaks and tabs become a space, every other control a visible escape. */

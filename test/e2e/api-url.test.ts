@@ -121,13 +121,15 @@ describe('the API URL is just a URL', () => {
       `http://alice:${SECRET}@[not-a-host/v1`,
       `alice:${SECRET}@127.0.0.1/v1`,
       `${SECRET}:x@127.0.0.1/v1`,
+      `ht^tp://alice:${SECRET}@127.0.0.1/v1`,
+      `http//alice:${SECRET}@127.0.0.1/v1`,
     ];
     for (const url of urls) {
       const byFlag = await runCli(['--api-url', url, 'status', '1'], { env });
       const byEnv = await runCli(['status', '1', '--json'], { env: { ...env, MQ_API_URL: url } });
       expect(byFlag.exitCode, url).toBe(2);
       // Text that is not an http(s) URL at all keeps its rule: exit 7 when it comes from the environment.
-      expect(byEnv.exitCode, url).toBe(url.includes('[not-a-host') || !url.startsWith('http') ? 7 : 2);
+      expect(byEnv.exitCode, url).toBe(/\[not-a-host|^(?!http:\/\/)/.test(url) ? 7 : 2);
       for (const r of [byFlag, byEnv]) expect(r.stdout + r.stderr, url).not.toContain(SECRET);
     }
     expect(sent()).toBe(0);

@@ -105,6 +105,18 @@ describe('clock and test runs', () => {
     expect(main[0]).toMatchObject({ createdAt: new Date(T0).toISOString(), completedAt: null });
   });
 
+  it('pages the runs: at most 1,000 an answer, with the total and the offset', async () => {
+    for (const n of [1, 2, 3]) await submit(n);
+    const page = (q: string) => c.get(`/_emulator/testRuns?${q}`);
+    const first = (await page('take=2')).json();
+    expect([first.testRuns.map((r: any) => r.prNumbers), first.total, first.offset]).toEqual([[[1], [2]], 3, 0]);
+    const rest = (await page('take=2&offset=2')).json();
+    expect([rest.testRuns.map((r: any) => r.prNumbers), rest.total, rest.offset]).toEqual([[[3]], 3, 2]);
+    expect((await page('offset=9')).json().testRuns).toEqual([]);
+    const tooMany = await page('take=1001');
+    expect([tooMany.status, tooMany.text]).toEqual([400, 'take: expected integer 1..1000']);
+  });
+
   it('completes a run now; unknown ids are 404, finished ones 400', async () => {
     await submit(1);
     await submit(2);

@@ -172,3 +172,35 @@ describe('mq --version --json', () => {
     expect(plain.stdout).toMatch(/^\d+\.\d+\.\d+\S*\n$/);
   });
 });
+
+describe('a value the service nests too deep for the stack', () => {
+  it('is cut with a marker in --json, never a crash', async () => {
+    let deep = '1';
+    for (let i = 0; i < 6000; i++) deep = `{"a":${deep}}`;
+    const pr = JSON.stringify(record(42));
+    fake.on('POST /getSubmittedPullRequest', { status: 200, body: `${pr.slice(0, -1)},"extra":${deep}}` });
+    const r = await runMq(['status', '42', '--json'], { env: baseEnv(fake.url) });
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.state).toBe('testing');
+    let level = findExtra(doc);
+    let depth = 0;
+    while (typeof level === 'object' && level !== null) {
+      level = (level as { a?: unknown }).a;
+      depth++;
+    }
+    expect(level).toBe('[nested deeper than 64 levels: not shown]');
+    expect(depth).toBeLessThan(64);
+  });
+});
+
+function findExtra(doc: unknown): unknown {
+  if (!doc || typeof doc !== 'object') return undefined;
+  if ('extra' in doc) return (doc as { extra: unknown }).extra;
+  for (const v of Object.values(doc)) {
+    const found = findExtra(v);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}

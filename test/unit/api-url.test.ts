@@ -56,5 +56,11 @@ describe('API URL parts', () => {
     expect(withoutCredentials('https://u:p@x.example/v1')).toBe('https://x.example/v1');
     expect(withoutCredentials('http://alice:s3@[bad/v1')).toBe('http://[bad/v1');
     expect(withoutCredentials('https://x.example/v1?next=a@b')).toBe('https://x.example/v1?next=a@b');
+    // A scheme that does not parse still loses the password.
+    expect(withoutCredentials('ht^tp://user:secret@host/v1')).toBe('ht^tp://host/v1');
+    expect(withoutCredentials('1http://user:secret@host')).toBe('1http://host');
+    expect(withoutCredentials('http//user:secret@host')).toBe('http//host');
+    expect(withoutCredentials(':::user:secret@host')).toBe('host');
+    expect(withoutCredentials('https://u:p@a@b.example')).toBe('https://b.example');
   });
 });

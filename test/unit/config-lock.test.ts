@@ -70,6 +70,30 @@ describe('the config lock', () => {
     await release();
   });
 
+  it('an unnamed lock folder two seconds old is taken over at once, not after the 10 s age limit', async () => {
+    const { file } = setup(undefined, new Date(Date.now() - 2_000));
+    const started = Date.now();
+    const release = await lockConfig(file);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(readFileSync(join(`${file}.lock`, 'owner'), 'utf8')).toBe(`${process.pid} ${hostname()}\n`);
+    await release();
+  });
+
+  it.each([
+    ['two seconds', 2_000],
+    ['an hour', 3_600_000],
+  ])("an earlier mq's lock file (not a folder) %s old is taken over", async (_, age) => {
+    const dir = mkdtempSync(join(tmpdir(), 'mq-lock-'));
+    const file = join(dir, 'config.json');
+    writeFileSync(`${file}.lock`, '');
+    const then = new Date(Date.now() - age);
+    utimesSync(`${file}.lock`, then, then);
+    const release = await lockConfig(file);
+    expect(readFileSync(join(`${file}.lock`, 'owner'), 'utf8')).toBe(`${process.pid} ${hostname()}\n`);
+    await release();
+    expect(existsSync(`${file}.lock`)).toBe(false);
+  });
+
   // A longer limit than the lock's own 10 s wait: on a loaded machine the test must end by the lock's answer, not by vitest's timer.
   it('several takers of one abandoned lock get it one at a time', { timeout: 30_000 }, async () => {
     const { file } = setup(`${deadPid()} ${hostname()}\n`, future());

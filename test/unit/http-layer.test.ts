@@ -167,6 +167,39 @@ describe.each(['node', 'undici'] as const)('HTTP layer (%s transport)', (transpo
     });
   });
 
+  describe('a Date header is believed only within a year of the local clock', () => {
+    const answer = (date: string) => ({ status: 200, body: { state: 'pending' }, headers: { date } });
+
+    it('a clock days off is used and warned about once; one years off or out of range is not used', async () => {
+      const warnings: string[] = [];
+      const { http, api, clk } = client({ warn: (m) => warnings.push(m) });
+      fake.on('POST /getSubmittedPullRequest', answer(new Date(T0 + 3 * 86_400_000 + 7_200_000).toUTCString()));
+      await api.getSubmittedPullRequest(PR);
+      await api.getSubmittedPullRequest(PR);
+      expect(http.serviceClockOffsetMs).toBeGreaterThan(3 * 86_400_000);
+      expect(warnings).toEqual(["the service's clock is 3 days ahead of this machine's; times follow the service's clock"]);
+
+      const far = client({ warn: (m) => warnings.push(m) });
+      for (const date of ['Sat, 13 Sep 275760 00:00:00 GMT', new Date(T0 - 400 * 86_400_000).toUTCString()]) {
+        fake.on('POST /getSubmittedPullRequest', answer(date));
+        await far.api.getSubmittedPullRequest(PR);
+        expect(far.http.serviceClockOffsetMs).toBeUndefined();
+        expect(new Date(far.http.serviceNow()).toISOString()).toBe(new Date(far.clk.c.t).toISOString());
+      }
+      expect(warnings.slice(1)).toEqual(["the service's Date header is more than a year from this machine's clock; times use this machine's clock"]);
+      expect(clk.c.t).toBe(T0);
+    });
+
+    it('a skew under a day says nothing', async () => {
+      const warnings: string[] = [];
+      const { http, api } = client({ warn: (m) => warnings.push(m) });
+      fake.on('POST /getSubmittedPullRequest', answer(new Date(T0 - 23 * 3_600_000).toUTCString()));
+      await api.getSubmittedPullRequest(PR);
+      expect(http.serviceClockOffsetMs).toBeLessThan(-22 * 3_600_000);
+      expect(warnings).toEqual([]);
+    });
+  });
+
   describe('redaction before truncation', () => {
     const pieces = Array.from({ length: TOKEN.length - 7 }, (_, i) => TOKEN.slice(i, i + 8));
     const leaks = (text: string) => pieces.filter((p) => text.includes(p));

@@ -29,13 +29,14 @@ const HOSTILE = {
   html: '<img src=x onerror=alert(1)>',
   tab: 'a\tb',
   newline: 'line1\nline2',
+  invisible: 'pay\u200bpal\ufeff\u00ad\u2060\u{e0041}\u{e007f}',
 };
 const title = Object.values(HOSTILE).join(' ');
 
 /** No control character but mq's own SGR colour sequences, and no bidi control. */
 function assertInert(text: string, allowSgr: boolean): void {
   const withoutOwnColour = allowSgr ? text.replace(/\x1b\[\d+(;\d+)*m/g, '') : text;
-  expect(withoutOwnColour).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
+  expect(withoutOwnColour).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200b\ufeff\u00ad\u2060\u{e0000}-\u{e007f}]/u);
 }
 
 const record = { ...entry(42, 'testing'), prTitle: title, prAuthor: HOSTILE.bidi, prBaseBranch: HOSTILE.osc52, isCurrentlySubmittedToQueue: true };
@@ -55,6 +56,7 @@ describe('terminal injection: every format but JSON is inert', () => {
     expect(out).toContain('\\u202e');
     expect(out).toContain('ok\\x0dFAKE');
     expect(out).toContain('\\x9b31m');
+    expect(out).toContain('pay\\u200bpal\\ufeff\\xad\\u2060\\u{e0041}\\u{e007f}');
     // The state is coloured by mq (cyan for testing).
     expect(out).toContain(`${ESC}[36mtesting${ESC}[39m`);
   });

@@ -25,6 +25,9 @@ function pageParam(url: URL, name: string, dflt: number, min: number, max: numbe
   return n;
 }
 
+/** Runs in one answer of `GET /_emulator/testRuns` (a long-lived emulator keeps many thousands). */
+export const MAX_RUNS_PAGE = 1000;
+
 export const controlRoutes: Route[] = [
   route('POST', '/_emulator/pullRequests', s.fakePrRequest, true, (c, b) => ({
     json: c.engine.upsertFakePr(b, c.now),
@@ -50,8 +53,11 @@ export const controlRoutes: Route[] = [
       const v = q.get(k);
       if (v !== null && v !== '') filter[k] = v;
     }
+    const offset = pageParam(c.url, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+    const take = pageParam(c.url, 'take', MAX_RUNS_PAGE, 1, MAX_RUNS_PAGE);
     c.engine.advance(c.now);
-    return { json: { testRuns: c.engine.listRuns(filter).map(wireRun) } };
+    const runs = c.engine.listRuns(filter);
+    return { json: { testRuns: runs.slice(offset, offset + take).map(wireRun), total: runs.length, offset } };
   }),
   route('POST', /^\/_emulator\/testRuns\/([^/]+)\/complete$/, s.completeRunRequest, true, (c, b) => ({
     json: wireRun(c.engine.completeRun(safeDecode(c.params[0] ?? ''), b.result, c.now)),
