@@ -1,7 +1,7 @@
 /**
  * The merge-queue view of the service's metrics: per-queue records built from parsed exposition
- * families, and histogram quantiles estimated the way PromQL's histogram_quantile does (by nearest
- * rank, never past the largest observation, under 20 observations).
+ * families, and histogram quantiles estimated the way PromQL's histogram_quantile does, or, under 20
+ * observations, by nearest rank and never past the largest.
  */
 import { parseFloatToken, type Family } from './prometheus.js';
 
