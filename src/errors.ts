@@ -142,3 +142,11 @@ export function mostSevere(codes: Iterable<number>): number {
   }
   return worst;
 }
+
+/** The same error with one more hint (an ApiError keeps its status and body). */
+export function withHint(err: MqError, hint: string): MqError {
+  const options: MqErrorOptions = { hints: [...err.hints, hint], example: err.example, cause: err.cause };
+  return err instanceof ApiError
+    ? new ApiError(err.exitCode, err.what, err.why, err.status, err.body, options)
+    : new MqError(err.exitCode, err.what, err.why, options);
+}

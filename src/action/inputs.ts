@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 
+import { MAX_U32 } from '../api/constants.js';
 import { parseDuration } from '../util/duration.js';
 import type { PriorityName, RepoRef } from '../lib/types.js';
 import type { Workflow } from './workflow.js';
@@ -35,7 +36,6 @@ export interface ActionInputs {
 }
 
 export const DEFAULT_API_URL = 'https://api.trunk.io/v1';
-const MAX_U32 = 4294967295;
 const MAX_MS = 2_147_483_647;
 const NAME_PART = /^[A-Za-z0-9_.-]+$/;
 const HOST_PART = /^[A-Za-z0-9.-]+(:\d+)?$/;

@@ -1,6 +1,7 @@
 /**
  * The merge-queue view of the service's metrics: per-queue records built from parsed exposition
- * families, and histogram quantiles estimated the way PromQL's histogram_quantile does.
+ * families, and histogram quantiles estimated the way PromQL's histogram_quantile does, or, under 20
+ * observations, by nearest rank and never past the largest.
  */
 import { parseFloatToken, type Family } from './prometheus.js';
 
@@ -23,16 +24,69 @@ import { parseFloatToken, type Family } from './prometheus.js';
  *   the first bucket is empty).
  * Buckets whose `le` or `count` is NaN are ignored. The input array is not modified.
  */
-export function histogramQuantile(buckets: ReadonlyArray<{ le: number; count: number }>, q: number): number | undefined {
+export function histogramQuantile(buckets: ReadonlyArray<Bucket>, q: number): number | undefined {
   if (Number.isNaN(q)) return undefined;
   if (q < 0) return -Infinity;
   if (q > 1) return Infinity;
+  const merged = cumulative(buckets);
+  return merged && valueAtRank(merged, q * (merged[merged.length - 1] as Bucket).count);
+}
 
+/** Below this many observations a quantile is taken by nearest rank (quantileOfFew). */
+export const FEW_OBSERVATIONS = 20;
+
+/**
+ * The q-quantile (0..1) of fewer than FEW_OBSERVATIONS observations, by nearest rank: the
+ * observation at rank ceil(q × n), placed in its bucket as histogramQuantile places a rank, but
+ * never past the least the largest observation can be, nor below the least this one can be (from
+ * the buckets and the sum). So one observation is its sum, and 0 s observations give 0. With more
+ * observations, or q outside 0..1, this is histogramQuantile.
+ */
+export function quantileOfFew(buckets: ReadonlyArray<Bucket>, q: number, sum: number): number | undefined {
+  const merged = cumulative(buckets);
+  const n = merged ? (merged[merged.length - 1] as Bucket).count : 0;
+  if (!merged || n >= FEW_OBSERVATIONS || !(q >= 0 && q <= 1)) return histogramQuantile(buckets, q);
+  // The small epsilon keeps q × n = 9.000000000000002 at rank 9.
+  const rank = Math.max(1, Math.ceil(q * n - 1e-9));
+  return Math.max(leastAtRank(merged, rank, sum), Math.min(valueAtRank(merged, rank), leastAtRank(merged, n, sum)));
+}
+
+/**
+ * The least the observation at a rank can be: its bucket's lower bound, raised by the sum less
+ * what the others can be at most (each at its bucket's upper bound).
+ */
+function leastAtRank(merged: readonly Bucket[], rank: number, sum: number): number {
+  const b = bucketOfRank(merged, rank);
+  let above = 0; // the observations ranked above, at most
+  let below = 0; // those ranked below, at most
+  for (let i = 0; i < merged.length; i++) {
+    const { le, count } = merged[i] as Bucket;
+    const before = i === 0 ? 0 : (merged[i - 1] as Bucket).count;
+    const under = Math.min(count, rank - 1) - before;
+    const over = count - Math.max(before, rank);
+    if (under > 0) below += under * le;
+    if (over > 0) above += over * le;
+  }
+  // Ranks 1..rank are at most this one, so it is at least their mean; and at least the sum less all the others.
+  const bySum = Number.isFinite(sum) ? Math.max((sum - above) / rank, sum - above - below) : -Infinity;
+  return Math.min((merged[b] as Bucket).le, Math.max(lowerBound(merged, b), bySum));
+}
+
+interface Bucket {
+  le: number;
+  count: number;
+}
+
+/**
+ * Buckets sorted by upper bound, those sharing one added together, counts that go down raised to
+ * the running maximum; undefined without a +Inf bucket, a finite one, or any observation.
+ */
+function cumulative(buckets: ReadonlyArray<Bucket>): Bucket[] | undefined {
   const sorted = buckets
     .filter((b) => !Number.isNaN(b.le) && !Number.isNaN(b.count))
     .map((b) => ({ le: b.le, count: b.count }))
     .sort((a, b) => a.le - b.le || 0);
-  const merged: Array<{ le: number; count: number }> = [];
+  const merged: Bucket[] = [];
   for (const b of sorted) {
     const last = merged[merged.length - 1];
     if (last && last.le === b.le) last.count += b.count;
@@ -43,31 +97,34 @@ export function histogramQuantile(buckets: ReadonlyArray<{ le: number; count: nu
     if (b.count < max) b.count = max;
     else max = b.count;
   }
-
   const last = merged[merged.length - 1];
-  if (!last || last.le !== Infinity || merged.length < 2) return undefined;
-  const observations = last.count;
-  if (!(observations > 0)) return undefined;
+  if (!last || last.le !== Infinity || merged.length < 2 || !(last.count > 0)) return undefined;
+  return merged;
+}
 
-  let rank = q * observations;
-  // The first finite bucket whose cumulative count reaches the rank (for q = 0, the first that holds
-  // any observation); merged.length - 1 if there is none.
+/** The first bucket whose cumulative count reaches the rank (for rank 0, the first holding any). */
+function bucketOfRank(merged: readonly Bucket[], rank: number): number {
   let b = 0;
-  const reached = (count: number): boolean => count >= rank && count > 0;
-  while (b < merged.length - 1 && !reached((merged[b] as { count: number }).count)) b++;
-  if (b === merged.length - 1) return (merged[b - 1] as { le: number }).le;
+  while (b < merged.length - 1 && !((merged[b] as Bucket).count >= rank && (merged[b] as Bucket).count > 0)) b++;
+  return b;
+}
 
-  const bucket = merged[b] as { le: number; count: number };
+/** Where a bucket starts: the previous upper bound; the first starts at 0 (at its bound if that is not positive). */
+function lowerBound(merged: readonly Bucket[], b: number): number {
+  const le = (merged[b] as Bucket).le;
+  return b > 0 ? (merged[b - 1] as Bucket).le : Math.min(0, le);
+}
+
+/** The value at a rank, interpolated linearly inside its bucket; in +Inf, the highest finite bound. */
+function valueAtRank(merged: readonly Bucket[], rank: number): number {
+  const b = bucketOfRank(merged, rank);
+  if (b === merged.length - 1) return (merged[b - 1] as Bucket).le;
+  const bucket = merged[b] as Bucket;
   if (b === 0 && bucket.le <= 0) return bucket.le;
-  let start = 0;
-  let count = bucket.count;
   const previous = merged[b - 1];
-  if (previous) {
-    start = previous.le;
-    count -= previous.count;
-    rank -= previous.count;
-  }
-  return start + (bucket.le - start) * (rank / count);
+  const start = previous ? previous.le : 0;
+  const below = previous ? previous.count : 0;
+  return start + (bucket.le - start) * ((rank - below) / (bucket.count - below));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -81,9 +138,9 @@ export interface HistogramSummary {
   count: number;
   /** Sum of the observations, in seconds (NaN when the service sent no `_sum`). */
   sum: number;
-  /** Estimated median in seconds; absent when there were no observations. */
+  /** Estimated median in seconds (quantileOfFew); absent when there were no observations. */
   p50?: number;
-  /** Estimated 90th percentile in seconds; absent when there were no observations. */
+  /** Estimated 90th percentile in seconds (quantileOfFew); absent when there were no observations. */
   p90?: number;
 }
 
@@ -237,8 +294,8 @@ export function summarizeMergeQueueMetrics(families: readonly Family[]): QueueMe
         count: h.count ?? h.buckets.get(Infinity) ?? 0,
         sum: h.sum ?? NaN,
       };
-      const p50 = histogramQuantile(buckets, 0.5);
-      const p90 = histogramQuantile(buckets, 0.9);
+      const p50 = quantileOfFew(buckets, 0.5, summary.sum);
+      const p90 = quantileOfFew(buckets, 0.9, summary.sum);
       if (p50 !== undefined) summary.p50 = p50;
       if (p90 !== undefined) summary.p90 = p90;
       record.histograms[key] = summary;

@@ -14,9 +14,12 @@ export function versionRequest(argv: readonly string[]): 'plain' | 'json' | null
   return null;
 }
 
-/** The --version --json document: the program, its version, and the Node.js it runs on. */
+/** The npm package's name (package.json). */
+export const PACKAGE_NAME = 'mq-cli';
+
+/** The --version --json document: the package, its version, and the Node.js it runs on. */
 export function versionDocument(version: string): { name: string; version: string; node: string; platform: string; arch: string } {
-  return { name: 'mq', version, node: process.versions.node, platform: process.platform, arch: process.arch };
+  return { name: PACKAGE_NAME, version, node: process.versions.node, platform: process.platform, arch: process.arch };
 }
 
 export function versionText(version: string, kind: 'plain' | 'json'): string {

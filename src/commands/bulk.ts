@@ -64,7 +64,8 @@ export async function runOverPrs(
       const e = err instanceof MqError ? err : undefined;
       const message = e ? e.why : (err as Error).message;
       const r: PrResult = { pr, ok: false, exitCode: e?.exitCode ?? ExitCode.unexpected, action: options.action, error: message };
-      land(i, [own(paints.red, '✗'), ` #${pr} `, v(`${e ? e.what : options.action} failed: ${message}`)]);
+      // The line names the PR once, as the ✓ lines do (an error's `what` names it again).
+      land(i, [own(paints.red, '✗'), ` #${pr} `, v(`${options.action} failed: ${message}`)]);
       return r;
     }
   }

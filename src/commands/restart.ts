@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { formatRepo } from '../config/resolve.js';
 import type { Context, Deps } from '../context.js';
+import { ExitCode, MqError, withHint } from '../errors.js';
 import type { Result } from '../output/present.js';
 import { plainNone } from '../output/plain.js';
 import { own, paints, v } from '../output/render.js';
@@ -16,7 +17,17 @@ export async function runRestart(opts: RestartOptions, deps: Deps): Promise<Resu
   const { pr } = opts;
   const target = deps.target();
   const client = await deps.client({ dryRun: opts.dryRun });
-  await client.restartTestsOnPullRequest({ ...target, pr: { number: pr } });
+  try {
+    await client.restartTestsOnPullRequest({ ...target, pr: { number: pr } });
+  } catch (err) {
+    // A 404 for a PR that failed or was cancelled: it left the queue; only a resubmit tests it again.
+    if (opts.dryRun || !(err instanceof MqError) || err.exitCode !== ExitCode.notFound) throw err;
+    const state = await stateAfter(client, target, pr);
+    if (state !== 'failed' && state !== 'cancelled') throw err;
+    const branch = deps.options.branch ? ` --branch ${target.targetBranch}` : '';
+    const left = state === 'failed' ? 'failed' : 'was cancelled';
+    throw withHint(err, `PR #${pr} ${left} and left the queue, so no tests run to restart: resubmit it with \`mq submit ${pr}${branch}\``);
+  }
   if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, doc: { requests: deps.dryRuns } } };
   const state = await stateAfter(client, target, pr);
   deps.out.note([own(paints.green, '✓'), ` restarted tests of PR #${pr}`, ...(state ? ['; it is now ', v(state)] : [])]);

@@ -3,7 +3,7 @@ import { parseIntIn, parsePriority, priorityValue, type Priority } from '../cli/
 import { formatRepo } from '../config/resolve.js';
 import type { MergeQueueClient } from '../api/client.js';
 import type { Context, Deps, Target } from '../context.js';
-import { UsageError } from '../errors.js';
+import { ExitCode, MqError, UsageError, withHint } from '../errors.js';
 import type { Result } from '../output/present.js';
 import { plainNone } from '../output/plain.js';
 import { own, paints, v } from '../output/render.js';
@@ -34,7 +34,12 @@ export async function runSubmit(opts: SubmitOptions, deps: Deps): Promise<Result
   const target = deps.target();
   const client = await deps.client({ dryRun: opts.dryRun, waiting: opts.wait !== undefined });
   // Read alongside the submits (a paused queue stays paused while they are sent): no extra round trip.
-  const notAdmitting = opts.dryRun ? undefined : notAdmittingText(deps, client, target);
+  const queue = opts.dryRun ? undefined : readQueueState(deps, client, target);
+  // A 404 from submit while the queue's read is a bare 404 too: the branch has no queue.
+  const branch = target.targetBranch;
+  const branchFlag = deps.options.branch ? ` --branch ${branch}` : '';
+  const createHint = `there is no merge queue for ${branch}: create one with \`mq queue create${branchFlag}\``;
+  const noQueue = async (code: number) => code === ExitCode.notFound && (await queue)?.missing === true;
   const { results, exitCode } = await runOverPrs(
     deps,
     prs,
@@ -50,10 +55,15 @@ export async function runSubmit(opts: SubmitOptions, deps: Deps): Promise<Result
       };
     },
     () => `submitted to ${target.targetBranch}`,
-  );
+  ).catch(async (err) => {
+    throw err instanceof MqError && (await noQueue(err.exitCode)) ? withHint(err, createHint) : err;
+  });
+  if (bulk && (await noQueue(exitCode))) deps.out.note(['hint: ', v(createHint)]);
   if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, bulk, doc: { requests: deps.dryRuns } } };
   const warn = async () => {
-    const text = results.some((r) => r.ok) ? await notAdmitting : undefined;
+    const state = results.some((r) => r.ok) ? (await queue)?.state : undefined;
+    // Own keys only: the state is the service's word (`constructor` is no state).
+    const text = state !== undefined && Object.hasOwn(NOT_ADMITTING, state) ? NOT_ADMITTING[state] : undefined;
     if (text) deps.out.note([own(paints.yellow, 'warning:'), ` ${text}`]);
   };
   if (opts.wait && !bulk && results[0]?.ok) {
@@ -72,14 +82,16 @@ const NOT_ADMITTING: Record<string, string> = {
   switching_modes: 'queued, but the queue is switching modes: it will not start testing until the switch is done',
 };
 
-/** Best effort: what to say of a queue that admits no PRs; a failed read says nothing (never rejects). */
-async function notAdmittingText(deps: Deps, client: MergeQueueClient, target: Target): Promise<string | undefined> {
+/**
+ * Best effort: the queue's state, or that it does not exist (a 404 with no hint: not a URL without
+ * /v1); a failed read says nothing (never rejects).
+ */
+async function readQueueState(deps: Deps, client: MergeQueueClient, target: Target): Promise<{ state?: string; missing?: true }> {
   try {
-    const state = await client.getQueueState(target, { signal: deps.signal });
-    // Own keys only: the state is the service's word (`constructor` is no state).
-    return state !== undefined && Object.hasOwn(NOT_ADMITTING, state) ? NOT_ADMITTING[state] : undefined;
-  } catch {
-    return undefined;
+    return { state: await client.getQueueState(target, { signal: deps.signal }) };
+  } catch (err) {
+    const bare404 = err instanceof MqError && err.exitCode === ExitCode.notFound && err.hints.length === 0;
+    return bare404 ? { missing: true } : {};
   }
 }
 

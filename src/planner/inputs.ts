@@ -1,4 +1,5 @@
 /** Command-line inputs of `mq queue simulate`, checked before anything runs (usage errors, exit 2). */
+import { MAX_U32 } from '../api/constants.js';
 import { UsageError } from '../errors.js';
 import { parseDuration } from '../util/duration.js';
 import type { SimInputs } from './model.js';
@@ -30,8 +31,6 @@ const WORKLOAD_FLAGS: Array<[keyof SimulateFlags, string]> = [
   ['testTimeSpread', '--test-time-spread'],
 ];
 export const MAX_HISTORY_DAYS = 45;
-
-const MAX_U32 = 4_294_967_295;
 
 function required(v: string | undefined, flag: string, example: string): string {
   if (v === undefined)

@@ -3,6 +3,7 @@
  * updateQueue API fields and the `mq queue update` flag names (one map, to be replaced by the
  * shared settings registry), plus `batch=N`: batching on with batchingMinSize N.
  */
+import { MAX_U32 } from '../api/constants.js';
 import { UsageError } from '../errors.js';
 import type { SimSettings } from './model.js';
 
@@ -13,8 +14,6 @@ interface SettingDef {
   flag: string;
   kind: Kind;
 }
-
-const MAX = 4_294_967_295;
 
 const DEFS: SettingDef[] = [
   { field: 'concurrency', flag: 'concurrency', kind: { type: 'int', min: 1 } },
@@ -87,14 +86,14 @@ export function parseCompare(text: string): Partial<SimSettings> {
     const lower = value.toLowerCase();
     if (def.field === 'batch' && /^\d+$/.test(value)) {
       const n = Number(value);
-      if (n < 1 || n > MAX) throw bad(`batch=${value}: the batch size must be an integer from 1 to ${MAX}`);
+      if (n < 1 || n > MAX_U32) throw bad(`batch=${value}: the batch size must be an integer from 1 to ${MAX_U32}`);
       out.batch = true;
       out.batchingMinSize = n;
       continue;
     }
     if (def.kind.type === 'int') {
-      if (!/^\d+$/.test(value) || Number(value) < def.kind.min || Number(value) > MAX) {
-        throw bad(`${name}=${value}: must be an integer from ${def.kind.min} to ${MAX}`);
+      if (!/^\d+$/.test(value) || Number(value) < def.kind.min || Number(value) > MAX_U32) {
+        throw bad(`${name}=${value}: must be an integer from ${def.kind.min} to ${MAX_U32}`);
       }
       out[def.field] = Number(value);
     } else if (def.kind.type === 'bool') {

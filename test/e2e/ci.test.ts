@@ -174,7 +174,7 @@ describe('bulk', () => {
       [2, false, 3],
       [3, true, 0],
     ]);
-    expect(r.stderr).toContain('✗ #2 cancel PR #2 failed');
+    expect(r.stderr).toContain('✗ #2 cancel failed: ');
     expect(r.stderr).toContain('2 of 3 succeeded, 1 failed');
   });
 });

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { summarizeMergeQueueMetrics } from '../../src/api/merge-queue-metrics.js';
+import { parseExposition } from '../../src/api/prometheus.js';
 import { Context } from '../../src/context.js';
 import { run } from '../../src/run.js';
 import { changeLine, frameRows } from '../../src/demo/frame.js';
@@ -36,6 +38,11 @@ describe('mq demo', () => {
     expect(fromMetrics).toBeDefined();
     expect(doc.restarts).toBe(Number(fromMetrics));
     expect(doc.prs.find((p: { pr: number }) => p.pr === 103).state).toBe('failed');
+    // No PR was in the queue longer than the demo ran: the time-in-queue percentiles say so too.
+    const [queue] = summarizeMergeQueueMetrics(parseExposition(doc.metrics));
+    const inQueue = queue?.histograms.timeInQueue;
+    expect(inQueue?.count).toBe(8);
+    expect(inQueue?.p90).toBeLessThanOrEqual(doc.emulatedMinutes * 60 + 30);
   });
 
   it('the summary and the metrics it shows agree on restarts', async () => {

@@ -80,12 +80,12 @@ describe('help topics', () => {
   });
 
   it('mq --version --json prints one JSON document, still without loading the CLI bundle', async () => {
-    const { version } = (await import('../../package.json', { with: { type: 'json' } })).default;
+    const { name, version } = (await import('../../package.json', { with: { type: 'json' } })).default;
     const { copyFileSync } = await import('node:fs');
     const { join } = await import('node:path');
     const { execa } = await import('execa');
     const { BIN, tempDir } = await import('../helpers/run-cli.js');
-    const expected = { name: 'mq', version, node: process.versions.node, platform: process.platform, arch: process.arch };
+    const expected = { name, version, node: process.versions.node, platform: process.platform, arch: process.arch };
     const r = await runCli(['--version', '--json']);
     expect([r.exitCode, JSON.parse(r.stdout)]).toEqual([0, expected]);
     // dist/main.cjs alone, without cli.cjs beside it: the answer cannot have come from the CLI bundle.

@@ -156,7 +156,8 @@ describe('--json: one top-level shape per command, whatever the number of PRs', 
 });
 
 describe('mq --version --json', () => {
-  it('prints one JSON document naming the program, its version and the Node.js it runs on', async () => {
+  it('prints one JSON document naming the package, its version and the Node.js it runs on', async () => {
+    const { name } = (await import('../../package.json', { with: { type: 'json' } })).default;
     for (const args of [
       ['--version', '--json'],
       ['--json', '-V'],
@@ -166,7 +167,7 @@ describe('mq --version --json', () => {
       expect(r.exitCode).toBe(0);
       const doc = JSON.parse(r.stdout);
       expect(Object.keys(doc)).toEqual(['name', 'version', 'node', 'platform', 'arch']);
-      expect(doc).toMatchObject({ name: 'mq', node: process.versions.node, platform: process.platform });
+      expect(doc).toMatchObject({ name, node: process.versions.node, platform: process.platform });
     }
     const plain = await runMq(['--version']);
     expect(plain.stdout).toMatch(/^\d+\.\d+\.\d+\S*\n$/);

@@ -105,10 +105,11 @@ describe('mq metrics: output', () => {
     expect(main).toMatch(/Awaiting mergeability\s+2/);
     expect(main).toMatch(/Left, last hour\s+merged 14 · failed 2 · cancelled 1/);
     expect(main).toMatch(/Restarts, last hour\s+4/);
-    // wait: 2 of 10 under 60s, 8 more by 300s: p50 = 60 + 240 * 3/8 = 150s, p90 = 60 + 240 * 7/8 = 270s
-    expect(main).toMatch(/Wait before testing, last hour\s+10 PRs · p50 2m 30s · p90 4m 30s/);
-    // test: p50 = 600 + 300 * 1/4 = 675s, p90 = 900 + 900 * 1/2 = 1350s
-    expect(main).toMatch(/Time testing, last hour\s+10 PRs · p50 11m 15s · p90 22m 30s/);
+    // Under 20 PRs, by nearest rank, never past the least the largest can be (its bucket's start, the mean).
+    // wait: 2 of 10 under 60s, 8 more by 300s: p50 = 60 + 240 * 3/8 = 150s, p90 = the mean, 150s (not 270s)
+    expect(main).toMatch(/Wait before testing, last hour\s+10 PRs · p50 2m 30s · p90 2m 30s/);
+    // test: p50 = 600 + 300 * 1/4 = 675s, p90 = 900s, where the largest's bucket starts (not 1350s)
+    expect(main).toMatch(/Time testing, last hour\s+10 PRs · p50 11m 15s · p90 15m/);
     expect(main).toMatch(/Time in queue, last hour\s+—/);
     expect(r.stdout).toMatch(/acme\/widgets · release\n[^\n]*In the queue\s+1/);
   });
@@ -128,7 +129,7 @@ describe('mq metrics: output', () => {
       testingSlotsActive: 3,
       conclusions: { merged: 14, failed: 2, cancelled: 1 },
       restarts: 4,
-      histograms: { wait: { count: 10, sum: 1500, p50: 150, p90: 270 } },
+      histograms: { wait: { count: 10, sum: 1500, p50: 150, p90: 150 } },
     });
   });
 
@@ -137,7 +138,7 @@ describe('mq metrics: output', () => {
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toContain('github.com\tacme/widgets\tmain\tmain\tdepth\t6');
     expect(lines).toContain('github.com\tacme/widgets\tmain\tmain\tconclusions_1h.failed\t2');
-    expect(lines).toContain('github.com\tacme/widgets\tmain\tmain\twait.p90_seconds\t270');
+    expect(lines).toContain('github.com\tacme/widgets\tmain\tmain\twait.p90_seconds\t150');
     expect(lines).toContain('github.com\tacme/widgets\trelease\tmain\tdepth\t1');
   });
 
@@ -150,18 +151,18 @@ describe('mq metrics: output', () => {
       `mq_pr_wait_duration_1h_seconds_bucket{${Q},le="0.2"} 0`,
       `mq_pr_wait_duration_1h_seconds_bucket{${Q},le="0.7"} 10`,
       `mq_pr_wait_duration_1h_seconds_bucket{${Q},le="+Inf"} 10`,
-      `mq_pr_wait_duration_1h_seconds_sum{${Q}} 2.0000000000000004`,
+      `mq_pr_wait_duration_1h_seconds_sum{${Q}} 5.000000000000001`,
       `mq_pr_wait_duration_1h_seconds_count{${Q}} 10`,
       '',
     ].join('\n');
     fake.on('GET /getMergeQueueMetrics', { status: 200, body: noisy });
     const r = await runMq(['metrics', '--json'], { env: env() });
     expect(r.exitCode).toBe(0);
-    // Unrounded, p50 = 0.2 + (0.7 - 0.2) * 0.5 = 0.44999999999999996 and p90 = 0.6499999999999999.
+    // Unrounded, p50 = 0.2 + (0.7 - 0.2) * 0.5 = 0.44999999999999996; p90 is the mean, 0.5000000000000001.
     expect(0.2 + (0.7 - 0.2) * 0.5).toBe(0.44999999999999996);
     expect(r.stdout).not.toMatch(/\d\.\d{5,}/);
     const q = JSON.parse(r.stdout).queues[0];
-    expect(q).toMatchObject({ repoHost: 'github.com', depth: 0.3, histograms: { wait: { count: 10, sum: 2, p50: 0.45, p90: 0.65 } } });
+    expect(q).toMatchObject({ repoHost: 'github.com', depth: 0.3, histograms: { wait: { count: 10, sum: 5, p50: 0.45, p90: 0.5 } } });
     const plain = await runMq(['metrics', '-o', 'plain'], { env: env() });
     expect(plain.stdout).toContain('github.com\tacme/widgets\tmain\tmain\twait.p50_seconds\t0.45\n');
   });

@@ -145,6 +145,22 @@ describe('ages follow the service clock (Date 3 hours ahead of the local clock)'
   });
 });
 
+describe('pause, resume and drain say when by the service clock', () => {
+  for (const verb of ['pause', 'resume', 'drain']) {
+    it(`mq queue ${verb}: at is the service time, not the local time`, async () => {
+      fake.on('POST /updateQueue', ok(queueRecord({ state: 'running' })));
+      const r = await mq(['queue', verb, '--json']);
+      expect(r.exitCode).toBe(0);
+      const at = Date.parse(JSON.parse(r.stdout).at);
+      // The header names a whole second; the client takes its middle.
+      expect(at - SERVICE_NOW).toBeGreaterThanOrEqual(0);
+      expect(at - SERVICE_NOW).toBeLessThan(1000);
+      const table = await mq(['queue', verb, '-o', 'table']);
+      expect(table.stdout).toContain(`  at:     ${new Date(at).toISOString()}`);
+    });
+  }
+});
+
 describe('without a usable Date header the local clock is the fallback', () => {
   beforeEach(() => {
     date = 'not a date';

@@ -46,12 +46,13 @@ describe('bulk lines', () => {
       OPTIONS,
       async (pr) => {
         await wait(delays[pr] ?? 50);
-        if (pr === 3) throw new MqError(3, 'submit', 'PR #3 was not found');
+        if (pr === 3) throw new MqError(3, 'submit PR #3', 'PR #3 was not found');
         return {};
       },
       () => 'ok',
     );
     expect(r.exitCode).toBe(3);
+    // A failure names the PR once, in the ✓ lines' shape (the error's `what` names it again).
     expect(io.stderr).toEqual(['✓ #1 ok\n✓ #2 ok\n✗ #3 submit failed: PR #3 was not found\n', '✓ #4 ok\n', '3 of 4 succeeded, 1 failed\n']);
   });
 });

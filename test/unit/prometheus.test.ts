@@ -627,11 +627,12 @@ describe('summarizeMergeQueueMetrics', () => {
         restarts: 6,
         conclusions: { merged: 41, failed: 3, cancelled: 2, dequeued: 1 },
         histograms: {
-          // rank 5 in (60, 300]: 60 + 240 × 3/4; rank 9 = top of (300, 600]
+          // Under 20 PRs, nearest rank, never past the least the largest can be (its bucket's start or
+          // the mean). rank 5 in (60, 300]: 60 + 240 × 3/4; rank 9 = top of (300, 600], the largest in (600, 900]
           wait: { count: 10, sum: 2460, p50: 240, p90: 600 },
-          // rank 5 in (900, 1800]: 900 + 900 × 1/4; rank 9 in (1800, 3600]: 1800 + 1800 × 1/2
-          test: { count: 10, sum: 12345.5, p50: 1125, p90: 2700 },
-          // rank 6 in (1800, 3600]: 1800 + 1800 × 2/4; rank 10.8 is in +Inf → 7200
+          // rank 5 in (900, 1800]: 900 + 900 × 1/4; rank 9 in (1800, 3600], where the largest is: over 1800
+          test: { count: 10, sum: 12345.5, p50: 1125, p90: 1800 },
+          // rank 6 in (1800, 3600]: 1800 + 1800 × 2/4; rank 11 is in +Inf → 7200
           timeInQueue: { count: 12, sum: 40000, p50: 2700, p90: 7200 },
         },
       },
@@ -645,10 +646,10 @@ describe('summarizeMergeQueueMetrics', () => {
         restarts: 1,
         conclusions: { merged: 0, failed: 2, cancelled: 0 },
         histograms: {
-          // rank 5 = top of [0, 60]; rank 9 in (60, 300]: 60 + 240 × 4/5
-          wait: { count: 10, sum: 900, p50: 60, p90: 252 },
-          // rank 5 = top of (600, 900]; rank 9 in (900, 1800]: 900 + 900 × 4/5
-          test: { count: 10, sum: 9000, p50: 900, p90: 1620 },
+          // rank 5 = top of [0, 60]; rank 9 in (60, 300], as the largest, which is at least the mean, 90
+          wait: { count: 10, sum: 900, p50: 60, p90: 90 },
+          // rank 5 = top of (600, 900]; rank 9 in (900, 1800], as the largest: over 900
+          test: { count: 10, sum: 9000, p50: 900, p90: 900 },
           timeInQueue: { count: 0, sum: 0 },
         },
       },
@@ -662,12 +663,12 @@ describe('summarizeMergeQueueMetrics', () => {
         restarts: 0,
         conclusions: { merged: 5, failed: 0, cancelled: 1 },
         histograms: {
-          // rank 1 in (60, 300]: 60 + 240 × 1/2; rank 1.8: 60 + 240 × 1.8/2
-          wait: { count: 2, sum: 240, p50: 180, p90: 276 },
-          // the only observation is above 7200
-          test: { count: 1, sum: 9000, p50: 7200, p90: 7200 },
-          // rank 1 in (1800, 3600]: 1800 + 1800 × 1/2; rank 1.8: 1800 + 1800 × 1.8/2
-          timeInQueue: { count: 2, sum: 5000, p50: 2700, p90: 3420 },
+          // two in (60, 300] summing 240: the larger is at least 120, the mean
+          wait: { count: 2, sum: 240, p50: 120, p90: 120 },
+          // the only observation is the sum
+          test: { count: 1, sum: 9000, p50: 9000, p90: 9000 },
+          // two in (1800, 3600] summing 5000: the larger is at least 2500
+          timeInQueue: { count: 2, sum: 5000, p50: 2500, p90: 2500 },
         },
       },
       {
@@ -723,8 +724,8 @@ describe('summarizeMergeQueueMetrics', () => {
         queueType: 'main',
         testingSlotsActive: 3,
         conclusions: {},
-        // rank 1 in (900, 1800]: 900 + 900 × 1/2; rank 1.8: 900 + 900 × 1.8/2
-        histograms: { test: { count: 2, sum: 2000, p50: 1350, p90: 1710 } },
+        // two in (900, 1800] summing 2000: the larger is at least 1000
+        histograms: { test: { count: 2, sum: 2000, p50: 1000, p90: 1000 } },
       },
     ]);
   });
@@ -765,8 +766,8 @@ describe('summarizeMergeQueueMetrics', () => {
       ['constructor', 1],
       ['__proto__', 2],
     ]);
-    // Summed buckets: 1 at ≤60, 2 at ≤300. p50: rank 1 = top of [0, 60]; p90: 60 + 240 × 0.8
-    expect(record?.histograms).toStrictEqual({ wait: { count: 2, sum: 230, p50: 60, p90: 252 } });
+    // Summed buckets: 1 at ≤60, 2 at ≤300. p50: rank 1 = top of [0, 60]; p90: rank 2, at least 230 - 60
+    expect(record?.histograms).toStrictEqual({ wait: { count: 2, sum: 230, p50: 60, p90: 170 } });
   });
 
   it('falls back to the +Inf bucket for a missing _count, and reports a missing _sum as NaN', () => {
@@ -775,8 +776,8 @@ describe('summarizeMergeQueueMetrics', () => {
       ...LES.map((le, i) => `mq_pr_wait_duration_1h_seconds_bucket{${RM},le="${le}"} ${i < 1 ? 0 : 4}`),
     ].join('\n');
     expect(summarizeMergeQueueMetrics(parse(text))[0]?.histograms).toStrictEqual({
-      // rank 2 in (60, 300]: 60 + 240 × 2/4; rank 3.6: 60 + 240 × 3.6/4
-      wait: { count: 4, sum: NaN, p50: 180, p90: 276 },
+      // Four in (60, 300] and no sum: the largest is over 60, all that is known
+      wait: { count: 4, sum: NaN, p50: 60, p90: 60 },
     });
   });
 

@@ -61,7 +61,8 @@ export async function setQueueState(deps: Deps, action: StateAction, opts: { dry
     before: beforeState,
     after: afterState,
     changed: beforeState !== afterState,
-    at: new Date(deps.clock.now()).toISOString(),
+    // The service's time (its Date header), as the other commands print it.
+    at: new Date(client.serviceNow(() => deps.clock.now())).toISOString(),
     ...(opts.reason !== undefined ? { reason: opts.reason } : {}),
   };
   return { change, client, target, queue: returned };

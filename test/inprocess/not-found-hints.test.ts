@@ -1,0 +1,93 @@
+/**
+ * A 404 that a hint can explain (issue 25): submit to a branch with no queue, restart of a PR that
+ * already left the queue. Only those 404s get a hint; any other stays as it was.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { baseEnv } from '../helpers/run-cli.js';
+import { runMq } from '../helpers/in-process.js';
+import { queueRecord } from '../helpers/test-context.js';
+
+let fake: FakeServer;
+beforeAll(async () => {
+  fake = await startFakeServer();
+});
+afterAll(async () => {
+  await fake.close();
+});
+beforeEach(() => {
+  fake.requests.length = 0;
+});
+const env = () => baseEnv(fake.url);
+const noQueue = { status: 404, body: 'no merge queue exists for branch "main" of github.com/acme/widgets' };
+const CREATE = 'hint: there is no merge queue for main: create one with `mq queue create`';
+
+describe('submit to a branch with no queue', () => {
+  beforeEach(() => {
+    fake.on('POST /submitPullRequest', noQueue);
+    fake.on('POST /getQueue', noQueue);
+  });
+
+  it('one PR: the 404, then how to create the queue; exit 3', async () => {
+    const r = await runMq(['submit', '42'], { env: env() });
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toBe(`mq: submit PR #42: the service answered HTTP 404: ${noQueue.body}\n${CREATE}\n`);
+    const json = await runMq(['submit', '42', '--json'], { env: env() });
+    expect(JSON.parse(json.stdout).error.hints).toEqual([CREATE.slice('hint: '.length)]);
+  });
+
+  it('--branch given: the hint names it', async () => {
+    const r = await runMq(['submit', '42', '--branch', 'release'], { env: env() });
+    expect(r.stderr).toContain('hint: there is no merge queue for release: create one with `mq queue create --branch release`\n');
+  });
+
+  it('several PRs: one line each, the count, then the hint once', async () => {
+    const r = await runMq(['submit', '1', '2'], { env: env() });
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      `✗ #1 submit failed: the service answered HTTP 404: ${noQueue.body}`,
+      `✗ #2 submit failed: the service answered HTTP 404: ${noQueue.body}`,
+      '0 of 2 succeeded, 2 failed',
+      CREATE,
+    ]);
+  });
+
+  it('a 404 while the queue exists is not about the queue: no hint', async () => {
+    fake.on('POST /submitPullRequest', { status: 404, body: 'pull request #42 not found' });
+    fake.on('POST /getQueue', { status: 200, body: queueRecord({ state: 'running' }) });
+    const r = await runMq(['submit', '42'], { env: env() });
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toBe('mq: submit PR #42: the service answered HTTP 404: pull request #42 not found\n');
+  });
+});
+
+describe('restart of a PR that left the queue', () => {
+  const notInQueue = { status: 404, body: 'pull request #42 is not in the merge queue' };
+  const record = (state: string) => ({ status: 200, body: { prNumber: 42, state, stateChangedAt: '2026-11-22T10:00:00.000Z' } });
+  const BARE = `mq: restart PR #42: the service answered HTTP 404: ${notInQueue.body}\n`;
+
+  it('failed: the 404, then resubmit with `mq submit 42`; exit 3', async () => {
+    fake.on('POST /restartTestsOnPullRequest', notInQueue);
+    fake.on('POST /getSubmittedPullRequest', record('failed'));
+    const r = await runMq(['restart', '42'], { env: env() });
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toBe(`${BARE}hint: PR #42 failed and left the queue, so no tests run to restart: resubmit it with \`mq submit 42\`\n`);
+    const branch = await runMq(['restart', '42', '--branch', 'main'], { env: env() });
+    expect(branch.stderr).toContain('resubmit it with `mq submit 42 --branch main`\n');
+  });
+
+  it('cancelled: the same hint', async () => {
+    fake.on('POST /restartTestsOnPullRequest', notInQueue);
+    fake.on('POST /getSubmittedPullRequest', record('cancelled'));
+    const r = await runMq(['restart', '42'], { env: env() });
+    expect(r.stderr).toContain('hint: PR #42 was cancelled and left the queue, so no tests run to restart: resubmit it with `mq submit 42`');
+  });
+
+  it('merged, or never submitted: the 404 alone', async () => {
+    fake.on('POST /restartTestsOnPullRequest', notInQueue);
+    fake.on('POST /getSubmittedPullRequest', record('merged'));
+    expect(await runMq(['restart', '42'], { env: env() })).toMatchObject({ exitCode: 3, stderr: BARE });
+    fake.on('POST /getSubmittedPullRequest', { status: 404, body: 'never submitted' });
+    expect(await runMq(['restart', '42'], { env: env() })).toMatchObject({ exitCode: 3, stderr: BARE });
+  });
+});
