@@ -70,10 +70,7 @@ export async function fetchStory(client: MergeQueueClient, target: Target, pr: n
   let checks: ReturnType<typeof failingChecksOf> = [];
   let checksNote: string | null = null;
   if (state === 'failed') {
-    const lastFailure = [...timeline]
-      .sort((a, b) => a.at - b.at)
-      .filter((t) => t.state === 'failed')
-      .at(-1);
+    const lastFailure = timeline.find((t) => t.state === 'failed');
     const runId = (typeof record.verifiedByTestRun === 'string' && record.verifiedByTestRun) || lastFailure?.runId || null;
     if (runId) {
       try {
@@ -100,15 +97,14 @@ export async function fetchStory(client: MergeQueueClient, target: Target, pr: n
  * details are gone leaves the words generic.
  */
 async function nameThePrsAhead(client: MergeQueueClient, target: Target, timeline: Transition[]): Promise<void> {
+  // The timeline is newest first: the three newest such transitions, looked into oldest first.
   const todo = timeline
     .map((t, i) => ({ t, i }))
     .filter(({ t }) => /^PREREQUISITE_MERGE_ITEM_(FAILED|CANCELLED)$/.test(t.reason) && typeof t.aheadPr !== 'number')
-    .slice(-3);
+    .slice(0, 3)
+    .reverse();
   for (const { t, i } of todo) {
-    const run = timeline
-      .slice(0, i)
-      .reverse()
-      .find((x) => x.state === 'testing' && x.runId)?.runId;
+    const run = timeline.slice(i + 1).find((x) => x.state === 'testing' && x.runId)?.runId;
     if (!run) continue;
     let ahead: number[];
     try {
