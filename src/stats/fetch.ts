@@ -9,14 +9,13 @@ import type { Queue, SubmittedPullRequest } from '../api/schemas.js';
 import { ApiError, MqError, UsageError } from '../errors.js';
 import type { ConcludedPr, QueueSettings, TerminalState, TestAttempt, Transition, Window } from './model.js';
 import { buildStory, failingChecksOf, type Story } from './story.js';
-import { base, BATCH_SIZE, fetchBatch, type Target } from './lookup.js';
+import { base, BATCH_SIZE, fetchBatch, PARALLEL, type Target } from './lookup.js';
 import { concludedOf, lastTripStart, testingPageOf, timelineOf } from './wire.js';
 
 export { BATCH_SIZE, fetchBatch, type Target };
 
 export const PAGE_SIZE = 100;
 export { MAX_WINDOW_DAYS } from './window.js';
-const PARALLEL = 4;
 
 /** Runs a call, naming it `what` in its errors (`mq status` has always said `get PR #N`). */
 async function renamed<T>(what: string, call: () => Promise<T>): Promise<T> {

@@ -14,7 +14,8 @@ export interface Target {
 }
 
 export const BATCH_SIZE = 50;
-const PARALLEL = 4;
+/** Requests in flight at a time. */
+export const PARALLEL = 4;
 
 type Obj = Record<string, unknown>;
 
