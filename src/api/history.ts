@@ -194,16 +194,24 @@ export const concludedPullRequestPageSchema = z.lazy(() =>
 
 // ---- helpers -----------------------------------------------------------------------------------
 
-/** v1 sends the newest transition first; this gives them oldest first (stable for equal times). */
-export function chronological(timeline: readonly TimelineItem[]): TimelineItem[] {
-  const at = (t: TimelineItem) => (t.timestamp ? Date.parse(t.timestamp) : Number.NaN);
-  return timeline
-    .map((t, i) => ({ t, i }))
+/**
+ * The one order of a PR's timeline, for every view: newest first by time; equal times (the live
+ * service records whole seconds, the emulator's manual clock stands still) keep the service's list
+ * order, which v1 gives newest first. Ordering an ordered timeline again changes nothing.
+ */
+export function newestFirst<T>(items: readonly T[], at: (item: T) => number): T[] {
+  return items
+    .map((item, i) => ({ item, i, at: at(item) }))
     .sort((a, b) => {
-      const d = at(a.t) - at(b.t);
-      return Number.isNaN(d) || d === 0 ? b.i - a.i : d;
+      const d = b.at - a.at;
+      return Number.isNaN(d) || d === 0 ? a.i - b.i : d;
     })
-    .map((x) => x.t);
+    .map((x) => x.item);
+}
+
+/** The timeline oldest first: `newestFirst` reversed. */
+export function chronological(timeline: readonly TimelineItem[]): TimelineItem[] {
+  return newestFirst(timeline, (t) => (t.timestamp ? Date.parse(t.timestamp) : Number.NaN)).reverse();
 }
 
 /** Whether a testing result was a bisection run or the run whose failure started one. */

@@ -65,6 +65,16 @@ export function missingV1(baseUrl: string | undefined): boolean {
   }
 }
 
+/**
+ * Whether the service answered that it has no such endpoint (HTTP 405, or 404 for the path itself),
+ * not its not-found answer about a PR, a queue or a run, which names what it did not find.
+ */
+export function endpointMissing(err: unknown): err is ApiError {
+  if (!(err instanceof ApiError)) return false;
+  if (err.status === 405) return true;
+  return err.status === 404 && !/\b(pull requests?|PRs?|(merge )?queues?|test runs?)\b/i.test(err.body);
+}
+
 export function statusError(spec: CallSpec, res: HttpResponse, retried: boolean, baseUrl?: string): MqError {
   if (res.status >= 300 && res.status < 400) {
     const where = res.body ? ` to ${truncate(res.body, 200)}` : '';

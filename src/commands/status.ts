@@ -61,7 +61,10 @@ export async function runStatusMany(opts: StatusManyOptions, deps: Deps): Promis
   const target = deps.target();
   const client = await deps.client();
   const { batchRow, fetchBatch } = await import('../stats/lazy.js');
-  const [{ pullRequests, notFound }, queue] = await Promise.all([fetchBatch(client, target, numbers, true), client.getQueue(target).catch(positionsUnknown)]);
+  const [{ pullRequests, notFound, oneByOne }, queue] = await Promise.all([
+    fetchBatch(client, target, numbers, true),
+    client.getQueue(target).catch(positionsUnknown),
+  ]);
   const order = (queue?.enqueuedPullRequests ?? []).map((e) => e.prNumber);
   const byNumber = new Map(pullRequests.map((r) => [r.prNumber, r]));
   const missing = new Set(notFound);
@@ -89,6 +92,7 @@ export async function runStatusMany(opts: StatusManyOptions, deps: Deps): Promis
       ),
     },
   ];
+  const notes = oneByOne === null ? [] : [`mq: note: the service has no getSubmittedPullRequests (HTTP ${oneByOne}); read one PR per request`];
   return {
     data: {
       ...prDocument(
@@ -103,6 +107,7 @@ export async function runStatusMany(opts: StatusManyOptions, deps: Deps): Promis
     },
     exitCode: mostSevere(rows.map((r) => (r.found ? ExitCode.ok : ExitCode.notFound))),
     view: { table, markdown: table, plain },
+    notes: { table: notes, plain: notes, markdown: notes, json: notes },
   };
 }
 
@@ -122,7 +127,7 @@ export function statusCommand(ctx: Context): Command {
   const cmd = new Command('status')
     .summary("show a PR's state and story in the merge queue")
     .description(
-      "Show where a submitted PR is: its state and for how long, priority, readiness, title, author, sha and base branch, then its story: every trip through the queue (newest first) with each transition's time, state and reason in plain words, and the run that merged or failed it. For a failed PR the failing checks of that run are listed with their URLs. With several PRs (or `-` for numbers on stdin), one row per PR (state, for how long, position, reason), read 50 PRs per request. A PR never submitted to this queue exits 3.",
+      "Show where a submitted PR is: its state and for how long, priority, readiness, title, author, sha and base branch, then its story: every trip through the queue (newest first) with each transition's time, state and reason in plain words, and the run that merged or failed it. For a failed PR the failing checks of that run are listed with their URLs. With several PRs (or `-` for numbers on stdin), one row per PR (state, for how long, position, reason), read 50 PRs per request (one per request from a service without getSubmittedPullRequests, said once on stderr). A PR never submitted to this queue exits 3.",
     )
     .argument('[prs...]', 'PR numbers, or - to read them from stdin (in GitHub Actions it defaults to the PR of the workflow run)')
     .action(async (prs: string[]) => (prs.length > 1 || prs.includes('-') ? many(prs) : one(prs[0])));

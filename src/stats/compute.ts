@@ -14,7 +14,7 @@ export interface QueueStats {
   waiting: { p50: number | null; p95: number | null };
   /** Seconds from the start of its first test run to the merge. */
   testing: { p50: number | null; p95: number | null };
-  runs: { total: number; failed: number; bisection: number; perMergedPr: number | null };
+  runs: { total: number | null; failed: number | null; bisection: number | null; perMergedPr: number | null };
   testMinutesPerMergedPr: number | null;
   /** Of the PRs with a failed run of their own, the share whose failure was followed by a pass without a new commit (0..1). */
   flakyShare: number | null;
@@ -178,4 +178,17 @@ export function computeStats(input: StatsInput): { stats: QueueStats; series: St
     (mergesPerHour[i] as { count: number }).count += 1;
   }
   return { stats, series: { mergesPerHour, timeToMergeSeconds: ttm.map((ms) => Math.round(ms / 1000)) } };
+}
+
+/** A service that offers no testing history: the figures read from test runs are unknown, not zero. */
+export function withoutTestingHistory(stats: QueueStats): QueueStats {
+  return {
+    ...stats,
+    waiting: { p50: null, p95: null },
+    testing: { p50: null, p95: null },
+    runs: { total: null, failed: null, bisection: null, perMergedPr: null },
+    testMinutesPerMergedPr: null,
+    flakyShare: null,
+    ceilingPerHour: null,
+  };
 }

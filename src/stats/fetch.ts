@@ -1,48 +1,21 @@
 /**
- * Reading history from the service: a PR's story, several PRs at once (50 per call), and a
- * window's concluded PRs, test attempts and settings. Functions of a client; no output here.
+ * Reading history from the service: a PR's story, and a window's concluded PRs, test attempts and
+ * settings (several PRs at once: lookup.ts). Functions of a client; no output here.
  */
 import type { MergeQueueClient } from '../api/client.js';
-import type { Queue, RepoRef, SubmittedPullRequest } from '../api/schemas.js';
+import type { TestingResultsPage } from '../api/history.js';
+import { endpointMissing } from '../api/http-errors.js';
+import type { Queue, SubmittedPullRequest } from '../api/schemas.js';
 import { ApiError, MqError, UsageError } from '../errors.js';
 import type { ConcludedPr, QueueSettings, TerminalState, TestAttempt, Transition, Window } from './model.js';
 import { buildStory, failingChecksOf, type Story } from './story.js';
-import { batchOf, concludedOf, lastTripStart, testingPageOf, timelineOf } from './wire.js';
+import { base, BATCH_SIZE, fetchBatch, PARALLEL, type Target } from './lookup.js';
+import { concludedOf, lastTripStart, testingPageOf, timelineOf } from './wire.js';
 
-export interface Target {
-  repo: RepoRef;
-  targetBranch: string;
-}
+export { BATCH_SIZE, fetchBatch, type Target };
 
-export const BATCH_SIZE = 50;
 export const PAGE_SIZE = 100;
 export { MAX_WINDOW_DAYS } from './window.js';
-const PARALLEL = 4;
-
-type Obj = Record<string, unknown>;
-
-/** Only the queue's identity goes on the wire (a Target may carry more, e.g. where it came from). */
-const base = (t: Target) => ({ repo: t.repo, targetBranch: t.targetBranch });
-
-/** Runs `fn` over items with at most `limit` at a time, keeping order. */
-async function pool<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
-
-export function chunks<T>(items: T[], size = BATCH_SIZE): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 /** Runs a call, naming it `what` in its errors (`mq status` has always said `get PR #N`). */
 async function renamed<T>(what: string, call: () => Promise<T>): Promise<T> {
@@ -70,10 +43,7 @@ export async function fetchStory(client: MergeQueueClient, target: Target, pr: n
   let checks: ReturnType<typeof failingChecksOf> = [];
   let checksNote: string | null = null;
   if (state === 'failed') {
-    const lastFailure = [...timeline]
-      .sort((a, b) => a.at - b.at)
-      .filter((t) => t.state === 'failed')
-      .at(-1);
+    const lastFailure = timeline.find((t) => t.state === 'failed');
     const runId = (typeof record.verifiedByTestRun === 'string' && record.verifiedByTestRun) || lastFailure?.runId || null;
     if (runId) {
       try {
@@ -100,15 +70,14 @@ export async function fetchStory(client: MergeQueueClient, target: Target, pr: n
  * details are gone leaves the words generic.
  */
 async function nameThePrsAhead(client: MergeQueueClient, target: Target, timeline: Transition[]): Promise<void> {
+  // The timeline is newest first: the three newest such transitions, looked into oldest first.
   const todo = timeline
     .map((t, i) => ({ t, i }))
     .filter(({ t }) => /^PREREQUISITE_MERGE_ITEM_(FAILED|CANCELLED)$/.test(t.reason) && typeof t.aheadPr !== 'number')
-    .slice(-3);
+    .slice(0, 3)
+    .reverse();
   for (const { t, i } of todo) {
-    const run = timeline
-      .slice(0, i)
-      .reverse()
-      .find((x) => x.state === 'testing' && x.runId)?.runId;
+    const run = timeline.slice(i + 1).find((x) => x.state === 'testing' && x.runId)?.runId;
     if (!run) continue;
     let ahead: number[];
     try {
@@ -130,27 +99,6 @@ async function nameThePrsAhead(client: MergeQueueClient, target: Target, timelin
   }
 }
 
-/** Several PRs, one request per 50; never-submitted ones come back in `notFound`. */
-export async function fetchBatch(
-  client: MergeQueueClient,
-  target: Target,
-  numbers: number[],
-  includeTimeline = false,
-): Promise<{ pullRequests: Obj[]; notFound: number[] }> {
-  const unique = [...new Set(numbers)];
-  const pages = await pool(chunks(unique), PARALLEL, (prs) =>
-    client.getSubmittedPullRequests({ ...base(target), prs: prs.map((number) => ({ number })), ...(includeTimeline ? { includeTimeline: true } : {}) }),
-  );
-  const pullRequests: Obj[] = [];
-  const notFound: number[] = [];
-  for (const page of pages) {
-    const b = batchOf(page);
-    pullRequests.push(...b.pullRequests);
-    notFound.push(...b.notFound);
-  }
-  return { pullRequests, notFound };
-}
-
 export interface Progress {
   prs: number;
   attempts: number;
@@ -159,13 +107,25 @@ export interface Progress {
 
 export interface WindowData {
   prs: ConcludedPr[];
+  /** Empty when the service offers no testing history (`noTestingHistory`). */
   attempts: TestAttempt[];
   settings: QueueSettings | null;
   requests: number;
+  /** The HTTP status a service without listMergeQueueTestingResults (not in Trunk's v1 document) answered. */
+  noTestingHistory: number | null;
 }
 
-/** Every test attempt that finished in the window: the first page says how many, the rest load in parallel. */
-async function fetchAttempts(client: MergeQueueClient, target: Target, window: Window, progress: (n: number, total: number | null) => void, count: () => void) {
+/**
+ * Every test attempt that finished in the window: the first page says how many, the rest load in
+ * parallel. The status answered instead when the service has no listMergeQueueTestingResults.
+ */
+async function fetchAttempts(
+  client: MergeQueueClient,
+  target: Target,
+  window: Window,
+  progress: (n: number, total: number | null) => void,
+  count: () => void,
+): Promise<TestAttempt[] | number> {
   const body = (offset: number) => ({
     ...base(target),
     since: new Date(window.since).toISOString(),
@@ -174,7 +134,14 @@ async function fetchAttempts(client: MergeQueueClient, target: Target, window: W
     take: PAGE_SIZE,
   });
   count();
-  const firstPage = testingPageOf(await client.listMergeQueueTestingResults(body(0)));
+  let first: TestingResultsPage;
+  try {
+    first = await client.listMergeQueueTestingResults(body(0));
+  } catch (err) {
+    if (endpointMissing(err)) return err.status;
+    throw err;
+  }
+  const firstPage = testingPageOf(first);
   const attempts = [...firstPage.attempts];
   progress(attempts.length, firstPage.total);
   if (firstPage.total !== null) {
@@ -258,7 +225,7 @@ export async function fetchWindow(
   const count = () => void requests++;
   const state: Progress = { prs: 0, attempts: 0, attemptsTotal: null };
   const tell = () => onProgress?.({ ...state });
-  const [queue, attempts, ...byState] = await Promise.all([
+  const [queue, attemptsOrStatus, ...byState] = await Promise.all([
     knownQueue ?? client.getQueue(target).finally(count),
     fetchAttempts(
       client,
@@ -289,13 +256,13 @@ export async function fetchWindow(
   // Entries without a submission time: read it from their timelines, 50 PRs per request.
   const missing = prs.filter((p) => p.state === 'merged' && p.submittedAt === null);
   if (missing.length > 0) {
-    requests += Math.ceil(missing.length / BATCH_SIZE);
-    const { pullRequests } = await fetchBatch(
+    const { pullRequests, oneByOne } = await fetchBatch(
       client,
       target,
       missing.map((p) => p.number),
       true,
     );
+    requests += oneByOne === null ? Math.ceil(missing.length / BATCH_SIZE) : missing.length;
     const starts = new Map<number, number | null>();
     for (const r of pullRequests) if (typeof r.prNumber === 'number') starts.set(r.prNumber, lastTripStart(timelineOf(r)));
     for (const p of missing) p.submittedAt = starts.get(p.number) ?? null;
@@ -305,5 +272,6 @@ export async function fetchWindow(
     batch: queue.batch === true,
     batchingMinSize: typeof queue.batchingMinSize === 'number' ? queue.batchingMinSize : null,
   };
-  return { prs, attempts, settings, requests };
+  const attempts = typeof attemptsOrStatus === 'number' ? [] : attemptsOrStatus;
+  return { prs, attempts, settings, requests, noTestingHistory: typeof attemptsOrStatus === 'number' ? attemptsOrStatus : null };
 }

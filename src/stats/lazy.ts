@@ -2,7 +2,7 @@
  * What `mq status` and `mq queue stats` need once they run: fetching history, computing the figures
  * and their views. A lazily loaded bundle of its own, so other commands (and --help) do not parse it.
  */
-export { computeStats } from './compute.js';
+export { computeStats, withoutTestingHistory } from './compute.js';
 export { evaluateThresholds } from './fail-if.js';
 export { fetchBatch, fetchStory, fetchWindow } from './fetch.js';
 export { batchRow, storyJson } from './status-rows.js';

@@ -37,8 +37,7 @@ export function batchRow(pr: number, record: Obj | undefined, notFound: boolean,
   const idx = order.indexOf(pr);
   const live = record.isCurrentlySubmittedToQueue !== false && !['merged', 'failed', 'cancelled'].includes(state);
   const position = live && idx >= 0 ? idx + 1 : null;
-  const timeline = timelineOf(record).sort((a, b) => a.at - b.at);
-  const last = timeline.at(-1);
+  const last = timelineOf(record)[0];
   const reason = last ? describeTransition(last) : '';
   const { timeline: _omit, ...rest } = record;
   void _omit;

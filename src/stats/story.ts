@@ -2,6 +2,7 @@
  * A PR's story: its timeline cut into trips through the queue (newest first), each transition told
  * in plain words, plus the run that merged or failed it and the checks that failed.
  */
+import { newestFirst } from '../api/history.js';
 import { isTerminal, type Check, type Transition } from './model.js';
 
 export interface StoryStep {
@@ -121,12 +122,12 @@ function describeReason(t: Transition, failedChecks: string[]): string {
   }
 }
 
-/** Cuts a timeline (any order) into trips, newest first; a trip ends when the PR merges, fails or is cancelled. */
+/**
+ * Cuts a timeline (ordered by `newestFirst`, so equal times read newest first) into trips, newest
+ * first; a trip ends when the PR merges, fails or is cancelled.
+ */
 export function buildStory(pr: number, timeline: Transition[], failingChecks: Check[] = []): Story {
-  const sorted = timeline
-    .map((t, i) => ({ t, i }))
-    .sort((a, b) => a.t.at - b.t.at || a.i - b.i)
-    .map((x) => x.t);
+  const sorted = newestFirst(timeline, (t) => t.at).reverse();
   const failedNames = failingChecks.map((c) => c.name);
   const trips: Trip[] = [];
   let current: Trip | undefined;

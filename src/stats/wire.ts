@@ -3,6 +3,7 @@
  * stats model. Lenient like the rest of the client: the service is untrusted, so fields are
  * checked one by one, unknown ones ignored, a few spellings accepted, and malformed items skipped.
  */
+import { newestFirst } from '../api/history.js';
 import { isTerminal, type ConcludedPr, type TestAttempt, type Transition } from './model.js';
 
 type Obj = Record<string, unknown>;
@@ -70,25 +71,19 @@ export function transitionOf(item: unknown): Transition | null {
   return t;
 }
 
-/** The timeline oldest first (v1 sends it newest first; equal times keep their causal order). */
+/** The timeline newest first (`newestFirst`: equal times keep the service's newest-first list order). */
 export function timelineOf(record: unknown): Transition[] {
   const items = arr(obj(record)?.timeline)
     .map(transitionOf)
     .filter((t): t is Transition => t !== null);
-  const newestFirst = items.length > 1 && (items[0] as Transition).at > (items[items.length - 1] as Transition).at;
-  const ordered = newestFirst ? items.reverse() : items;
-  return ordered
-    .map((t, i) => ({ t, i }))
-    .sort((a, b) => a.t.at - b.t.at || a.i - b.i)
-    .map((x) => x.t);
+  return newestFirst(items, (t) => t.at);
 }
 
 /** When the trip that ended last in the timeline (or is under way) began. */
 export function lastTripStart(timeline: Transition[]): number | null {
-  const sorted = [...timeline].sort((a, b) => a.at - b.at);
   let start: number | null = null;
   let ended = true;
-  for (const t of sorted) {
+  for (const t of newestFirst(timeline, (x) => x.at).reverse()) {
     if (ended) start = t.at;
     ended = isTerminal(t.state);
   }

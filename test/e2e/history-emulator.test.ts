@@ -135,4 +135,18 @@ describe('mq status against the emulator', () => {
     expect(rows[0]?.slice(0, 2)).toEqual(['1', 'merged']);
     expect(rows.filter((row) => row[1] === 'not_found')).toHaveLength(48);
   });
+
+  // Last: it changes the queue. The manual clock stands still, so every transition shares one time.
+  it('PRs submitted in one instant: the rows, --json and the story read the latest transition', async () => {
+    for (const n of [20, 21]) await api('submitPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: n } });
+    const rows = (await runCli(['status', '20', '21'], { env: emu.env })).stdout.trim().split('\n');
+    expect(rows.map((l) => [l.split('\t')[1], l.split('\t')[5]])).toEqual([
+      ['testing', expect.stringMatching(/^testing in run /)],
+      ['pending', 'ready: waiting for a test slot'],
+    ]);
+    const doc = JSON.parse((await runCli(['status', '20', '21', '--json'], { env: emu.env })).stdout);
+    expect(doc.pullRequests[0].testRunId).toEqual(expect.any(String));
+    const steps = (await runCli(['status', '20'], { env: emu.env })).stdout.split('\n').filter((l) => l.startsWith('step\t'));
+    expect(steps.map((l) => l.split('\t')[2])).toEqual(['testing', 'pending', 'not_ready']);
+  });
 });

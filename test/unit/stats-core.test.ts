@@ -262,9 +262,9 @@ describe('reading the v1 history shapes', async () => {
     };
     const t = timelineOf(record);
     expect(t.map((x) => [x.state, x.reason, x.runId])).toEqual([
-      ['pending', 'MERGE_ITEM_NOW_READY', null],
-      ['testing', 'TEST_RUN_STARTED', 'r-2'],
       ['failed', 'TEST_RUN_REQUIRED_STATUS_FAILED', 'r-2'],
+      ['testing', 'TEST_RUN_STARTED', 'r-2'],
+      ['pending', 'MERGE_ITEM_NOW_READY', null],
     ]);
     expect(buildStory(9, t).trips[0]!.steps.at(-1)!.text).toBe('failed: required status `unit` failed in run r-2');
     expect(lastTripStart(t)).toBe(Date.parse('2026-11-20T10:06:00Z'));

@@ -6,7 +6,7 @@ import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
 import type { Context, Deps } from '../../context.js';
-import { MqError, UsageError } from '../../errors.js';
+import { exitCodeForStatus, MqError, UsageError } from '../../errors.js';
 import type { Result, View } from '../../output/present.js';
 import { own, type Paint, paints } from '../../output/render.js';
 import type { HistoryData, SimulateFlags, SimulateResult } from '../../planner/index.js';
@@ -57,6 +57,12 @@ async function loadHistory(deps: Deps, ms: number): Promise<HistoryData> {
   const window = { since: until - ms, until };
   const { fetchWindow } = await import('../../stats/lazy.js');
   const data = await fetchWindow(client, target, window, undefined, queue);
+  if (data.noTestingHistory !== null) {
+    const why = `the service does not offer testing history (listMergeQueueTestingResults answered HTTP ${data.noTestingHistory}), which the fit needs`;
+    throw new MqError(exitCodeForStatus(data.noTestingHistory), '--from-history', why, {
+      hints: ['give the workload instead: --arrivals, --test-time and --failure-rate (`mq queue stats` still shows merges per hour and time to merge)'],
+    });
+  }
   return { window, prs: data.prs, attempts: data.attempts, queue: queue as Record<string, unknown> };
 }
 

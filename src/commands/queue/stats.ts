@@ -29,7 +29,9 @@ export async function runQueueStats(opts: StatsOptions, deps: Deps): Promise<Res
   // Durations count back from the service's clock (its Date header), so the window is right against an emulator.
   const now = client.serviceNow(() => deps.clock.now());
   const { since, until } = resolveWindow(sinceWhen, untilWhen, now);
-  const { computeStats, crossedLines, evaluateThresholds, fetchWindow, htmlReport, statsFields, terminalCharts } = await import('../../stats/lazy.js');
+  const { computeStats, crossedLines, evaluateThresholds, fetchWindow, htmlReport, statsFields, terminalCharts, withoutTestingHistory } = await import(
+    '../../stats/lazy.js'
+  );
   const showProgress = deps.io.stderrIsTTY;
   let lastDrawn = 0;
   const progress = (p: Progress) => {
@@ -44,9 +46,17 @@ export async function runQueueStats(opts: StatsOptions, deps: Deps): Promise<Res
   } finally {
     if (showProgress && lastDrawn > 0) deps.io.err('\r\u001b[K');
   }
-  const { stats, series } = computeStats({ window: { since, until }, prs: data.prs, attempts: data.attempts, settings: data.settings });
+  const computed = computeStats({ window: { since, until }, prs: data.prs, attempts: data.attempts, settings: data.settings });
+  const { series } = computed;
+  const stats = data.noTestingHistory === null ? computed.stats : withoutTestingHistory(computed.stats);
   const crossed = evaluateThresholds(stats, thresholds);
   const notes: string[] = [];
+  if (data.noTestingHistory !== null) {
+    notes.push(
+      `mq: warning: the service does not offer testing history (listMergeQueueTestingResults answered HTTP ${data.noTestingHistory}): ` +
+        'PRs, merges per hour and time to merge are shown; waiting, testing, runs, test minutes, flaky share and the ceiling are not',
+    );
+  }
   if (opts.html !== undefined) {
     const page = htmlReport(
       stats,
@@ -83,7 +93,7 @@ export function queueStatsCommand(ctx: Context): Command {
   const cmd = new Command('stats')
     .summary("the queue's health over a window: time to merge, throughput, CI cost, flakiness")
     .description(
-      `Statistics of the PRs that left the queue in a window (default: the last 24 hours; at most ${MAX_WINDOW_DAYS} days, what the service keeps) and their test runs: PRs merged, failed and cancelled; merges per hour against the ceiling of the current settings (concurrency x batch size x 60 / median test minutes); time to merge p50/p90/p95, split into waiting and testing; test runs, failed and bisection runs, runs and test minutes per merged PR; and the flaky share (PRs whose failed run was followed by a pass without a new commit). Durations count back from the service's clock. JSON durations are seconds. On a terminal, charts of merges per hour and of the time-to-merge distribution follow. --fail-if exits 11 when a figure crosses its limit.`,
+      `Statistics of the PRs that left the queue in a window (default: the last 24 hours; at most ${MAX_WINDOW_DAYS} days, what the service keeps) and their test runs: PRs merged, failed and cancelled; merges per hour against the ceiling of the current settings (concurrency x batch size x 60 / median test minutes); time to merge p50/p90/p95, split into waiting and testing; test runs, failed and bisection runs, runs and test minutes per merged PR; and the flaky share (PRs whose failed run was followed by a pass without a new commit). Durations count back from the service's clock. JSON durations are seconds. On a terminal, charts of merges per hour and of the time-to-merge distribution follow. --fail-if exits 11 when a figure crosses its limit. From a service without listMergeQueueTestingResults (testing history), a warning says so and the figures that come from test runs are null.`,
     )
     .option('--since <when>', 'start of the window: a duration back (24h, 7d) or an ISO 8601 time', undefined)
     .option('--until <when>', 'end of the window: a duration back or an ISO 8601 time (default: now)')
