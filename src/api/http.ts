@@ -25,6 +25,7 @@
  */
 import { ConfigError, ExitCode, MqError } from '../errors.js';
 import {
+  isLoopback,
   PRE_SEND_CODES,
   proxyFor,
   proxyLabel,
@@ -46,8 +47,8 @@ export type { CallOptions, CallSpec, HttpResponse, HttpSettings, RequestDescript
 
 const REDACTED = '***';
 const DAY_MS = 86_400_000;
-/** A Date header further than this from the local clock is not believed. */
-const MAX_CLOCK_SKEW_MS = 366 * DAY_MS;
+/** The times a Date header may name (the emulator's clock stops at 2200). */
+const SANE_DATES = [0, Date.UTC(2200, 0, 1)] as const;
 
 // ---- transports -------------------------------------------------------------------------------
 
@@ -75,6 +76,17 @@ export async function closeHttp(): Promise<void> {
 }
 
 // ---- helpers ----------------------------------------------------------------------------------
+
+/**
+ * What to say of the service's Date header (`at`, `offset` from the local clock): a time out of the
+ * sane range is not used; a remote clock a day off is worth a word, a local emulator's is moved on purpose.
+ */
+export function clockWarning(at: number, offset: number, loopback: boolean): string | undefined {
+  if (at < SANE_DATES[0] || at > SANE_DATES[1]) return "the service's Date header names no time mq can use; times follow this machine's clock";
+  if (loopback || Math.abs(offset) <= DAY_MS) return undefined;
+  const days = Math.floor(Math.abs(offset) / DAY_MS);
+  return `the service's clock is ${days} day${days === 1 ? '' : 's'} ${offset > 0 ? 'ahead of' : 'behind'} this machine's; times follow the service's`;
+}
 
 function interrupted(): MqError {
   return new MqError(ExitCode.interrupted, 'interrupted', 'stopped by Ctrl-C');
@@ -320,21 +332,12 @@ export class HttpClient {
     if (Number.isNaN(at)) return;
     // The header has whole seconds: the service's time was somewhere in the second it names.
     const offset = at + 500 - this.now();
-    const skew = Math.abs(offset);
-    if (skew > DAY_MS) this.warnClock(offset);
-    if (skew <= MAX_CLOCK_SKEW_MS) this.clockOffsetMs = offset;
-  }
-
-  private warnClock(offset: number): void {
-    if (this.clockWarned || !this.settings.warn) return;
-    this.clockWarned = true;
-    const days = Math.floor(Math.abs(offset) / DAY_MS);
-    const way = offset > 0 ? 'ahead of' : 'behind';
-    this.settings.warn(
-      Math.abs(offset) > MAX_CLOCK_SKEW_MS
-        ? "the service's Date header is more than a year from this machine's clock; times use this machine's clock"
-        : `the service's clock is ${days} day${days === 1 ? '' : 's'} ${way} this machine's; times follow the service's clock`,
-    );
+    if (!this.clockWarned && this.settings.warn) {
+      const warning = clockWarning(at, offset, isLoopback(new URL(this.settings.baseUrl).hostname));
+      this.clockWarned = warning !== undefined;
+      if (warning) this.settings.warn(warning);
+    }
+    if (at >= SANE_DATES[0] && at <= SANE_DATES[1]) this.clockOffsetMs = offset;
   }
 
   /** The body as text with the token redacted, read up to the size cap. */
