@@ -90,7 +90,8 @@ export function parseRepo(text: string, source: string): RepoRef {
 
 function prNumber(text: string, source: string): number {
   const t = text.trim().replace(/^#/, '');
-  if (!/^\d+$/.test(t) || Number(t) > MAX_U32) throw new InputError(`${source}: ${JSON.stringify(text)} is not a PR number`);
+  if (!/^\d+$/.test(t) || Number(t) < 1 || Number(t) > MAX_U32)
+    throw new InputError(`${source}: ${JSON.stringify(text)} is not a PR number; expected an integer from 1 to ${MAX_U32}`);
   return Number(t);
 }
 

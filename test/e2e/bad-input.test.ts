@@ -20,7 +20,7 @@ const cases: Array<{ name: string; args: string[]; message: RegExp; env?: Record
   {
     name: 'PR number above 4294967295',
     args: ['submit', '4294967296'],
-    message: /PR number: "4294967296" is not a PR number; expected an integer from 0 to 4294967295/,
+    message: /PR number: "4294967296" is not a PR number; expected an integer from 1 to 4294967295/,
   },
   { name: 'fractional PR number', args: ['cancel', '4.5'], message: /"4\.5" is not a PR number/ },
   { name: 'word as PR number', args: ['restart', 'abc'], message: /"abc" is not a PR number/ },

@@ -1,0 +1,63 @@
+/**
+ * Input the service would refuse is refused before sending (issue 25): PR number 0 for every PR
+ * command, a --sha that is not a commit id; and the warning when --sha is not the PR's head.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { runMq } from '../helpers/in-process.js';
+import { baseEnv } from '../helpers/run-cli.js';
+
+const SHA = '6b91931aedddd30582f9a457ddf459c5d3a97d1d';
+
+let fake: FakeServer;
+beforeAll(async () => {
+  fake = await startFakeServer();
+});
+afterAll(async () => {
+  await fake.close();
+});
+beforeEach(() => {
+  fake.requests.length = 0;
+});
+
+const env = () => baseEnv(fake.url);
+
+describe('PR number 0 (the service has no PR 0)', () => {
+  it.each([
+    ['submit', ['submit', '0']],
+    ['submit, one of several', ['submit', '1', '#0']],
+    ['cancel', ['cancel', '0']],
+    ['restart', ['restart', '0']],
+    ['status', ['status', '0']],
+    ['status, one of several', ['status', '1', '0']],
+    ['wait', ['wait', '0']],
+    ['targets', ['targets', '0', '--sha', SHA, '--all']],
+  ])('%s: exit 2, the argument and the rule named, nothing sent', async (_name, args) => {
+    const r = await runMq(args, { env: env() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^mq: usage: PR number: "#?0" is not a PR number; expected an integer from 1 to 4294967295\n/);
+    expect(r.stderr).toContain('for example: mq ');
+    expect(fake.requests).toEqual([]);
+  });
+
+  it('a list on stdin holding 0 is refused whole', async () => {
+    const r = await runMq(['cancel', '-'], { env: env(), input: '3\n0\n' });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('PR number: "0" is not a PR number');
+    expect(fake.requests).toEqual([]);
+  });
+
+  it('in GitHub Actions, a run for refs/pull/0/merge is refused the same way', async () => {
+    const r = await runMq(['targets', '--sha', SHA, '--all'], { env: { ...env(), GITHUB_ACTIONS: 'true', GITHUB_REF: 'refs/pull/0/merge' } });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('GITHUB_REF: "0" is not a PR number; expected an integer from 1');
+    expect(fake.requests).toEqual([]);
+  });
+
+  it('queue testing refuses a test branch of PR 0', async () => {
+    const r = await runMq(['queue', 'testing', 'trunk-merge/pr-0/5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31'], { env: env() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^mq: usage: test run: "trunk-merge\/pr-0\/[^"]+" names PR 0; PR numbers start at 1\n/);
+    expect(fake.requests).toEqual([]);
+  });
+});
