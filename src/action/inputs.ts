@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 
+import { COMMIT_SHA } from '../api/constants.js';
 import { parseDuration } from '../util/duration.js';
 import type { PriorityName, RepoRef } from '../lib/types.js';
 import type { Workflow } from './workflow.js';
@@ -171,8 +172,9 @@ export function readInputs(wf: Workflow, env: NodeJS.ProcessEnv): ActionInputs {
   if (given === 1) {
     const headSha = event.pull_request?.head?.sha;
     const sha = wf.input('sha') || (typeof headSha === 'string' ? headSha : '');
-    if (sha === '' || /\s/.test(sha))
+    if (sha === '')
       throw new InputError("input sha: the head commit SHA of the PR is needed to upload impacted targets (it defaults to the pull_request event's head SHA)");
+    if (!COMMIT_SHA.test(sha)) throw new InputError(`input sha: ${JSON.stringify(sha)} is not a commit SHA; expected 7 to 64 hex digits`);
     let impactedTargets: 'ALL' | string[];
     if (all || listed === 'ALL') impactedTargets = 'ALL';
     else if (listed !== '')

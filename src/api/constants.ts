@@ -14,3 +14,6 @@ export {
   QUEUE_STATES,
   REQUESTABLE_QUEUE_STATES,
 } from '../emulator/engine/vocabulary.js';
+
+/** A commit id as the service matches it: 7 to 64 hex digits (abbreviated, SHA-1 or SHA-256). */
+export const COMMIT_SHA = /^[0-9a-fA-F]{7,64}$/;

@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
+import { COMMIT_SHA } from '../api/constants.js';
 import { formatRepo } from '../config/resolve.js';
 import type { Context, Deps } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -32,10 +33,12 @@ interface TargetsFlags {
   dryRun?: boolean;
 }
 
-/** The wiring: exactly one source of targets, a sha without white space. */
+/** The wiring: exactly one source of targets, a sha that is a commit id. */
 export function targetsOptions(pr: number, f: TargetsFlags): TargetsOptions {
   const sha = f.sha?.trim();
-  if (!sha || /\s/.test(sha)) throw new UsageError('--sha: the head commit sha of the PR is required', { hints: ['e.g. --sha "$(git rev-parse HEAD)"'] });
+  const hints = ['e.g. --sha "$(git rev-parse HEAD)"'];
+  if (!sha) throw new UsageError('--sha: the head commit sha of the PR is required', { hints });
+  if (!COMMIT_SHA.test(sha)) throw new UsageError(`--sha: ${JSON.stringify(f.sha)} is not a commit sha; expected 7 to 64 hex digits`, { hints });
   const chosen = [f.target !== undefined, f.file !== undefined, f.all === true, f.none === true].filter(Boolean).length;
   if (chosen !== 1) {
     throw new UsageError('give exactly one of --target, --file, --all or --none', {

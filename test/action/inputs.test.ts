@@ -42,3 +42,14 @@ describe('PR numbers', () => {
     expect(err.message).toMatch(message);
   });
 });
+
+describe('the sha of impacted targets', () => {
+  it('takes a commit id', () =>
+    expect(read({ 'INPUT_IMPACTS-ALL': 'true', INPUT_SHA: 'abc1234' }).targets).toEqual({ sha: 'abc1234', impactedTargets: 'ALL' }));
+
+  it.each(['x', 'abc123', 'HEAD', 'a'.repeat(65)])('refuses %j (exit 2)', (sha) => {
+    const err = refusal({ 'INPUT_IMPACTS-ALL': 'true', INPUT_SHA: sha });
+    expect(err.exitCode).toBe(2);
+    expect(err.message).toBe(`input sha: ${JSON.stringify(sha)} is not a commit SHA; expected 7 to 64 hex digits`);
+  });
+});

@@ -61,3 +61,13 @@ describe('PR number 0 (the service has no PR 0)', () => {
     expect(fake.requests).toEqual([]);
   });
 });
+
+describe('--sha is a commit id', () => {
+  it.each(['x', 'abc123', 'HEAD', 'main', 'g'.repeat(40), 'a'.repeat(65)])('%j: exit 2, nothing sent', async (sha) => {
+    const r = await runMq(['targets', '3004', '--sha', sha, '--all'], { env: env() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`mq: usage: --sha: ${JSON.stringify(sha)} is not a commit sha; expected 7 to 64 hex digits\n`);
+    expect(r.stderr).toContain('hint: e.g. --sha "$(git rev-parse HEAD)"');
+    expect(fake.requests).toEqual([]);
+  });
+});
