@@ -1,9 +1,11 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
+import type { MergeQueueClient, PrRequest } from '../api/client.js';
 import { COMMIT_SHA } from '../api/constants.js';
+import type { CallOptions } from '../api/http-types.js';
 import { formatRepo } from '../config/resolve.js';
-import type { Context, Deps } from '../context.js';
+import { type Context, type Deps, requestTimeoutMs } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Result } from '../output/present.js';
 import { plainNone } from '../output/plain.js';
@@ -119,8 +121,17 @@ export async function runTargets(opts: TargetsOptions, deps: Deps): Promise<Resu
     }
   }
   const client = await deps.client({ dryRun: opts.dryRun });
-  // The body is already made (and checked as it was read); the request object is not serialised again.
-  await client.setImpactedTargets({ ...head, impactedTargets: count === 'ALL' ? 'ALL' : [] }, { body });
+  // Read alongside the upload (no extra round trip), within one request's time, and ended with the command.
+  const done = new AbortController();
+  const call = { signal: AbortSignal.any([deps.signal, done.signal]), deadline: deps.clock.now() + requestTimeoutMs(deps.options, deps.env, false) };
+  const known = opts.dryRun ? undefined : knownHead(client, { ...target, pr: { number: pr } }, call);
+  try {
+    // The body is already made (and checked as it was read); the request object is not serialised again.
+    await client.setImpactedTargets({ ...head, impactedTargets: count === 'ALL' ? 'ALL' : [] }, { body });
+  } catch (err) {
+    done.abort();
+    throw err;
+  }
   if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, doc: { requests: deps.dryRuns, targets: count } } };
   const common = { action: 'targets', repo: formatRepo(target.repo), targetBranch: target.targetBranch };
   deps.out.note([
@@ -129,10 +140,29 @@ export async function runTargets(opts: TargetsOptions, deps: Deps): Promise<Resu
     v(sha.slice(0, 12)),
     `: ${count === 'ALL' ? 'ALL' : `${count} target${count === 1 ? '' : 's'}`}`,
   ]);
+  const headSha = await known;
+  if (headSha !== undefined && headSha.toLowerCase() !== sha.toLowerCase()) {
+    deps.out.note([
+      own(paints.yellow, 'warning:'),
+      ` --sha ${sha} is not the head of PR #${pr} as the service knows it (`,
+      v(headSha.slice(0, 64)),
+      '); the PR waits for targets of its head',
+    ]);
+  }
   return {
     data: prDocument([{ pr, ok: true, exitCode: 0, ...common, sha, targets: count, bytes }], common),
     exitCode: 0,
   };
+}
+
+/** Best effort: the PR's head sha as the service knows it; unknown PR or a failed read: undefined. */
+async function knownHead(client: MergeQueueClient, req: PrRequest, call: CallOptions): Promise<string | undefined> {
+  try {
+    const pr = await client.getSubmittedPullRequest(req, call);
+    return typeof pr.prSha === 'string' && pr.prSha !== '' ? pr.prSha : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function targetsCommand(ctx: Context): Command {

@@ -71,3 +71,64 @@ describe('--sha is a commit id', () => {
     expect(fake.requests).toEqual([]);
   });
 });
+
+describe('a --sha that is not the head of the PR the service knows', () => {
+  const upload = ['targets', '42', '--sha', 'abc1234', '--all'];
+  const record = (prSha: string) => ({ status: 200, body: { state: 'pending', prNumber: 42, prSha } });
+  beforeEach(() => fake.on('POST /setImpactedTargets', { status: 200, body: 'OK' }));
+
+  it('uploads, then warns on stderr naming both shas (exit 0)', async () => {
+    fake.on('POST /getSubmittedPullRequest', record(SHA));
+    const r = await runMq(upload, { env: env() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe(
+      `✓ set impacted targets of PR #42 at abc1234: ALL\nwarning: --sha abc1234 is not the head of PR #42 as the service knows it (${SHA}); the PR waits for targets of its head\n`,
+    );
+    expect(fake.requests.find((q) => q.path === '/setImpactedTargets')?.body).toMatchObject({ pr: { number: 42, sha: 'abc1234' } });
+    expect(fake.requests.find((q) => q.path === '/getSubmittedPullRequest')?.body).toMatchObject({ pr: { number: 42 } });
+  });
+
+  it('the service head is shown inert and bounded', async () => {
+    fake.on('POST /getSubmittedPullRequest', record(`\u001b]0;pwned\u0007${'9'.repeat(200)}`));
+    const r = await runMq(upload, { env: env() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('warning: --sha abc1234 is not the head of PR #42');
+    expect(r.stderr).not.toContain('\u001b');
+    expect(r.stderr).not.toContain('9'.repeat(65));
+  });
+
+  it.each([
+    ['the head (any case)', record('ABC1234')],
+    ['an unknown PR (404)', { status: 404, body: 'PR not found' }],
+    ['a failed read (500)', { status: 500, body: 'boom' }],
+    ['a record without a sha', { status: 200, body: { state: 'pending', prNumber: 42 } }],
+    ['an answer that is not JSON', { status: 200, body: '<html>' }],
+  ])('says nothing for %s', async (_name, reply) => {
+    fake.on('POST /getSubmittedPullRequest', reply);
+    const r = await runMq(upload, { env: env() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe('✓ set impacted targets of PR #42 at abc1234: ALL\n');
+  });
+
+  it('a read that hangs costs at most one request time (--timeout), tried once', async () => {
+    fake.on('POST /getSubmittedPullRequest', { hang: true });
+    const r = await runMq([...upload, '--timeout', '300ms'], { env: env() });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe('✓ set impacted targets of PR #42 at abc1234: ALL\n');
+    expect(fake.requests.filter((q) => q.path === '/getSubmittedPullRequest')).toHaveLength(1);
+  });
+
+  it('--dry-run reads nothing', async () => {
+    const r = await runMq([...upload, '--dry-run'], { env: env() });
+    expect(r.exitCode).toBe(0);
+    expect(fake.requests).toEqual([]);
+  });
+
+  it('a failed upload fails the command; the read adds nothing', async () => {
+    fake.on('POST /setImpactedTargets', { status: 400, body: 'no' });
+    fake.on('POST /getSubmittedPullRequest', record(SHA));
+    const r = await runMq(upload, { env: env() });
+    expect(r.exitCode).toBe(5);
+    expect(r.stderr).not.toContain('warning:');
+  });
+});
