@@ -2,6 +2,9 @@
  * The action's inputs read in-process (readInputs): values the service would refuse are refused
  * before anything is sent.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { InputError, readInputs } from '../../src/action/inputs.js';
@@ -51,5 +54,55 @@ describe('the sha of impacted targets', () => {
     const err = refusal({ 'INPUT_IMPACTS-ALL': 'true', INPUT_SHA: sha });
     expect(err.exitCode).toBe(2);
     expect(err.message).toBe(`input sha: ${JSON.stringify(sha)} is not a commit SHA; expected 7 to 64 hex digits`);
+  });
+});
+
+describe("a fork PR's run", () => {
+  const eventFile = (head: string): string => {
+    const path = join(mkdtempSync(join(tmpdir(), 'mq-inputs-')), 'event.json');
+    const side = (fullName: string) => ({ repo: { full_name: fullName } });
+    writeFileSync(
+      path,
+      JSON.stringify({ pull_request: { number: 7, head: { ...side(head), sha: 'f'.repeat(40) }, base: { ...side('acme/app'), ref: 'main' } } }),
+    );
+    return path;
+  };
+  const fork = (extra: Record<string, string> = {}) => ({ GITHUB_RUN_ID: '9876543210', GITHUB_EVENT_PATH: eventFile('someone/app'), ...extra });
+
+  it('without a token: the run id is the credential of the upload', () => {
+    const inputs = read(fork({ INPUT_TOKEN: '', 'INPUT_IMPACTS-ALL': 'true' }));
+    expect(inputs).toMatchObject({ token: '', forkedWorkflowRunId: '9876543210', targets: { sha: 'f'.repeat(40), impactedTargets: 'ALL' } });
+  });
+
+  it('with a token: the token alone, unless the input names a run', () => {
+    expect(read(fork({ 'INPUT_IMPACTS-ALL': 'true' })).forkedWorkflowRunId).toBeUndefined();
+    expect(read(fork({ 'INPUT_IMPACTS-ALL': 'true', 'INPUT_FORKED-WORKFLOW-RUN-ID': '123' })).forkedWorkflowRunId).toBe('123');
+  });
+
+  it.each([
+    [
+      'a same-repository PR without a token',
+      { INPUT_TOKEN: '', 'INPUT_IMPACTS-ALL': 'true', GITHUB_EVENT_PATH: eventFile('acme/app') },
+      /^input token: required \(/,
+    ],
+    [
+      'a missing event file without a token',
+      { INPUT_TOKEN: '', 'INPUT_IMPACTS-ALL': 'true', GITHUB_EVENT_PATH: '/nonexistent/event.json' },
+      /^input token: required \(/,
+    ],
+    [
+      'a fork without a token and no targets to upload',
+      { INPUT_TOKEN: '' },
+      /^input token: required to submit; without it a fork PR's run can only upload impacted targets/,
+    ],
+  ])('%s: exit 7', (_name, extra, message) => {
+    const err = refusal(fork(extra));
+    expect(err.exitCode).toBe(7);
+    expect(err.message).toMatch(message);
+  });
+
+  it('refuses a forked-workflow-run-id that is not digits (exit 2)', () => {
+    const err = refusal(fork({ 'INPUT_FORKED-WORKFLOW-RUN-ID': 'run-1', 'INPUT_IMPACTS-ALL': 'true' }));
+    expect([err.exitCode, err.message]).toEqual([2, 'input forked-workflow-run-id: "run-1" is not a workflow run id; expected digits (e.g. github.run_id)']);
   });
 });

@@ -33,6 +33,11 @@ const CASES: Array<[string[], string, unknown]> = [
   [['wait', '42', '--timeout', '1h', '--interval', '5s'], 'wait', { pr: 42, timeoutMs: H, intervalMs: 5000 }],
   [['wait', '42'], 'wait', { pr: 42, timeoutMs: 2 * H, intervalMs: 15_000 }],
   [['targets', '3', '--sha', 'abc1234', '-t', '//a', '-t', '//b'], 'targets', { pr: 3, sha: 'abc1234', source: { targets: ['//a', '//b'] } }],
+  [
+    ['targets', '3', '--sha', 'abc1234', '--all', '--forked-workflow-run-id', '9876543210'],
+    'targets',
+    { pr: 3, sha: 'abc1234', source: { all: true }, forkedWorkflowRunId: '9876543210' },
+  ],
   [['targets', '3', '--sha', 'abc1234', '--file', 't.txt'], 'targets', { pr: 3, sha: 'abc1234', source: { file: 't.txt' } }],
   [['targets', '3', '--sha', 'abc1234', '--all'], 'targets', { pr: 3, sha: 'abc1234', source: { all: true } }],
   [['targets', '3', '--sha', ` ${'A'.repeat(64)} `, '--all'], 'targets', { pr: 3, sha: 'A'.repeat(64), source: { all: true } }],
@@ -123,6 +128,13 @@ describe('argv -> options, for every command', () => {
     [['targets', '1', '--sha', 'f'.repeat(65), '--all'], /--sha: "f{65}" is not a commit sha/],
     [['targets', '1', '--sha', 'abc123g', '--all'], /--sha: "abc123g" is not a commit sha/],
     [['targets', '1', '--sha', 'HEAD', '--all'], /--sha: "HEAD" is not a commit sha/],
+    // A fork PR's workflow run id is digits.
+    [
+      ['targets', '1', '--sha', 'abc1234', '--all', '--forked-workflow-run-id', 'run-7'],
+      /^mq: usage: --forked-workflow-run-id: "run-7" is not a workflow run id; expected digits\nhint: in the fork PR's workflow: --forked-workflow-run-id "\$GITHUB_RUN_ID"/,
+    ],
+    [['targets', '1', '--sha', 'abc1234', '--all', '--forked-workflow-run-id', '0'], /--forked-workflow-run-id: "0" is not a workflow run id/],
+    [['targets', '1', '--sha', 'abc1234', '--all', '--forked-workflow-run-id', ''], /--forked-workflow-run-id: "" is not a workflow run id/],
     [['queue', 'update'], /no setting given/],
     [['queue', 'update', '--required-status', 'a', '--clear-required-statuses'], /cannot be used together/],
     [['wait', '1', '--interval', '10ms'], /--interval: must be at least 100ms/],
