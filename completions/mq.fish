@@ -137,7 +137,7 @@ complete -c mq -n '__mq_at \'mq wait\'' -l debug -d 'log requests and responses 
 complete -c mq -n '__mq_at \'mq wait\'' -l no-color -d 'no colour (also NO_COLOR)'
 complete -c mq -n '__mq_at \'mq wait\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
 complete -c mq -n '__mq_at \'mq wait\'' -l help -s h -d 'show help'
-complete -c mq -n '__mq_at \'mq targets\'' -l sha -d 'head commit sha the targets were computed for (required)' -x
+complete -c mq -n '__mq_at \'mq targets\'' -l sha -d 'head commit sha the targets were computed for (required; 7 to 64 hex digits)' -x
 complete -c mq -n '__mq_at \'mq targets\'' -l target -s t -d 'an impacted target (repeatable)' -x
 complete -c mq -n '__mq_at \'mq targets\'' -l file -s f -d 'read targets from a file (one per line, or a JSON array); - for stdin' -r -F
 complete -c mq -n '__mq_at \'mq targets\'' -l all -d 'the PR impacts every target (sends "ALL")'

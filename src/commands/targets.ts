@@ -192,10 +192,11 @@ export function targetsCommand(ctx: Context): Command {
   const cmd = new Command('targets')
     .summary('upload the impacted targets of a PR (parallel queues)')
     .description(
-      'Set the impacted targets of a PR for its head sha. The last upload for a sha wins. A body over 20 MiB is refused before sending; use --all for "impacts everything".',
+      'Set the impacted targets of a PR for its head sha. The last upload for a sha wins. A body over 20 MiB is refused before sending; use --all for "impacts everything". ' +
+        "A --sha that is not the PR's head as the service knows it is uploaded with a warning.",
     )
     .argument('[pr]', 'PR number')
-    .option('--sha <sha>', 'head commit sha the targets were computed for (required)')
+    .option('--sha <sha>', 'head commit sha the targets were computed for (required; 7 to 64 hex digits)')
     .option('-t, --target <target>', 'an impacted target (repeatable)', collect)
     .option('-f, --file <path>', 'read targets from a file (one per line, or a JSON array); - for stdin')
     .option('--all', 'the PR impacts every target (sends "ALL")')
