@@ -54,6 +54,8 @@ export interface ClientOptions {
   waiting?: boolean;
   /** This service and token instead of the resolved ones (`auth login` checks the token it is about to store). */
   connection?: { apiUrl: string; token: string };
+  /** A fork PR's workflow run id: it authenticates setImpactedTargets, so no token is needed for it. */
+  forkedWorkflowRunId?: string;
 }
 export type ClientFactory = (deps: Context, opts: ClientOptions) => Promise<MergeQueueClient>;
 
@@ -171,7 +173,7 @@ export class Context {
 
   /** The API client; with `dryRun`, mutations are recorded in `dryRuns` instead of sent and no token is needed. */
   async client(opts: ClientOptions = {}): Promise<MergeQueueClient> {
-    const plain = !opts.dryRun && !opts.waiting && !opts.connection;
+    const plain = !opts.dryRun && !opts.waiting && !opts.connection && !opts.forkedWorkflowRunId;
     if (this.cachedClient && plain) return this.cachedClient;
     const client = await this.clientFactory(this, opts);
     if (plain) this.cachedClient = client;
@@ -202,11 +204,12 @@ export const httpClientFactory: ClientFactory = async (ctx, opts) => {
   const conn = opts.connection
     ? { apiUrl: { value: opts.connection.apiUrl }, token: { value: opts.connection.token }, profile: { value: '' } }
     : ctx.connection();
-  if (!conn.token && !opts.dryRun) throw missingToken(conn.profile.value);
+  if (!conn.token && !opts.dryRun && !opts.forkedWorkflowRunId) throw missingToken(conn.profile.value);
   const [{ HttpClient }, { MergeQueueClient }] = await Promise.all([import('./api/http.js'), import('./api/client.js')]);
   const http = new HttpClient({
     baseUrl: conn.apiUrl.value,
     token: conn.token?.value ?? '',
+    ...(opts.forkedWorkflowRunId ? { forkedWorkflowRunId: opts.forkedWorkflowRunId } : {}),
     userAgent: `mq/${VERSION}`,
     timeoutMs,
     timeoutSource: timeoutSourceOf(ctx.options, ctx.env, opts.waiting === true),

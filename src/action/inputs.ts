@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 
-import { MAX_U32 } from '../api/constants.js';
+import { COMMIT_SHA, MAX_U32, WORKFLOW_RUN_ID } from '../api/constants.js';
+import { isForkEvent } from '../config/fork.js';
 import { parseDuration } from '../util/duration.js';
 import type { PriorityName, RepoRef } from '../lib/types.js';
 import type { Workflow } from './workflow.js';
@@ -21,7 +22,10 @@ export class InputError extends Error {
 }
 
 export interface ActionInputs {
+  /** Empty in a fork PR's run without one: the action then only uploads the impacted targets. */
   token: string;
+  /** A fork PR's workflow run id, the targets upload's credential (input, or GITHUB_RUN_ID there without a token). */
+  forkedWorkflowRunId?: string;
   apiUrl: string;
   repo: RepoRef;
   branch: string;
@@ -90,7 +94,8 @@ export function parseRepo(text: string, source: string): RepoRef {
 
 function prNumber(text: string, source: string): number {
   const t = text.trim().replace(/^#/, '');
-  if (!/^\d+$/.test(t) || Number(t) > MAX_U32) throw new InputError(`${source}: ${JSON.stringify(text)} is not a PR number`);
+  if (!/^\d+$/.test(t) || Number(t) < 1 || Number(t) > MAX_U32)
+    throw new InputError(`${source}: ${JSON.stringify(text)} is not a PR number; expected an integer from 1 to ${MAX_U32}`);
   return Number(t);
 }
 
@@ -115,10 +120,24 @@ function parseTargetsText(text: string, source: string): string[] {
 
 export function readInputs(wf: Workflow, env: NodeJS.ProcessEnv): ActionInputs {
   const token = wf.input('token');
-  if (token === '') throw new InputError('input token: required (the merge queue API token, e.g. from secrets.MQ_TOKEN)', 7);
   // Before anything else can print it.
-  wf.mask(token);
-  const event = readEvent(env);
+  if (token !== '') wf.mask(token);
+  const forkInput = wf.input('forked-workflow-run-id');
+  if (forkInput !== '' && !WORKFLOW_RUN_ID.test(forkInput)) {
+    const given = JSON.stringify(forkInput);
+    throw new InputError(`input forked-workflow-run-id: ${given} is not a workflow run id; expected digits (e.g. github.run_id)`);
+  }
+  const tokenRequired = () => new InputError('input token: required (the merge queue API token, e.g. from secrets.MQ_TOKEN)', 7);
+  let event: PullRequestEvent;
+  try {
+    event = readEvent(env);
+  } catch (err) {
+    // No token, and no event to tell a fork's run: the token is what is missing.
+    throw token === '' && forkInput === '' ? tokenRequired() : err;
+  }
+  const runId = env.GITHUB_RUN_ID ?? '';
+  const forked = forkInput || (token === '' && isForkEvent(event) && WORKFLOW_RUN_ID.test(runId) ? runId : '');
+  if (token === '' && forked === '') throw tokenRequired();
 
   const apiUrl = wf.input('api-url') || DEFAULT_API_URL;
 
@@ -170,8 +189,11 @@ export function readInputs(wf: Workflow, env: NodeJS.ProcessEnv): ActionInputs {
   if (given === 1) {
     const headSha = event.pull_request?.head?.sha;
     const sha = wf.input('sha') || (typeof headSha === 'string' ? headSha : '');
-    if (sha === '' || /\s/.test(sha))
+    if (sha === '')
       throw new InputError("input sha: the head commit SHA of the PR is needed to upload impacted targets (it defaults to the pull_request event's head SHA)");
+    if (!COMMIT_SHA.test(sha)) {
+      throw new InputError(`input sha: ${JSON.stringify(sha)} is not a commit SHA; expected 7 to 64 hex digits`);
+    }
     let impactedTargets: 'ALL' | string[];
     if (all || listed === 'ALL') impactedTargets = 'ALL';
     else if (listed !== '')
@@ -190,9 +212,17 @@ export function readInputs(wf: Workflow, env: NodeJS.ProcessEnv): ActionInputs {
     }
     targets = { sha, impactedTargets };
   }
+  if (token === '' && !targets) {
+    throw new InputError(
+      "input token: required to submit; without it a fork PR's run can only upload impacted targets " +
+        '(impacted-targets, impacted-targets-file or impacts-all)',
+      7,
+    );
+  }
 
   return {
     token,
+    ...(forked !== '' ? { forkedWorkflowRunId: forked } : {}),
     apiUrl,
     repo,
     branch,

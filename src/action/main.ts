@@ -81,6 +81,8 @@ function headline(inputs: ActionInputs, outcome: string, state: string): string 
       return `⏳ ${pr} still ${state || 'unknown'} at the timeout`;
     case 'submitted':
       return `➡️ ${pr} submitted (state ${state || 'unknown'})`;
+    case 'targets uploaded':
+      return `⬆️ impacted targets of ${pr} uploaded as fork run ${inputs.forkedWorkflowRunId}; not submitted (no token)`;
     default:
       return `❌ ${pr}: ${outcome}`;
   }
@@ -133,6 +135,7 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
   const client = new MergeQueueClient({
     apiUrl: inputs.apiUrl,
     token: inputs.token,
+    ...(inputs.forkedWorkflowRunId ? { forkedWorkflowRunId: inputs.forkedWorkflowRunId } : {}),
     userAgent: `mq-action/${VERSION}`,
     ...(signal ? { signal } : {}),
   });
@@ -151,12 +154,22 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
   let transitions: Transition[] = [];
 
   try {
-    group(`Submit ${label} to the merge queue of ${inputs.branch}`);
+    const uploadOnly = inputs.token === '';
+    group(uploadOnly ? `Upload the impacted targets of ${label}` : `Submit ${label} to the merge queue of ${inputs.branch}`);
     if (inputs.targets) {
       const t = inputs.targets;
       await client.setImpactedTargets({ ...target, pr: { number: inputs.pr, sha: t.sha }, impactedTargets: t.impactedTargets });
       const count = t.impactedTargets === 'ALL' ? 'ALL' : `${t.impactedTargets.length} target${t.impactedTargets.length === 1 ? '' : 's'}`;
-      wf.log(`set impacted targets of ${label} at ${t.sha.slice(0, 12)}: ${count}`);
+      const as = inputs.forkedWorkflowRunId ? ` (as fork workflow run ${inputs.forkedWorkflowRunId})` : '';
+      wf.log(`set impacted targets of ${label} at ${t.sha.slice(0, 12)}: ${count}${as}`);
+    }
+    if (uploadOnly) {
+      // A fork PR's run without a token: submitting is for a run that has one.
+      endGroup();
+      const r: Report = { state: '', exitCode: 0, timeInQueueS: null, testRun: '', failing: [] };
+      setOutputs(wf, r);
+      wf.summary(summaryOf(inputs, 'targets uploaded', r, []));
+      return { exitCode: 0 };
     }
     await client.submitPullRequest({
       ...prRef,

@@ -33,6 +33,11 @@ export interface CallOptions {
 export interface HttpSettings {
   baseUrl: string;
   token: string;
+  /**
+   * A fork PR's workflow run id: setImpactedTargets then authenticates with `x-forked-workflow-run-id`
+   * and an empty `x-api-token`, as Trunk documents; every other call still needs the token.
+   */
+  forkedWorkflowRunId?: string;
   userAgent: string;
   timeoutMs: number;
   /** What set timeoutMs, named in the hint when a request runs out of time (default: the flag and variable). */

@@ -49,6 +49,8 @@ const REDACTED = '***';
 const DAY_MS = 86_400_000;
 /** The times a Date header may name (the emulator's clock stops at 2200). */
 const SANE_DATES = [0, Date.UTC(2200, 0, 1)] as const;
+/** The one endpoint a fork PR's workflow run id authenticates. */
+const FORKED_ENDPOINT = 'setImpactedTargets';
 
 // ---- transports -------------------------------------------------------------------------------
 
@@ -134,14 +136,21 @@ export class HttpClient {
     return `${base}/${spec.endpoint}${qs}`;
   }
 
-  headers(spec: Pick<CallSpec, 'body'>, redact: boolean): Record<string, string> {
+  headers(spec: Pick<CallSpec, 'body' | 'endpoint'>, redact: boolean): Record<string, string> {
+    const forked = this.forkedRunFor(spec);
     const h: Record<string, string> = {
       'user-agent': this.settings.userAgent,
       accept: 'application/json, text/plain;q=0.9',
-      'x-api-token': redact ? REDACTED : this.settings.token,
+      'x-api-token': forked !== undefined ? '' : redact ? REDACTED : this.settings.token,
     };
+    if (forked !== undefined) h['x-forked-workflow-run-id'] = forked;
     if (spec.body !== undefined) h['content-type'] = 'application/json';
     return h;
+  }
+
+  /** The fork's run id when it authenticates this call (setImpactedTargets only). */
+  private forkedRunFor(spec: Pick<CallSpec, 'endpoint'>): string | undefined {
+    return spec.endpoint === FORKED_ENDPOINT ? this.settings.forkedWorkflowRunId || undefined : undefined;
   }
 
   /** What would be sent, with the token redacted (for --dry-run and --debug). */
@@ -166,7 +175,7 @@ export class HttpClient {
 
   async call(spec: CallSpec, call: CallOptions = {}): Promise<HttpResponse> {
     // A dry run without a token may still try a read; never send one with an empty token.
-    if (!this.settings.token) {
+    if (!this.settings.token && this.forkedRunFor(spec) === undefined) {
       throw new ConfigError('no API token to read with', { hints: ['run `mq auth login`, or set MQ_TOKEN'] });
     }
     const maxRetries = this.settings.maxRetries ?? 3;

@@ -118,7 +118,8 @@ export const submitRequest = z.lazy(() =>
 export const impactedTargetsRequest = z.lazy(() =>
   z.object({
     ...queueTarget,
-    pr: z.object({ number: prNumber, sha: nonEmpty() }),
+    // The service's schema has no PR 0 here (the other PR endpoints allow it).
+    pr: z.object({ number: z.int().check(z.gte(1), z.lte(MAX_U32)), sha: nonEmpty() }),
     impactedTargets: z.union([z.literal('ALL'), z.array(z.string())]),
   }),
 );

@@ -6,11 +6,11 @@ import type { Command, Option } from 'commander';
 import { MAX_U32, PRIORITY_NAMES, PRIORITY_VALUES } from '../api/constants.js';
 import { UsageError } from '../errors.js';
 
-/** A PR number: an integer 0..4294967295, optionally written `#42`. */
+/** A PR number: an integer 1..4294967295, optionally written `#42` (the service has no PR 0). */
 export function parsePrNumber(text: string, label = 'PR number'): number {
   const t = text.trim().replace(/^#/, '');
-  if (!/^\d+$/.test(t) || Number(t) > MAX_U32) {
-    throw new UsageError(`${label}: ${JSON.stringify(text)} is not a PR number; expected an integer from 0 to ${MAX_U32}`, {
+  if (!/^\d+$/.test(t) || Number(t) < 1 || Number(t) > MAX_U32) {
+    throw new UsageError(`${label}: ${JSON.stringify(text)} is not a PR number; expected an integer from 1 to ${MAX_U32}`, {
       example: '42',
     });
   }

@@ -1,8 +1,12 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
+import type { MergeQueueClient, PrRequest } from '../api/client.js';
+import { COMMIT_SHA, WORKFLOW_RUN_ID } from '../api/constants.js';
+import { forkedRunId } from '../config/fork.js';
+import type { CallOptions } from '../api/http-types.js';
 import { formatRepo } from '../config/resolve.js';
-import type { Context, Deps } from '../context.js';
+import { type Context, type Deps, requestTimeoutMs } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Result } from '../output/present.js';
 import { plainNone } from '../output/plain.js';
@@ -21,6 +25,8 @@ export interface TargetsOptions {
   sha: string;
   source: TargetSource;
   dryRun?: boolean;
+  /** --forked-workflow-run-id: authenticate the upload as this fork PR's workflow run. */
+  forkedWorkflowRunId?: string;
 }
 
 interface TargetsFlags {
@@ -30,12 +36,17 @@ interface TargetsFlags {
   all?: boolean;
   none?: boolean;
   dryRun?: boolean;
+  forkedWorkflowRunId?: string;
 }
 
-/** The wiring: exactly one source of targets, a sha without white space. */
+/** The wiring: exactly one source of targets, a sha that is a commit id. */
 export function targetsOptions(pr: number, f: TargetsFlags): TargetsOptions {
   const sha = f.sha?.trim();
-  if (!sha || /\s/.test(sha)) throw new UsageError('--sha: the head commit sha of the PR is required', { hints: ['e.g. --sha "$(git rev-parse HEAD)"'] });
+  const hints = ['e.g. --sha "$(git rev-parse HEAD)"'];
+  if (!sha) throw new UsageError('--sha: the head commit sha of the PR is required', { hints });
+  if (!COMMIT_SHA.test(sha)) {
+    throw new UsageError(`--sha: ${JSON.stringify(f.sha)} is not a commit sha; expected 7 to 64 hex digits`, { hints });
+  }
   const chosen = [f.target !== undefined, f.file !== undefined, f.all === true, f.none === true].filter(Boolean).length;
   if (chosen !== 1) {
     throw new UsageError('give exactly one of --target, --file, --all or --none', {
@@ -44,7 +55,14 @@ export function targetsOptions(pr: number, f: TargetsFlags): TargetsOptions {
   }
   if (f.target?.some((t) => t.trim() === '')) throw new UsageError('--target: a target must not be empty');
   const source: TargetSource = f.all ? { all: true } : f.none ? { none: true } : f.target ? { targets: f.target } : { file: f.file as string };
-  return { pr, sha, source, dryRun: f.dryRun };
+  const forked = f.forkedWorkflowRunId?.trim();
+  if (forked !== undefined && !WORKFLOW_RUN_ID.test(forked)) {
+    const given = JSON.stringify(f.forkedWorkflowRunId);
+    throw new UsageError(`--forked-workflow-run-id: ${given} is not a workflow run id; expected digits`, {
+      hints: ['in the fork PR\'s workflow: --forked-workflow-run-id "$GITHUB_RUN_ID"'],
+    });
+  }
+  return { pr, sha, source, dryRun: f.dryRun, ...(forked !== undefined ? { forkedWorkflowRunId: forked } : {}) };
 }
 
 function tooLarge(file: string): UsageError {
@@ -115,9 +133,21 @@ export async function runTargets(opts: TargetsOptions, deps: Deps): Promise<Resu
       });
     }
   }
-  const client = await deps.client({ dryRun: opts.dryRun });
-  // The body is already made (and checked as it was read); the request object is not serialised again.
-  await client.setImpactedTargets({ ...head, impactedTargets: count === 'ALL' ? 'ALL' : [] }, { body });
+  const forked = opts.forkedWorkflowRunId ?? forkWithoutToken(deps);
+  const client = await deps.client({ dryRun: opts.dryRun, ...(forked ? { forkedWorkflowRunId: forked } : {}) });
+  // Read alongside the upload (no extra round trip), within one request's time, and ended with the command.
+  const done = new AbortController();
+  const signal = AbortSignal.any([deps.signal, done.signal]);
+  const call = { signal, deadline: deps.clock.now() + requestTimeoutMs(deps.options, deps.env, false) };
+  // A fork's run id cannot read: no check then.
+  const known = opts.dryRun || forked ? undefined : knownHead(client, { ...target, pr: { number: pr } }, call);
+  try {
+    // The body is already made (and checked as it was read); the request object is not serialised again.
+    await client.setImpactedTargets({ ...head, impactedTargets: count === 'ALL' ? 'ALL' : [] }, { body });
+  } catch (err) {
+    done.abort();
+    throw err;
+  }
   if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, doc: { requests: deps.dryRuns, targets: count } } };
   const common = { action: 'targets', repo: formatRepo(target.repo), targetBranch: target.targetBranch };
   deps.out.note([
@@ -125,26 +155,54 @@ export async function runTargets(opts: TargetsOptions, deps: Deps): Promise<Resu
     ` set impacted targets of PR #${pr} at `,
     v(sha.slice(0, 12)),
     `: ${count === 'ALL' ? 'ALL' : `${count} target${count === 1 ? '' : 's'}`}`,
+    forked ? ` (as fork workflow run ${forked})` : '',
   ]);
+  const headSha = await known;
+  if (headSha !== undefined && headSha.toLowerCase() !== sha.toLowerCase()) {
+    deps.out.note([
+      own(paints.yellow, 'warning:'),
+      ` --sha ${sha} is not the head of PR #${pr} as the service knows it (`,
+      v(headSha.slice(0, 64)),
+      '); the PR waits for targets of its head',
+    ]);
+  }
   return {
     data: prDocument([{ pr, ok: true, exitCode: 0, ...common, sha, targets: count, bytes }], common),
     exitCode: 0,
   };
 }
 
+/** In a fork PR's workflow run with no token set: the run's id, which authenticates the upload. */
+function forkWithoutToken(deps: Deps): string | undefined {
+  const runId = forkedRunId(deps.env);
+  return runId !== undefined && !deps.connection().token ? runId : undefined;
+}
+
+/** Best effort: the PR's head sha as the service knows it; unknown PR or a failed read: undefined. */
+async function knownHead(client: MergeQueueClient, req: PrRequest, call: CallOptions): Promise<string | undefined> {
+  try {
+    const pr = await client.getSubmittedPullRequest(req, call);
+    return typeof pr.prSha === 'string' && pr.prSha !== '' ? pr.prSha : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function targetsCommand(ctx: Context): Command {
   const cmd = new Command('targets')
     .summary('upload the impacted targets of a PR (parallel queues)')
     .description(
-      'Set the impacted targets of a PR for its head sha. The last upload for a sha wins. A body over 20 MiB is refused before sending; use --all for "impacts everything".',
+      'Set the impacted targets of a PR for its head sha. The last upload for a sha wins. A body over 20 MiB is refused before sending; use --all for "impacts everything". ' +
+        "A --sha that is not the PR's head as the service knows it is uploaded with a warning.",
     )
     .argument('[pr]', 'PR number')
-    .option('--sha <sha>', 'head commit sha the targets were computed for (required)')
+    .option('--sha <sha>', 'head commit sha the targets were computed for (required; 7 to 64 hex digits)')
     .option('-t, --target <target>', 'an impacted target (repeatable)', collect)
     .option('-f, --file <path>', 'read targets from a file (one per line, or a JSON array); - for stdin')
     .option('--all', 'the PR impacts every target (sends "ALL")')
     .option('--none', 'the PR impacts nothing (sends an empty list)')
     .option('--dry-run', 'print the request instead of sending it')
+    .option('--forked-workflow-run-id <id>', "a fork PR's workflow run id, the upload's credential instead of a token (default there: GITHUB_RUN_ID)")
     .action(act(ctx, 'targets', (pr: string | undefined, f: TargetsFlags) => targetsOptions(onePr(ctx.env, pr), f), runTargets));
   withPlainHelp(cmd, [plainNone('nothing on stdout: a ✓ line on stderr, and the exit code')]);
   return withExamples(cmd, [

@@ -60,6 +60,21 @@ function tokenMatches(given: string | string[] | undefined, expected: Buffer, sc
   return timingSafeEqual(scratch, expected);
 }
 
+/**
+ * Without a token, a fork PR's workflow run id (`x-forked-workflow-run-id`) authenticates
+ * setImpactedTargets alone, as Trunk documents; the emulator takes any run id (it knows no runs).
+ */
+function forkedRunAuth(req: IncomingMessage, route: Route): void {
+  const runId = req.headers['x-forked-workflow-run-id'];
+  if (runId === undefined || runId === '') throw new HttpError(401, 'missing x-api-token header');
+  if (!route.forkedRunAuth) {
+    throw new HttpError(401, 'x-forked-workflow-run-id authenticates setImpactedTargets only; send x-api-token');
+  }
+  if (typeof runId !== 'string' || !/^[1-9]\d{0,19}$/.test(runId)) {
+    throw new HttpError(401, 'invalid x-forked-workflow-run-id: expected a workflow run id');
+  }
+}
+
 /** One listener for every request's and response's 'error' (no closure per request). */
 const ignore = (): void => {};
 
@@ -156,8 +171,8 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
       throw new HttpError(404, `no such endpoint: ${pathname}`);
     }
     const token = req.headers['x-api-token'];
-    if (token === undefined || token === '') throw new HttpError(401, 'missing x-api-token header');
-    if (!tokenMatches(token, expected, scratch)) throw new HttpError(401, 'invalid API token');
+    if (token === undefined || token === '') forkedRunAuth(req, route);
+    else if (!tokenMatches(token, expected, scratch)) throw new HttpError(401, 'invalid API token');
 
     let input: unknown;
     let keptKey: string | undefined;

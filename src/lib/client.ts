@@ -5,6 +5,7 @@
  * errors or `console.log(client)` (it lives in a private field).
  */
 import { MergeQueueClient as CliClient } from '../api/client.js';
+import { WORKFLOW_RUN_ID } from '../api/constants.js';
 import { HttpClient } from '../api/http.js';
 import { MergeQueueError, toPublicError } from './errors.js';
 import type {
@@ -41,8 +42,13 @@ export const VERSION: string = typeof MQ_VERSION === 'string' ? MQ_VERSION : '0.
 export interface MergeQueueClientOptions {
   /** The API base, e.g. `https://api.trunk.io/v1` (or an emulator's `url`). */
   apiUrl: string;
-  /** The API token, sent as `x-api-token`. */
+  /** The API token, sent as `x-api-token` (may be empty with `forkedWorkflowRunId`). */
   token: string;
+  /**
+   * In a fork PR's workflow: its run id (`GITHUB_RUN_ID`), sent as `x-forked-workflow-run-id` with
+   * an empty `x-api-token` by setImpactedTargets, as Trunk documents. Other calls need the token.
+   */
+  forkedWorkflowRunId?: string;
   /** Limit for each request, in ms (default 30 000). */
   timeoutMs?: number;
   /** Retries of a failed request (default 3). */
@@ -129,7 +135,12 @@ export class MergeQueueClient {
     if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname) && options.allowInsecureHttp !== true) {
       throw usage(`apiUrl: refusing to send the token over plain http:// to ${url.host}; use https://, or set allowInsecureHttp if this network is trusted`);
     }
-    if (typeof options.token !== 'string' || options.token === '') throw usage('token: required (the API token)');
+    const forked = options.forkedWorkflowRunId;
+    if (forked !== undefined && !(typeof forked === 'string' && WORKFLOW_RUN_ID.test(forked)))
+      throw usage('forkedWorkflowRunId: expected a workflow run id (digits, e.g. GITHUB_RUN_ID)');
+    if (typeof options.token !== 'string' || (options.token === '' && forked === undefined)) {
+      throw usage('token: required (the API token)');
+    }
     for (const [name, value] of [
       ['timeoutMs', options.timeoutMs],
       ['maxRetries', options.maxRetries],
@@ -141,6 +152,7 @@ export class MergeQueueClient {
     const http = new HttpClient({
       baseUrl: options.apiUrl,
       token: options.token,
+      ...(forked !== undefined ? { forkedWorkflowRunId: forked } : {}),
       userAgent: options.userAgent ?? `mq-cli/${VERSION}`,
       timeoutMs: Math.max(1, options.timeoutMs ?? 30_000),
       ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),

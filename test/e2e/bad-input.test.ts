@@ -20,7 +20,7 @@ const cases: Array<{ name: string; args: string[]; message: RegExp; env?: Record
   {
     name: 'PR number above 4294967295',
     args: ['submit', '4294967296'],
-    message: /PR number: "4294967296" is not a PR number; expected an integer from 0 to 4294967295/,
+    message: /PR number: "4294967296" is not a PR number; expected an integer from 1 to 4294967295/,
   },
   { name: 'fractional PR number', args: ['cancel', '4.5'], message: /"4\.5" is not a PR number/ },
   { name: 'word as PR number', args: ['restart', 'abc'], message: /"abc" is not a PR number/ },
@@ -40,11 +40,11 @@ const cases: Array<{ name: string; args: string[]; message: RegExp; env?: Record
   { name: 'unknown flag', args: ['status', '42', '--frobnicate'], message: /unknown option '--frobnicate'/ },
   {
     name: 'unreadable targets file',
-    args: ['targets', '42', '--sha', 'abc', '--file', '/nonexistent/targets.txt'],
+    args: ['targets', '42', '--sha', 'abc1234', '--file', '/nonexistent/targets.txt'],
     message: /--file: cannot read \/nonexistent\/targets.txt \(ENOENT\)/,
   },
-  { name: 'targets without a source', args: ['targets', '42', '--sha', 'abc'], message: /exactly one of --target, --file, --all or --none/ },
-  { name: 'targets with two sources', args: ['targets', '42', '--sha', 'abc', '--all', '--target', 'x'], message: /exactly one of/ },
+  { name: 'targets without a source', args: ['targets', '42', '--sha', 'abc1234'], message: /exactly one of --target, --file, --all or --none/ },
+  { name: 'targets with two sources', args: ['targets', '42', '--sha', 'abc1234', '--all', '--target', 'x'], message: /exactly one of/ },
   { name: 'targets without --sha', args: ['targets', '42', '--all'], message: /--sha: the head commit sha of the PR is required/ },
   { name: 'unknown output format', args: ['status', '42', '-o', 'yaml'], message: /argument 'yaml' is invalid/ },
   { name: 'bad --timeout', args: ['status', '42', '--timeout', 'soon'], message: /--timeout: "soon" is not a duration/ },
@@ -115,7 +115,7 @@ describe('bad input: exit 2, one line naming the rule, nothing sent', () => {
     // ~21 MiB of targets.
     const line = `//very/long/bazel/package/path/to/a/target:name_${'x'.repeat(60)}\n`;
     writeFileSync(file, line.repeat(Math.ceil((21 * 1024 * 1024) / line.length)));
-    const r = await runCli(['targets', '42', '--sha', 'abc', '--file', file], { env: baseEnv(fake.url) });
+    const r = await runCli(['targets', '42', '--sha', 'abc1234', '--file', file], { env: baseEnv(fake.url) });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/--file: .* is over the limit of 20 MiB/);
     expect(r.stderr).toContain('hint: send --all instead');
@@ -127,7 +127,7 @@ describe('bad input: exit 2, one line naming the rule, nothing sent', () => {
     const file = join(dir, 'targets.txt');
     // ~19 MiB of short targets: under the file limit, over 20 MiB once written as a JSON request.
     writeFileSync(file, '//t\n'.repeat(Math.ceil((19 * 1024 * 1024) / 4)));
-    const r = await runCli(['targets', '42', '--sha', 'abc', '--file', file], { env: baseEnv(fake.url) });
+    const r = await runCli(['targets', '42', '--sha', 'abc1234', '--file', file], { env: baseEnv(fake.url) });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/MiB request; the service accepts at most 20 MiB/);
     expect(r.stderr).toContain('hint: send --all instead');

@@ -184,7 +184,7 @@ describe('--dry-run sends nothing', () => {
     ['submit', '42', '--priority', 'urgent'],
     ['cancel', '42'],
     ['restart', '42'],
-    ['targets', '42', '--sha', 'abc', '--target', '//x'],
+    ['targets', '42', '--sha', 'abc1234', '--target', '//x'],
   ];
   for (const args of cases) {
     it(args.join(' '), async () => {

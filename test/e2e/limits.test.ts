@@ -28,7 +28,7 @@ async function shell(script: string) {
 describe('bounded input', () => {
   it('mq targets --file /dev/zero stops at 20 MiB with exit 2, nothing sent', async () => {
     fake.requests.length = 0;
-    const r = await runCli(['targets', '1', '--sha', 'x', '--file', '/dev/zero'], { env: baseEnv(fake.url) });
+    const r = await runCli(['targets', '1', '--sha', 'abc1234', '--file', '/dev/zero'], { env: baseEnv(fake.url) });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--file: /dev/zero is over the limit of 20 MiB');
     expect(fake.requests).toHaveLength(0);

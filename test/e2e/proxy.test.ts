@@ -59,7 +59,7 @@ describe.each(['node', 'undici'] as const)('proxies (direct connections: %s tran
     const targets = Array.from({ length: 30_000 }, (_, i) => `//svc/p${i}:t`);
     const file = resolve(tempDir('mq-proxy-targets-'), 'targets.txt');
     writeFileSync(file, `${targets.join('\r\n')}\r\n`);
-    const r = await runCli(['targets', '1', '--sha', 'abc', '--file', file, '--insecure-http'], { env: env({ HTTP_PROXY: proxy.url }) });
+    const r = await runCli(['targets', '1', '--sha', 'abc1234', '--file', file, '--insecure-http'], { env: env({ HTTP_PROXY: proxy.url }) });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(proxy.seen).toEqual([`CONNECT ${HOST}:${fake.port}`]);
     expect((fake.requests.at(-1)?.body as { impactedTargets?: string[] } | undefined)?.impactedTargets).toEqual(targets);

@@ -25,6 +25,37 @@ describe('errors', () => {
     expect((await c.post('getQueue', queue)).status).toBe(404); // the refused create changed nothing
   });
 
+  it('a fork PR run id stands in for the token on setImpactedTargets only', async () => {
+    await c.post('createQueue', { ...queue, mode: 'parallel' });
+    expect((await c.post('/_emulator/pullRequests', { repo, number: 5, sha: 'a'.repeat(40) })).status).toBe(200);
+    const fork = new Client(emu, '');
+    const targets = { ...queue, pr: { number: 5, sha: 'a'.repeat(40) }, impactedTargets: ['//a'] };
+    const runId = { 'x-forked-workflow-run-id': '9876543210' };
+    expect((await fork.post('setImpactedTargets', targets, runId)).status).toBe(200);
+    expect((await fork.post('setImpactedTargets', targets, { 'x-forked-workflow-run-id': 'abc' })).text).toBe(
+      'invalid x-forked-workflow-run-id: expected a workflow run id',
+    );
+    for (const [endpoint, body] of [
+      ['submitPullRequest', { ...queue, pr: { number: 5 } }],
+      ['getSubmittedPullRequest', { ...queue, pr: { number: 5 } }],
+      ['getQueue', queue],
+    ] as const) {
+      const refused = await fork.post(endpoint, body, runId);
+      expect([endpoint, refused.status, refused.text]).toEqual([
+        endpoint,
+        401,
+        'x-forked-workflow-run-id authenticates setImpactedTargets only; send x-api-token',
+      ]);
+    }
+    expect((await fork.post('/_emulator/clock/advance', { minutes: 1 }, runId)).status).toBe(401);
+    expect((await fork.post('setImpactedTargets', targets)).text).toBe('missing x-api-token header');
+    // A wrong token is refused whatever run id comes with it.
+    expect((await new Client(emu, 'wrong').post('setImpactedTargets', targets, runId)).text).toBe('invalid API token');
+    // The upload took effect: the PR, submitted with the token, is ready (its targets are known).
+    expect((await c.post('submitPullRequest', { ...queue, pr: { number: 5 } })).status).toBe(200);
+    expect((await c.post('getSubmittedPullRequest', { ...queue, pr: { number: 5 } })).json().readiness.hasImpactedTargets).toBe(true);
+  });
+
   it('400 for malformed JSON, a non-object body, and schema errors naming the field', async () => {
     const malformed = await c.post('createQueue', '{"repo": ');
     expect(malformed.status).toBe(400);

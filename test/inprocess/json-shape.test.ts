@@ -83,7 +83,7 @@ const ROWS: Row[] = [
     route: ['getSubmittedPullRequest', record(42, 'cancelled')],
   },
   { command: 'restart', one: ['restart', '42'], core: PR_CORE, single: ['pr', 'state'], route: ['getSubmittedPullRequest', record(42)] },
-  { command: 'targets', one: ['targets', '42', '--sha', 'abc', '--all'], core: PR_CORE, single: ['pr', 'sha', 'targets', 'bytes'] },
+  { command: 'targets', one: ['targets', '42', '--sha', 'abc1234', '--all'], core: PR_CORE, single: ['pr', 'sha', 'targets', 'bytes'] },
   {
     command: 'wait',
     one: ['wait', '42'],

@@ -67,21 +67,21 @@ describe('requests on the wire', () => {
     },
     {
       name: 'targets list',
-      args: ['targets', '42', '--sha', 'abc123', '--target', '//a', '-t', '//b'],
+      args: ['targets', '42', '--sha', 'abc1234', '--target', '//a', '-t', '//b'],
       path: '/setImpactedTargets',
-      body: { repo: REPO, targetBranch: 'main', pr: { number: 42, sha: 'abc123' }, impactedTargets: ['//a', '//b'] },
+      body: { repo: REPO, targetBranch: 'main', pr: { number: 42, sha: 'abc1234' }, impactedTargets: ['//a', '//b'] },
     },
     {
       name: 'targets ALL',
-      args: ['targets', '42', '--sha', 'abc123', '--all'],
+      args: ['targets', '42', '--sha', 'abc1234', '--all'],
       path: '/setImpactedTargets',
-      body: { repo: REPO, targetBranch: 'main', pr: { number: 42, sha: 'abc123' }, impactedTargets: 'ALL' },
+      body: { repo: REPO, targetBranch: 'main', pr: { number: 42, sha: 'abc1234' }, impactedTargets: 'ALL' },
     },
     {
       name: 'targets none',
-      args: ['targets', '42', '--sha', 'abc123', '--none'],
+      args: ['targets', '42', '--sha', 'abc1234', '--none'],
       path: '/setImpactedTargets',
-      body: { repo: REPO, targetBranch: 'main', pr: { number: 42, sha: 'abc123' }, impactedTargets: [] },
+      body: { repo: REPO, targetBranch: 'main', pr: { number: 42, sha: 'abc1234' }, impactedTargets: [] },
     },
     {
       name: 'explicit --repo with host and --branch',
@@ -114,7 +114,7 @@ describe('mq targets --file', () => {
   ])('refuses %s unless --none says so (exit 2, nothing sent)', async (_name, content) => {
     const cwd = tempDir('mq-targets-');
     writeFileSync(join(cwd, 'targets.txt'), content);
-    const r = await runMq(['targets', '42', '--sha', 'abc123', '--file', 'targets.txt'], { env: env(), cwd });
+    const r = await runMq(['targets', '42', '--sha', 'abc1234', '--file', 'targets.txt'], { env: env(), cwd });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--file: targets.txt lists no targets');
     expect(r.stderr).toContain('--none');
@@ -124,7 +124,7 @@ describe('mq targets --file', () => {
   it('sends the targets a file lists', async () => {
     const cwd = tempDir('mq-targets-');
     writeFileSync(join(cwd, 'targets.txt'), '# one per line\n//a\n\n//b\n');
-    const r = await runMq(['targets', '42', '--sha', 'abc123', '--file', 'targets.txt'], { env: env(), cwd });
+    const r = await runMq(['targets', '42', '--sha', 'abc1234', '--file', 'targets.txt'], { env: env(), cwd });
     expect(r.exitCode).toBe(0);
     expect(fake.requests.at(-1)?.body).toMatchObject({ impactedTargets: ['//a', '//b'] });
   });

@@ -112,6 +112,10 @@ describe('against the emulator fixture', () => {
     const err = await client.submitPullRequest({ ...queue, pr: { number: -1 } }).catch((e: unknown) => e);
     expect(err).toMatchObject({ kind: 'usage', exitCode: 2, status: undefined });
     expect(await emu.listRuns()).toEqual([]);
+    // setImpactedTargets has no PR 0 (its schema's minimum is 1); the other PR endpoints allow it.
+    const zero = await client.setImpactedTargets({ ...queue, pr: { number: 0, sha: 'a'.repeat(40) }, impactedTargets: 'ALL' }).catch((e: unknown) => e);
+    expect(zero).toMatchObject({ kind: 'usage', exitCode: 2, status: undefined });
+    expect(zero).toHaveProperty('message', expect.stringContaining('pr.number'));
   });
 });
 

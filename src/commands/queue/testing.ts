@@ -25,7 +25,8 @@ export function parseTestRun(text: string): { testRunId: string; pr?: number } {
   const t = text.trim();
   if (RUN_ID.test(t)) return { testRunId: t };
   const m = TEST_BRANCH.exec(t);
-  if (m) return { testRunId: m[2] as string, pr: Number(m[1]) };
+  if (m && Number(m[1]) >= 1) return { testRunId: m[2] as string, pr: Number(m[1]) };
+  if (m) throw new UsageError(`test run: ${JSON.stringify(text)} names PR 0; PR numbers start at 1`, { hints: ['pass the test run id (the uuid) alone'] });
   throw new UsageError(`test run: ${JSON.stringify(text)} is neither a test run id (a UUID) nor a test branch trunk-merge/pr-<N>/<uuid>`, {
     hints: ['in CI on the test branch: mq queue testing "$GITHUB_REF_NAME"'],
   });

@@ -6,7 +6,7 @@
  */
 import { HttpError, OK } from './respond.js';
 import { renderMetrics, METRICS_CONTENT_TYPE } from './metrics.js';
-import { kept, route, type Route } from './route.js';
+import { forkedRunAuth, kept, route, type Route } from './route.js';
 import * as s from './schemas.js';
 import { wireEntry, wirePullRequest, wireQueueSettings, wireTestingDetails, wireTestingResult } from './wire.js';
 
@@ -49,10 +49,12 @@ export const apiRoutes: Route[] = [
     const { results, total } = c.engine.listTestingResults({ ...rest, since: time(since), until: time(until) }, c.now);
     return { json: { testingResults: results.map(wireTestingResult), totalItems: total } };
   }),
-  route('POST', '/v1/setImpactedTargets', s.impactedTargetsRequest, true, (c, b) => {
-    c.engine.setImpactedTargets(b, c.now);
-    return OK;
-  }),
+  forkedRunAuth(
+    route('POST', '/v1/setImpactedTargets', s.impactedTargetsRequest, true, (c, b) => {
+      c.engine.setImpactedTargets(b, c.now);
+      return OK;
+    }),
+  ),
   route('POST', '/v1/getMergeQueueTestingDetails', s.testingDetailsRequest, false, (c, b) => ({
     json: wireTestingDetails(c.engine.getTestingDetails(b, c.now)),
   })),

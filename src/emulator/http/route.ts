@@ -35,6 +35,8 @@ export interface Route {
    * parsing, validating or calling the engine.
    */
   kept?: boolean;
+  /** A fork PR's workflow run id may stand in for the token (setImpactedTargets). */
+  forkedRunAuth?: boolean;
   handle(ctx: RouteContext, input: unknown): Reply | Promise<Reply>;
 }
 
@@ -68,4 +70,9 @@ export function route(
 export function kept(r: Route): Route {
   if (r.mutates) throw new Error(`internal: ${r.path} changes state; its answers cannot be kept`);
   return { ...r, kept: true };
+}
+
+/** Marks the route a fork PR's workflow run id authenticates (see Route.forkedRunAuth). */
+export function forkedRunAuth(r: Route): Route {
+  return { ...r, forkedRunAuth: true };
 }
