@@ -32,7 +32,8 @@ export async function runSubmit(opts: SubmitOptions, deps: Deps): Promise<Result
   // --timeout bounds all of submit --wait, the submit request included.
   const deadline = opts.wait ? deps.clock.now() + opts.wait.timeoutMs : undefined;
   const target = deps.target();
-  const client = await deps.client({ dryRun: opts.dryRun, waiting: opts.wait !== undefined });
+  // Every request of this client, the state read included, is bound to that deadline.
+  const client = await deps.client({ dryRun: opts.dryRun, waiting: opts.wait !== undefined, deadline });
   // Read alongside the submits (a paused queue stays paused while they are sent): no extra round trip.
   const notAdmitting = opts.dryRun ? undefined : notAdmittingText(deps, client, target);
   const { results, exitCode } = await runOverPrs(

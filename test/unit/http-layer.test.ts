@@ -72,6 +72,26 @@ describe.each(['node', 'undici'] as const)('HTTP layer (%s transport)', (transpo
       expect(reads()).toBe(1);
     });
 
+    it("the client's deadline (the command's) bounds every call; the earlier of it and a call's own applies", async () => {
+      fake.on('POST /getSubmittedPullRequest', { status: 200, body: { state: 'pending' } });
+      const spent = client({ deadline: T0 });
+      await expect(spent.api.getSubmittedPullRequest(PR)).rejects.toThrow(/no time left before the deadline/);
+      await expect(spent.api.getSubmittedPullRequest(PR, { deadline: T0 + 10_000 })).rejects.toThrow(/no time left before the deadline/);
+      expect(reads()).toBe(0);
+      const open = client({ deadline: T0 + 10_000 });
+      await expect(open.api.getSubmittedPullRequest(PR, { deadline: T0 })).rejects.toThrow(/no time left before the deadline/);
+      await expect(open.api.getSubmittedPullRequest(PR)).resolves.toMatchObject({ state: 'pending' });
+      expect(reads()).toBe(1);
+    });
+
+    it("a silent service: a call ends at the client's deadline, not the per-request limit, and is not retried", async () => {
+      fake.on('POST /getSubmittedPullRequest', { hang: true });
+      const { api } = client({ deadline: T0 + 200 });
+      const err = await api.getSubmittedPullRequest(PR).catch((e: unknown) => e);
+      expect(err).toMatchObject({ exitCode: 6, why: expect.stringMatching(/no answer .* within 200 ms$/) });
+      expect(reads()).toBe(1);
+    });
+
     it('a retry whose wait would run into the deadline is not made, and no retry is announced after the last try', async () => {
       fake.on('POST /getSubmittedPullRequest', { status: 503, body: 'down' });
       const { api, lines, clk } = client();

@@ -1,0 +1,117 @@
+/**
+ * No request outlives its command: the built binary against a fake that answers nothing (or
+ * answers one request at once and leaves the others hanging) ends within the time its own
+ * requests may take, plus a margin, instead of waiting out requests still in flight.
+ */
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { startFakeServer, type Reply } from '../helpers/fake-server.js';
+import { baseEnv, BIN, runCli } from '../helpers/run-cli.js';
+import { queueRecord } from '../helpers/test-context.js';
+
+const MARGIN_MS = 2000;
+/** Per-request limit of the commands that do not wait; a read is tried 4 times. */
+const REQUEST_MS = 500;
+const READS = 4 * REQUEST_MS;
+const WAIT = ['--timeout', '2s'];
+
+interface Row {
+  args: string[];
+  exit: number;
+  /** What the command's own requests may take. */
+  budgetMs: number;
+  /** Routes answered at once; every other route never answers. */
+  replies?: Record<string, Reply>;
+  env?: Record<string, string>;
+}
+
+async function timed(row: Row): Promise<{ exitCode: number; stderr: string; ms: number }> {
+  const fake = await startFakeServer({ hang: true });
+  try {
+    for (const [route, reply] of Object.entries(row.replies ?? {})) fake.on(route, reply);
+    const env = { ...baseEnv(fake.url), MQ_TIMEOUT: `${REQUEST_MS}ms`, ...row.env };
+    const started = Date.now();
+    // Killed well past the bound, so a leak fails the assertion below, not the test's timeout.
+    const r = await runCli(row.args, { env, timeoutMs: row.budgetMs + MARGIN_MS + 8000 });
+    return { ...r, ms: Date.now() - started };
+  } finally {
+    await fake.close();
+  }
+}
+
+const silent: Row[] = [
+  { args: ['submit', '5', '--wait', ...WAIT], exit: 6, budgetMs: 2000, env: { MQ_TIMEOUT: '30s' } },
+  { args: ['submit', '5'], exit: 6, budgetMs: READS },
+  { args: ['submit', '5', '6'], exit: 6, budgetMs: READS },
+  { args: ['wait', '5', ...WAIT], exit: 6, budgetMs: 2000, env: { MQ_TIMEOUT: '30s' } },
+  { args: ['status', '5'], exit: 6, budgetMs: READS },
+  { args: ['status', '5', '6'], exit: 6, budgetMs: READS },
+  { args: ['cancel', '5'], exit: 6, budgetMs: READS },
+  { args: ['restart', '5'], exit: 6, budgetMs: READS },
+  { args: ['queue', 'pause'], exit: 6, budgetMs: READS },
+  { args: ['queue', 'resume'], exit: 6, budgetMs: READS },
+  { args: ['queue', 'drain'], exit: 6, budgetMs: READS },
+  { args: ['queue', 'drain', '--wait', ...WAIT], exit: 6, budgetMs: 2000, env: { MQ_TIMEOUT: '30s' } },
+  { args: ['queue', 'update', '--concurrency', '2'], exit: 6, budgetMs: READS },
+  { args: ['queue', 'create'], exit: 6, budgetMs: READS },
+  { args: ['queue', 'delete', '--yes'], exit: 6, budgetMs: READS },
+  { args: ['queue', 'show'], exit: 6, budgetMs: READS },
+  { args: ['queue', 'history'], exit: 6, budgetMs: READS },
+  { args: ['queue', 'stats'], exit: 6, budgetMs: READS },
+  { args: ['queue', 'simulate', '--from-history', '1d'], exit: 6, budgetMs: READS },
+];
+
+// One request fails at once (401, not retried) while the others of the command never answer.
+const REFUSED: Reply = { status: 401, body: 'bad token' };
+const halfSilent: Row[] = [
+  // The issue: the queue-state read beside the submit went on after the command had failed.
+  { args: ['submit', '5'], replies: { 'POST /submitPullRequest': REFUSED }, exit: 4, budgetMs: 0, env: { MQ_TIMEOUT: '30s' } },
+  { args: ['status', '5', '6'], replies: { 'POST /getSubmittedPullRequests': REFUSED }, exit: 4, budgetMs: 0, env: { MQ_TIMEOUT: '30s' } },
+  {
+    args: ['queue', 'stats'],
+    replies: { 'POST /getQueue': { status: 200, body: queueRecord() }, 'POST /listPullRequests': REFUSED },
+    exit: 4,
+    budgetMs: 0,
+    env: { MQ_TIMEOUT: '30s' },
+  },
+];
+
+describe.concurrent('no request outlives its command', () => {
+  it.each(silent.map((row) => [row.args.join(' '), row] as const))(
+    'a silent service: mq %s ends within the time its requests may take + 2 s',
+    async (_, row) => {
+      const r = await timed(row);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(r.exitCode).toBe(row.exit);
+      expect(r.ms).toBeLessThan(row.budgetMs + MARGIN_MS);
+    },
+  );
+
+  it.each(halfSilent.map((row) => [row.args.join(' '), row] as const))('one request refused, the others silent: mq %s ends at once', async (_, row) => {
+    const r = await timed(row);
+    expect(r.exitCode).toBe(row.exit);
+    expect(r.stderr).toContain('HTTP 401');
+    expect(r.ms).toBeLessThan(row.budgetMs + MARGIN_MS);
+  });
+
+  it('queue watch, which polls until Ctrl-C, stops its request in flight at once', async () => {
+    const fake = await startFakeServer({ hang: true });
+    try {
+      const child = execa(process.execPath, [BIN, 'queue', 'watch', '--json'], {
+        env: { ...baseEnv(fake.url), MQ_TIMEOUT: '30s' },
+        extendEnv: false,
+        reject: false,
+        stdin: 'ignore',
+        timeout: 15_000,
+      });
+      while (fake.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
+      const started = Date.now();
+      child.kill('SIGINT');
+      const r = await child;
+      expect(r.exitCode).toBe(130);
+      expect(Date.now() - started).toBeLessThan(MARGIN_MS);
+    } finally {
+      await fake.close();
+    }
+  });
+});
