@@ -53,13 +53,19 @@ export async function runSubmit(opts: SubmitOptions, deps: Deps): Promise<Result
     () => `submitted to ${target.targetBranch}`,
   );
   if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, bulk, doc: { requests: deps.dryRuns } } };
-  const warn = async () => {
+  const warn = async (stillOn = () => true) => {
     const text = results.some((r) => r.ok) ? await notAdmitting : undefined;
-    if (text) deps.out.note([own(paints.yellow, 'warning:'), ` ${text}`]);
+    if (text && stillOn()) deps.out.note([own(paints.yellow, 'warning:'), ` ${text}`]);
   };
   if (opts.wait && !bulk && results[0]?.ok) {
-    await warn();
-    return waitForPr(deps, client, target, prs[0] as number, opts.wait, { submitted: true, deadline });
+    // The state read never holds the wait up: its warning comes when it lands, if the wait is still on.
+    let waiting = true;
+    void warn(() => waiting);
+    try {
+      return await waitForPr(deps, client, target, prs[0] as number, opts.wait, { submitted: true, deadline });
+    } finally {
+      waiting = false;
+    }
   }
   if (!bulk) deps.out.note([own(paints.green, '✓'), ` submitted PR #${prs[0]} to the `, v(target.targetBranch), ' queue of ', v(formatRepo(target.repo))]);
   await warn();

@@ -60,6 +60,27 @@ describe('run() ends what the command started', () => {
   });
 });
 
+describe('submit --wait: the queue-state read beside the submit never holds the wait up', () => {
+  const merged = { prNumber: 5, state: 'merged', isCurrentlySubmittedToQueue: false };
+
+  it('a read that never answers: the wait runs, ends with its outcome, and the read is aborted', { timeout: 5000 }, async () => {
+    const read = silentRead();
+    const fake = fakeClient({ submitPullRequest: [undefined], getQueueState: [read.answer], getSubmittedPullRequest: [merged] });
+    const { ctx, io } = context(fake);
+    expect(await run(ctx, ['submit', '5', '--wait', '--timeout', '10s'])).toBe(0);
+    expect(io.stderr).toContain('PR #5 merged');
+    expect(io.stderr).not.toContain('warning');
+    expect(read.state.aborted).toBe(true);
+  });
+
+  it('a paused queue still gets its warning', async () => {
+    const fake = fakeClient({ submitPullRequest: [undefined], getQueueState: ['paused'], getSubmittedPullRequest: [merged] });
+    const { ctx, io } = context(fake);
+    expect(await run(ctx, ['submit', '5', '--wait', '--timeout', '10s'])).toBe(0);
+    expect(io.stderr).toContain('warning: queued, but the queue is paused');
+  });
+});
+
 describe('a command that waits binds its client to its deadline (now + --timeout)', () => {
   const record = { prNumber: 5, state: 'merged', isCurrentlySubmittedToQueue: false };
   it.each([
