@@ -1,9 +1,9 @@
 /**
  * The deps every behaviour gets (gh's Factory, kept small): streams, environment, working
- * directory, clock, Ctrl-C signal, the global options, the presenter, configuration access and a
- * lazily built API client. main.ts/cli.ts build one Context from the real process; tests build one
- * with a memory IO, a fixed or virtual clock and a fake client. Nothing in a behaviour reaches for
- * `process`, `Date.now` or stdout directly.
+ * directory, clock, the command's signal (Ctrl-C, or run() ended it), the global options, the
+ * presenter, configuration access and a lazily built API client. main.ts/cli.ts build one Context
+ * from the real process; tests build one with a memory IO, a fixed or virtual clock and a fake
+ * client. Nothing in a behaviour reaches for `process`, `Date.now` or stdout directly.
  */
 import { setMaxListeners } from 'node:events';
 import type { MergeQueueClient } from './api/client.js';
@@ -185,7 +185,7 @@ export class Context {
 
   /** The API client; with `dryRun`, mutations are recorded in `dryRuns` instead of sent and no token is needed. */
   async client(opts: ClientOptions = {}): Promise<MergeQueueClient> {
-    const plain = !opts.dryRun && !opts.waiting && !opts.connection;
+    const plain = !opts.dryRun && !opts.waiting && opts.deadline === undefined && !opts.connection;
     if (this.cachedClient && plain) return this.cachedClient;
     const client = await this.clientFactory(this, opts);
     if (plain) this.cachedClient = client;

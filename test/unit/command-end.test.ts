@@ -16,7 +16,8 @@ import { queueRecord } from '../helpers/test-context.js';
 
 function context(fake: FakeClient, seen: ClientOptions[] = [], signal?: AbortSignal) {
   const io = memoryIO({});
-  const env = { MQ_CONFIG_DIR: tempDir('mq-config-'), MQ_REPO: 'github.com/acme/widgets', MQ_BRANCH: 'main' } as NodeJS.ProcessEnv;
+  const target = { MQ_REPO: 'github.com/acme/widgets', MQ_BRANCH: 'main' };
+  const env: NodeJS.ProcessEnv = { MQ_CONFIG_DIR: tempDir('mq-config-'), ...target };
   const client = async (_ctx: Context, opts: ClientOptions) => {
     seen.push(opts);
     return fake.client;
@@ -60,12 +61,14 @@ describe('run() ends what the command started', () => {
   });
 });
 
-describe('submit --wait: the queue-state read beside the submit never holds the wait up', () => {
-  const merged = { prNumber: 5, state: 'merged', isCurrentlySubmittedToQueue: false };
+const merged = { prNumber: 5, state: 'merged', isCurrentlySubmittedToQueue: false };
+/** A submit that is accepted, then polls that find the PR merged. */
+const submitted = { submitPullRequest: [undefined], getSubmittedPullRequest: [merged] };
 
-  it('a read that never answers: the wait runs, ends with its outcome, and the read is aborted', { timeout: 5000 }, async () => {
+describe('submit --wait: the queue-state read beside the submit never holds the wait up', () => {
+  it('a read that never answers: the wait ends with its outcome; the read is aborted', { timeout: 5000 }, async () => {
     const read = silentRead();
-    const fake = fakeClient({ submitPullRequest: [undefined], getQueueState: [read.answer], getSubmittedPullRequest: [merged] });
+    const fake = fakeClient({ ...submitted, getQueueState: [read.answer] });
     const { ctx, io } = context(fake);
     expect(await run(ctx, ['submit', '5', '--wait', '--timeout', '10s'])).toBe(0);
     expect(io.stderr).toContain('PR #5 merged');
@@ -74,7 +77,7 @@ describe('submit --wait: the queue-state read beside the submit never holds the 
   });
 
   it('a paused queue still gets its warning', async () => {
-    const fake = fakeClient({ submitPullRequest: [undefined], getQueueState: ['paused'], getSubmittedPullRequest: [merged] });
+    const fake = fakeClient({ ...submitted, getQueueState: ['paused'] });
     const { ctx, io } = context(fake);
     expect(await run(ctx, ['submit', '5', '--wait', '--timeout', '10s'])).toBe(0);
     expect(io.stderr).toContain('warning: queued, but the queue is paused');
@@ -82,11 +85,12 @@ describe('submit --wait: the queue-state read beside the submit never holds the 
 });
 
 describe('a command that waits binds its client to its deadline (now + --timeout)', () => {
-  const record = { prNumber: 5, state: 'merged', isCurrentlySubmittedToQueue: false };
+  const TEN = ['--timeout', '10s'];
+  const draining = queueRecord({ state: 'draining' });
   it.each([
-    [['submit', '5', '--wait', '--timeout', '10s'], { submitPullRequest: [undefined], getQueueState: ['running'], getSubmittedPullRequest: [record] }],
-    [['wait', '5', '--timeout', '10s'], { getSubmittedPullRequest: [record] }],
-    [['queue', 'drain', '--wait', '--timeout', '10s'], { getQueue: [queueRecord()], updateQueue: [queueRecord({ state: 'draining' })] }],
+    [['submit', '5', '--wait', ...TEN], { ...submitted, getQueueState: ['running'] }],
+    [['wait', '5', ...TEN], { getSubmittedPullRequest: [merged] }],
+    [['queue', 'drain', '--wait', ...TEN], { getQueue: [queueRecord()], updateQueue: [draining] }],
   ])('%j', async (argv, scripts) => {
     const seen: ClientOptions[] = [];
     const { ctx } = context(fakeClient(scripts), seen);

@@ -71,7 +71,8 @@ export async function runQueueDrain(opts: DrainOptions, deps: Deps): Promise<Res
   const settings = opts.wait;
   // --timeout bounds all of drain --wait, the state change included.
   const deadline = settings ? deps.clock.now() + settings.timeoutMs : undefined;
-  const { change, client, target } = await setQueueState(deps, 'drain', { dryRun: opts.dryRun, waiting: settings !== undefined, deadline });
+  const waiting = settings !== undefined;
+  const { change, client, target } = await setQueueState(deps, 'drain', { dryRun: opts.dryRun, waiting, deadline });
   if (!settings) return stateChangeResult(deps, change, opts.dryRun === true);
   if (deps.out.format() !== 'json') stateChangeNotes(deps, change);
   let result: DrainWait;
