@@ -132,4 +132,17 @@ describe.concurrent('no request outlives its command', () => {
       await fake.close();
     }
   });
+
+  it('every request in flight listens to the command signal: 30 at once raise no listener warning', async () => {
+    const fake = await startFakeServer({ slow: { status: 200, chunks: ['O', 'K'], everyMs: 150 } });
+    try {
+      const prs = Array.from({ length: 40 }, (_, i) => String(i + 1));
+      const r = await runCli(['submit', ...prs, '--parallel', '30'], { env: baseEnv(fake.url) });
+      expect(r.exitCode).toBe(0);
+      expect(r.stderr).toContain('40 of 40 succeeded');
+      expect(r.stderr).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      await fake.close();
+    }
+  });
 });
