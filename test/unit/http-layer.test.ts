@@ -135,6 +135,15 @@ describe.each(['node', 'undici'] as const)('HTTP layer (%s transport)', (transpo
       expect(reads()).toBe(0);
     });
 
+    it("the client's signal (the command's) aborted while a retry waits: no retry is sent", async () => {
+      fake.on('POST /getSubmittedPullRequest', { status: 503, body: 'down' });
+      const ended = new AbortController();
+      const sleep = async () => ended.abort();
+      const { api } = client({ signal: ended.signal, sleep });
+      await expect(api.getSubmittedPullRequest(PR)).rejects.toMatchObject({ exitCode: 130 });
+      expect(reads()).toBe(1);
+    });
+
     it("a call's own signal stops a request in flight", async () => {
       fake.on('POST /getSubmittedPullRequest', { hang: true });
       const { api } = client();
