@@ -1,10 +1,11 @@
 /**
  * The deps every behaviour gets (gh's Factory, kept small): streams, environment, working
- * directory, clock, Ctrl-C signal, the global options, the presenter, configuration access and a
- * lazily built API client. main.ts/cli.ts build one Context from the real process; tests build one
- * with a memory IO, a fixed or virtual clock and a fake client. Nothing in a behaviour reaches for
- * `process`, `Date.now` or stdout directly.
+ * directory, clock, the command's signal (Ctrl-C, or run() ended it), the global options, the
+ * presenter, configuration access and a lazily built API client. main.ts/cli.ts build one Context
+ * from the real process; tests build one with a memory IO, a fixed or virtual clock and a fake
+ * client. Nothing in a behaviour reaches for `process`, `Date.now` or stdout directly.
  */
+import { setMaxListeners } from 'node:events';
 import type { MergeQueueClient } from './api/client.js';
 import type { RequestDescription } from './api/http.js';
 import type { RepoRef } from './api/schemas.js';
@@ -52,6 +53,8 @@ export interface ClientOptions {
   dryRun?: boolean;
   /** The command waits: --timeout bounds the wait (passed per call as a deadline), not each request. */
   waiting?: boolean;
+  /** Epoch ms: no request of this client, side reads included, starts, is retried or runs past it. */
+  deadline?: number;
   /** This service and token instead of the resolved ones (`auth login` checks the token it is about to store). */
   connection?: { apiUrl: string; token: string };
   /** A fork PR's workflow run id: it authenticates setImpactedTargets, so no token is needed for it. */
@@ -85,7 +88,10 @@ export class Context {
   readonly io: IO;
   readonly cwd: string;
   readonly clock: Clock;
-  /** Aborted on Ctrl-C, so long waits can stop promptly. */
+  /**
+   * The command's signal: aborted on Ctrl-C, so long waits stop promptly, and by run() once the
+   * command has its outcome, so no request it started (a side read, a retry) outlives it.
+   */
   readonly signal: AbortSignal;
   readonly out: Presenter;
   options: GlobalOptions = {};
@@ -98,6 +104,7 @@ export class Context {
   /** Tests of the wiring: receives each command's typed options instead of running it. */
   intercept?: (command: string, options: unknown) => void;
   private readonly clientFactory: ClientFactory;
+  private readonly ended = new AbortController();
   private cachedConfig?: ConfigData;
   private cachedClient?: MergeQueueClient;
 
@@ -106,9 +113,16 @@ export class Context {
     this.io = init.io;
     this.cwd = init.cwd;
     this.clock = init.clock ?? systemClock;
-    this.signal = init.signal ?? new AbortController().signal;
+    this.signal = init.signal ? AbortSignal.any([init.signal, this.ended.signal]) : this.ended.signal;
+    // Every request in flight listens to it (a bulk run has --parallel of them).
+    setMaxListeners(0, this.signal);
     this.clientFactory = init.client ?? httpClientFactory;
     this.out = new Presenter(this.io, () => this.options);
+  }
+
+  /** The command has its outcome: whatever it still has in flight is aborted (a Context runs one command line). */
+  end(): void {
+    this.ended.abort();
   }
 
   /** Called once commander has parsed the global options. */
@@ -173,7 +187,7 @@ export class Context {
 
   /** The API client; with `dryRun`, mutations are recorded in `dryRuns` instead of sent and no token is needed. */
   async client(opts: ClientOptions = {}): Promise<MergeQueueClient> {
-    const plain = !opts.dryRun && !opts.waiting && !opts.connection && !opts.forkedWorkflowRunId;
+    const plain = !opts.dryRun && !opts.waiting && opts.deadline === undefined && !opts.connection && !opts.forkedWorkflowRunId;
     if (this.cachedClient && plain) return this.cachedClient;
     const client = await this.clientFactory(this, opts);
     if (plain) this.cachedClient = client;
@@ -214,6 +228,7 @@ export const httpClientFactory: ClientFactory = async (ctx, opts) => {
     timeoutMs,
     timeoutSource: timeoutSourceOf(ctx.options, ctx.env, opts.waiting === true),
     signal: ctx.signal,
+    deadline: opts.deadline,
     now: () => ctx.clock.now(),
     env: ctx.env,
     debug: ctx.debugEnabled ? (line) => ctx.debug(line) : undefined,

@@ -9,7 +9,7 @@ import { type Context, VERSION } from './context.js';
 import { argvAsksJson, formatOf, presentError } from './output/present.js';
 import { buildProgram } from './program.js';
 
-/** Runs one command line in `ctx` and returns its exit code; never throws, never exits. */
+/** Runs one command line in `ctx` and returns its exit code; never throws, never exits. Ends `ctx`. */
 export async function run(ctx: Context, argv: string[]): Promise<number> {
   try {
     // The same answer main.ts gives before loading the CLI, for in-process runs.
@@ -23,5 +23,8 @@ export async function run(ctx: Context, argv: string[]): Promise<number> {
   } catch (err) {
     const json = formatOf(ctx.options, false) === 'json' || argvAsksJson(argv);
     return presentError({ io: ctx.io, json, debug: ctx.debugEnabled, commandPath: ctx.commandPath }, err);
+  } finally {
+    // The command has its outcome: nothing it started (a side read, a retry) goes on.
+    ctx.end();
   }
 }

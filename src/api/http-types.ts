@@ -54,8 +54,10 @@ export interface HttpSettings {
   now?: () => number;
   /** Base of the exponential backoff, in ms. */
   backoffMs?: number;
-  /** Ctrl-C: stops a request in flight and any backoff; the call then fails as interrupted. */
+  /** The command's signal (Ctrl-C, or the command is over): stops a request in flight and any backoff. */
   signal?: AbortSignal;
+  /** The command's deadline (epoch ms): bounds every call as a call's own deadline does; the earlier one applies. */
+  deadline?: number;
   /** Where HTTP(S)_PROXY and NO_PROXY are read. Default process.env. */
   env?: NodeJS.ProcessEnv;
   /** Largest answer read, in bytes. Default 64 MiB. */

@@ -5,7 +5,9 @@
  * - Timeouts: each attempt is bounded by the request timeout and by the call's deadline, whatever
  *   phase it is in (connecting, a silent proxy, waiting for headers, a slow body). No attempt or
  *   retry starts past the deadline, and no retry waits past it.
- * - Ctrl-C (the settings' signal) and a call's own signal stop a request in flight and any backoff.
+ * - The settings' signal (Ctrl-C, or the command is over) and a call's own signal stop a request in
+ *   flight and any backoff; the retry loop checks them before each try. The settings' deadline (the
+ *   command's) bounds every call like a call's own deadline.
  * - Retries (429, 5xx, network) with exponential backoff and jitter, honouring Retry-After (capped at
  *   60 s). An idempotent call is retried on any of these; a non-idempotent one only when the request
  *   provably never reached the server (connection refused, 429), so a write is never doubled. When a
@@ -88,6 +90,10 @@ export function clockWarning(at: number, offset: number, loopback: boolean): str
   if (loopback || Math.abs(offset) <= DAY_MS) return undefined;
   const days = Math.floor(Math.abs(offset) / DAY_MS);
   return `the service's clock is ${days} day${days === 1 ? '' : 's'} ${offset > 0 ? 'ahead of' : 'behind'} this machine's; times follow the service's`;
+}
+
+function earliest(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.min(a, b);
 }
 
 function interrupted(): MqError {
@@ -173,13 +179,15 @@ export class HttpClient {
     return out;
   }
 
-  async call(spec: CallSpec, call: CallOptions = {}): Promise<HttpResponse> {
+  async call(spec: CallSpec, own: CallOptions = {}): Promise<HttpResponse> {
     // A dry run without a token may still try a read; never send one with an empty token.
     if (!this.settings.token && this.forkedRunFor(spec) === undefined) {
       throw new ConfigError('no API token to read with', { hints: ['run `mq auth login`, or set MQ_TOKEN'] });
     }
     const maxRetries = this.settings.maxRetries ?? 3;
-    const { deadline } = call;
+    // The command's deadline bounds every call; a call may bring an earlier one.
+    const deadline = earliest(own.deadline, this.settings.deadline);
+    const call: CallOptions = { signal: own.signal, deadline };
     const oneShot = typeof spec.body === 'object' && !spec.body.replayable;
     for (let attempt = 0; ; attempt++) {
       this.throwIfAborted(call);

@@ -32,7 +32,8 @@ export async function runSubmit(opts: SubmitOptions, deps: Deps): Promise<Result
   // --timeout bounds all of submit --wait, the submit request included.
   const deadline = opts.wait ? deps.clock.now() + opts.wait.timeoutMs : undefined;
   const target = deps.target();
-  const client = await deps.client({ dryRun: opts.dryRun, waiting: opts.wait !== undefined });
+  // Every request of this client, the state read included, is bound to that deadline.
+  const client = await deps.client({ dryRun: opts.dryRun, waiting: opts.wait !== undefined, deadline });
   // Read alongside the submits (a paused queue stays paused while they are sent): no extra round trip.
   const queue = opts.dryRun ? undefined : readQueueState(deps, client, target);
   // A 404 from submit while the queue's read is a bare 404 too: the branch has no queue.
@@ -60,15 +61,21 @@ export async function runSubmit(opts: SubmitOptions, deps: Deps): Promise<Result
   });
   if (bulk && (await noQueue(exitCode))) deps.out.note(['hint: ', v(createHint)]);
   if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, bulk, doc: { requests: deps.dryRuns } } };
-  const warn = async () => {
+  const warn = async (stillOn = () => true) => {
     const state = results.some((r) => r.ok) ? (await queue)?.state : undefined;
     // Own keys only: the state is the service's word (`constructor` is no state).
     const text = state !== undefined && Object.hasOwn(NOT_ADMITTING, state) ? NOT_ADMITTING[state] : undefined;
-    if (text) deps.out.note([own(paints.yellow, 'warning:'), ` ${text}`]);
+    if (text && stillOn()) deps.out.note([own(paints.yellow, 'warning:'), ` ${text}`]);
   };
   if (opts.wait && !bulk && results[0]?.ok) {
-    await warn();
-    return waitForPr(deps, client, target, prs[0] as number, opts.wait, { submitted: true, deadline });
+    // The state read never holds the wait up: its warning comes when it lands, if the wait is still on.
+    let waiting = true;
+    void warn(() => waiting);
+    try {
+      return await waitForPr(deps, client, target, prs[0] as number, opts.wait, { submitted: true, deadline });
+    } finally {
+      waiting = false;
+    }
   }
   if (!bulk) deps.out.note([own(paints.green, '✓'), ` submitted PR #${prs[0]} to the `, v(target.targetBranch), ' queue of ', v(formatRepo(target.repo))]);
   await warn();

@@ -177,8 +177,9 @@ export interface WaitOptions extends WaitSettings {
 
 export async function runWait(opts: WaitOptions, deps: Deps): Promise<Result> {
   const target = deps.target();
-  const client = await deps.client({ waiting: true });
-  return waitForPr(deps, client, target, opts.pr, opts);
+  const deadline = deps.clock.now() + opts.timeoutMs;
+  const client = await deps.client({ waiting: true, deadline });
+  return waitForPr(deps, client, target, opts.pr, opts, { deadline });
 }
 
 export function waitCommand(ctx: Context): Command {

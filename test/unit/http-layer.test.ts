@@ -72,6 +72,27 @@ describe.each(['node', 'undici'] as const)('HTTP layer (%s transport)', (transpo
       expect(reads()).toBe(1);
     });
 
+    it("the client's deadline (the command's) bounds every call; the earlier of it and a call's applies", async () => {
+      fake.on('POST /getSubmittedPullRequest', { status: 200, body: { state: 'pending' } });
+      const noTime = /no time left before the deadline/;
+      const spent = client({ deadline: T0 });
+      await expect(spent.api.getSubmittedPullRequest(PR)).rejects.toThrow(noTime);
+      await expect(spent.api.getSubmittedPullRequest(PR, { deadline: T0 + 10_000 })).rejects.toThrow(noTime);
+      expect(reads()).toBe(0);
+      const open = client({ deadline: T0 + 10_000 });
+      await expect(open.api.getSubmittedPullRequest(PR, { deadline: T0 })).rejects.toThrow(noTime);
+      await expect(open.api.getSubmittedPullRequest(PR)).resolves.toMatchObject({ state: 'pending' });
+      expect(reads()).toBe(1);
+    });
+
+    it("a silent service: a call ends at the client's deadline, not the per-request limit; no retry", async () => {
+      fake.on('POST /getSubmittedPullRequest', { hang: true });
+      const { api } = client({ deadline: T0 + 200 });
+      const err = await api.getSubmittedPullRequest(PR).catch((e: unknown) => e);
+      expect(err).toMatchObject({ exitCode: 6, why: expect.stringMatching(/no answer .* within 200 ms$/) });
+      expect(reads()).toBe(1);
+    });
+
     it('a retry whose wait would run into the deadline is not made, and no retry is announced after the last try', async () => {
       fake.on('POST /getSubmittedPullRequest', { status: 503, body: 'down' });
       const { api, lines, clk } = client();
@@ -112,6 +133,15 @@ describe.each(['node', 'undici'] as const)('HTTP layer (%s transport)', (transpo
       stop.abort();
       await expect(api.getSubmittedPullRequest(PR, { signal: stop.signal })).rejects.toMatchObject({ exitCode: 130 });
       expect(reads()).toBe(0);
+    });
+
+    it("the client's signal (the command's) aborted while a retry waits: no retry is sent", async () => {
+      fake.on('POST /getSubmittedPullRequest', { status: 503, body: 'down' });
+      const ended = new AbortController();
+      const sleep = async () => ended.abort();
+      const { api } = client({ signal: ended.signal, sleep });
+      await expect(api.getSubmittedPullRequest(PR)).rejects.toMatchObject({ exitCode: 130 });
+      expect(reads()).toBe(1);
     });
 
     it("a call's own signal stops a request in flight", async () => {

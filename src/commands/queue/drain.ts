@@ -69,12 +69,15 @@ export async function waitForDrain(deps: Deps, client: MergeQueueClient, target:
 
 export async function runQueueDrain(opts: DrainOptions, deps: Deps): Promise<Result> {
   const settings = opts.wait;
-  const { change, client, target } = await setQueueState(deps, 'drain', { dryRun: opts.dryRun, waiting: settings !== undefined });
+  // --timeout bounds all of drain --wait, the state change included.
+  const deadline = settings ? deps.clock.now() + settings.timeoutMs : undefined;
+  const waiting = settings !== undefined;
+  const { change, client, target } = await setQueueState(deps, 'drain', { dryRun: opts.dryRun, waiting, deadline });
   if (!settings) return stateChangeResult(deps, change, opts.dryRun === true);
   if (deps.out.format() !== 'json') stateChangeNotes(deps, change);
   let result: DrainWait;
   try {
-    result = await waitForDrain(deps, client, target, settings);
+    result = await waitForDrain(deps, client, target, settings, deadline);
   } catch (err) {
     // Ctrl-C stops the wait, not the drain: say so, and how to undo it or wait again.
     if (err instanceof MqError && err.exitCode === ExitCode.interrupted) {

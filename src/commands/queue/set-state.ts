@@ -35,9 +35,13 @@ export interface SetStateResult {
 }
 
 /** Sends the state change, or describes it under --dry-run. Prints nothing but warnings. */
-export async function setQueueState(deps: Deps, action: StateAction, opts: { dryRun?: boolean; reason?: string; waiting?: boolean }): Promise<SetStateResult> {
+export async function setQueueState(
+  deps: Deps,
+  action: StateAction,
+  opts: { dryRun?: boolean; reason?: string; waiting?: boolean; deadline?: number },
+): Promise<SetStateResult> {
   const target = deps.target();
-  const client = await deps.client({ dryRun: opts.dryRun, waiting: opts.waiting });
+  const client = await deps.client({ dryRun: opts.dryRun, waiting: opts.waiting, deadline: opts.deadline });
   let before: Queue | undefined;
   try {
     before = await client.getQueue(target);
