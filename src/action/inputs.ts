@@ -5,6 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 
+import { checkApiUrl, checkedTimeout, checkToken, DEFAULT_API_URL } from '../api/connection-checks.js';
+import { MqError } from '../errors.js';
 import { parseDuration } from '../util/duration.js';
 import type { PriorityName, RepoRef } from '../lib/types.js';
 import type { Workflow } from './workflow.js';
@@ -34,9 +36,7 @@ export interface ActionInputs {
   targets?: { sha: string; impactedTargets: 'ALL' | string[] };
 }
 
-export const DEFAULT_API_URL = 'https://api.trunk.io/v1';
 const MAX_U32 = 4294967295;
-const MAX_MS = 2_147_483_647;
 const NAME_PART = /^[A-Za-z0-9_.-]+$/;
 const HOST_PART = /^[A-Za-z0-9.-]+(:\d+)?$/;
 
@@ -44,6 +44,16 @@ interface PullRequestEvent {
   number?: unknown;
   pull_request?: { number?: unknown; base?: { ref?: unknown }; head?: { sha?: unknown } };
   issue?: { number?: unknown; pull_request?: unknown };
+}
+
+/** One of the CLI's checks (src/api/connection-checks.ts); its refusal, with its exit code and hints, as an InputError. */
+function shared<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (err) {
+    if (!(err instanceof MqError)) throw err;
+    throw new InputError([err.why, ...err.hints.map((h) => `hint: ${h}`)].join('\n'), err.exitCode);
+  }
 }
 
 function readEvent(env: NodeJS.ProcessEnv): PullRequestEvent {
@@ -71,8 +81,7 @@ function duration(name: string, text: string, fallback: string): number {
   } catch (err) {
     throw new InputError((err as { why?: string }).why ?? (err as Error).message);
   }
-  if (ms > MAX_MS) throw new InputError(`input ${name}: must be at most 24 days`);
-  return ms;
+  return shared(() => checkedTimeout(ms, `input ${name}`));
 }
 
 export function parseRepo(text: string, source: string): RepoRef {
@@ -118,9 +127,11 @@ export function readInputs(wf: Workflow, env: NodeJS.ProcessEnv): ActionInputs {
   if (token === '') throw new InputError('input token: required (the merge queue API token, e.g. from secrets.MQ_TOKEN)', 7);
   // Before anything else can print it.
   wf.mask(token);
+  shared(() => checkToken(token, 'input token'));
   const event = readEvent(env);
 
   const apiUrl = wf.input('api-url') || DEFAULT_API_URL;
+  shared(() => checkApiUrl(apiUrl, 'input api-url', false, 'use https:// (plain http:// only to this machine)'));
 
   let repo: RepoRef;
   const repoInput = wf.input('repo');
