@@ -9,6 +9,7 @@ import { setMaxListeners } from 'node:events';
 import type { MergeQueueClient } from './api/client.js';
 import type { RequestDescription } from './api/http.js';
 import type { RepoRef } from './api/schemas.js';
+import { checkedTimeout } from './api/connection-checks.js';
 import { tokenDestinationError } from './config/api-url.js';
 import {
   activeProfile,
@@ -30,6 +31,8 @@ import { FORMATS, own, paints } from './output/render.js';
 import { safeLine } from './output/sanitize.js';
 import { systemClock, type Clock } from './util/clock.js';
 import { parseDuration } from './util/duration.js';
+
+export { checkedTimeout, MAX_TIMEOUT_MS } from './api/connection-checks.js';
 
 declare const MQ_VERSION: string;
 export const VERSION: string = typeof MQ_VERSION === 'string' ? MQ_VERSION : '0.0.0-dev';
@@ -238,12 +241,3 @@ export const httpClientFactory: ClientFactory = async (ctx, opts) => {
   if (opts.dryRun) return new MergeQueueClient(http, { dryRun: (req) => ctx.dryRuns.push(req) });
   return new MergeQueueClient(http);
 };
-
-/** Timers take at most 2^31-1 ms (about 24.8 days); anything longer is refused, not wrapped. */
-export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-
-export function checkedTimeout(ms: number, source: string): number {
-  if (ms <= 0) throw new UsageError(`${source}: must be greater than zero`);
-  if (ms > MAX_TIMEOUT_MS) throw new UsageError(`${source}: must be at most 24 days`);
-  return ms;
-}

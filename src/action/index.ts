@@ -3,20 +3,17 @@
  * both stop requests and the wait, and the step ends with exit 130 and an annotation.
  */
 import { runAction } from './main.js';
+import { Workflow, type ActionIo } from './workflow.js';
 
 const controller = new AbortController();
 for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => controller.abort());
 
+const io: ActionIo = { env: process.env, write: (text) => process.stdout.write(text) };
 try {
-  const { exitCode } = await runAction({ env: process.env, write: (text) => process.stdout.write(text) }, controller.signal);
+  const { exitCode } = await runAction(io, controller.signal);
   process.exitCode = exitCode;
 } catch (err) {
   // Not expected: runAction reports its own failures. Never print more than the message.
-  process.stdout.write(
-    `::error title=mq: unexpected error::${String((err as Error)?.message ?? err)
-      .replace(/%/g, '%25')
-      .replace(/\r/g, '%0D')
-      .replace(/\n/g, '%0A')}\n`,
-  );
+  new Workflow(io).error(String((err as Error)?.message ?? err), 'mq: unexpected error');
   process.exitCode = 1;
 }

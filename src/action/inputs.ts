@@ -6,7 +6,9 @@
 import { readFileSync } from 'node:fs';
 
 import { COMMIT_SHA, MAX_U32, WORKFLOW_RUN_ID } from '../api/constants.js';
+import { checkApiUrl, checkedTimeout, checkToken, DEFAULT_API_URL } from '../api/connection-checks.js';
 import { isForkEvent } from '../config/fork.js';
+import { MqError } from '../errors.js';
 import { parseDuration } from '../util/duration.js';
 import type { PriorityName, RepoRef } from '../lib/types.js';
 import type { Workflow } from './workflow.js';
@@ -39,8 +41,6 @@ export interface ActionInputs {
   targets?: { sha: string; impactedTargets: 'ALL' | string[] };
 }
 
-export const DEFAULT_API_URL = 'https://api.trunk.io/v1';
-const MAX_MS = 2_147_483_647;
 const NAME_PART = /^[A-Za-z0-9_.-]+$/;
 const HOST_PART = /^[A-Za-z0-9.-]+(:\d+)?$/;
 
@@ -48,6 +48,16 @@ interface PullRequestEvent {
   number?: unknown;
   pull_request?: { number?: unknown; base?: { ref?: unknown }; head?: { sha?: unknown } };
   issue?: { number?: unknown; pull_request?: unknown };
+}
+
+/** One of the CLI's checks (src/api/connection-checks.ts); its refusal, with its exit code and hints, as an InputError. */
+function shared<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (err) {
+    if (!(err instanceof MqError)) throw err;
+    throw new InputError([err.why, ...err.hints.map((h) => `hint: ${h}`)].join('\n'), err.exitCode);
+  }
 }
 
 function readEvent(env: NodeJS.ProcessEnv): PullRequestEvent {
@@ -75,8 +85,7 @@ function duration(name: string, text: string, fallback: string): number {
   } catch (err) {
     throw new InputError((err as { why?: string }).why ?? (err as Error).message);
   }
-  if (ms > MAX_MS) throw new InputError(`input ${name}: must be at most 24 days`);
-  return ms;
+  return shared(() => checkedTimeout(ms, `input ${name}`));
 }
 
 export function parseRepo(text: string, source: string): RepoRef {
@@ -121,7 +130,10 @@ function parseTargetsText(text: string, source: string): string[] {
 export function readInputs(wf: Workflow, env: NodeJS.ProcessEnv): ActionInputs {
   const token = wf.input('token');
   // Before anything else can print it.
-  if (token !== '') wf.mask(token);
+  if (token !== '') {
+    wf.mask(token);
+    shared(() => checkToken(token, 'input token'));
+  }
   const forkInput = wf.input('forked-workflow-run-id');
   if (forkInput !== '' && !WORKFLOW_RUN_ID.test(forkInput)) {
     const given = JSON.stringify(forkInput);
@@ -140,6 +152,7 @@ export function readInputs(wf: Workflow, env: NodeJS.ProcessEnv): ActionInputs {
   if (token === '' && forked === '') throw tokenRequired();
 
   const apiUrl = wf.input('api-url') || DEFAULT_API_URL;
+  shared(() => checkApiUrl(apiUrl, 'input api-url', false, 'use https:// (plain http:// only to this machine)'));
 
   let repo: RepoRef;
   const repoInput = wf.input('repo');

@@ -10,8 +10,9 @@ import { MergeQueueError } from '../lib/errors.js';
 import type { QueueTargetRequest, SubmittedPullRequest, Transition, WaitResult } from '../lib/types.js';
 import { formatDuration } from '../util/duration.js';
 import { InputError, readInputs, type ActionInputs } from './inputs.js';
-import { cell, Workflow, type ActionIo } from './workflow.js';
-import { type FailingCheck, type PrStory, readStory } from './story.js';
+import { safeMarkdown } from '../output/sanitize.js';
+import { Workflow, type ActionIo } from './workflow.js';
+import { type FailingCheck, knownState, type PrStory, readStory } from './story.js';
 
 export interface ActionResult {
   exitCode: number;
@@ -24,6 +25,8 @@ export interface Report {
   testRun: string;
   failing: FailingCheck[];
 }
+
+const knownTransition = (t: Transition): Transition => ({ ...t, from: t.from === null ? null : knownState(t.from), to: knownState(t.to) });
 
 function setOutputs(wf: Workflow, r: Report): void {
   wf.setOutput('state', r.state);
@@ -53,7 +56,7 @@ function storyTime(story: PrStory | undefined): number | null {
 }
 
 function link(text: string, url: string | undefined): string {
-  const label = cell(text).replace(/[[\]]/g, (c) => `\\${c}`);
+  const label = safeMarkdown(text);
   if (!url || !/^https?:\/\//i.test(url)) return label;
   return `[${label}](${encodeURI(decodeURIComponentSafe(url)).replace(/[()]/g, (c) => (c === '(' ? '%28' : '%29'))})`;
 }
@@ -97,26 +100,26 @@ export function summaryOf(inputs: ActionInputs, outcome: string, r: Report, tran
   ];
   if (r.timeInQueueS !== null) rows.push(['Time in queue', formatDuration(r.timeInQueueS * 1000)]);
   if (r.testRun) rows.push(['Test run', r.testRun]);
-  const out = [`### ${cell(headline(inputs, outcome, r.state))}`, ''];
-  if (detail) out.push(cell(detail), '');
-  out.push('| | |', '| --- | --- |', ...rows.map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
+  const out = [`### ${safeMarkdown(headline(inputs, outcome, r.state))}`, ''];
+  if (detail) out.push(safeMarkdown(detail, true), '');
+  out.push('| | |', '| --- | --- |', ...rows.map(([k, v]) => `| ${k} | ${safeMarkdown(v)} |`), '');
   if (story && story.steps.length > 0) {
     out.push("#### The PR's trip through the queue", '', '| At | State | What happened |', '| --- | --- | --- |');
-    for (const st of story.steps) out.push(`| ${cell(st.at)} | ${cell(st.state)} | ${cell(st.text)} |`);
+    for (const st of story.steps) out.push(`| ${safeMarkdown(st.at)} | ${safeMarkdown(st.state)} | ${safeMarkdown(st.text)} |`);
     out.push('');
   } else if (transitions.length > 0) {
     out.push('#### Transitions', '', '| At | From | To | After |', '| --- | --- | --- | --- |');
     for (const t of transitions) {
-      out.push(`| ${cell(t.at)} | ${cell(t.from ?? '—')} | ${cell(t.to)} | ${t.afterMs === null ? '' : formatDuration(t.afterMs)} |`);
+      out.push(`| ${safeMarkdown(t.at)} | ${safeMarkdown(t.from ?? '—')} | ${safeMarkdown(t.to)} | ${t.afterMs === null ? '' : formatDuration(t.afterMs)} |`);
     }
     out.push('');
   }
   if (r.failing.length > 0) {
     out.push('#### Failing checks', '');
-    for (const c of r.failing) out.push(`- ${link(c.name, c.url)}: ${cell(c.conclusion)}`);
+    for (const c of r.failing) out.push(`- ${link(c.name, c.url)}: ${safeMarkdown(c.conclusion)}`);
     out.push('');
   }
-  if (story?.note) out.push(cell(story.note), '');
+  if (story?.note) out.push(safeMarkdown(story.note, true), '');
   return `${out.join('\n')}\n`;
 }
 
@@ -181,7 +184,7 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
 
     if (!inputs.wait) {
       const pr: SubmittedPullRequest = await client.getSubmittedPullRequest(prRef);
-      const r: Report = { state: pr.state ?? '', exitCode: 0, timeInQueueS: null, testRun: '', failing: [] };
+      const r: Report = { state: knownState(pr.state), exitCode: 0, timeInQueueS: null, testRun: '', failing: [] };
       setOutputs(wf, r);
       wf.summary(summaryOf(inputs, 'submitted', r, []));
       return { exitCode: 0 };
@@ -193,16 +196,17 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
       timeoutMs: inputs.timeoutMs,
       intervalMs: inputs.intervalMs,
       ...(signal ? { signal } : {}),
-      onTransition: (t) => {
+      onTransition: (raw) => {
+        const t = knownTransition(raw);
         const after = t.afterMs === null ? '' : ` (after ${formatDuration(t.afterMs)} in ${t.from})`;
         wf.log(`${label}: ${t.from ? `${t.from} → ` : ''}${t.to}${after}`);
       },
       onRetry: (e) => wf.log(`! ${label}: a poll failed (${e.why}); retrying`),
     });
-    transitions = result.transitions;
+    transitions = result.transitions.map(knownTransition);
     endGroup();
 
-    const state = result.state ?? '';
+    const state = knownState(result.state);
     // The story is extra: a service without the history endpoints (or a failure reading them)
     // leaves the summary with the transitions this step saw.
     const story = result.outcome === 'timeout' ? undefined : await readStory(client, target, inputs.pr).catch(() => undefined);

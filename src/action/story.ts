@@ -4,6 +4,7 @@
  * links. Read with `mq status`'s story (src/stats). Everything here comes from the service and is
  * untrusted: the story cleans it, the summary escapes it and links only http(s) URLs.
  */
+import { PR_STATES } from '../api/constants.js';
 import { innerClient, type MergeQueueClient } from '../lib/client.js';
 import type { QueueTargetRequest } from '../lib/types.js';
 import { fetchStory } from '../stats/fetch.js';
@@ -30,6 +31,12 @@ export interface PrStory {
   note: string | null;
 }
 
+/** A state the service sent, if it is one mq knows; anything else is `unknown` (none stays ''). */
+export function knownState(state: string | null | undefined): string {
+  if (!state) return '';
+  return (PR_STATES as readonly string[]).includes(state) ? state : 'unknown';
+}
+
 /**
  * The PR's last trip, told as `mq status` tells it (src/stats: the timeline in plain words, the run
  * that merged or failed it, that run's failing checks), read through the CLI client behind the
@@ -41,7 +48,7 @@ export async function readStory(client: MergeQueueClient, target: QueueTargetReq
   if (!trip) return undefined;
   return {
     runId: story.runId,
-    steps: trip.steps.slice(-50).map((st) => ({ at: new Date(st.at).toISOString(), state: st.state, text: st.text })),
+    steps: trip.steps.slice(-50).map((st) => ({ at: new Date(st.at).toISOString(), state: knownState(st.state), text: st.text })),
     failing: story.failingChecks.slice(0, 100).map((c) => ({ name: c.name, ...(c.url ? { url: c.url } : {}), conclusion: c.conclusion.toLowerCase() })),
     note: checksNote,
   };

@@ -7,10 +7,14 @@
  * Workflow commands are `::name key=value,...::message` lines. The runner decodes `%25`, `%0D`
  * and `%0A` in messages, and additionally `%3A` and `%2C` in property values, so those characters
  * are encoded here; without it a message with a newline would end the command early and let the
- * rest of the text be read as another command.
+ * rest of the text be read as another command. Every line of text (log lines, messages, titles) is
+ * made safe first (safeLogLine): the runner also reads a line starting with `::` (after blanks)
+ * and any `##[` (its older form) as a command.
  */
 import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
+
+import { safeLine } from '../output/sanitize.js';
 
 export interface ActionIo {
   env: NodeJS.ProcessEnv;
@@ -26,12 +30,26 @@ export function escapeProperty(text: string): string {
   return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
+/** One line of text for the log: controls escaped as in the CLI, nothing the runner takes for a command. */
+export function safeLogLine(text: string): string {
+  return safeLine(text)
+    .replace(/^(\s*)::/, '$1\\x3a:')
+    .replace(/##\[/g, '##\\x5b');
+}
+
+/** A message of one or more lines, each made safe. */
+const safeMessage = (text: string) => text.split(/\r?\n/).map(safeLogLine).join('\n');
+
 export function command(name: string, properties: Record<string, string | undefined>, message: string): string {
   const props = Object.entries(properties)
     .filter((e): e is [string, string] => e[1] !== undefined && e[1] !== '')
     .map(([k, v]) => `${k}=${escapeProperty(v)}`)
     .join(',');
   return `::${name}${props ? ` ${props}` : ''}::${escapeData(message)}\n`;
+}
+
+function annotation(name: string, message: string, title: string | undefined): string {
+  return command(name, { title: title === undefined ? undefined : safeLogLine(title) }, safeMessage(message));
 }
 
 export class Workflow {
@@ -43,7 +61,7 @@ export class Workflow {
   }
 
   log(line: string): void {
-    this.io.write(`${line}\n`);
+    this.io.write(`${safeLogLine(line)}\n`);
   }
 
   /** Every later occurrence of `secret` in the log is shown as ***. */
@@ -54,7 +72,7 @@ export class Workflow {
   }
 
   group(title: string): void {
-    this.io.write(command('group', {}, title));
+    this.io.write(command('group', {}, safeLogLine(title)));
   }
 
   endGroup(): void {
@@ -62,15 +80,15 @@ export class Workflow {
   }
 
   error(message: string, title?: string): void {
-    this.io.write(command('error', { title }, message));
+    this.io.write(annotation('error', message, title));
   }
 
   warning(message: string, title?: string): void {
-    this.io.write(command('warning', { title }, message));
+    this.io.write(annotation('warning', message, title));
   }
 
   notice(message: string, title?: string): void {
-    this.io.write(command('notice', { title }, message));
+    this.io.write(annotation('notice', message, title));
   }
 
   /**
@@ -93,13 +111,4 @@ export class Workflow {
     const file = this.io.env.GITHUB_STEP_SUMMARY;
     if (file) appendFileSync(file, markdown, 'utf8');
   }
-}
-
-/** Markdown table cell text: no pipes or newlines can break the table, no HTML gets through. */
-export function cell(text: string): string {
-  return text
-    .replace(/[\r\n]+/g, ' ')
-    .replace(/[|\\]/g, (c) => `\\${c}`)
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;');
 }

@@ -3,38 +3,11 @@
  * fragment, no credentials), and a token stored in a profile goes only to the origin of that
  * profile's API URL.
  */
-import { ConfigError, UsageError, type MqError } from '../errors.js';
+import { ConfigError, type MqError } from '../errors.js';
 
-/** `raw` with any `user:password@` part removed, for messages (works on text that is not a URL). */
-export function withoutCredentials(raw: string): string {
-  const slashes = raw.indexOf('//');
-  const from = slashes === -1 ? 0 : slashes + 2;
-  const end = raw.slice(from).search(/[/?#]/);
-  const authority = end === -1 ? raw.slice(from) : raw.slice(from, from + end);
-  const at = authority.lastIndexOf('@');
-  return at === -1 ? raw : raw.slice(0, from) + raw.slice(from + at + 1);
-}
+export { checkUrlParts, withoutCredentials } from '../api/connection-checks.js';
 
 const fromProfile = (source: string) => source.startsWith('profile');
-
-/**
- * A query string, a fragment or credentials in the API URL: refused before anything is sent.
- * Exit 2 when typed (flag) or exported (environment), 7 when stored in a profile.
- */
-export function checkUrlParts(url: URL, raw: string, source: string): void {
-  const parts = [
-    url.username || url.password ? 'credentials (user:password@)' : '',
-    url.search || url.href.includes('?') ? 'a query string (?…)' : '',
-    url.hash || raw.includes('#') ? 'a fragment (#…)' : '',
-  ].filter(Boolean);
-  if (parts.length === 0) return;
-  const why = `the API URL (from ${source}) must be a plain URL, without ${parts.join(', ')}`;
-  const hints = [
-    ...(url.username || url.password ? ['put the token in MQ_TOKEN or `mq auth login`, never in the URL'] : []),
-    `for example ${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`,
-  ];
-  throw fromProfile(source) ? new ConfigError(why, { hints }) : new UsageError(why, { hints });
-}
 
 function originOf(raw: string): string | undefined {
   try {

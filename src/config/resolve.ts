@@ -5,11 +5,11 @@
  */
 import { ConfigError, UsageError } from '../errors.js';
 import type { RepoRef } from '../api/schemas.js';
-import { checkUrlParts, withoutCredentials } from './api-url.js';
+import { checkApiUrl, checkToken, DEFAULT_API_URL } from '../api/connection-checks.js';
 import { readGitFacts, type GitFacts } from './git.js';
 import { DEFAULT_PROFILE, isProfileName, quoteName, type ConfigData, type Profile } from './store.js';
 
-export const DEFAULT_API_URL = 'https://api.trunk.io/v1';
+export { checkApiUrl, checkToken, DEFAULT_API_URL, isLoopbackHost } from '../api/connection-checks.js';
 
 export interface Sourced<T> {
   value: T;
@@ -64,39 +64,6 @@ export function activeProfile(name: Sourced<string>, data: ConfigData): Profile 
   });
 }
 
-const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
-
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK.test(hostname);
-}
-
-/**
- * A usable base URL: http(s), no credentials, plain http only to loopback unless allowed. A bad
- * value typed on the command line is a usage error (2); one stored in the environment or a
- * profile is a configuration error (7).
- */
-export function checkApiUrl(raw: string, source: string, insecureHttp: boolean): string {
-  const fromCommandLine = source.startsWith('flag') || source.startsWith('--') || source === 'api-url';
-  const bad = (why: string, hints?: string[]) => (fromCommandLine ? new UsageError(why, { hints }) : new ConfigError(why, { hints }));
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw bad(`the API URL ${JSON.stringify(withoutCredentials(raw))} (from ${source}) is not a URL`, [`expected something like ${DEFAULT_API_URL}`]);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    // `user:secret@host` parses with the scheme `user:`: never echo what may be a user name.
-    throw bad(`the API URL (from ${source}) must use https:// or http://${raw.includes('@') ? '' : `, not ${url.protocol}`}`);
-  }
-  checkUrlParts(url, raw, source);
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !insecureHttp) {
-    throw bad(`refusing to send the token over plain http:// to ${url.host} (from ${source})`, [
-      'use https://, or pass --insecure-http if this network is trusted',
-    ]);
-  }
-  return url.href.replace(/\/+$/, '');
-}
-
 export function resolveApiUrl(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Profile, profileName: string): Sourced<string> {
   const pick = (): Sourced<string> => {
     if (flags.apiUrl) return { value: flags.apiUrl, source: 'flag --api-url' };
@@ -107,23 +74,6 @@ export function resolveApiUrl(flags: GlobalFlags, env: NodeJS.ProcessEnv, profil
   };
   const chosen = pick();
   return { value: checkApiUrl(chosen.value, chosen.source, flags.insecureHttp === true), source: chosen.source };
-}
-
-/** Tokens are visible ASCII: anything else would fail later as a bad header or a network error. */
-const TOKEN_TEXT = /^[\x21-\x7e]+$/;
-
-/** Refuses a token with white space, control or non-ASCII characters (exit 7), naming its source. */
-export function checkToken(token: string, source: string): string {
-  if (TOKEN_TEXT.test(token)) return token;
-  const bad = [...token].find((c) => !TOKEN_TEXT.test(c)) ?? '';
-  const code = bad.codePointAt(0) ?? 0;
-  const what = code === 0x20 ? 'a space' : code < 0x20 || (code >= 0x7f && code < 0xa0) ? 'a control character' : 'a non-ASCII character';
-  throw new ConfigError(
-    `the API token from ${source} contains ${what} (U+${code.toString(16).toUpperCase().padStart(4, '0')}); a token is visible ASCII only`,
-    {
-      hints: ['copy the token again, without surrounding text or line breaks'],
-    },
-  );
 }
 
 export function resolveToken(env: NodeJS.ProcessEnv, profile: Profile, profileName: string): Sourced<string> | undefined {

@@ -6,6 +6,7 @@
  */
 import { MergeQueueClient as CliClient } from '../api/client.js';
 import { WORKFLOW_RUN_ID } from '../api/constants.js';
+import { checkApiUrl, checkedTimeout, checkToken, MAX_TIMEOUT_MS } from '../api/connection-checks.js';
 import { HttpClient } from '../api/http.js';
 import { MergeQueueError, toPublicError } from './errors.js';
 import type {
@@ -49,7 +50,7 @@ export interface MergeQueueClientOptions {
    * an empty `x-api-token` by setImpactedTargets, as Trunk documents. Other calls need the token.
    */
   forkedWorkflowRunId?: string;
-  /** Limit for each request, in ms (default 30 000). */
+  /** Limit for each request, in ms: 1 to 2^31-1 (default 30 000). */
   timeoutMs?: number;
   /** Retries of a failed request (default 3). */
   maxRetries?: number;
@@ -65,17 +66,22 @@ export interface MergeQueueClientOptions {
   allowInsecureHttp?: boolean;
 }
 
-const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
-
 const TERMINAL = new Set(['merged', 'failed', 'cancelled']);
 const EXIT_FOR: Record<WaitOutcome, 0 | 8 | 9> = { merged: 0, failed: 9, cancelled: 9, left_queue: 9, timeout: 8 };
 const DEFAULT_WAIT_MS = 2 * 3_600_000;
-/** setTimeout's limit (about 24.8 days). */
-const MAX_TIMER_MS = 2_147_483_647;
 
 async function publicErrors<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
+  } catch (err) {
+    throw toPublicError(err);
+  }
+}
+
+/** Runs one of the CLI's checks (src/api/connection-checks.ts); its refusal as a MergeQueueError. */
+function shared(check: () => unknown): void {
+  try {
+    check();
   } catch (err) {
     throw toPublicError(err);
   }
@@ -124,25 +130,17 @@ export class MergeQueueClient {
   constructor(options: MergeQueueClientOptions) {
     if (!options || typeof options.apiUrl !== 'string' || options.apiUrl === '')
       throw usage('apiUrl: required (the API base URL, e.g. https://api.trunk.io/v1)');
-    let url: URL;
-    try {
-      url = new URL(options.apiUrl);
-    } catch {
-      throw usage(`apiUrl: ${JSON.stringify(options.apiUrl)} is not a URL`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw usage(`apiUrl: must be an http or https URL, got ${url.protocol}`);
-    if (url.username || url.password) throw usage('apiUrl: must not contain credentials; pass the token as `token`');
-    if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname) && options.allowInsecureHttp !== true) {
-      throw usage(`apiUrl: refusing to send the token over plain http:// to ${url.host}; use https://, or set allowInsecureHttp if this network is trusted`);
-    }
+    const insecureHint = 'use https://, or set allowInsecureHttp if this network is trusted';
+    shared(() => checkApiUrl(options.apiUrl, 'option apiUrl', options.allowInsecureHttp === true, insecureHint));
     const forked = options.forkedWorkflowRunId;
     if (forked !== undefined && !(typeof forked === 'string' && WORKFLOW_RUN_ID.test(forked)))
       throw usage('forkedWorkflowRunId: expected a workflow run id (digits, e.g. GITHUB_RUN_ID)');
     if (typeof options.token !== 'string' || (options.token === '' && forked === undefined)) {
       throw usage('token: required (the API token)');
     }
+    if (options.token !== '') shared(() => checkToken(options.token, 'option token'));
+    if (options.timeoutMs !== undefined) shared(() => checkedTimeout(options.timeoutMs as number, 'option timeoutMs'));
     for (const [name, value] of [
-      ['timeoutMs', options.timeoutMs],
       ['maxRetries', options.maxRetries],
       ['retryBaseMs', options.retryBaseMs],
     ] as const) {
@@ -154,7 +152,7 @@ export class MergeQueueClient {
       token: options.token,
       ...(forked !== undefined ? { forkedWorkflowRunId: forked } : {}),
       userAgent: options.userAgent ?? `mq-cli/${VERSION}`,
-      timeoutMs: Math.max(1, options.timeoutMs ?? 30_000),
+      timeoutMs: options.timeoutMs ?? 30_000,
       ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
       ...(options.retryBaseMs !== undefined ? { backoffMs: options.retryBaseMs } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
@@ -249,8 +247,8 @@ export class MergeQueueClient {
     if (typeof pr !== 'number' || !Number.isInteger(pr) || pr < 0) throw usage('pr: expected a PR number');
     const timeoutMs = req.timeoutMs ?? DEFAULT_WAIT_MS;
     const intervalMs = req.intervalMs ?? 15_000;
-    if (!(Number.isFinite(timeoutMs) && timeoutMs >= 0 && timeoutMs <= MAX_TIMER_MS)) throw usage('timeoutMs: expected 0 ms to about 24 days');
-    if (!(Number.isFinite(intervalMs) && intervalMs >= 100 && intervalMs <= MAX_TIMER_MS)) throw usage('intervalMs: expected at least 100 ms');
+    if (!(Number.isFinite(timeoutMs) && timeoutMs >= 0 && timeoutMs <= MAX_TIMEOUT_MS)) throw usage('timeoutMs: expected 0 ms to about 24 days');
+    if (!(Number.isFinite(intervalMs) && intervalMs >= 100 && intervalMs <= MAX_TIMEOUT_MS)) throw usage('intervalMs: expected at least 100 ms');
     const started = Date.now();
     const deadline = started + timeoutMs;
     const transitions: Transition[] = [];

@@ -89,11 +89,12 @@ function bounded(value: unknown, depth: number): unknown {
 export function renderLine(line: Line, style: Style, markdown = false): string {
   const spans = Array.isArray(line) ? line : [line];
   let out = '';
-  for (const s of spans) {
+  for (const [i, s] of spans.entries()) {
     if (typeof s === 'string') out += safeLine(s);
     else {
       const isOwn = (s as { own?: boolean }).own === true;
-      const text = markdown && !isOwn ? safeMarkdown(s.text) : safeLine(s.text);
+      // A value that begins the line cannot make it a heading, a list or a quote either.
+      const text = markdown && !isOwn ? safeMarkdown(s.text, i === 0) : safeLine(s.text);
       out += s.paint ? s.paint(style, text) : text;
     }
   }
@@ -180,7 +181,7 @@ export async function renderRows(headers: string[], rows: Row[], format: Format,
     return rows.map((r) => `${r.map((c) => safeLine(plainOf(c))).join('\t')}\n`).join('');
   }
   if (format === 'markdown') {
-    const lines = [`| ${headers.map(safeMarkdown).join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`];
+    const lines = [`| ${headers.map((h) => safeMarkdown(h)).join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`];
     for (const r of rows) lines.push(`| ${r.map((c) => safeMarkdown(plainOf(c))).join(' | ')} |`);
     return `${lines.join('\n')}\n`;
   }

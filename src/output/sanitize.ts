@@ -26,16 +26,24 @@ export function safeLine(text: string): string {
   return text.replace(/(?:\r?\n|\t)+/g, ' ').replace(UNSAFE, escapeChar);
 }
 
-/** A markdown table cell or heading: safe, pipes and backslashes escaped, HTML made inert. */
-export function safeMarkdown(text: string): string {
-  return (
-    safeLine(text)
-      .replace(/\\/g, '\\\\')
-      .replace(/\|/g, '\\|')
-      // No link or image from service text: `[x](javascript:…)`, `![](https://tracker…)`, `[x][ref]`.
-      .replace(/[[\]]/g, '\\$&')
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
+/** Inline markdown syntax: code spans, emphasis, strikethrough, links and images, table cells. */
+const MD_SYNTAX = /[\\`*_~[\]|]/g;
+const WORD = /[\p{L}\p{N}]/u;
+
+/**
+ * Text from the service as markdown that renders as that text (CommonMark and GitHub's GFM): safe,
+ * every inline syntax character escaped (`_` only where it could open or close emphasis), HTML and
+ * entities made inert. `lineStart`: the text begins a line, so a heading, list or quote marker is
+ * escaped too. Bare URLs stay as text, which GitHub shows as links to themselves.
+ */
+export function safeMarkdown(text: string, lineStart = false): string {
+  const out = safeLine(text)
+    .replace(MD_SYNTAX, (c: string, i: number, s: string) => (c === '_' && WORD.test(s[i - 1] ?? '') && WORD.test(s[i + 1] ?? '') ? c : `\\${c}`))
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
+  if (!lineStart) return out;
+  return out.replace(/^(\s*)(?:([#+=-])|(\d+)([.)]))/, (_m, space: string, mark?: string, digits?: string, dot?: string) =>
+    mark ? `${space}\\${mark}` : `${space}${digits}\\${dot}`,
   );
 }

@@ -200,6 +200,50 @@ describe('constructor checks', () => {
     expect(() => new MergeQueueClient({ apiUrl: 'http://mq.internal/v1', token: 't', allowInsecureHttp: true })).not.toThrow();
     expect(() => new MergeQueueClient({ apiUrl: 'http://localhost:8080/v1', token: 't' })).not.toThrow();
   });
+
+  /** What the constructor threw (a MergeQueueError), for its kind and wording. */
+  function refusal(options: ConstructorParameters<typeof MergeQueueClient>[0]): MergeQueueError {
+    try {
+      new MergeQueueClient(options);
+    } catch (err) {
+      if (err instanceof MergeQueueError) return err;
+      throw err;
+    }
+    throw new Error(`accepted ${JSON.stringify(options)}`);
+  }
+
+  it("applies the CLI's checks, with its wording: API URL, token, request timeout", () => {
+    for (const apiUrl of ['https://x/v1?tenant=a', 'https://x/v1#frag', 'https://x/v1?']) {
+      const err = refusal({ apiUrl, token: 't' });
+      expect(err, apiUrl).toMatchObject({ kind: 'usage', exitCode: 2 });
+      expect(err.why).toMatch(/^the API URL \(from option apiUrl\) must be a plain URL, without a (query string|fragment)/);
+    }
+    expect(refusal({ apiUrl: 'http://mq.internal/v1', token: 't' }).hints).toEqual(['use https://, or set allowInsecureHttp if this network is trusted']);
+    // A token the HTTP layer could not send is the caller's configuration, not a connection failure.
+    for (const [token, what] of [
+      ['tok\r\nx-evil: 1', 'a control character (U+000D)'],
+      ['tok\nen', 'a control character (U+000A)'],
+      ['tok\u0000en', 'a control character (U+0000)'],
+      ['tok en', 'a space (U+0020)'],
+    ]) {
+      const err = refusal({ apiUrl: 'https://x/v1', token: token as string });
+      expect(err, JSON.stringify(token)).toMatchObject({ kind: 'config', exitCode: 7, status: undefined });
+      expect(err.why).toBe(`the API token from option token contains ${what}; a token is visible ASCII only`);
+    }
+    for (const [timeoutMs, why] of [
+      [0, 'must be greater than zero'],
+      [-5, 'must be greater than zero'],
+      [2 ** 31, 'must be at most 24 days'],
+      [Number.POSITIVE_INFINITY, 'must be at most 24 days'],
+      [Number.NaN, 'must be a number of milliseconds'],
+    ] as const) {
+      expect(refusal({ apiUrl: 'https://x/v1', token: 't', timeoutMs }), String(timeoutMs)).toMatchObject({
+        kind: 'usage',
+        why: `option timeoutMs: ${why}`,
+      });
+    }
+    expect(() => new MergeQueueClient({ apiUrl: 'https://x/v1', token: 't', timeoutMs: 2 ** 31 - 1 })).not.toThrow();
+  });
 });
 
 describe('what the bundles contain', () => {
