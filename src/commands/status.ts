@@ -133,7 +133,7 @@ export function statusCommand(ctx: Context): Command {
     .action(async (prs: string[]) => (prs.length > 1 || prs.includes('-') ? many(prs) : one(prs[0])));
   withPlainHelp(
     cmd,
-    [PR_PLAIN, STORY_PLAIN.trip, STORY_PLAIN.step, STORY_PLAIN.check, STATUS_MANY_PLAIN],
+    [PR_PLAIN, STORY_PLAIN.trip, STORY_PLAIN.step, STORY_PLAIN.cut, STORY_PLAIN.check, STATUS_MANY_PLAIN],
     '  A PR never submitted to this queue reads state not_found.',
   );
   return withExamples(cmd, [

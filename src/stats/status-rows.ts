@@ -13,7 +13,8 @@ export function storyJson(story: Story): Obj {
     .flatMap((trip) =>
       trip.steps.map((s) => ({ at: new Date(s.at).toISOString(), trip: trip.number, state: s.state, reason: s.reason, testRunId: s.runId, text: s.text })),
     );
-  return { runId: story.runId, timeline, failingChecks: story.failingChecks };
+  const cut = story.earlierSteps > 0 ? { earlierSteps: story.earlierSteps } : {};
+  return { runId: story.runId, timeline, ...cut, failingChecks: story.failingChecks };
 }
 
 export interface BatchRow {

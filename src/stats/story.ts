@@ -36,7 +36,12 @@ export interface Story {
   trips: Trip[];
   /** Checks of the failing run that did not pass (only for a failed PR whose run was read). */
   failingChecks: Check[];
+  /** Older transitions left out of `trips` (a timeline longer than MAX_STORY_STEPS). */
+  earlierSteps: number;
 }
+
+/** The newest transitions a story tells; a service may send hundreds of thousands. */
+export const MAX_STORY_STEPS = 2000;
 
 /** Service text is untrusted: no control characters, bounded length. */
 export function clean(text: string, max = 200): string {
@@ -124,10 +129,11 @@ function describeReason(t: Transition, failedChecks: string[]): string {
 
 /**
  * Cuts a timeline (ordered by `newestFirst`, so equal times read newest first) into trips, newest
- * first; a trip ends when the PR merges, fails or is cancelled.
+ * first; a trip ends when the PR merges, fails or is cancelled. Only the newest MAX_STORY_STEPS are told.
  */
 export function buildStory(pr: number, timeline: Transition[], failingChecks: Check[] = []): Story {
-  const sorted = newestFirst(timeline, (t) => t.at).reverse();
+  const newest = newestFirst(timeline, (t) => t.at);
+  const sorted = newest.slice(0, MAX_STORY_STEPS).reverse();
   const failedNames = failingChecks.map((c) => c.name);
   const trips: Trip[] = [];
   let current: Trip | undefined;
@@ -163,6 +169,7 @@ export function buildStory(pr: number, timeline: Transition[], failingChecks: Ch
     runId: last?.runId ?? null,
     trips: [...trips].reverse(),
     failingChecks,
+    earlierSteps: newest.length - sorted.length,
   };
 }
 

@@ -19,7 +19,10 @@ export const STORY_PLAIN = {
   trip: plainColumns('one line per trip through the queue, newest first', ['number', 'outcome', 'run'], 'trip'),
   step: plainColumns('after each trip, one line per step of it, newest first', ['at', 'state', 'reason', 'run', 'text'], 'step'),
   check: plainColumns('one line per failing check', ['name', 'conclusion', 'url'], 'check'),
+  cut: plainColumns('after the steps of a timeline too long to tell: how many older steps are left out', ['earlier_steps'], 'cut'),
 };
+
+const cutText = (n: number) => `… ${n} earlier step${n === 1 ? '' : 's'} not shown`;
 
 /** Piped: one record per line, kind first (`trip`, `step`, `check`), raw values. */
 function storyRows(story: Story): Row[] {
@@ -30,6 +33,7 @@ function storyRows(story: Story): Row[] {
       rows.push(STORY_PLAIN.step.row({ at: iso(step.at), state: step.state, reason: step.reason, run: step.runId ?? '', text: step.text }));
     }
   }
+  if (story.earlierSteps > 0) rows.push(STORY_PLAIN.cut.row({ earlier_steps: String(story.earlierSteps) }));
   for (const c of story.failingChecks) rows.push(STORY_PLAIN.check.row({ name: c.name, conclusion: c.conclusion.toLowerCase(), url: c.url ?? '' }));
   return rows;
 }
@@ -46,6 +50,7 @@ function storyText(story: Story, markdown: boolean): Line[] {
       );
     }
   }
+  if (story.earlierSteps > 0) lines.push('', own(paints.dim, cutText(story.earlierSteps)));
   if (story.failingChecks.length > 0) {
     lines.push('', markdown ? '**failing checks**' : own(paints.bold, 'failing checks'), ...(markdown ? [''] : []));
     for (const c of story.failingChecks) {

@@ -3,7 +3,8 @@ import { UsageError } from '../../src/errors.js';
 import { computeStats, percentile } from '../../src/stats/compute.js';
 import { evaluateThresholds, parseThreshold } from '../../src/stats/fail-if.js';
 import type { ConcludedPr, TestAttempt } from '../../src/stats/model.js';
-import { buildStory, describeTransition, failingChecksOf } from '../../src/stats/story.js';
+import { buildStory, describeTransition, failingChecksOf, MAX_STORY_STEPS } from '../../src/stats/story.js';
+import { storyJson } from '../../src/stats/status-rows.js';
 import { escapeHtml, fitToWidth, histogram, htmlReport, sparkline, terminalCharts } from '../../src/views/charts.js';
 import { statsFields } from '../../src/views/stats.js';
 import { renderBlocks } from '../../src/output/present.js';
@@ -25,6 +26,28 @@ describe('the PR story', () => {
     { at: T0 + 60 * MIN, state: 'pending', reason: 'MERGE_ITEM_NOW_READY', runId: null },
     { at: T0 + 61 * MIN, state: 'merged', reason: 'MERGE_GRAPH_DIRECT_MERGE', runId: null },
   ];
+
+  it('a timeline longer than it tells: the newest steps, and how many older ones are left out', async () => {
+    const states = ['not_ready', 'pending', 'testing', 'failed'];
+    const long = Array.from({ length: MAX_STORY_STEPS + 7 }, (_, i) => ({
+      at: T0 + i * 1000,
+      state: states[i % 4] as string,
+      reason: 'USER_REQUESTED',
+      runId: null,
+    }));
+    const story = buildStory(42, long.reverse());
+    expect(story.earlierSteps).toBe(7);
+    const told = story.trips.flatMap((t) => t.steps);
+    expect(told).toHaveLength(MAX_STORY_STEPS);
+    expect(Math.min(...told.map((s) => s.at))).toBe(T0 + 7000);
+    const view = storyView(story);
+    const style = makeStyle(false);
+    expect(await renderBlocks(view.table, 'table', style, 80)).toMatch(/\n… 7 earlier steps not shown\n$/);
+    expect(await renderBlocks(view.plain, 'plain', style, 80)).toContain('\ncut\t7\n');
+    const doc = storyJson(story);
+    expect([doc.earlierSteps, (doc.timeline as unknown[]).length]).toEqual([7, MAX_STORY_STEPS]);
+    expect(storyJson(buildStory(42, timeline))).not.toHaveProperty('earlierSteps');
+  });
 
   it('cuts trips newest first and tells each reason in plain words', () => {
     const story = buildStory(42, [...timeline].reverse());
