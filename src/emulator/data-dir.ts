@@ -112,7 +112,7 @@ function holderAlive(file: string, pid: number | undefined, start: string | unde
   if (pid === undefined || !pidAlive(pid)) return false;
   const now = processStartTime(pid);
   if (start !== undefined && now !== undefined) return start === now;
-  return pid !== process.pid || heldHere.has(file);
+  return pid !== process.pid || heldHere.has(resolve(file));
 }
 
 /**
@@ -207,13 +207,13 @@ export function lockDataDir(dir: string): DataDirLock {
       } finally {
         closeSync(fd);
       }
-      heldHere.add(file);
+      heldHere.add(resolve(file));
       let released = false;
       return {
         release() {
           if (released) return;
           released = true;
-          heldHere.delete(file);
+          heldHere.delete(resolve(file));
           if (readLock(file).text === mine) {
             try {
               unlinkSync(file);
