@@ -1,19 +1,81 @@
 /**
- * Owning a `--data-dir`: one emulator per directory. The owner holds `emulator.lock` (its pid);
- * a second emulator finds a live pid there and refuses to start, naming it. A lock whose process
- * is gone (kill -9, power loss) is taken over. Start-up also checks the directory can be written
- * (so `--data-dir /proc/x` fails at once, not on the first request) and removes temp files a crash
- * left behind.
+ * Owning a `--data-dir`: one emulator per directory. The owner holds `emulator.lock` (its pid and
+ * the process's start time); a second emulator finds a live process there and refuses to start,
+ * naming it. A lock whose process is gone (kill -9, power loss), or whose pid now belongs to
+ * another process (a restarted container's PID 1), is taken over. Start-up refuses a directory
+ * another user owns or could write (they could plant links where the emulator writes), checks it
+ * can be written (so `--data-dir /proc/x` fails at once) and removes temp files a crash left behind.
  */
-import { closeSync, linkSync, mkdirSync, openSync, statSync, readFileSync, readdirSync, renameSync, unlinkSync, writeSync, fsyncSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { type FileHandle, open, unlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 
 export const LOCK_FILE = 'emulator.lock';
 
+/** A new file: created by this call or refused (O_EXCL), never opened through a link (O_NOFOLLOW). */
+export const NEW_FILE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+
 export class DataDirError extends Error {
-  constructor(message: string) {
+  /** 2: the directory is refused as given (usage); 1: it could not be used. */
+  readonly exitCode: 1 | 2;
+  readonly hint: string;
+  constructor(message: string, exitCode: 1 | 2 = 1, hint = 'give --data-dir a directory this user can create and write, e.g. --data-dir .mq-emulator') {
     super(message);
     this.name = 'DataDirError';
+    this.exitCode = exitCode;
+    this.hint = hint;
+  }
+}
+
+/**
+ * Opens `path` as a new file (NEW_FILE); an entry already there under our temp name (a link
+ * someone planted, or a crash's leftover) is removed, not followed, and the create retried.
+ */
+export function openNewFile(path: string): number {
+  for (let tries = 0; ; tries++) {
+    try {
+      return openSync(path, NEW_FILE, 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || tries >= 3) throw err;
+      unlinkSync(path); // removes the link itself, never its target
+    }
+  }
+}
+
+/** openNewFile without blocking: a FileHandle. */
+export async function openNewFileHandle(path: string): Promise<FileHandle> {
+  for (let tries = 0; ; tries++) {
+    try {
+      return await open(path, NEW_FILE, 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || tries >= 3) throw err;
+      await unlink(path);
+    }
+  }
+}
+
+/** The start time of process `pid` (clock ticks since boot, /proc/<pid>/stat field 22); undefined where unknown. */
+export function processStartTime(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Field 2 (the name, in parentheses) may hold spaces: count fields after its closing parenthesis.
+    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return start && /^\d+$/.test(start) ? start : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -29,12 +91,53 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-function readPid(file: string): number | undefined {
+/** Lock files this process holds (a lock naming our pid without a start time is ours only if listed). */
+const heldHere = new Set<string>();
+
+/** What a lock file holds: `<pid> [<start time>]`; an unreadable or torn one holds nothing. */
+function readLock(file: string): { text: string; pid: number | undefined; start: string | undefined } {
+  let text = '';
   try {
-    const n = Number.parseInt(readFileSync(file, 'utf8').trim(), 10);
-    return Number.isFinite(n) ? n : undefined;
+    text = readFileSync(file, 'utf8');
   } catch {
-    return undefined;
+    // gone
+  }
+  const [pid, start] = text.trim().split(/\s+/);
+  const n = Number.parseInt(pid ?? '', 10);
+  return { text, pid: Number.isFinite(n) ? n : undefined, start: start && /^\d+$/.test(start) ? start : undefined };
+}
+
+/** The lock's process still runs: its pid is alive and, when both are known, has the start time recorded. */
+function holderAlive(file: string, pid: number | undefined, start: string | undefined): boolean {
+  if (pid === undefined || !pidAlive(pid)) return false;
+  const now = processStartTime(pid);
+  if (start !== undefined && now !== undefined) return start === now;
+  return pid !== process.pid || heldHere.has(resolve(file));
+}
+
+/**
+ * Refuses a directory another user owns or that group or others can write: they could plant links
+ * under the names the emulator writes. (No such rule where there are no uids: Windows.)
+ */
+function checkOwnership(dir: string): void {
+  const uid = process.getuid?.();
+  if (uid === undefined) return;
+  const st = statSync(dir);
+  if (st.uid !== uid) {
+    throw new DataDirError(
+      `--data-dir ${dir} is owned by uid ${st.uid}, not by this user (uid ${uid}); the emulator keeps its data only in a directory of its own`,
+      2,
+      'choose a directory this user owns, e.g. --data-dir .mq-emulator',
+    );
+  }
+  if ((st.mode & 0o022) !== 0) {
+    const mode = (st.mode & 0o777).toString(8).padStart(3, '0');
+    const who = (st.mode & 0o022) === 0o022 ? 'its group and others' : st.mode & 0o020 ? 'its group' : 'others';
+    throw new DataDirError(
+      `--data-dir ${dir} can be written by ${who} (mode ${mode}); the emulator's data directory must be writable by its owner only`,
+      2,
+      `chmod go-w ${dir}, or choose another --data-dir`,
+    );
   }
 }
 
@@ -67,12 +170,13 @@ function makeDirs(dir: string): void {
   }
 }
 
-/** Creates the directory if needed and fails with a plain message when it cannot hold files. */
+/** Creates the directory if needed and fails with a plain message when it cannot hold files or is not safe to. */
 export function prepareDataDir(dir: string): void {
   try {
     makeDirs(dir);
+    checkOwnership(dir);
     const probe = join(dir, `.probe.${process.pid}.tmp`);
-    const fd = openSync(probe, 'w', 0o600);
+    const fd = openNewFile(probe);
     try {
       writeSync(fd, 'ok');
       fsyncSync(fd);
@@ -81,7 +185,7 @@ export function prepareDataDir(dir: string): void {
     }
     unlinkSync(probe);
   } catch (err) {
-    throw new DataDirError(describeFsError(dir, err));
+    throw err instanceof DataDirError ? err : new DataDirError(describeFsError(dir, err));
   }
 }
 
@@ -92,21 +196,25 @@ export interface DataDirLock {
 /** Takes the directory's lock or throws DataDirError naming the pid that holds it. */
 export function lockDataDir(dir: string): DataDirLock {
   const file = join(dir, LOCK_FILE);
+  const start = processStartTime(process.pid);
+  const mine = `${process.pid}${start === undefined ? '' : ` ${start}`}\n`;
   for (let tries = 0; tries < 5; tries++) {
     try {
-      const fd = openSync(file, 'wx', 0o600);
+      const fd = openSync(file, NEW_FILE, 0o600);
       try {
-        writeSync(fd, `${process.pid}\n`);
+        writeSync(fd, mine);
         fsyncSync(fd);
       } finally {
         closeSync(fd);
       }
+      heldHere.add(resolve(file));
       let released = false;
       return {
         release() {
           if (released) return;
           released = true;
-          if (readPid(file) === process.pid) {
+          heldHere.delete(resolve(file));
+          if (readLock(file).text === mine) {
             try {
               unlinkSync(file);
             } catch {
@@ -118,9 +226,9 @@ export function lockDataDir(dir: string): DataDirLock {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new DataDirError(describeFsError(dir, err));
     }
-    const holder = readPid(file);
-    if (holder !== undefined && pidAlive(holder)) {
-      throw new DataDirError(`--data-dir ${dir} is in use by another emulator (pid ${holder}); stop it or choose another --data-dir`);
+    const holder = readLock(file);
+    if (holderAlive(file, holder.pid, holder.start)) {
+      throw new DataDirError(`--data-dir ${dir} is in use by another emulator (pid ${holder.pid}); stop it or choose another --data-dir`);
     }
     // Stale (its process is gone, or the file is empty/torn): move it aside, then make sure what was
     // moved is the stale lock and not one a racing emulator created in between.
@@ -130,8 +238,8 @@ export function lockDataDir(dir: string): DataDirLock {
     } catch {
       continue; // someone else moved it first; retry the exclusive create
     }
-    const moved = readPid(aside);
-    if (moved !== holder && moved !== undefined && pidAlive(moved)) {
+    const moved = readLock(aside);
+    if (moved.text !== holder.text && holderAlive(file, moved.pid, moved.start)) {
       try {
         linkSync(aside, file);
       } catch {

@@ -12,9 +12,11 @@
  * last sequence number it includes, so replay takes the lines after it from every file, in order.
  * A crash can leave the last line of the last file torn: it was never acknowledged and is ignored.
  */
-import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, readdirSync } from 'node:fs';
+import { closeSync, constants, fdatasyncSync, ftruncateSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+
+import { NEW_FILE } from './data-dir.js';
 
 export interface JournalRecord {
   /** Sequence number (increasing by one). */
@@ -135,7 +137,8 @@ export class Journal {
   }
 
   private async openFile(n: number): Promise<void> {
-    const fh = await open(join(this.dir, `journal.${n}.log`), 'a', 0o600);
+    // A new file each time: created here, never opened through a link (O_EXCL, O_NOFOLLOW).
+    const fh = await open(join(this.dir, `journal.${n}.log`), NEW_FILE | constants.O_APPEND, 0o600);
     await this.fh?.close().catch(() => {});
     this.fh = fh;
     this.fd = fh.fd;

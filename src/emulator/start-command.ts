@@ -5,6 +5,7 @@
  */
 import { BlockList, isIP } from 'node:net';
 
+import type { DataDirError } from './data-dir.js';
 import { type RunningEmulator, startEmulator, type StartEmulatorOptions } from './start-emulator.js';
 import { checkWebhookUrl, generateSecret, secretKey } from './webhook-signing.js';
 import type { WebhookTarget } from './webhooks.js';
@@ -129,10 +130,9 @@ export async function runEmulatorStart(options: EmulatorStartOptions, io: Emulat
       ...(hooks.targets.length > 0 ? { webhooks: [...(startOptions.webhooks ?? []), ...hooks.targets] } : {}),
     });
   } catch (err) {
-    const hint =
-      (err as Error).name === 'DataDirError' ? 'hint: give --data-dir a directory this user can create and write, e.g. --data-dir .mq-emulator\n' : '';
-    io.stderr(`mq: emulator: could not start: ${(err as Error).message}\n${hint}`);
-    return 1;
+    const dirErr = (err as Error).name === 'DataDirError' ? (err as DataDirError) : undefined;
+    io.stderr(`mq: emulator: could not start: ${(err as Error).message}\n${dirErr ? `hint: ${dirErr.hint}\n` : ''}`);
+    return dirErr?.exitCode ?? 1;
   }
   io.stdout(`mq emulator listening on ${emu.url}\n`);
   // A wildcard address is not one a client can connect to: hand out the loopback URL for this machine.

@@ -19,9 +19,10 @@
  *  - Reading it back (snapshot + journal replay) is recovery.ts.
  */
 import { fsyncSync, openSync, closeSync, readFileSync, unlinkSync } from 'node:fs';
-import { open, rename, unlink } from 'node:fs/promises';
+import { rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
+import { openNewFileHandle } from './data-dir.js';
 import type { Effect, QueueEngine } from './engine/index.js';
 import type { Route } from './http/route.js';
 import { Journal, journalFiles } from './journal.js';
@@ -186,8 +187,9 @@ export class StateStore {
     await this.journal.durable(seq);
     const file = join(this.dir, STATE_FILE);
     const tmp = join(this.dir, `.${STATE_FILE}.${process.pid}.${++this.tmpSeq}.tmp`);
+    // Never through a link planted under the temp name (it would write, then rename, the link).
+    const fh = await openNewFileHandle(tmp);
     try {
-      const fh = await open(tmp, 'w', 0o600);
       try {
         await fh.writeFile(text, 'utf8');
         await fh.sync();

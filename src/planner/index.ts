@@ -194,9 +194,11 @@ export async function runSimulate(flags: SimulateFlags, deps: SimulateDeps): Pro
   let source: 'queue' | 'defaults';
   const queue = baseline === 'defaults' ? null : (history?.queue ?? (await deps.loadQueue(baseline === 'queue')));
   if (queue) {
-    base = settingsFromQueue(queue);
+    const clamped: string[] = [];
+    base = settingsFromQueue(queue, clamped);
     source = 'queue';
     deps.notice('baseline: the current settings of the configured queue');
+    for (const line of clamped) deps.notice(`baseline: ${line}`);
   } else {
     base = settingsFromQueue(engineDefaults());
     source = 'defaults';
@@ -218,7 +220,9 @@ export async function runSimulate(flags: SimulateFlags, deps: SimulateDeps): Pro
   if (!history || !fitted) return { inputs: { ...inputs, baseline: source }, results, recommendation: recommend(results, inputs) };
 
   // Backtest: the window replayed with the queue's actual settings, against what was measured in it.
-  const actual = settingsFromQueue(history.queue);
+  const clamped: string[] = [];
+  const actual = settingsFromQueue(history.queue, clamped);
+  if (source !== 'queue') for (const line of clamped) deps.notice(`backtest: ${line}`);
   const replayInputs: SimInputs = { ...inputs, durationHours: fitted.window.hours };
   let replay = results[0] as RowResult;
   if (source !== 'queue' || replayInputs.durationHours !== inputs.durationHours) {

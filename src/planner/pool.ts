@@ -1,12 +1,14 @@
 /**
  * Runs every (settings row, run) pair, across worker threads when the bundled worker file is
  * there (dist/lazy/planner-worker.js), else in this thread. Results are stored by task index, so
- * the output does not depend on the number of workers or which finished first.
+ * the output does not depend on the number of workers or which finished first. Each worker's heap
+ * is capped, so a run too large for the machine ends in an error, not in V8 aborting the process.
  */
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { UsageError } from '../errors.js';
 import { simulateRun } from './driver.js';
 import type { RunMetrics, SettingsRow, SimInputs } from './model.js';
 
@@ -22,18 +24,41 @@ function workerFile(url: URL | null): string | null {
   return existsSync(file) ? file : null;
 }
 
+const MIN_HEAP_MB = 1024;
+const MAX_HEAP_MB = 4096;
+
+/** Worker threads and the heap of each: half the machine's memory between them, 1 to 4 GiB each. */
+export function memoryPlan(wanted: number, totalBytes = totalmem()): { threads: number; heapMb: number } {
+  const budgetMb = Math.floor(totalBytes / 2 ** 21);
+  const threads = Math.max(1, Math.min(wanted, Math.floor(budgetMb / MIN_HEAP_MB)));
+  return { threads, heapMb: Math.min(MAX_HEAP_MB, Math.max(MIN_HEAP_MB, Math.floor(budgetMb / threads))) };
+}
+
+function outOfMemory(heapMb: number, threads: number): UsageError {
+  return new UsageError(`queue simulate: a simulated run needed more than ${heapMb} MB, the memory of a worker thread on this machine`, {
+    hints: [
+      'simulate less at once: lower concurrency or batch sizes in --compare, --arrivals, --failure-rate or --duration',
+      ...(threads > 1 && heapMb < MAX_HEAP_MB ? [`--jobs 1 gives the one thread more memory (up to ${MAX_HEAP_MB} MB)`] : []),
+    ],
+  });
+}
+
 /**
  * `worker` is the URL of the bundled worker entry (the caller knows where the bundle put it); null,
  * or a file that is not there (running from TypeScript sources), runs everything in this thread.
+ * `heapMb` overrides the heap of each worker (tests).
  */
-export async function runAll(inputs: SimInputs, rows: SettingsRow[], jobs: number | null, worker: URL | null = null): Promise<RunMetrics[][]> {
+export async function runAll(inputs: SimInputs, rows: SettingsRow[], jobs: number | null, worker: URL | null = null, heapMb?: number): Promise<RunMetrics[][]> {
   const tasks: Task[] = [];
   rows.forEach((_, row) => {
     for (let run = 0; run < inputs.runs; run++) tasks.push({ index: tasks.length, row, run });
   });
   const results = new Array<RunMetrics>(tasks.length);
-  const threads = Math.min(jobs ?? availableParallelism(), tasks.length);
-  const file = threads > 1 ? workerFile(worker) : null;
+  const plan = memoryPlan(Math.min(jobs ?? availableParallelism(), tasks.length));
+  const threads = plan.threads;
+  const limitMb = heapMb ?? plan.heapMb;
+  // One thread too runs in a worker: only a worker's heap can be capped without risking the process.
+  const file = workerFile(worker);
   if (file === null) {
     for (const t of tasks) results[t.index] = simulateRun(inputs, (rows[t.row] as SettingsRow).settings, t.run);
   } else {
@@ -45,7 +70,7 @@ export async function runAll(inputs: SimInputs, rows: SettingsRow[], jobs: numbe
         for (const w of workers) void w.terminate();
       };
       for (let i = 0; i < threads; i++) {
-        const w = new Worker(file, { workerData: { inputs, rows } });
+        const w = new Worker(file, { workerData: { inputs, rows }, resourceLimits: { maxOldGenerationSizeMb: limitMb } });
         workers.push(w);
         const feed = () => {
           if (next < tasks.length) w.postMessage(tasks[next++]);
@@ -60,7 +85,7 @@ export async function runAll(inputs: SimInputs, rows: SettingsRow[], jobs: numbe
         });
         w.on('error', (err) => {
           stop();
-          reject(err);
+          reject((err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY' ? outOfMemory(limitMb, threads) : err);
         });
         feed();
       }

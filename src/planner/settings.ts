@@ -7,7 +7,7 @@ import { MAX_U32 } from '../api/constants.js';
 import { UsageError } from '../errors.js';
 import type { SimSettings } from './model.js';
 
-type Kind = { type: 'int'; min: number } | { type: 'bool' } | { type: 'enum'; values: readonly string[] };
+type Kind = { type: 'int'; min: number; max?: number } | { type: 'bool' } | { type: 'enum'; values: readonly string[] };
 
 interface SettingDef {
   field: keyof SimSettings;
@@ -15,13 +15,20 @@ interface SettingDef {
   kind: Kind;
 }
 
+/**
+ * The most runs in flight, and PRs per batch, the planner simulates. The engine keeps every run
+ * with its base (the PRs ahead of it), so memory grows with the square of the PRs in flight
+ * (1000 PRs/h, 5% failing: 7 days at concurrency 500 peak near 1.7 GB; one day at 4000, 3.6 GB).
+ */
+export const MAX_IN_FLIGHT = 500;
+
 const DEFS: SettingDef[] = [
-  { field: 'concurrency', flag: 'concurrency', kind: { type: 'int', min: 1 } },
-  { field: 'bisectionConcurrency', flag: 'bisection-concurrency', kind: { type: 'int', min: 1 } },
+  { field: 'concurrency', flag: 'concurrency', kind: { type: 'int', min: 1, max: MAX_IN_FLIGHT } },
+  { field: 'bisectionConcurrency', flag: 'bisection-concurrency', kind: { type: 'int', min: 1, max: MAX_IN_FLIGHT } },
   { field: 'testingTimeoutMinutes', flag: 'testing-timeout', kind: { type: 'int', min: 1 } },
   { field: 'pendingFailureDepth', flag: 'pending-failure-depth', kind: { type: 'int', min: 0 } },
   { field: 'batchingMaxWaitTimeMinutes', flag: 'batching-max-wait', kind: { type: 'int', min: 0 } },
-  { field: 'batchingMinSize', flag: 'batching-min-size', kind: { type: 'int', min: 1 } },
+  { field: 'batchingMinSize', flag: 'batching-min-size', kind: { type: 'int', min: 1, max: MAX_IN_FLIGHT } },
   { field: 'canOptimisticallyMerge', flag: 'optimistic-merge', kind: { type: 'bool' } },
   { field: 'batch', flag: 'batch', kind: { type: 'bool' } },
   { field: 'mode', flag: 'mode', kind: { type: 'enum', values: ['single', 'parallel'] } },
@@ -56,12 +63,15 @@ for (const d of DEFS) {
 
 export const SETTING_NAMES: readonly string[] = [...DEFS.map((d) => d.flag), 'batch=N'];
 
+const CAP_HINT = `the planner simulates at most ${MAX_IN_FLIGHT} runs in flight and ${MAX_IN_FLIGHT} PRs per batch: its memory grows with the square of the PRs in flight`;
+
 const TRUE = ['true', 'on', 'yes', '1'];
 const FALSE = ['false', 'off', 'no', '0'];
 
-function bad(why: string): UsageError {
+function bad(why: string, hint?: string): UsageError {
   return new UsageError(`--compare: ${why}`, {
     hints: [
+      ...(hint ? [hint] : []),
       `settings: ${DEFS.map((d) => d.flag).join(', ')} (or their API names), batch=N for batching on with batchingMinSize N`,
       "for example: --compare 'concurrency=8,batch=4'",
     ],
@@ -86,14 +96,15 @@ export function parseCompare(text: string): Partial<SimSettings> {
     const lower = value.toLowerCase();
     if (def.field === 'batch' && /^\d+$/.test(value)) {
       const n = Number(value);
-      if (n < 1 || n > MAX_U32) throw bad(`batch=${value}: the batch size must be an integer from 1 to ${MAX_U32}`);
+      if (n < 1 || n > MAX_IN_FLIGHT) throw bad(`batch=${value}: the batch size must be an integer from 1 to ${MAX_IN_FLIGHT}`, CAP_HINT);
       out.batch = true;
       out.batchingMinSize = n;
       continue;
     }
     if (def.kind.type === 'int') {
-      if (!/^\d+$/.test(value) || Number(value) < def.kind.min || Number(value) > MAX_U32) {
-        throw bad(`${name}=${value}: must be an integer from ${def.kind.min} to ${MAX_U32}`);
+      const max = def.kind.max ?? MAX_U32;
+      if (!/^\d+$/.test(value) || Number(value) < def.kind.min || Number(value) > max) {
+        throw bad(`${name}=${value}: must be an integer from ${def.kind.min} to ${max}`, max < MAX_U32 && /^\d+$/.test(value) ? CAP_HINT : undefined);
       }
       out[def.field] = Number(value);
     } else if (def.kind.type === 'bool') {
@@ -124,10 +135,18 @@ const bool = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : 
  * Simulation settings from a queue as getQueue returns it (or the engine's defaults, which have the
  * same shape). A reported bisectionConcurrency equal to concurrency is read as "not configured"
  * (the service reports the shared value then), so comparing a new concurrency keeps sharing.
+ * Settings past what the planner simulates are lowered to its cap, with a line in `clamped`.
  */
-export function settingsFromQueue(q: Record<string, unknown>): SimSettings {
-  const concurrency = Math.max(1, Math.floor(num(q.concurrency) ?? 1));
-  const bis = num(q.bisectionConcurrency);
+export function settingsFromQueue(q: Record<string, unknown>, clamped: string[] = []): SimSettings {
+  const cap = (field: string, v: number | undefined): number | undefined => {
+    if (v === undefined || v <= MAX_IN_FLIGHT) return v;
+    clamped.push(`the queue's ${field} ${v} is more than the planner simulates; simulated as ${MAX_IN_FLIGHT}`);
+    return MAX_IN_FLIGHT;
+  };
+  const concurrency = Math.max(1, Math.floor(cap('concurrency', num(q.concurrency)) ?? 1));
+  // Compared before the cap: a shared value stays shared.
+  const shared = num(q.bisectionConcurrency) === num(q.concurrency);
+  const bis = shared ? concurrency : cap('bisectionConcurrency', num(q.bisectionConcurrency));
   const mode = String(q.mode ?? 'single').toLowerCase() === 'parallel' ? 'parallel' : 'single';
   const opt = String(q.optimizationMode ?? 'off').toLowerCase() === 'bisection_skip_redundant_tests' ? 'bisection_skip_redundant_tests' : 'off';
   return {
@@ -135,7 +154,7 @@ export function settingsFromQueue(q: Record<string, unknown>): SimSettings {
     concurrency,
     bisectionConcurrency: bis === undefined || bis === concurrency || bis < 1 ? null : Math.floor(bis),
     batch: bool(q.batch) ?? false,
-    batchingMinSize: Math.max(1, Math.floor(num(q.batchingMinSize) ?? 4)),
+    batchingMinSize: Math.max(1, Math.floor(cap('batchingMinSize', num(q.batchingMinSize)) ?? 4)),
     batchingMaxWaitTimeMinutes: Math.max(0, Math.floor(num(q.batchingMaxWaitTimeMinutes) ?? 5)),
     pendingFailureDepth: Math.max(0, Math.floor(num(q.pendingFailureDepth) ?? 0)),
     canOptimisticallyMerge: bool(q.canOptimisticallyMerge) ?? false,

@@ -50,11 +50,11 @@ describe('one owner per --data-dir', () => {
     const first = await startChild(['--clock', 'manual', '--data-dir', dir]);
     first.child.kill('SIGKILL');
     await first.exited;
-    expect(readFileSync(join(dir, 'emulator.lock'), 'utf8').trim()).toBe(String(first.child.pid));
+    expect(readFileSync(join(dir, 'emulator.lock'), 'utf8').split(' ')[0]).toBe(String(first.child.pid)); // pid, start time
     writeFileSync(join(dir, `.state.json.${first.child.pid}.3.tmp`), '{"half": ');
     const second = await startChild(['--clock', 'manual', '--data-dir', dir]);
     try {
-      expect(readFileSync(join(dir, 'emulator.lock'), 'utf8').trim()).toBe(String(second.child.pid));
+      expect(readFileSync(join(dir, 'emulator.lock'), 'utf8').split(' ')[0]).toBe(String(second.child.pid)); // pid, start time
       expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     } finally {
       second.child.kill('SIGTERM');

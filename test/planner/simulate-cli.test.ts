@@ -47,6 +47,7 @@ describe('mq queue simulate: bad input', () => {
     ['test time', smallWith('--test-time', 'soon'), /--test-time: "soon" is not a duration/],
     ['unknown setting', [...SMALL, '--compare', 'speed=11'], /--compare: unknown setting "speed"/],
     ['bad value', [...SMALL, '--compare', 'concurrency=0'], /--compare: concurrency=0: must be an integer from 1/],
+    ['concurrency past the cap', [...SMALL, '--compare', 'concurrency=2000'], /--compare: concurrency=2000: must be an integer from 1 to 500$/],
     ['not simulated', [...SMALL, '--compare', 'merge-method=squash'], /--compare: merge-method is not simulated/],
     ['not name=value', [...SMALL, '--compare', 'batch'], /--compare: "batch" is not name=value/],
     ['baseline source', [...SMALL, '--baseline', 'yesterday'], /--baseline: "yesterday" is not one of queue, defaults/],
