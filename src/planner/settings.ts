@@ -4,7 +4,7 @@
  * shared settings registry), plus `batch=N`: batching on with batchingMinSize N.
  */
 import type { QueueInfo } from '../domain/types.js';
-import { MAX_U32 } from '../domain/vocabulary.js';
+import { MAX_U32, OPTIMIZATION_MODES, QUEUE_MODES } from '../domain/vocabulary.js';
 import { UsageError } from '../errors.js';
 import type { SimSettings } from './model.js';
 
@@ -32,8 +32,8 @@ const DEFS: SettingDef[] = [
   { field: 'batchingMinSize', flag: 'batching-min-size', kind: { type: 'int', min: 1, max: MAX_IN_FLIGHT } },
   { field: 'canOptimisticallyMerge', flag: 'optimistic-merge', kind: { type: 'bool' } },
   { field: 'batch', flag: 'batch', kind: { type: 'bool' } },
-  { field: 'mode', flag: 'mode', kind: { type: 'enum', values: ['single', 'parallel'] } },
-  { field: 'optimizationMode', flag: 'optimization', kind: { type: 'enum', values: ['off', 'bisection_skip_redundant_tests'] } },
+  { field: 'mode', flag: 'mode', kind: { type: 'enum', values: QUEUE_MODES } },
+  { field: 'optimizationMode', flag: 'optimization', kind: { type: 'enum', values: OPTIMIZATION_MODES } },
 ];
 
 /** Settings of `queue update` that do not change when or how runs happen in the model. */
