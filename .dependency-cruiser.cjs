@@ -12,13 +12,34 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'domain-is-neutral',
+      severity: 'error',
+      comment: "src/domain/ is the service's vocabulary and mq's own types, shared by the client, the emulator, the planner, stats and the Action: it imports nothing outside itself, Node built-ins and packages included.",
+      from: { path: '^src/domain/' },
+      to: { pathNot: '^src/domain/' },
+    },
+    {
       name: 'engine-is-pure',
       severity: 'error',
-      comment: 'src/emulator/engine/ is the pure queue model: it imports nothing outside itself, Node built-ins and packages included (no I/O, no clock, no wire shapes).',
+      comment: 'src/emulator/engine/ is the pure queue model: it imports nothing outside itself but src/domain/, Node built-ins and packages included (no I/O, no clock, no wire shapes).',
       from: { path: '^src/emulator/engine/' },
-      to: { pathNot: '^src/emulator/engine/' },
+      to: { pathNot: '^src/(emulator/engine|domain)/' },
     },
-        {
+    {
+      name: 'api-not-emulator',
+      severity: 'error',
+      comment: "src/api/ is the client: it imports nothing from the emulator (the vocabulary they share is in src/domain/).",
+      from: { path: '^src/api/' },
+      to: { path: '^src/emulator/' },
+    },
+    {
+      name: 'planner-not-emulator-http',
+      severity: 'error',
+      comment: "The planner drives the emulator's engine, never its HTTP layer (wire shapes): what it needs lives in the engine or src/domain/.",
+      from: { path: '^src/planner/' },
+      to: { path: '^src/emulator/http/' },
+    },
+    {
       name: 'api-below-commands',
       severity: 'error',
       comment: 'src/api/ is the client library: it must not import commands, views or output (data flows up from it, never back).',

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 
-import { COMMIT_SHA, MAX_U32, WORKFLOW_RUN_ID } from '../api/constants.js';
+import { COMMIT_SHA, MAX_U32, WORKFLOW_RUN_ID } from '../domain/vocabulary.js';
 import { checkApiUrl, checkedTimeout, checkToken, DEFAULT_API_URL } from '../api/connection-checks.js';
 import { isForkEvent } from '../config/fork.js';
 import { MqError } from '../errors.js';

@@ -4,7 +4,7 @@
  * links. Read with `mq status`'s story (src/stats). Everything here comes from the service and is
  * untrusted: the story cleans it, the summary escapes it and links only http(s) URLs.
  */
-import { PR_STATES } from '../api/constants.js';
+import { PR_STATES } from '../domain/vocabulary.js';
 import { innerClient, type MergeQueueClient } from '../lib/client.js';
 import type { QueueTargetRequest } from '../lib/types.js';
 import { fetchStory } from '../stats/fetch.js';

@@ -7,7 +7,7 @@
  */
 import * as z from 'zod/mini';
 
-import { MAX_U32, PR_STATES } from './constants.js';
+import { MAX_U32, PR_STATES } from '../domain/vocabulary.js';
 import { queueEntrySchema, repoRef, submittedPullRequestSchema } from './schemas.js';
 
 /** getSubmittedPullRequests takes at most this many PRs per call. */

@@ -12,8 +12,8 @@
 import en from 'zod/v4/locales/en.js';
 import * as z from 'zod/mini';
 
-import { MAX_U32, PR_STATES, PRIORITY_NAMES } from './constants.js';
-import { QUEUE_SETTINGS, SETTING_MAX, SETTING_MIN, type QueueSetting, type QueueSettingInfo } from './queue-settings.js';
+import { MAX_U32, PR_STATES, PRIORITY_NAMES } from '../domain/vocabulary.js';
+import { QUEUE_SETTINGS, SETTING_MAX, SETTING_MIN, type QueueSetting, type QueueSettingInfo } from '../domain/queue-settings.js';
 
 // zod's mini API starts without messages; classic zod configures English itself.
 z.config(en());

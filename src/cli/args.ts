@@ -3,7 +3,7 @@
  * bad value is refused before anything is sent.
  */
 import type { Command, Option } from 'commander';
-import { MAX_U32, PRIORITY_NAMES, PRIORITY_VALUES } from '../api/constants.js';
+import { MAX_U32, PRIORITY_NAMES, PRIORITY_VALUES } from '../domain/vocabulary.js';
 import { UsageError } from '../errors.js';
 
 /** A PR number: an integer 1..4294967295, optionally written `#42` (the service has no PR 0). */

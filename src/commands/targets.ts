@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import type { MergeQueueClient, PrRequest } from '../api/client.js';
-import { COMMIT_SHA, WORKFLOW_RUN_ID } from '../api/constants.js';
+import { COMMIT_SHA, WORKFLOW_RUN_ID } from '../domain/vocabulary.js';
 import { forkedRunId } from '../config/fork.js';
 import type { CallOptions } from '../api/http-types.js';
 import { formatRepo } from '../config/resolve.js';

@@ -3,7 +3,7 @@
  * `mq help --json` prints): per command path its subcommands, options and what each positional
  * argument and option value is. Shared by the shell renderers (posix.ts, fish.ts).
  */
-import { PRIORITY_NAMES } from '../api/constants.js';
+import { PRIORITY_NAMES } from '../domain/vocabulary.js';
 import type { CommandDescription, OptionDescription } from '../help/describe.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;

@@ -4,7 +4,7 @@
  * `mq targets` and the action; imports nothing of mq's but the constants.
  */
 import { readFileSync } from 'node:fs';
-import { WORKFLOW_RUN_ID } from '../api/constants.js';
+import { WORKFLOW_RUN_ID } from '../domain/vocabulary.js';
 
 interface RepoSide {
   repo?: { full_name?: unknown } | null;

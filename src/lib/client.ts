@@ -5,7 +5,7 @@
  * errors or `console.log(client)` (it lives in a private field).
  */
 import { MergeQueueClient as CliClient } from '../api/client.js';
-import { WORKFLOW_RUN_ID } from '../api/constants.js';
+import { WORKFLOW_RUN_ID } from '../domain/vocabulary.js';
 import { checkApiUrl, checkedTimeout, checkToken, MAX_TIMEOUT_MS } from '../api/connection-checks.js';
 import { HttpClient } from '../api/http.js';
 import { MergeQueueError, toPublicError } from './errors.js';

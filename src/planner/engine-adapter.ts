@@ -4,7 +4,7 @@
  * upsertFakePr, setImpactedTargets, submit, completeRun, advance, nextDueAt, getQueue), createState,
  * and a read of `state.runs[id]` (status, group, base) of a run the planner started.
  */
-import { wireQueueSettings } from '../emulator/http/wire.js';
+import type { QueueInfo } from '../domain/types.js';
 import { createState, QueueEngine, type Effect, type QueueUpdate, type RepoRef } from '../emulator/engine/index.js';
 import type { SimSettings } from './model.js';
 
@@ -74,8 +74,9 @@ export class SimEngine {
 }
 
 /** The service's default settings, as the engine's createQueue applies them. */
-export function engineDefaults(): Record<string, unknown> {
+export function engineDefaults(): QueueInfo {
   const engine = new QueueEngine(createState(1, 0));
   engine.createQueue(Q, 0);
-  return wireQueueSettings(engine.getQueue(Q, 0));
+  const q = engine.getQueue(Q, 0);
+  return { ...q.config, branch: q.branch, state: q.state };
 }

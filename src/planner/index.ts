@@ -3,6 +3,7 @@
  * document is this data). The baseline comes from the caller (the queue's settings, or the
  * engine's defaults); every --compare is the baseline with some settings changed.
  */
+import type { QueueInfo } from '../domain/types.js';
 import { UsageError } from '../errors.js';
 import { computeStats } from '../stats/compute.js';
 import type { ConcludedPr, TestAttempt, Window } from '../stats/model.js';
@@ -27,12 +28,12 @@ export interface HistoryData {
   window: Window;
   prs: ConcludedPr[];
   attempts: TestAttempt[];
-  queue: Record<string, unknown>;
+  queue: QueueInfo;
 }
 
 export interface SimulateDeps {
   /** The configured queue's settings (getQueue), or null when no queue is configured. */
-  loadQueue: (required: boolean) => Promise<Record<string, unknown> | null>;
+  loadQueue: (required: boolean) => Promise<QueueInfo | null>;
   /** One line of progress or notice for stderr. */
   notice: (line: string) => void;
   /** --from-history: the last `ms` of history, counted back from the service's clock. */

@@ -1,5 +1,5 @@
 /** Command-line inputs of `mq queue simulate`, checked before anything runs (usage errors, exit 2). */
-import { MAX_U32 } from '../api/constants.js';
+import { MAX_U32 } from '../domain/vocabulary.js';
 import { UsageError } from '../errors.js';
 import { parseDuration } from '../util/duration.js';
 import type { SimInputs } from './model.js';

@@ -2,6 +2,7 @@
  * What the planner simulates: the workload (inputs), the queue settings of one row, and what one
  * simulated run measures. Plain data only, so it crosses worker-thread boundaries as it is.
  */
+import type { OptimizationMode, QueueMode } from '../domain/vocabulary.js';
 
 export interface SimInputs {
   /** Mean PR submissions per hour (Poisson arrivals). */
@@ -33,7 +34,7 @@ export interface SimInputs {
 
 /** The queue settings that change how the simulated queue behaves. */
 export interface SimSettings {
-  mode: 'single' | 'parallel';
+  mode: QueueMode;
   concurrency: number;
   /** null = not configured: bisection shares the `concurrency` slots. */
   bisectionConcurrency: number | null;
@@ -42,7 +43,7 @@ export interface SimSettings {
   batchingMaxWaitTimeMinutes: number;
   pendingFailureDepth: number;
   canOptimisticallyMerge: boolean;
-  optimizationMode: 'off' | 'bisection_skip_redundant_tests';
+  optimizationMode: OptimizationMode;
   testingTimeoutMinutes: number;
 }
 

@@ -3,7 +3,8 @@
  * updateQueue API fields and the `mq queue update` flag names (one map, to be replaced by the
  * shared settings registry), plus `batch=N`: batching on with batchingMinSize N.
  */
-import { MAX_U32 } from '../api/constants.js';
+import type { QueueInfo } from '../domain/types.js';
+import { MAX_U32, OPTIMIZATION_MODES, QUEUE_MODES } from '../domain/vocabulary.js';
 import { UsageError } from '../errors.js';
 import type { SimSettings } from './model.js';
 
@@ -31,8 +32,8 @@ const DEFS: SettingDef[] = [
   { field: 'batchingMinSize', flag: 'batching-min-size', kind: { type: 'int', min: 1, max: MAX_IN_FLIGHT } },
   { field: 'canOptimisticallyMerge', flag: 'optimistic-merge', kind: { type: 'bool' } },
   { field: 'batch', flag: 'batch', kind: { type: 'bool' } },
-  { field: 'mode', flag: 'mode', kind: { type: 'enum', values: ['single', 'parallel'] } },
-  { field: 'optimizationMode', flag: 'optimization', kind: { type: 'enum', values: ['off', 'bisection_skip_redundant_tests'] } },
+  { field: 'mode', flag: 'mode', kind: { type: 'enum', values: QUEUE_MODES } },
+  { field: 'optimizationMode', flag: 'optimization', kind: { type: 'enum', values: OPTIMIZATION_MODES } },
 ];
 
 /** Settings of `queue update` that do not change when or how runs happen in the model. */
@@ -132,12 +133,11 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 const bool = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
 
 /**
- * Simulation settings from a queue as getQueue returns it (or the engine's defaults, which have the
- * same shape). A reported bisectionConcurrency equal to concurrency is read as "not configured"
+ * Simulation settings from a queue (read by getQueue, or the engine's defaults). A reported bisectionConcurrency equal to concurrency is read as "not configured"
  * (the service reports the shared value then), so comparing a new concurrency keeps sharing.
  * Settings past what the planner simulates are lowered to its cap, with a line in `clamped`.
  */
-export function settingsFromQueue(q: Record<string, unknown>, clamped: string[] = []): SimSettings {
+export function settingsFromQueue(q: QueueInfo, clamped: string[] = []): SimSettings {
   const cap = (field: string, v: number | undefined): number | undefined => {
     if (v === undefined || v <= MAX_IN_FLIGHT) return v;
     clamped.push(`the queue's ${field} ${v} is more than the planner simulates; simulated as ${MAX_IN_FLIGHT}`);

@@ -5,9 +5,11 @@
 import type { MergeQueueClient } from '../api/client.js';
 import type { TestingResultsPage } from '../api/history.js';
 import { endpointMissing } from '../api/http-errors.js';
-import type { Queue, SubmittedPullRequest } from '../api/schemas.js';
+import type { SubmittedPullRequest } from '../api/schemas.js';
 import { ApiError, MqError, UsageError } from '../errors.js';
-import type { ConcludedPr, QueueSettings, TerminalState, TestAttempt, Transition, Window } from './model.js';
+import type { QueueInfo, Transition } from '../domain/types.js';
+import type { TerminalState } from '../domain/vocabulary.js';
+import type { ConcludedPr, QueueSettings, TestAttempt, Window } from './model.js';
 import { buildStory, failingChecksOf, type Story } from './story.js';
 import { base, BATCH_SIZE, fetchBatch, PARALLEL, type Target } from './lookup.js';
 import { concludedOf, lastTripStart, testingPageOf, timelineOf } from './wire.js';
@@ -219,7 +221,7 @@ export async function fetchWindow(
   target: Target,
   window: Window,
   onProgress?: (p: Progress) => void,
-  knownQueue?: Queue,
+  knownQueue?: QueueInfo,
 ): Promise<WindowData> {
   let requests = 0;
   const count = () => void requests++;

@@ -1,27 +1,9 @@
 /**
- * The history model the story and the statistics work on: plain records with epoch-millisecond
- * times, independent of how the service spells them on the wire (src/stats/wire.ts maps those).
+ * The history model the story and the statistics work on (with src/domain's Transition): plain
+ * records with epoch-millisecond times, independent of how the service spells them on the wire
+ * (src/stats/wire.ts maps those).
  */
-
-export const TERMINAL_STATES = ['merged', 'failed', 'cancelled'] as const;
-export type TerminalState = (typeof TERMINAL_STATES)[number];
-
-export function isTerminal(state: string): state is TerminalState {
-  return (TERMINAL_STATES as readonly string[]).includes(state);
-}
-
-/** One transition of a PR's timeline. */
-export interface Transition {
-  at: number;
-  state: string;
-  /** The service's reason code, e.g. TEST_RUN_REQUIRED_STATUS_FAILED (may be empty). */
-  reason: string;
-  runId: string | null;
-  /** For PREREQUISITE_MERGE_ITEM_*: the PR ahead that failed or was cancelled, when known. */
-  aheadPr?: number | null;
-  /** For a failure: the required statuses the service says caused it. */
-  statuses?: string[];
-}
+import type { TerminalState } from '../domain/vocabulary.js';
 
 /** A check of a test run, from its testing details. */
 export interface Check {

@@ -3,7 +3,9 @@
  * in plain words, plus the run that merged or failed it and the checks that failed.
  */
 import { newestFirst } from '../api/history.js';
-import { isTerminal, type Check, type Transition } from './model.js';
+import type { Transition } from '../domain/types.js';
+import { isTerminal } from '../domain/vocabulary.js';
+import type { Check } from './model.js';
 
 export interface StoryStep {
   at: number;

@@ -4,7 +4,9 @@
  * checked one by one, unknown ones ignored, a few spellings accepted, and malformed items skipped.
  */
 import { newestFirst } from '../api/history.js';
-import { isTerminal, type ConcludedPr, type TestAttempt, type Transition } from './model.js';
+import type { Transition } from '../domain/types.js';
+import { isTerminal } from '../domain/vocabulary.js';
+import type { ConcludedPr, TestAttempt } from './model.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);

@@ -3,7 +3,7 @@
  * key per setting for scripts, the enqueued PRs in queue order, and the before -> after lines of a
  * settings change.
  */
-import { QUEUE_SETTINGS, type SettingKind } from '../api/queue-settings.js';
+import { QUEUE_SETTINGS, type SettingKind } from '../domain/queue-settings.js';
 import type { Queue, QueueEntry } from '../api/schemas.js';
 import { plainBool, plainColumns, plainKeys, plainNumber, plainSecondsSince } from '../output/plain.js';
 import { own, paints, type Cell, type Field, type Line, type Row } from '../output/render.js';

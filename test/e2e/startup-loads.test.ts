@@ -88,9 +88,8 @@ describe('what a command line loads', { timeout: 60_000 }, () => {
     expect(toFile.builtins.filter((m) => /^(net|tty|readline|stream|internal\/fs\/streams)$/.test(m))).toEqual([]);
     expect(commandModules(l)).toEqual([]);
     expect(packages(l)).toEqual(LIGHT);
-    // The vocabulary and the settings checks are pure and small; the client is not loaded.
-    const light = ['src/api/constants.ts', 'src/api/connection-checks.ts'];
-    expect(l.sources.filter((s) => s.startsWith('src/api/') && !light.includes(s))).toEqual([]);
+    // The settings checks are pure and small (the vocabulary is src/domain's); the client is not loaded.
+    expect(l.sources.filter((s) => s.startsWith('src/api/') && s !== 'src/api/connection-checks.ts')).toEqual([]);
   });
 
   it('the second run of a command line compiles every bundle from the code cache the first one left', async () => {
@@ -144,7 +143,7 @@ describe('what a command line loads', { timeout: 60_000 }, () => {
       // API's parts only (classic zod, about 190 KB, is the emulator's).
       expect(packages(l).filter((p) => !LIGHT.includes(p))).toEqual(['zod']);
       expect(l.sources.filter((s) => /zod\/v4\/(classic|core\/(to-json-schema|json-schema))/.test(s))).toEqual([]);
-      expect(l.sources.filter((s) => /^src\/(config\/write|emulator\/(?!engine\/vocabulary)|planner\/|completion\/|help\/describe)/.test(s))).toEqual([]);
+      expect(l.sources.filter((s) => /^src\/(config\/write|emulator\/|planner\/|completion\/|help\/describe)/.test(s))).toEqual([]);
       expect(l.sources).toContain('src/api/transport-node.ts');
     });
   });

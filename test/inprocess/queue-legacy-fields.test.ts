@@ -3,7 +3,7 @@
  * entries without `id`): every setting shows in `mq queue show --settings`, under today's names.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { QUEUE_SETTINGS } from '../../src/api/queue-settings.js';
+import { QUEUE_SETTINGS } from '../../src/domain/queue-settings.js';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 import { runMq } from '../helpers/in-process.js';
 import { baseEnv } from '../helpers/run-cli.js';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MergeQueueClient } from '../../src/api/client.js';
 import { closeHttp, HttpClient } from '../../src/api/http.js';
-import { QUEUE_SETTINGS, updateFlagSettings } from '../../src/api/queue-settings.js';
+import { QUEUE_SETTINGS, updateFlagSettings } from '../../src/domain/queue-settings.js';
 import type { Queue } from '../../src/api/schemas.js';
 import { queueCreateCommand } from '../../src/commands/queue/create.js';
 import { queueUpdateCommand, UPDATE_FLAGS } from '../../src/commands/queue/update.js';

@@ -1,8 +1,8 @@
-/** The service vocabulary is defined once (src/emulator/engine/vocabulary.ts); the rest imports it. */
+/** The service vocabulary is defined once (src/domain/vocabulary.ts); the rest imports it. */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_U32 } from '../../src/api/constants.js';
+import { MAX_U32 } from '../../src/domain/vocabulary.js';
 
 const SRC = join(import.meta.dirname, '../../src');
 
@@ -20,6 +20,6 @@ describe('MAX_U32', () => {
     const found = sources(SRC)
       .filter((f) => literal.test(readFileSync(f, 'utf8')))
       .map((f) => f.slice(SRC.length + 1));
-    expect(found).toEqual(['emulator/engine/vocabulary.ts']);
+    expect(found).toEqual(['domain/vocabulary.ts']);
   });
 });

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { QUEUE_SETTINGS } from '../../api/queue-settings.js';
+import { QUEUE_SETTINGS } from '../../domain/queue-settings.js';
 import type { Queue } from '../../api/schemas.js';
 import { formatRepo } from '../../config/resolve.js';
 import type { Context, Deps } from '../../context.js';

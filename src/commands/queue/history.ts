@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { PR_STATES } from '../../api/constants.js';
+import { PR_STATES } from '../../domain/vocabulary.js';
 import type { QueueEntry } from '../../api/schemas.js';
 import { parseIntIn } from '../../cli/args.js';
 import type { Context, Deps } from '../../context.js';

@@ -6,6 +6,7 @@ import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
 import type { Context, Deps } from '../../context.js';
+import type { QueueInfo } from '../../domain/types.js';
 import { exitCodeForStatus, MqError, UsageError } from '../../errors.js';
 import type { Result, View } from '../../output/present.js';
 import { own, type Paint, paints } from '../../output/render.js';
@@ -25,7 +26,7 @@ export const SIMULATE_LIMITS = [
   'Figures are measured over the whole --duration from an empty queue; PRs still in the queue at the end count in the depth but not in the time to merge (a row that falls behind shows fewer merges than arrivals and a growing backlog). Each row sees the same arrivals, test times, breaking PRs and flakes (common random numbers); the same --seed gives the same output.',
 ].join('\n');
 
-async function loadQueue(deps: Deps, required: boolean): Promise<Record<string, unknown> | null> {
+async function loadQueue(deps: Deps, required: boolean): Promise<QueueInfo | null> {
   let target: ReturnType<Deps['target']>;
   try {
     target = deps.target();
@@ -36,7 +37,7 @@ async function loadQueue(deps: Deps, required: boolean): Promise<Record<string, 
   if (!deps.connection().token && !required) return null;
   const client = await deps.client();
   try {
-    return (await client.getQueue(target)) as Record<string, unknown>;
+    return await client.getQueue(target);
   } catch (err) {
     if (err instanceof MqError) {
       throw new MqError(err.exitCode, err.what, err.why, {
@@ -63,7 +64,7 @@ async function loadHistory(deps: Deps, ms: number): Promise<HistoryData> {
       hints: ['give the workload instead: --arrivals, --test-time and --failure-rate (`mq queue stats` still shows merges per hour and time to merge)'],
     });
   }
-  return { window, prs: data.prs, attempts: data.attempts, queue: queue as Record<string, unknown> };
+  return { window, prs: data.prs, attempts: data.attempts, queue };
 }
 
 function checkHtmlTarget(file: string): string {

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
-import { MAX_U32 } from '../../api/constants.js';
-import { flagAttr, SETTING_MAX, SETTING_MIN, updateFlagSettings, type QueueSettingInfo } from '../../api/queue-settings.js';
+import { MAX_U32 } from '../../domain/vocabulary.js';
+import { flagAttr, SETTING_MAX, SETTING_MIN, updateFlagSettings, type QueueSettingInfo } from '../../domain/queue-settings.js';
 import type { Queue, UpdateQueueSettings } from '../../api/schemas.js';
 import { parseIntIn } from '../../cli/args.js';
 import type { Context, Deps } from '../../context.js';

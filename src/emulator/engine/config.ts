@@ -5,8 +5,18 @@
  * squash), and decision D13 (direct merge off).
  */
 import { badRequest } from './errors.js';
-import type { DirectMergeMode, MergeMethod, OptimizationMode, QueueConfig, QueueMode, RequestableQueueState } from './types.js';
-import { MAX_U32, PRIORITY_NAMES, PRIORITY_VALUES, type PriorityName } from './vocabulary.js';
+import {
+  type DirectMergeMode,
+  MAX_U32,
+  type MergeMethod,
+  type OptimizationMode,
+  PRIORITY_NAMES,
+  PRIORITY_VALUES,
+  type PriorityName,
+  type QueueMode,
+  type RequestableQueueState,
+} from '../../domain/vocabulary.js';
+import type { QueueConfig } from './types.js';
 
 export function defaultConfig(mode: QueueMode = 'single', concurrency = 1): QueueConfig {
   return {

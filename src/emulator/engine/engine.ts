@@ -25,7 +25,8 @@ import type { QueueRef } from './queue-ops.js';
 import { KIND_BATCH_TIMER, KIND_COMPLETE, breakersOf, runIdFrom, spendScripts } from './runs.js';
 import { completeRun, reconcile } from './scheduler.js';
 import { createState, describeQueue, mustQueue } from './state.js';
-import type { Effect, EngineState, QueueMode, QueueRecord, RepoRef, TestRun } from './types.js';
+import type { QueueMode } from '../../domain/vocabulary.js';
+import type { Effect, EngineState, QueueRecord, RepoRef, TestRun } from './types.js';
 import { lookupPullRequests, testingResults, type TestingResultsQuery } from './history.js';
 import {
   entryView,

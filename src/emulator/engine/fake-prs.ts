@@ -11,7 +11,7 @@ import { DEFAULT_TEST_MINUTES } from './runs.js';
 import { leaveQueue, tryAdmit } from './membership.js';
 import { reconcile } from './scheduler.js';
 import { RUN_OUTCOMES, type FakePr, type QueueRecord, type RepoRef, type RunOutcome } from './types.js';
-import { MAX_U32 } from './vocabulary.js';
+import { MAX_U32 } from '../../domain/vocabulary.js';
 
 export interface FakePrInput {
   repo: RepoRef;

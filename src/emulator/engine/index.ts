@@ -66,7 +66,6 @@ export type { QueueMetricsSnapshot } from './metrics.js';
 export type { ListQuery } from './pr-ops.js';
 export { MAX_BATCH_LOOKUP, MAX_WINDOW_DAYS, type TestingResultsQuery } from './history.js';
 export * from './types.js';
-export * from './vocabulary.js';
 export type {
   EntryView,
   PullRequestView,

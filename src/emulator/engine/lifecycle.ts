@@ -5,6 +5,7 @@
  * place is what lets the metrics endpoint answer from counters instead of scanning the queue.
  */
 import { record } from './metrics.js';
+import type { PrState } from '../../domain/vocabulary.js';
 import {
   testBranchOf,
   type BatchEffect,
@@ -13,7 +14,6 @@ import {
   type EngineState,
   type Entry,
   type FakePr,
-  type PrState,
   type QueueRecord,
   type RepoRef,
   type TestRun,

@@ -13,8 +13,8 @@ import { reconcile } from './scheduler.js';
 import { indexAdd } from './targets.js';
 import { ensureFakePr } from './fake-prs.js';
 import { describeQueue } from './state.js';
-import { PR_STATES, type Entry, type PrState, type QueueRecord } from './types.js';
-import { MAX_U32 } from './vocabulary.js';
+import { MAX_U32, PR_STATES, type PrState } from '../../domain/vocabulary.js';
+import type { Entry, QueueRecord } from './types.js';
 import { entryView, type EntryView } from './views.js';
 
 export function checkPrNumber(n: number, field = 'pr.number', min = 0): void {

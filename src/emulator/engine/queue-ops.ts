@@ -8,7 +8,8 @@ import { queueKey, type Core } from './lifecycle.js';
 import { admitAll } from './membership.js';
 import { reconcile } from './scheduler.js';
 import { describeQueue, mustQueue, newQueue } from './state.js';
-import type { QueueMode, QueueRecord, RepoRef, RequestableQueueState } from './types.js';
+import type { QueueMode, RequestableQueueState } from '../../domain/vocabulary.js';
+import type { QueueRecord, RepoRef } from './types.js';
 import { queueView, type QueueView } from './views.js';
 
 export interface QueueRef {

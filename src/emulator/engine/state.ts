@@ -8,7 +8,8 @@ import { notFound } from './errors.js';
 import { queueKey } from './lifecycle.js';
 import { emptySamples } from './metrics.js';
 import { emptyList } from './queue-order.js';
-import type { EngineState, QueueMode, QueueRecord, RepoRef } from './types.js';
+import type { QueueMode } from '../../domain/vocabulary.js';
+import type { EngineState, QueueRecord, RepoRef } from './types.js';
 
 export function createState(seed = 1, now = 0): EngineState {
   return {

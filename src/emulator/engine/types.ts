@@ -4,24 +4,7 @@
  * Times are epoch milliseconds; the wire layer turns them into ISO strings.
  */
 
-import type { DirectMergeMode, MergeMethod, OptimizationMode, PrState, QueueMode, QueueStateName, RequestableQueueState } from './vocabulary.js';
-
-export {
-  DIRECT_MERGE_MODES,
-  MERGE_METHODS,
-  OPTIMIZATION_MODES,
-  PR_STATES,
-  QUEUE_MODES,
-  QUEUE_STATES,
-  REQUESTABLE_QUEUE_STATES,
-  type DirectMergeMode,
-  type MergeMethod,
-  type OptimizationMode,
-  type PrState,
-  type QueueMode,
-  type QueueStateName,
-  type RequestableQueueState,
-} from './vocabulary.js';
+import type { DirectMergeMode, MergeMethod, OptimizationMode, PrState, QueueMode, QueueStateName, RequestableQueueState } from '../../domain/vocabulary.js';
 
 export const RUN_OUTCOMES = ['pass', 'fail', 'hang'] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];

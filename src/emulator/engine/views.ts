@@ -5,17 +5,8 @@
  * (src/emulator/http/wire.ts), so the engine knows nothing of the JSON the service sends.
  */
 import { fakePrFor, readinessOf, type Core, type Readiness } from './lifecycle.js';
-import {
-  testBranchOf,
-  type Entry,
-  type PrState,
-  type QueueConfig,
-  type QueueRecord,
-  type QueueStateName,
-  type RepoRef,
-  type RunStatus,
-  type TestRun,
-} from './types.js';
+import type { PrState, QueueStateName } from '../../domain/vocabulary.js';
+import { testBranchOf, type Entry, type QueueConfig, type QueueRecord, type RepoRef, type RunStatus, type TestRun } from './types.js';
 
 export interface EntryView {
   id: string;

@@ -8,7 +8,7 @@
  */
 import type { z } from 'zod';
 
-import { MAX_U32 } from '../engine/index.js';
+import { MAX_U32 } from '../../domain/vocabulary.js';
 import { getPullRequestRequest, LIMITS, prRequest, queueRequest } from './schemas.js';
 
 export type FastParse = (body: unknown) => unknown;

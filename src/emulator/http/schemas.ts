@@ -8,7 +8,6 @@ import { z } from 'zod';
 
 import {
   DIRECT_MERGE_MODES,
-  MAX_BATCH_LOOKUP,
   MAX_U32,
   MERGE_METHODS,
   OPTIMIZATION_MODES,
@@ -16,8 +15,8 @@ import {
   PRIORITY_NAMES,
   QUEUE_MODES,
   REQUESTABLE_QUEUE_STATES,
-  RUN_OUTCOMES,
-} from '../engine/index.js';
+} from '../../domain/vocabulary.js';
+import { MAX_BATCH_LOOKUP, RUN_OUTCOMES } from '../engine/index.js';
 
 /**
  * Longest strings accepted (issue 15.6): names of branches and repository parts as code hosts

@@ -4,10 +4,10 @@
  * ISO-8601 times with milliseconds, `pr*` field names, queue entries without readiness — and the
  * HTTP status of each kind of engine error.
  */
+import type { PrState } from '../../domain/vocabulary.js';
 import type {
   EngineErrorKind,
   EntryView,
-  PrState,
   PullRequestView,
   QueueView,
   RepoRef,

@@ -1,6 +1,7 @@
 /**
- * The service's vocabulary, defined once for the engine and the client (src/api/constants.ts
- * re-exports it). No imports, so loading it costs nothing on the CLI's start-up path.
+ * The service's vocabulary as mq speaks it (lower-case states, v1's enum words), defined once for
+ * the client, the emulator, the planner, stats and the Action. No imports, so loading it costs
+ * nothing on the CLI's start-up path.
  */
 
 /** Largest value of the spec's uint32 fields (PR numbers, queue settings). */
@@ -8,6 +9,14 @@ export const MAX_U32 = 4_294_967_295;
 
 export const PR_STATES = ['not_ready', 'pending', 'testing', 'tests_passed', 'merged', 'failed', 'cancelled', 'pending_failure'] as const;
 export type PrState = (typeof PR_STATES)[number];
+
+/** States that end a PR's trip through the queue. */
+export const TERMINAL_STATES = ['merged', 'failed', 'cancelled'] as const;
+export type TerminalState = (typeof TERMINAL_STATES)[number];
+
+export function isTerminal(state: string): state is TerminalState {
+  return (TERMINAL_STATES as readonly string[]).includes(state);
+}
 
 export const QUEUE_STATES = ['running', 'paused', 'draining', 'switching_modes'] as const;
 export type QueueStateName = (typeof QUEUE_STATES)[number];
@@ -27,3 +36,9 @@ export type MergeMethod = (typeof MERGE_METHODS)[number];
 export const PRIORITY_NAMES = ['urgent', 'high', 'medium', 'low'] as const;
 export type PriorityName = (typeof PRIORITY_NAMES)[number];
 export const PRIORITY_VALUES: Readonly<Record<PriorityName, number>> = { urgent: 0, high: 10, medium: 100, low: 200 };
+
+/** A commit id as the service matches it: 7 to 64 hex digits (abbreviated, SHA-1 or SHA-256). */
+export const COMMIT_SHA = /^[0-9a-fA-F]{7,64}$/;
+
+/** A GitHub Actions workflow run id (GITHUB_RUN_ID): a fork PR's credential for setImpactedTargets. */
+export const WORKFLOW_RUN_ID = /^[1-9]\d{0,19}$/;
