@@ -40,12 +40,19 @@ describe('bulk lines', () => {
     // #1 answers last: nothing can be written until it has, then everything at once.
     const delays: Record<number, number> = { 1: 30, 2: 0, 3: 10 };
     const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    let firstDone: () => void = () => {};
+    const first = new Promise<void>((resolve) => {
+      firstDone = resolve;
+    });
     const r = await runOverPrs(
       { out },
       [1, 2, 3, 4],
       OPTIONS,
       async (pr) => {
-        await wait(delays[pr] ?? 50);
+        // #4 answers in a turn of its own after #1, however loaded the machine is.
+        if (pr === 4) await first.then(() => wait(20));
+        else await wait(delays[pr] as number);
+        if (pr === 1) setTimeout(firstDone, 0);
         if (pr === 3) throw new MqError(3, 'submit PR #3', 'PR #3 was not found');
         return {};
       },
