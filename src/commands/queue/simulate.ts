@@ -8,9 +8,22 @@ import { Command } from 'commander';
 import type { Context, Deps } from '../../context.js';
 import { exitCodeForStatus, MqError, UsageError } from '../../errors.js';
 import type { Result, View } from '../../output/present.js';
-import { own, type Paint, paints } from '../../output/render.js';
+import { own, type Paint, paints, wrapToWidth } from '../../output/render.js';
 import type { HistoryData, SimulateFlags, SimulateResult } from '../../planner/index.js';
-import { FOOTNOTE, historyLines, inputsLine, SIMULATE_FIT, SIMULATE_HEADERS, SIMULATE_PLAIN, simulatePlainRows, simulateRows } from '../../views/simulate.js';
+import {
+  BACKTEST_HEADERS,
+  BACKTEST_NOTE,
+  backtestRows,
+  historyLines,
+  inputsLine,
+  SIMULATE_FIT,
+  SIMULATE_HEADERS,
+  SIMULATE_PLAIN,
+  simulateLegend,
+  simulatePlainRows,
+  simulateRows,
+  simulateTable,
+} from '../../views/simulate.js';
 import { act, collect, withExamples, withPlainHelp } from '../shared.js';
 
 export const SIMULATE_LIMITS = [
@@ -77,20 +90,32 @@ function checkHtmlTarget(file: string): string {
   return path;
 }
 
-/** The table and markdown show the inputs, the rows, a footnote and the recommendation; plain is one figure per line. */
-function simulateView(data: SimulateResult): View {
+/** The table and markdown show the inputs, the backtest, the rows, a legend and the recommendation; plain is one figure per line. */
+function simulateView(data: SimulateResult, width: number | undefined): View {
   const best: Paint = (style, text) => style.green(style.bold(text));
+  const wrap = (l: string) => (width === undefined ? [l] : wrapToWidth(l, width));
+  const table = simulateTable(data, width, best);
+  const backtest = backtestRows(data);
   return {
     plain: [{ headers: [], rows: simulatePlainRows(data) }],
     table: [
-      { lines: [own(paints.dim, inputsLine(data)), ...historyLines(data).map((l) => own(paints.dim, l))] },
-      { headers: SIMULATE_HEADERS, rows: simulateRows(data, best), fit: SIMULATE_FIT },
-      { lines: [own(paints.dim, FOOTNOTE), own(paints.bold, data.recommendation.text)] },
+      {
+        lines: [
+          own(paints.dim, inputsLine(data)),
+          ...historyLines(data)
+            .flatMap(wrap)
+            .map((l) => own(paints.dim, l)),
+        ],
+      },
+      ...(backtest.length > 0 ? [{ headers: BACKTEST_HEADERS, rows: backtest }, { lines: wrap(BACKTEST_NOTE).map((l) => own(paints.dim, l)) }] : []),
+      { headers: table.headers, rows: table.rows, fit: SIMULATE_FIT },
+      { lines: [...table.legend, ...simulateLegend(data, width).map((l) => own(paints.dim, l)), own(paints.bold, data.recommendation.text)] },
     ],
     markdown: [
       { lines: [inputsLine(data), ...historyLines(data).flatMap((l) => ['', l]), ''] },
+      ...(backtest.length > 0 ? [{ headers: BACKTEST_HEADERS, rows: backtest }, { lines: ['', BACKTEST_NOTE, ''] }] : []),
       { headers: SIMULATE_HEADERS, rows: simulateRows(data) },
-      { lines: ['', FOOTNOTE, '', `**${data.recommendation.text}**`] },
+      { lines: ['', ...simulateLegend(data).flatMap((l) => [l, '']), `**${data.recommendation.text}**`] },
     ],
   };
 }
@@ -102,13 +127,16 @@ export async function runQueueSimulate(flags: SimulateFlags, deps: Deps): Promis
     loadQueue: (required) => loadQueue(deps, required),
     notice: (line) => deps.out.note(line),
     loadHistory: (ms) => loadHistory(deps, ms),
+    // A table or markdown shows the fitted inputs on stdout: no second copy on stderr.
+    showsFit: ['table', 'markdown'].includes(deps.out.format()),
   });
   if (htmlPath !== undefined) {
     const rows = simulateRows(data).map((r) => r.map((c) => (typeof c === 'string' ? c : c.value)));
-    writeFileSync(htmlPath, planner.renderHtml(data, inputsLine(data), planner.htmlTable(SIMULATE_HEADERS, rows)));
+    const history = { lines: historyLines(data), backtest: planner.htmlTable(BACKTEST_HEADERS, backtestRows(data)), note: BACKTEST_NOTE };
+    writeFileSync(htmlPath, planner.renderHtml(data, inputsLine(data), planner.htmlTable(SIMULATE_HEADERS, rows), data.backtest ? history : undefined));
     deps.out.note(`wrote ${flags.html}`);
   }
-  return { data, view: simulateView(data), exitCode: 0 };
+  return { data, view: simulateView(data, deps.out.width), exitCode: 0 };
 }
 
 export function queueSimulateCommand(ctx: Context): Command {
