@@ -6,9 +6,12 @@
  * same commit (20 PRs, 5%, flaky). Known answers: 20 of 408 PRs fail on their own (4.9%), the
  * fail-once PRs are flaky, not failures; the backtest covers every figure the table shows.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { type Client, queue, repo, startTestEmulator } from '../emulator/http-helpers.js';
+import { CHROMIUM, chromium, overlaps, svgTextBoxes } from '../helpers/chromium.js';
 import { runMq } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/run-cli.js';
 
@@ -92,4 +95,26 @@ describe('mq queue simulate --from-history 3d on 408 PRs, 5% breaking and 5% fai
     expect(b.error.failedPerDayReal).toBeLessThan(0.25);
     expect(b.error.mergedPerHour).toBeLessThan(0.15);
   }, 120_000);
+
+  it.skipIf(CHROMIUM === undefined)(
+    'the HTML report shows the fitted inputs and the backtest table (headless Chromium)',
+    async () => {
+      const file = join(tempDir('mq-report-'), 'plan.html');
+      const args = ['queue', 'simulate', '--from-history', '3d', '--runs', '4', '--jobs', '1', '--compare', 'concurrency=4', '--html', file];
+      const r = await runMq(args, { env });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(readFileSync(file, 'utf8')).not.toMatch(/<script/i);
+      const dom = chromium(['--dump-dom', `file://${file}`]);
+      expect(dom).toMatch(/<th>Fitted input<\/th>/);
+      expect(dom).toMatch(/<td>Fail on their own<\/td><td>4\.9% of PRs/);
+      expect(dom).toMatch(/<th>Backtest<\/th><th>Measured<\/th><th>Simulated<\/th><th>Error<\/th>/);
+      for (const figure of ['Merged/h', 'TTM p50', 'TTM p95', 'Runs/PR', 'Test min/PR', 'Depth', 'Failed/d real', 'Failed/d flaky']) {
+        expect(dom).toMatch(new RegExp(`<tr><td>${figure.replace('/', '\\/')}</td><td>[\\d.]+[mh]?</td><td>[\\d.]+[mh]?</td><td>[\\d.]+%</td></tr>`));
+      }
+      const boxes = svgTextBoxes(file);
+      expect(boxes.filter((b) => b.cls.includes('axis') && b.w > 0).length).toBeGreaterThan(40);
+      expect(overlaps(boxes)).toEqual([]);
+    },
+    120_000,
+  );
 });

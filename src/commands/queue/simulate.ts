@@ -133,7 +133,10 @@ export async function runQueueSimulate(flags: SimulateFlags, deps: Deps): Promis
   if (htmlPath !== undefined) {
     const rows = simulateRows(data).map((r) => r.map((c) => (typeof c === 'string' ? c : c.value)));
     const history = { lines: historyLines(data), backtest: planner.htmlTable(BACKTEST_HEADERS, backtestRows(data)), note: BACKTEST_NOTE };
-    writeFileSync(htmlPath, planner.renderHtml(data, inputsLine(data), planner.htmlTable(SIMULATE_HEADERS, rows), data.backtest ? history : undefined));
+    writeFileSync(
+      htmlPath,
+      planner.renderHtml(data, inputsLine(data), planner.htmlTable(SIMULATE_HEADERS, rows), simulateLegend(data), data.backtest ? history : undefined),
+    );
     deps.out.note(`wrote ${flags.html}`);
   }
   return { data, view: simulateView(data, deps.out.width), exitCode: 0 };
