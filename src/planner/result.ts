@@ -45,9 +45,9 @@ export interface FittedInputs {
   /** Mean and coefficient of variation of the completed (passed or failed) runs' durations. */
   testMinutes: number;
   testTimeSpread: number;
-  /** Share of PRs whose own failure was real (not followed by a pass on the same commit). */
+  /** Share of PRs that failed on their own: a failed run of their own, not merged on that commit. */
   failureRate: number;
-  /** Share of completed runs that failed and were followed by a pass of the same PR without a new commit. */
+  /** Share of completed runs of a PR's own that failed and were followed by a pass, or a merge, on the same commit. */
   flakeRate: number;
   /** What the fit is based on. */
   samples: {
