@@ -4,7 +4,7 @@
  * checks the model against that window, and which settings rows differ from the baseline by less
  * than the backtest's error. Pure: epoch ms in, plain data out.
  */
-import { classifyFailures } from '../stats/compute.js';
+import type { QueueStats } from '../stats/compute.js';
 import type { ConcludedPr, TestAttempt, Window } from '../stats/model.js';
 import type { Backtest, BacktestFigures, FittedInputs, RowResult } from './result.js';
 
@@ -61,8 +61,8 @@ export function fitHistory(window: Window, prs: ConcludedPr[], attempts: TestAtt
   const mean = durations.length > 0 ? durations.reduce((s, x) => s + x, 0) / durations.length : 0;
   const variance = durations.length > 1 ? durations.reduce((s, x) => s + (x - mean) ** 2, 0) / (durations.length - 1) : 0;
 
-  const failures = classifyFailures(window, attempts);
-  const real = Math.max(0, failures.prsWithOwnFailure - failures.flakyPrs);
+  const failures = ownFailures(window, concluded, attempts);
+  const real = failures.prsWithOwnFailure - failures.flakyPrs;
   return {
     window: { since: new Date(window.since).toISOString(), until: new Date(window.until).toISOString(), hours: r4(hours) },
     arrivalsPerHour: r4(arrivalsPerHour),
@@ -81,8 +81,40 @@ export function fitHistory(window: Window, prs: ConcludedPr[], attempts: TestAtt
       runs: durations.length,
       prsWithOwnFailure: failures.prsWithOwnFailure,
       flakyRuns: failures.flakyRuns,
+      flakyPrs: failures.flakyPrs,
     },
   };
+}
+
+/**
+ * Each PR's own failures (a failed run that tested it alone, ended in the window): flaky when it
+ * later passed on the same commit, or merged on it (the commit of its last pass); otherwise the
+ * PR's own failure. A PR counts as failing on its own when any of its own failures was not flaky.
+ */
+function ownFailures(window: Window, concluded: ConcludedPr[], attempts: TestAttempt[]) {
+  const inWindow = (t: number) => t >= window.since && t <= window.until;
+  const runSize = new Map<string, number>();
+  for (const a of attempts) runSize.set(a.runId, (runSize.get(a.runId) ?? 0) + 1);
+  const byPr = new Map<number, TestAttempt[]>();
+  for (const a of attempts) byPr.set(a.prNumber, [...(byPr.get(a.prNumber) ?? []), a]);
+  const merged = new Set(concluded.filter((p) => p.state === 'merged').map((p) => p.number));
+  const same = (a?: string | null, b?: string | null) => a == null || b == null || a === b;
+  let prsWithOwnFailure = 0;
+  let flakyPrs = 0;
+  let flakyRuns = 0;
+  for (const [pr, list] of byPr) {
+    const own = list.filter((a) => inWindow(a.finishedAt) && a.result === 'failed' && runSize.get(a.runId) === 1);
+    if (own.length === 0) continue;
+    const passes = list.filter((a) => a.result === 'passed').sort((a, b) => a.finishedAt - b.finishedAt);
+    const mergedSha = merged.has(pr) ? (passes.at(-1)?.sha ?? null) : undefined;
+    const healed = own.filter(
+      (f) => passes.some((a) => a.finishedAt > f.finishedAt && same(a.sha, f.sha)) || (mergedSha !== undefined && same(mergedSha, f.sha)),
+    );
+    prsWithOwnFailure += 1;
+    if (healed.length === own.length) flakyPrs += 1;
+    flakyRuns += healed.length;
+  }
+  return { prsWithOwnFailure, flakyPrs, flakyRuns };
 }
 
 /** The hour-of-week or hour-of-day profile turned to the simulation's clock: index 0 = the window's first hour. */
@@ -97,14 +129,66 @@ export function profileFrom(fitted: FittedInputs): number[] | null {
 
 const rel = (sim: number | null, meas: number | null): number | null => (sim === null || meas === null || meas <= 0 ? null : r4(Math.abs(sim - meas) / meas));
 
-export function backtestOf(measured: BacktestFigures, simulated: BacktestFigures): Backtest {
-  const round = (x: number | null, d: number) => (x === null ? null : Math.round(x * 10 ** d) / 10 ** d);
-  const sim = { mergedPerHour: round(simulated.mergedPerHour, 4), timeToMergeP50: round(simulated.timeToMergeP50, 0) };
+/** The figures the backtest sets side by side: every figure of the table. */
+export const BACKTEST_KEYS = [
+  'mergedPerHour',
+  'timeToMergeP50',
+  'timeToMergeP95',
+  'runsPerMergedPr',
+  'testMinutesPerMergedPr',
+  'meanDepth',
+  'failedPerDayReal',
+  'failedPerDayFlaky',
+] as const satisfies ReadonlyArray<keyof BacktestFigures>;
+
+/** The simulated row's figures, as the backtest compares them. */
+export function simulatedFigures(r: RowResult): BacktestFigures {
   return {
-    measured,
-    simulated: sim,
-    error: { mergedPerHour: rel(sim.mergedPerHour, measured.mergedPerHour), timeToMergeP50: rel(sim.timeToMergeP50, measured.timeToMergeP50) },
+    mergedPerHour: r.mergedPerHour.mean,
+    timeToMergeP50: r.timeToMerge.p50.mean,
+    timeToMergeP95: r.timeToMerge.p95.mean,
+    runsPerMergedPr: r.runsPerMergedPr.mean,
+    testMinutesPerMergedPr: r.testMinutesPerMergedPr.mean,
+    meanDepth: r.meanDepth.mean,
+    failedPerDayReal: r.failedPerDay.real.mean,
+    failedPerDayFlaky: r.failedPerDay.flaky.mean,
   };
+}
+
+/**
+ * What the window measured, on the table's figures: `mq queue stats`'s figures, the time-average of
+ * PRs in the queue (each merged or failed PR from its submission to its end), the PRs that failed
+ * per day, and the PRs whose own failures were all flaky per day.
+ */
+export function measuredFigures(window: Window, stats: QueueStats, prs: ConcludedPr[], fitted: FittedInputs): BacktestFigures {
+  const span = Math.max(1, window.until - window.since);
+  let inQueue = 0;
+  for (const p of prs) {
+    if (p.state === 'cancelled' || p.submittedAt === null) continue;
+    inQueue += Math.max(0, Math.min(p.concludedAt, window.until) - Math.max(p.submittedAt, window.since));
+  }
+  const days = span / (24 * HOUR);
+  return {
+    mergedPerHour: stats.mergedPerHour,
+    timeToMergeP50: stats.timeToMerge.p50,
+    timeToMergeP95: stats.timeToMerge.p95,
+    runsPerMergedPr: stats.runs.perMergedPr,
+    testMinutesPerMergedPr: stats.testMinutesPerMergedPr,
+    meanDepth: r4(inQueue / span),
+    failedPerDayReal: r4(fitted.samples.failed / days),
+    failedPerDayFlaky: r4((fitted.samples.flakyPrs ?? 0) / days),
+  };
+}
+
+export function backtestOf(measured: BacktestFigures, simulated: BacktestFigures): Backtest {
+  const sim = {} as BacktestFigures;
+  const error = {} as BacktestFigures;
+  for (const k of BACKTEST_KEYS) {
+    const v = simulated[k] ?? null;
+    sim[k] = v === null ? null : k === 'timeToMergeP50' || k === 'timeToMergeP95' ? Math.round(v) : r4(v);
+    error[k] = rel(sim[k] ?? null, measured[k] ?? null);
+  }
+  return { measured, simulated: sim, error };
 }
 
 /**

@@ -8,7 +8,18 @@ import { UsageError } from '../errors.js';
 import { computeStats } from '../stats/compute.js';
 import type { ConcludedPr, TestAttempt, Window } from '../stats/model.js';
 import { engineDefaults } from './engine-adapter.js';
-import { type Backtest, backtestOf, type FittedInputs, fitHistory, MIN_PRS, MIN_RUNS, profileFrom, withinModelError } from './history.js';
+import {
+  type Backtest,
+  backtestOf,
+  type FittedInputs,
+  fitHistory,
+  MIN_PRS,
+  MIN_RUNS,
+  measuredFigures,
+  profileFrom,
+  simulatedFigures,
+  withinModelError,
+} from './history.js';
 import { checkVolume, parseSimulateFlags, type SimulateFlags } from './inputs.js';
 import { TTM_POINTS, type RunMetrics, type SettingsRow, type SimInputs, type SimSettings } from './model.js';
 import { runAll } from './pool.js';
@@ -38,6 +49,8 @@ export interface SimulateDeps {
   notice: (line: string) => void;
   /** --from-history: the last `ms` of history, counted back from the service's clock. */
   loadHistory?: (ms: number) => Promise<HistoryData>;
+  /** The caller's output shows the fitted inputs: no notice of them. */
+  showsFit?: boolean;
 }
 
 const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
@@ -189,7 +202,7 @@ export async function runSimulate(flags: SimulateFlags, deps: SimulateDeps): Pro
       flakeRate: Math.min(0.99, fitted.flakeRate),
     };
     checkVolume(inputs.arrivalsPerHour, inputs.durationHours);
-    deps.notice(fittedLine(fitted));
+    if (!deps.showsFit) deps.notice(fittedLine(fitted));
   }
   let base: SimSettings;
   let source: 'queue' | 'defaults';
@@ -231,10 +244,7 @@ export async function runSimulate(flags: SimulateFlags, deps: SimulateDeps): Pro
     replay = aggregate('backtest', actual, replayInputs, m[0] as RunMetrics[]);
   }
   const measured = computeStats({ window: history.window, prs: history.prs, attempts: history.attempts, settings: null }).stats;
-  const backtest = backtestOf(
-    { mergedPerHour: measured.mergedPerHour, timeToMergeP50: measured.timeToMerge.p50 },
-    { mergedPerHour: replay.mergedPerHour.mean, timeToMergeP50: replay.timeToMerge.p50.mean },
-  );
+  const backtest = backtestOf(measuredFigures(history.window, measured, history.prs, fitted), simulatedFigures(replay));
   const recommendation = markWithinError(results, inputs, backtest.error);
   return { inputs: { ...inputs, baseline: source, fitted }, backtest, results, recommendation };
 }

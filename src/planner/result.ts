@@ -45,18 +45,37 @@ export interface FittedInputs {
   /** Mean and coefficient of variation of the completed (passed or failed) runs' durations. */
   testMinutes: number;
   testTimeSpread: number;
-  /** Share of PRs whose own failure was real (not followed by a pass on the same commit). */
+  /** Share of PRs that failed on their own: a failed run of their own, not merged on that commit. */
   failureRate: number;
-  /** Share of completed runs that failed and were followed by a pass of the same PR without a new commit. */
+  /** Share of completed runs of a PR's own that failed and were followed by a pass, or a merge, on the same commit. */
   flakeRate: number;
   /** What the fit is based on. */
-  samples: { prs: number; merged: number; failed: number; cancelled: number; runs: number; prsWithOwnFailure: number; flakyRuns: number };
+  samples: {
+    prs: number;
+    merged: number;
+    failed: number;
+    cancelled: number;
+    runs: number;
+    prsWithOwnFailure: number;
+    flakyRuns: number;
+    /** PRs whose own failures were all flaky (they passed later, or merged, on the same commit). */
+    flakyPrs?: number;
+  };
 }
 
+/** Every figure of the table, measured or simulated; null when not known. */
 export interface BacktestFigures {
   mergedPerHour: number | null;
   /** Seconds. */
   timeToMergeP50: number | null;
+  timeToMergeP95?: number | null;
+  runsPerMergedPr?: number | null;
+  testMinutesPerMergedPr?: number | null;
+  meanDepth?: number | null;
+  /** Measured: PRs that failed per day; simulated: breaking PRs failed per day. */
+  failedPerDayReal?: number | null;
+  /** Measured: PRs whose own failures were all flaky, per day; simulated: good PRs failed by flakes per day. */
+  failedPerDayFlaky?: number | null;
 }
 
 export interface Backtest {

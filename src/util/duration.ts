@@ -31,3 +31,13 @@ export function formatDuration(ms: number): string {
   const d = Math.floor(h / 24);
   return `${d}d ${h % 24}h`.replace(/ 0h$/, '');
 }
+
+/** One unit for a set of durations (seconds) shown side by side: hours when the largest is 90 minutes or more. */
+export function durationUnit(seconds: ReadonlyArray<number | null>): 'minutes' | 'hours' {
+  return Math.max(0, ...seconds.map((s) => s ?? 0)) >= 90 * 60 ? 'hours' : 'minutes';
+}
+
+/** Seconds in that unit: `37m` or `14.2h`. */
+export function durationIn(seconds: number, unit: 'minutes' | 'hours'): string {
+  return unit === 'hours' ? `${(seconds / 3600).toFixed(1)}h` : `${Math.round(seconds / 60)}m`;
+}

@@ -4,60 +4,63 @@
  */
 import type { RowResult, SimulateResult } from '../planner/index.js';
 import { plainColumns } from '../output/plain.js';
-import type { Cell, Paint, Row } from '../output/render.js';
-import type { TableFit } from '../output/width.js';
+import { type Cell, type Paint, type Row, wrapToWidth } from '../output/render.js';
+import { safeLine } from '../output/sanitize.js';
+import { displayWidth, fitColumns, type TableFit, tableWidth } from '../output/width.js';
+import type { BacktestFigures } from '../planner/result.js';
 import type { Estimate } from '../planner/stats.js';
+import { durationIn, durationUnit } from '../util/duration.js';
 
 interface Column {
   key: string;
   label: string;
   get: (r: RowResult) => Estimate;
   better: 'high' | 'low' | null;
-  format: (x: number) => string;
-}
-
-const fixed = (d: number) => (x: number) => x.toFixed(d);
-function duration(seconds: number): string {
-  const m = seconds / 60;
-  if (Math.abs(m) < 90) return `${Math.round(m)}m`;
-  return `${(m / 60).toFixed(1)}h`;
+  /** Decimals of a plain figure; `duration` for seconds shown in minutes or hours. */
+  digits: number | 'duration';
 }
 
 export const SIMULATE_COLUMNS: Column[] = [
-  { key: 'merged_per_hour', label: 'Merged/h', get: (r) => r.mergedPerHour, better: 'high', format: fixed(2) },
-  { key: 'ttm_p50', label: 'TTM p50', get: (r) => r.timeToMerge.p50, better: 'low', format: duration },
-  { key: 'ttm_p95', label: 'TTM p95', get: (r) => r.timeToMerge.p95, better: 'low', format: duration },
-  { key: 'runs_per_merged', label: 'Runs/PR', get: (r) => r.runsPerMergedPr, better: 'low', format: fixed(2) },
-  { key: 'test_min_per_merged', label: 'Test min/PR', get: (r) => r.testMinutesPerMergedPr, better: 'low', format: fixed(1) },
-  { key: 'mean_depth', label: 'Depth', get: (r) => r.meanDepth, better: 'low', format: fixed(1) },
-  { key: 'failed_real_per_day', label: 'Failed/d real', get: (r) => r.failedPerDay.real, better: null, format: fixed(1) },
-  { key: 'failed_flaky_per_day', label: 'Failed/d flaky', get: (r) => r.failedPerDay.flaky, better: 'low', format: fixed(1) },
+  { key: 'merged_per_hour', label: 'Merged/h', get: (r) => r.mergedPerHour, better: 'high', digits: 2 },
+  { key: 'ttm_p50', label: 'TTM p50', get: (r) => r.timeToMerge.p50, better: 'low', digits: 'duration' },
+  { key: 'ttm_p95', label: 'TTM p95', get: (r) => r.timeToMerge.p95, better: 'low', digits: 'duration' },
+  { key: 'runs_per_merged', label: 'Runs/PR', get: (r) => r.runsPerMergedPr, better: 'low', digits: 2 },
+  { key: 'test_min_per_merged', label: 'Test min/PR', get: (r) => r.testMinutesPerMergedPr, better: 'low', digits: 1 },
+  { key: 'mean_depth', label: 'Depth', get: (r) => r.meanDepth, better: 'low', digits: 1 },
+  { key: 'failed_real_per_day', label: 'Failed/d real', get: (r) => r.failedPerDay.real, better: null, digits: 1 },
+  { key: 'failed_flaky_per_day', label: 'Failed/d flaky', get: (r) => r.failedPerDay.flaky, better: 'low', digits: 1 },
 ];
 
 export const SIMULATE_HEADERS = ['Settings', ...SIMULATE_COLUMNS.map((c) => c.label)];
-/** On a narrow terminal the settings are cut, then the secondary figures go. */
-export const SIMULATE_FIT: TableFit = { truncate: ['Settings'], drop: ['Failed/d real', 'Depth', 'Test min/PR', 'TTM p95', 'Runs/PR'], min: 24 };
+/** On a narrow terminal the secondary figures go; a settings label is never cut (the rows are numbered instead). */
+export const SIMULATE_FIT: TableFit = { drop: ['Failed/d real', 'Depth', 'Test min/PR', 'TTM p95', 'Runs/PR'] };
+
+/** How a column's figures read: a fixed number of decimals, or a duration (its ± in the unit of its mean). */
+type Format = (x: number, mean?: number) => string;
+function formatterOf(c: Column): Format {
+  const digits = c.digits;
+  if (digits !== 'duration') return (x) => x.toFixed(digits);
+  return (x, mean) => durationIn(x, durationUnit([mean ?? x]));
+}
 
 /** `12.3 ±0.4` (the 95% interval reaches that far above the mean), or `n/a`. */
-export function formatEstimate(e: Estimate, format: (x: number) => string): string {
+export function formatEstimate(e: Estimate, format: Format): string {
   if (e.mean === null) return 'n/a';
   if (e.hi === null) return format(e.mean);
-  return `${format(e.mean)} ±${format(e.hi - e.mean)}`;
+  return `${format(e.mean)} ±${format(e.hi - e.mean, e.mean)}`;
 }
 
 /**
- * For each column, the displayed mean that is best (ties all marked), among the rows that keep up
- * when any does: the figures of a row that falls behind depend on how long the window was.
+ * For each column, the displayed mean that is best (ties all marked) among the rows that keep up,
+ * when at least two do: the figures of a row that falls behind depend on how long the window was,
+ * and the only row that keeps up is best by that alone, not by its figures.
  */
-function bestTexts(all: RowResult[]): Array<string | null> {
+function bestTexts(all: RowResult[], formats: Format[]): Array<string | null> {
   const up = all.filter((r) => r.keepsUp);
-  const results = up.length > 0 ? up : all;
-  return SIMULATE_COLUMNS.map((c) => {
-    if (c.better === null) return null;
-    const means = results.map((r) => c.get(r).mean).filter((x): x is number => x !== null);
-    if (means.length < 1 || all.length < 2) return null;
-    const best = c.better === 'high' ? Math.max(...means) : Math.min(...means);
-    return c.format(best);
+  return SIMULATE_COLUMNS.map((c, i) => {
+    const means = up.map((r) => c.get(r).mean).filter((x): x is number => x !== null);
+    if (c.better === null || means.length < 2) return null;
+    return (formats[i] as Format)(c.better === 'high' ? Math.max(...means) : Math.min(...means));
   });
 }
 
@@ -70,16 +73,40 @@ export function rowLabel(r: RowResult): string {
 
 /** Table rows; the best value of each column carries a `*` (and is bold/green on a terminal). */
 export function simulateRows(result: SimulateResult, mark?: Paint): Row[] {
-  const best = bestTexts(result.results);
+  const formats = SIMULATE_COLUMNS.map(formatterOf);
+  const best = bestTexts(result.results, formats);
   return result.results.map((r) => [
     rowLabel(r),
     ...SIMULATE_COLUMNS.map((c, i): Cell => {
       const e = c.get(r);
-      const text = formatEstimate(e, c.format);
-      const isBest = best[i] !== null && e.mean !== null && (r.keepsUp || result.results.every((x) => !x.keepsUp)) && c.format(e.mean) === best[i];
+      const format = formats[i] as Format;
+      const text = formatEstimate(e, format);
+      const isBest = best[i] !== null && e.mean !== null && r.keepsUp && format(e.mean) === best[i];
       return isBest ? { value: `${text} *`, ...(mark ? { paint: mark } : {}) } : { value: text };
     }),
   ]);
+}
+
+/** Whether a table with whole settings labels fits `width` once the secondary figures are dropped. */
+function labelsFit(headers: string[], rows: Row[], width: number): boolean {
+  const text = (c: Row[number] | undefined) => safeLine(typeof c === 'string' ? c : (c?.value ?? ''));
+  const natural = headers.map((h, i) => Math.max(displayWidth(h), ...rows.map((r) => displayWidth(text(r[i])))));
+  const { widths } = fitColumns(headers, natural, SIMULATE_FIT, width);
+  return tableWidth(widths) <= width;
+}
+
+/**
+ * The terminal table: whole settings labels when they fit `width`, else the rows numbered and their
+ * settings in legend lines under the table (wrapped to the width). No width: labels as they are.
+ */
+export function simulateTable(result: SimulateResult, width?: number, mark?: Paint): { headers: string[]; rows: Row[]; legend: string[] } {
+  const rows = simulateRows(result, mark);
+  if (width === undefined || labelsFit(SIMULATE_HEADERS, rows, width)) return { headers: SIMULATE_HEADERS, rows, legend: [] };
+  const legend = result.results.flatMap((r, i) => {
+    const tag = `${i + 1}  `;
+    return wrapToWidth(safeLine(rowLabel(r)), Math.max(10, width - tag.length)).map((l, k) => `${k === 0 ? tag : ' '.repeat(tag.length)}${l}`);
+  });
+  return { headers: ['#', ...SIMULATE_HEADERS.slice(1)], rows: rows.map((r, i) => [String(i + 1), ...r.slice(1)]), legend };
 }
 
 export function inputsLine(result: SimulateResult): string {
@@ -97,24 +124,60 @@ export function inputsLine(result: SimulateResult): string {
   ].join(', ');
 }
 
-const relPct = (x: number | null) => (x === null ? 'n/a' : `${Math.round(x * 1000) / 10}%`);
-const mins = (s: number | null) => (s === null ? 'n/a' : duration(s));
+const relPct = (x: number | null | undefined) => (x == null ? 'n/a' : `${Math.round(x * 1000) / 10}%`);
 
-/** --from-history: the fitted workload and the backtest, one line each; none without it. */
+/** --from-history: what the fit read, one line (the fitted workload is in the inputs line); none without it. */
 export function historyLines(result: SimulateResult): string[] {
   const f = result.inputs.fitted;
-  const b = result.backtest;
-  if (!f || !b) return [];
+  if (!f || !result.backtest) return [];
+  const s = f.samples;
   const shape = f.arrivalsShape === 'hour-of-week' ? 'by hour of the week' : f.arrivalsShape === 'hour-of-day' ? 'by hour of day' : 'flat';
   return [
-    `fitted from ${f.window.since} to ${f.window.until}: ${f.samples.prs} PRs, ${f.samples.runs} runs; arrivals ${shape}`,
-    `backtest (the window replayed with the queue's settings): merged/h measured ${b.measured.mergedPerHour ?? 'n/a'}, simulated ${b.simulated.mergedPerHour ?? 'n/a'} (error ${relPct(b.error.mergedPerHour)}); ` +
-      `TTM p50 measured ${mins(b.measured.timeToMergeP50)}, simulated ${mins(b.simulated.timeToMergeP50)} (error ${relPct(b.error.timeToMergeP50)}); ` +
-      `a row closer to the baseline than this is ${WITHIN_ERROR}, not a result`,
+    `history read: ${f.window.since} to ${f.window.until} (${Math.round(f.window.hours * 10) / 10}h), ${s.prs} merged or failed PRs, ${s.runs} test runs; ` +
+      `PRs that failed on their own (not merged on that commit): ${s.prsWithOwnFailure - (s.flakyPrs ?? 0)}, only by flakes (passed or merged later on it): ${s.flakyPrs ?? 'n/a'}; ` +
+      `flaky runs: ${s.flakyRuns}; arrivals ${shape}`,
   ];
 }
 
-export const FOOTNOTE = 'mean ±half-width of the 95% interval over runs; * = best in column (among rows that keep up); TTM = time from submission to merge';
+export const BACKTEST_HEADERS = ['Backtest', 'Measured', 'Simulated', 'Error'];
+const BACKTEST_ROWS: Array<[keyof BacktestFigures, string, string, number | 'duration']> = [
+  ['mergedPerHour', 'merged_per_hour', 'Merged/h', 2],
+  ['timeToMergeP50', 'ttm_p50', 'TTM p50', 'duration'],
+  ['timeToMergeP95', 'ttm_p95', 'TTM p95', 'duration'],
+  ['runsPerMergedPr', 'runs_per_merged', 'Runs/PR', 2],
+  ['testMinutesPerMergedPr', 'test_min_per_merged', 'Test min/PR', 1],
+  ['meanDepth', 'mean_depth', 'Depth', 1],
+  ['failedPerDayReal', 'failed_real_per_day', 'Failed/d real', 1],
+  ['failedPerDayFlaky', 'failed_flaky_per_day', 'Failed/d flaky', 1],
+];
+
+/** --from-history: the backtest as table rows (figure, measured, simulated, error in percent), in the table's units. */
+export function backtestRows(result: SimulateResult): string[][] {
+  const b = result.backtest;
+  if (!b) return [];
+  return BACKTEST_ROWS.map(([key, , label, digits]) => {
+    const m = b.measured[key] ?? null;
+    const sim = b.simulated[key] ?? null;
+    const unit = durationUnit([m, sim]);
+    const f = (x: number | null) => (x === null ? 'n/a' : digits === 'duration' ? durationIn(x, unit) : x.toFixed(digits));
+    return [label, f(m), f(sim), relPct(b.error[key])];
+  });
+}
+
+export const BACKTEST_NOTE =
+  "backtest: the window replayed with the queue's settings, against what it measured (error = |simulated - measured| / measured); " +
+  `a row closer to the baseline than the errors of merged/h and TTM p50 is ${WITHIN_ERROR}, not a result`;
+
+/** What the table's marks and figures mean, wrapped to `width` when given. */
+export function simulateLegend(result: SimulateResult, width?: number): string[] {
+  const up = result.results.filter((r) => r.keepsUp).length;
+  const best =
+    up >= 2
+      ? `* = best in column among the ${up} rows that keep up (a row that falls behind is never marked)`
+      : `no * (best in column): ${up === 1 ? 'only one row keeps up' : 'no row keeps up'}, and a row that falls behind is never marked`;
+  const lines = ['mean ±half-width of the 95% interval over runs; TTM = time from submission to merge', best];
+  return width === undefined ? lines : lines.flatMap((l) => wrapToWidth(l, width));
+}
 
 /** `mq queue simulate` piped: the estimates, then tagged lines for rows within the model's error, the backtest and the recommendation. */
 export const SIMULATE_PLAIN = {
@@ -139,22 +202,10 @@ export function simulatePlainRows(result: SimulateResult): Row[] {
   for (const r of result.results) if (r.withinModelError) out.push(P.withinError.row({ row: r.label }));
   const b = result.backtest;
   if (b) {
-    out.push(
-      P.backtest.row({
-        figure: 'merged_per_hour',
-        measured: raw(b.measured.mergedPerHour),
-        simulated: raw(b.simulated.mergedPerHour),
-        error: raw(b.error.mergedPerHour),
-      }),
-    );
-    out.push(
-      P.backtest.row({
-        figure: 'ttm_p50',
-        measured: raw(b.measured.timeToMergeP50),
-        simulated: raw(b.simulated.timeToMergeP50),
-        error: raw(b.error.timeToMergeP50),
-      }),
-    );
+    for (const [key, figure] of BACKTEST_ROWS) {
+      if (b.measured[key] === undefined && b.simulated[key] === undefined) continue;
+      out.push(P.backtest.row({ figure, measured: raw(b.measured[key]), simulated: raw(b.simulated[key]), error: raw(b.error[key]) }));
+    }
   }
   out.push(P.recommendation.row({ row: result.recommendation.label, text: result.recommendation.text }));
   return out;

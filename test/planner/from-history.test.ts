@@ -79,7 +79,7 @@ describe('mq queue simulate --from-history on a known workload', () => {
     expect(f.arrivalsShape).toBe('flat');
     expect(f.arrivalsByHourOfDay).toBeNull();
     expect(f.arrivalsPerHour).toBe(1.875);
-    expect(f.samples).toEqual({ prs: 30, merged: 29, failed: 1, cancelled: 0, runs: 31, prsWithOwnFailure: 2, flakyRuns: 1 });
+    expect(f.samples).toEqual({ prs: 30, merged: 29, failed: 1, cancelled: 0, runs: 31, prsWithOwnFailure: 2, flakyRuns: 1, flakyPrs: 1 });
     const durations = [...Array(16).fill(8), ...Array(15).fill(12)] as number[];
     const mean = 308 / 31;
     const sd = Math.sqrt(durations.reduce((s, x) => s + (x - mean) ** 2, 0) / 30);
@@ -109,9 +109,19 @@ describe('mq queue simulate --from-history on a known workload', () => {
     const r = await runMq([...ARGS, '-o', 'table'], { env });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^fitted from history: 1\.88 PRs\/h/m);
+    // The fitted workload once: in the inputs line, and what was read; not again on stderr.
+    expect(r.stdout.match(/^fitted from/gm)).toHaveLength(1);
     expect(r.stdout).toMatch(
-      /backtest \(the window replayed with the queue's settings\): merged\/h measured 1\.81, simulated [\d.]+ \(error [\d.]+%\); TTM p50 measured 1[0-4]m/,
+      /^history read: .* \(16h\), 30 merged or failed PRs, 31 test runs; PRs that failed on their own \(not merged on that commit\): 1, only by flakes .*: 1;/m,
     );
+    expect(r.stderr).not.toMatch(/fitted from/);
+    // The backtest: every figure of the table, measured against simulated, with its error in percent.
+    expect(r.stdout).toMatch(/^│ Backtest +│ Measured +│ Simulated +│ Error +│$/m);
+    expect(r.stdout).toMatch(/^│ Merged\/h +│ 1\.81 +│ \d+\.\d\d +│ [\d.]+% +│$/m);
+    expect(r.stdout).toMatch(/^│ TTM p50 +│ 1[0-4]m +│ \d+m +│ [\d.]+% +│$/m);
+    for (const figure of ['TTM p95', 'Runs/PR', 'Test min/PR', 'Depth', 'Failed/d real', 'Failed/d flaky']) {
+      expect(r.stdout).toMatch(new RegExp(`^│ ${figure.replace('/', '\\/')} +│ [\\d.]+[mh]? +│ [\\d.]+[mh]? +│ [\\d.]+% +│$`, 'm'));
+    }
   });
 
   it('refuses a window with too little history, naming the flag', async () => {

@@ -64,7 +64,26 @@ describe('fitHistory', () => {
     // Own failures: #10, #20, #30 (healed), #40 (new commit): 3 real of 96.
     expect(fit.failureRate).toBeCloseTo(3 / 96, 3);
     expect(fit.flakeRate).toBeCloseTo(1 / 99, 3);
-    expect(fit.samples).toEqual({ prs: 96, merged: 94, failed: 2, cancelled: 1, runs: 99, prsWithOwnFailure: 4, flakyRuns: 1 });
+    expect(fit.samples).toEqual({ prs: 96, merged: 94, failed: 2, cancelled: 1, runs: 99, prsWithOwnFailure: 4, flakyRuns: 1, flakyPrs: 1 });
+  });
+
+  it("a PR's own failure (not merged on that commit) apart from a flaky one (passed later, or merged, on that commit)", () => {
+    // 20 PRs tested alone, one an hour, all merged but #5 (failed: its own failure).
+    const window = { since: T, until: T + 24 * H };
+    const all = Array.from({ length: 20 }, (_, i) => alone(i + 1, T + i * H, 20, i + 1 === 5 ? 'failed' : 'merged'));
+    const prs = all.map((x) => x.pr);
+    const attempts = all.map((x) => x.attempt);
+    const at = (n: number) => (all[n - 1] as { attempt: TestAttempt }).attempt;
+    // #8 failed, and its rerun on the same commit had started before that failure was reported; it merged: flaky.
+    attempts.push({ ...at(8), runId: 'r8-a', startedAt: at(8).startedAt - 10 * MIN, finishedAt: at(8).startedAt + 5 * MIN, result: 'failed' });
+    // #12 flaked and passed on a rerun, then failed on its own again on that commit, and was not merged: its own failure.
+    prs[11] = { ...(prs[11] as ConcludedPr), state: 'failed', concludedAt: at(12).finishedAt + 30 * MIN };
+    attempts.push({ ...at(12), runId: 'r12-a', startedAt: at(12).startedAt - 25 * MIN, finishedAt: at(12).startedAt - 5 * MIN, result: 'failed' });
+    attempts.push({ ...at(12), runId: 'r12-c', startedAt: at(12).finishedAt + 5 * MIN, finishedAt: at(12).finishedAt + 25 * MIN, result: 'failed' });
+    const fit = fitHistory(window, prs, attempts);
+    expect(fit.samples).toMatchObject({ prs: 20, failed: 2, prsWithOwnFailure: 3, flakyPrs: 1, flakyRuns: 2 });
+    expect(fit.failureRate).toBe(2 / 20); // #5 and #12
+    expect(fit.flakeRate).toBeCloseTo(2 / 23, 4); // #8's and #12's first failures
   });
 
   it('an hour-of-day profile with at least 3 days and enough PRs; flat below either', () => {
@@ -197,8 +216,8 @@ function row(label: string, mergedPerHour: number, p50min: number, testMin = 30)
 describe("backtest error and the model's error", () => {
   it('the error is |simulated - measured| / measured per figure; none when nothing was measured', () => {
     const b = backtestOf({ mergedPerHour: 2, timeToMergeP50: 1200 }, { mergedPerHour: 1.8, timeToMergeP50: 1500 });
-    expect(b.error).toEqual({ mergedPerHour: 0.1, timeToMergeP50: 0.25 });
-    expect(backtestOf({ mergedPerHour: 0, timeToMergeP50: null }, { mergedPerHour: 1, timeToMergeP50: 60 }).error).toEqual({
+    expect(b.error).toMatchObject({ mergedPerHour: 0.1, timeToMergeP50: 0.25, timeToMergeP95: null });
+    expect(backtestOf({ mergedPerHour: 0, timeToMergeP50: null }, { mergedPerHour: 1, timeToMergeP50: 60 }).error).toMatchObject({
       mergedPerHour: null,
       timeToMergeP50: null,
     });

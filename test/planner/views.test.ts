@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { recommend, type RowResult, type SimulateResult } from '../../src/planner/index.js';
 import type { SimInputs, SimSettings } from '../../src/planner/model.js';
 import type { Estimate } from '../../src/planner/stats.js';
-import { simulatePlainLines, simulateRows } from '../../src/views/simulate.js';
+import { simulateLegend, simulatePlainLines, simulateRows, simulateTable } from '../../src/views/simulate.js';
 
 const est = (mean: number, half = 0): Estimate => ({ mean, lo: mean - half, hi: mean + half });
 const settings = { concurrency: 1 } as SimSettings;
@@ -92,5 +92,46 @@ describe('views', () => {
     const lines = simulatePlainLines(result);
     expect(lines[0]).toBe('baseline\tmerged_per_hour\t19\t19\t19');
     expect(lines.at(-1)).toBe('recommendation\tbaseline\tRecommended: baseline');
+  });
+
+  const text = (c: string | { value: string } | undefined) => (typeof c === 'string' ? c : (c?.value ?? ''));
+
+  it('marks no best when only one row keeps up, and the legend says why', () => {
+    const one = { ...result, results: [row('baseline', 60, 2, 40, 2), row('batch=4', 30, 2, 20, 0.5, false)] };
+    const cells = simulateRows(one).flat().map(text);
+    expect(cells.filter((c) => c.endsWith('*'))).toEqual([]);
+    expect(simulateLegend(one)[1]).toBe('no * (best in column): only one row keeps up, and a row that falls behind is never marked');
+    expect(simulateLegend(result)[1]).toBe('* = best in column among the 2 rows that keep up (a row that falls behind is never marked)');
+  });
+
+  it('shows a duration and its interval in one unit, and rounds every figure', () => {
+    const r = row('baseline', 60, 2, 40, 2);
+    r.timeToMerge.p95 = { mean: 14.2 * 3600, lo: 14.2 * 3600 - 660, hi: 14.2 * 3600 + 660 };
+    r.mergedPerHour = { mean: 4.929_24, lo: 4.8, hi: 5.058_48 };
+    const cells = simulateRows({ ...result, results: [r] })[0]?.map(text) ?? [];
+    expect(cells[3]).toBe('14.2h ±0.2h');
+    expect(cells[1]).toBe('4.93 ±0.13');
+  });
+
+  it('numbers the rows and puts the settings in a legend when whole labels do not fit the width', () => {
+    const long = {
+      ...result,
+      results: [row('baseline', 60, 2, 40, 2), row('concurrency=4,batch=4', 90, 2, 20, 0.5), row('concurrency=1', 30, 1, 5, 0.1, false)],
+    };
+    const narrow = simulateTable(long, 60);
+    expect(narrow.headers[0]).toBe('#');
+    expect(narrow.rows.map((r) => text(r[0]))).toEqual(['1', '2', '3']);
+    expect(narrow.legend).toEqual(['1  baseline', '2  concurrency=4,batch=4', '3  concurrency=1 (falls behind)']);
+    // A label longer than the width wraps under itself in the legend; it is never cut.
+    const wrapped = simulateTable({ ...long, results: [row(`concurrency=4,${'batch=4,'.repeat(10)}x=1`, 60, 2, 40, 2)] }, 40).legend;
+    expect(wrapped.every((l) => l.length <= 40)).toBe(true);
+    expect(wrapped.map((l) => l.slice(3)).join('')).toBe(`concurrency=4,${'batch=4,'.repeat(10)}x=1`);
+    // Wide enough, or no width (a pipe, markdown): whole labels, no legend.
+    for (const width of [200, undefined]) {
+      const wide = simulateTable(long, width);
+      expect(wide.headers[0]).toBe('Settings');
+      expect(wide.rows.map((r) => text(r[0]))).toEqual(['baseline', 'concurrency=4,batch=4', 'concurrency=1 (falls behind)']);
+      expect(wide.legend).toEqual([]);
+    }
   });
 });

@@ -9,9 +9,22 @@ import type { Context, Deps } from '../../context.js';
 import type { QueueInfo } from '../../domain/types.js';
 import { exitCodeForStatus, MqError, UsageError } from '../../errors.js';
 import type { Result, View } from '../../output/present.js';
-import { own, type Paint, paints } from '../../output/render.js';
+import { own, type Paint, paints, wrapToWidth } from '../../output/render.js';
 import type { HistoryData, SimulateFlags, SimulateResult } from '../../planner/index.js';
-import { FOOTNOTE, historyLines, inputsLine, SIMULATE_FIT, SIMULATE_HEADERS, SIMULATE_PLAIN, simulatePlainRows, simulateRows } from '../../views/simulate.js';
+import {
+  BACKTEST_HEADERS,
+  BACKTEST_NOTE,
+  backtestRows,
+  historyLines,
+  inputsLine,
+  SIMULATE_FIT,
+  SIMULATE_HEADERS,
+  SIMULATE_PLAIN,
+  simulateLegend,
+  simulatePlainRows,
+  simulateRows,
+  simulateTable,
+} from '../../views/simulate.js';
 import { act, collect, withExamples, withPlainHelp } from '../shared.js';
 
 export const SIMULATE_LIMITS = [
@@ -22,7 +35,7 @@ export const SIMULATE_LIMITS = [
   'CI capacity is unlimited unless --ci-capacity N caps the runs in flight across main and bisection (the others wait for a runner, and the wait counts towards the timeout).',
   "The queue itself is the emulator's engine: its scheduling, batching, bisection, pending failure depth and optimistic merging rules.",
   'Not modelled: merge conflicts and PRs that need rebasing, people cancelling, restarting or re-submitting PRs, priorities and urgent PRs, pausing or draining, direct merge, submission rates that react to a slow queue, time-of-day and weekday patterns (except the hour-of-day or hour-of-week profile --from-history fits), flakes that repeat on the same PR, CI queue time outside --ci-capacity, and the time GitHub takes to merge.',
-  "--from-history 14d fits the workload to the last 14 days of the queue's history (the PRs that merged or failed, and their test runs, as `mq queue stats` reads them): arrivals per hour (by UTC hour of the week, weekdays apart, with at least 14 days and 1,000 PRs; else by UTC hour of day with at least 3 days and 200 PRs; else flat), the test time's mean and spread, the share of PRs whose failure was real, and the share of runs that failed and were followed by a pass without a new commit (flaky). It then backtests: the window is simulated with the queue's current settings and merges per hour and time to merge p50 are set against the measured ones; a row whose difference from the baseline is smaller than that error is marked \"within the model's error\" and is never recommended on that difference.",
+  "--from-history 14d fits the workload to the last 14 days of the queue's history (the PRs that merged or failed, and their test runs, as `mq queue stats` reads them): arrivals per hour (by UTC hour of the week, weekdays apart, with at least 14 days and 1,000 PRs; else by UTC hour of day with at least 3 days and 200 PRs; else flat), the test time's mean and spread, the share of PRs that failed on their own (a failed run of their own, not merged on that commit), and the share of runs that failed and were followed by a pass or a merge on the same commit (flaky). It then backtests: the window is simulated with the queue's current settings and every figure of the table is set against the measured one, with its error in percent; a row whose merges per hour and time to merge p50 differ from the baseline's by less than their errors is marked \"within the model's error\" and is never recommended on that difference.",
   'Figures are measured over the whole --duration from an empty queue; PRs still in the queue at the end count in the depth but not in the time to merge (a row that falls behind shows fewer merges than arrivals and a growing backlog). Each row sees the same arrivals, test times, breaking PRs and flakes (common random numbers); the same --seed gives the same output.',
 ].join('\n');
 
@@ -78,20 +91,32 @@ function checkHtmlTarget(file: string): string {
   return path;
 }
 
-/** The table and markdown show the inputs, the rows, a footnote and the recommendation; plain is one figure per line. */
-function simulateView(data: SimulateResult): View {
+/** The table and markdown show the inputs, the backtest, the rows, a legend and the recommendation; plain is one figure per line. */
+function simulateView(data: SimulateResult, width: number | undefined): View {
   const best: Paint = (style, text) => style.green(style.bold(text));
+  const wrap = (l: string) => (width === undefined ? [l] : wrapToWidth(l, width));
+  const table = simulateTable(data, width, best);
+  const backtest = backtestRows(data);
   return {
     plain: [{ headers: [], rows: simulatePlainRows(data) }],
     table: [
-      { lines: [own(paints.dim, inputsLine(data)), ...historyLines(data).map((l) => own(paints.dim, l))] },
-      { headers: SIMULATE_HEADERS, rows: simulateRows(data, best), fit: SIMULATE_FIT },
-      { lines: [own(paints.dim, FOOTNOTE), own(paints.bold, data.recommendation.text)] },
+      {
+        lines: [
+          own(paints.dim, inputsLine(data)),
+          ...historyLines(data)
+            .flatMap(wrap)
+            .map((l) => own(paints.dim, l)),
+        ],
+      },
+      ...(backtest.length > 0 ? [{ headers: BACKTEST_HEADERS, rows: backtest }, { lines: wrap(BACKTEST_NOTE).map((l) => own(paints.dim, l)) }] : []),
+      { headers: table.headers, rows: table.rows, fit: SIMULATE_FIT },
+      { lines: [...table.legend, ...simulateLegend(data, width).map((l) => own(paints.dim, l)), own(paints.bold, data.recommendation.text)] },
     ],
     markdown: [
       { lines: [inputsLine(data), ...historyLines(data).flatMap((l) => ['', l]), ''] },
+      ...(backtest.length > 0 ? [{ headers: BACKTEST_HEADERS, rows: backtest }, { lines: ['', BACKTEST_NOTE, ''] }] : []),
       { headers: SIMULATE_HEADERS, rows: simulateRows(data) },
-      { lines: ['', FOOTNOTE, '', `**${data.recommendation.text}**`] },
+      { lines: ['', ...simulateLegend(data).flatMap((l) => [l, '']), `**${data.recommendation.text}**`] },
     ],
   };
 }
@@ -103,13 +128,19 @@ export async function runQueueSimulate(flags: SimulateFlags, deps: Deps): Promis
     loadQueue: (required) => loadQueue(deps, required),
     notice: (line) => deps.out.note(line),
     loadHistory: (ms) => loadHistory(deps, ms),
+    // A table or markdown shows the fitted inputs on stdout: no second copy on stderr.
+    showsFit: ['table', 'markdown'].includes(deps.out.format()),
   });
   if (htmlPath !== undefined) {
     const rows = simulateRows(data).map((r) => r.map((c) => (typeof c === 'string' ? c : c.value)));
-    writeFileSync(htmlPath, planner.renderHtml(data, inputsLine(data), planner.htmlTable(SIMULATE_HEADERS, rows)));
+    const history = { lines: historyLines(data), backtest: planner.htmlTable(BACKTEST_HEADERS, backtestRows(data)), note: BACKTEST_NOTE };
+    writeFileSync(
+      htmlPath,
+      planner.renderHtml(data, inputsLine(data), planner.htmlTable(SIMULATE_HEADERS, rows), simulateLegend(data), data.backtest ? history : undefined),
+    );
     deps.out.note(`wrote ${flags.html}`);
   }
-  return { data, view: simulateView(data), exitCode: 0 };
+  return { data, view: simulateView(data, deps.out.width), exitCode: 0 };
 }
 
 export function queueSimulateCommand(ctx: Context): Command {
@@ -119,7 +150,7 @@ export function queueSimulateCommand(ctx: Context): Command {
       [
         "Simulate the merge queue on a virtual clock, many times, and compare settings side by side before changing them. The baseline row is the configured queue's current settings (read with getQueue), or the service defaults when no queue is configured (or with --baseline defaults); each --compare is the baseline with the given settings changed (names of `mq queue update` flags or API fields; batch=N means batching on with batching-min-size N).",
         '',
-        'Reported per row, as the mean and a 95% interval over --runs runs: merges per hour, time to merge (submission to merge) p50 and p95, CI runs and test minutes per merged PR, mean queue depth, and PRs failed per day (really breaking / good PRs failed by flakes). The best value of each column is marked with *, and one line recommends a row and names its trade-off between velocity, cost and reliability.',
+        'Reported per row, as the mean and a 95% interval over --runs runs: merges per hour, time to merge (submission to merge) p50 and p95, CI runs and test minutes per merged PR, mean queue depth, and PRs failed per day (really breaking / good PRs failed by flakes). The best value of each column among the rows that keep up is marked with * (when two or more keep up); on a terminal too narrow for the settings labels the rows are numbered, with the settings in a legend under the table; and one line recommends a row and names its trade-off between velocity, cost and reliability.',
         '',
         SIMULATE_LIMITS,
       ].join('\n'),
