@@ -56,8 +56,8 @@ function trusted(st: Stats, own: boolean): boolean {
   return (st.mode & 0o022) === 0 || (!own && (st.mode & 0o1000) !== 0);
 }
 
-/** `dir` made (0700) where missing and checked from `/` down; null when it fails a check or cannot be made. */
-export function checkedDir(dir: string): CheckedDir | null {
+/** `dir` checked from `/` down, made (0700) where missing if `make`; null when it fails a check or is missing. */
+export function checkedDir(dir: string, make = true): CheckedDir | null {
   if (uid === undefined || NOFOLLOW === undefined) return null;
   try {
     const missing: string[] = [];
@@ -66,7 +66,7 @@ export function checkedDir(dir: string): CheckedDir | null {
       try {
         real = realpathSync.native(p);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(p) === p) return null;
+        if (!make || (error as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(p) === p) return null;
         missing.unshift(basename(p));
         p = dirname(p);
       }
@@ -159,7 +159,7 @@ export function removeFile(dir: CheckedDir, name: string): void {
 
 /** The user's key in `configDir`; made (or remade, when it fails a check) if `make`; null when there is none to use. */
 export function cacheKey(configDir: string, make: boolean, crypto: () => Crypto): Buffer | null {
-  const dir = checkedDir(configDir);
+  const dir = checkedDir(configDir, make);
   if (dir === null) return null;
   const key = readOwn(dir, KEY_FILE, MAC_BYTES);
   if (key && key.length === MAC_BYTES) return key;

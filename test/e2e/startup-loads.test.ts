@@ -84,9 +84,14 @@ describe('what a command line loads', { timeout: 60_000 }, () => {
     // Output to a file (execa's pipe is a socket, which would load node:net itself): no terminal or
     // socket code (node:tty loads node:net), no readline, no stdin stream.
     const out = resolve(tempDir('mq-out-'), 'help.txt');
-    const toFile = await loadsOf(['--help'], baseEnv(), tempDir('mq-v8-'), out);
+    const cacheDir = tempDir('mq-v8-');
+    const toFile = await loadsOf(['--help'], baseEnv(), cacheDir, out);
     expect(toFile.stdout).toBe(l.stdout);
     expect(toFile.builtins.filter((m) => /^(net|tty|readline|stream|internal\/fs\/streams)$/.test(m))).toEqual([]);
+    // From the cache: node:crypto checks the cache's HMAC, and loads node:stream; nothing else of these.
+    const hit = await loadsOf(['--help'], baseEnv(), cacheDir, out);
+    expect([hit.cache, hit.stdout]).toEqual([['hit'], l.stdout]);
+    expect(hit.builtins.filter((m) => /^(net|tty|readline|internal\/fs\/streams)$/.test(m))).toEqual([]);
     expect(commandModules(l)).toEqual([]);
     expect(packages(l)).toEqual(LIGHT);
     expect(l.sources.filter((s) => s.startsWith('src/api/') && s !== 'src/api/constants.ts')).toEqual([]);

@@ -3,7 +3,7 @@
  * planted or corrupted, a directory swapped, linked or writable by others each end in a normal
  * load (compiled from source), the bad cache removed or ignored.
  */
-import { chmodSync, chownSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createHmac, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -94,10 +94,15 @@ describe('the code cache refuses what this user did not write', () => {
   });
 
   it("a cache made under another user's key is refused", () => {
-    const { warm, run } = fixture();
+    const { loader, warm, run } = fixture();
     warm();
     warm(join(tempDir('mq-config-'), 'mq'));
     expect(run()).toEqual(normal('refused'));
+    // A run that only reads makes no config directory.
+    const none = join(tempDir('mq-config-'), 'mq');
+    const l = loader(none);
+    l.load('a');
+    expect([l.loaded[0]?.cache, existsSync(none)]).toEqual(['refused', false]);
   });
 
   it('corrupt bytes anywhere in a cache: refused and removed, never a crash; the next run writes it anew', () => {
