@@ -170,11 +170,15 @@ describe('the way to the cache directory', () => {
     expect(run()).toEqual(normal('off'));
   });
 
-  it('a sticky root-owned directory (/tmp) above it is fine: the fixture lives there', () => {
+  it("a sticky directory above it (like /tmp) is fine, unless it is another user's", () => {
     const { root, warm, run } = fixture();
-    expect(statSync(join(root, '..')).mode & 0o1000).toBe(0o1000);
+    chmodSync(root, 0o1777);
     warm();
     expect(run()).toEqual(normal('hit'));
+    if (ROOT) {
+      chownSync(root, OTHER_UID, OTHER_UID);
+      expect(run()).toEqual(normal('off'));
+    }
   });
 
   it('a cache directory that is a link to one the user does not own is not used; a link to their own is', () => {
