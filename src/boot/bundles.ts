@@ -9,7 +9,7 @@
  * bundles carry their dependencies).
  *
  * The cache lives in the user's cache directory (`$XDG_CACHE_HOME/mq/v8`, `~/.cache/mq/v8`, on macOS
- * `~/Library/Caches/mq/v8`, on Windows `%LOCALAPPDATA%\mq\cache\v8`), one file a bundle, named by
+ * `~/Library/Caches/mq/v8`), one file a bundle, named by
  * the bundle's content hash (from the build), its size and mtime, and the Node version and
  * architecture (another build's cache of a bundle is removed when it is a week old). V8 checks
  * little of a cache (its version, flags and the source's length), so mq gives it only bytes this
@@ -50,15 +50,14 @@ export interface LoadRecord {
   cache: 'hit' | 'miss' | 'refused' | 'rejected' | 'off';
 }
 
-/** Where the code cache goes on this machine; null when caching is off or no home is known. */
+/** Where the code cache goes on this machine; null when caching is off, on Windows or when no home is known. */
 export function defaultCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, homedir: () => string): string | null {
-  if (env.MQ_NO_COMPILE_CACHE && env.MQ_NO_COMPILE_CACHE !== '0') return null;
-  if (env.MQ_COMPILE_CACHE_DIR) return env.MQ_COMPILE_CACHE_DIR;
   // Windows: the checks of boot/cache-files.ts cannot be made there.
-  if (platform === 'win32') return null;
+  if (platform === 'win32' || (env.MQ_NO_COMPILE_CACHE && env.MQ_NO_COMPILE_CACHE !== '0')) return null;
+  if (env.MQ_COMPILE_CACHE_DIR) return env.MQ_COMPILE_CACHE_DIR;
   let home = env.HOME;
   try {
-    // node:os only when HOME does not say (Windows, or an unusual environment).
+    // node:os only when HOME does not say (an unusual environment).
     home ||= homedir();
   } catch {
     return null;

@@ -155,6 +155,7 @@ describe('where the cache lives', () => {
     [{ MQ_NO_COMPILE_CACHE: '0', XDG_CACHE_HOME: '/x' }, 'linux', '/x/mq/v8'],
     [{ HOME: '/home/u' }, 'linux', '/home/u/.cache/mq/v8'],
     [{ HOME: '/home/u' }, 'win32', null],
+    [{ MQ_COMPILE_CACHE_DIR: 'C:\\cache' }, 'win32', null],
   ] as const)('%o on %s', (env, platform, expected) => {
     const dir = defaultCacheDir(env, platform, homedir);
     if (expected === null || typeof expected === 'string') expect(dir).toBe(expected);
