@@ -50,7 +50,7 @@ export interface LoadRecord {
   cache: 'hit' | 'miss' | 'refused' | 'rejected' | 'off';
 }
 
-/** Where the code cache goes on this machine; null when caching is off, on Windows or when no home is known. */
+/** Where the code cache goes on this machine; null when caching is off, on Windows or without a home. */
 export function defaultCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, homedir: () => string): string | null {
   // Windows: the checks of boot/cache-files.ts cannot be made there.
   if (platform === 'win32' || (env.MQ_NO_COMPILE_CACHE && env.MQ_NO_COMPILE_CACHE !== '0')) return null;

@@ -33,6 +33,10 @@ import {
 import { basename, dirname, join, resolve, sep } from 'node:path';
 
 type Crypto = typeof import('node:crypto');
+/** node:crypto, loaded when first needed (a module load of ~2 ms). */
+type LazyCrypto = () => Crypto;
+/** A cache's V8 data, or why there is none. */
+type CacheRead = Buffer | 'miss' | 'refused';
 
 /** A directory that passed the checks: its real path and identity. */
 export interface CheckedDir {
@@ -56,7 +60,7 @@ function trusted(st: Stats, own: boolean): boolean {
   return (st.mode & 0o022) === 0 || (!own && (st.mode & 0o1000) !== 0);
 }
 
-/** `dir` checked from `/` down, made (0700) where missing if `make`; null when it fails a check or is missing. */
+/** `dir` checked from `/` down, made (0700) where missing if `make`; null: it fails a check or is missing. */
 export function checkedDir(dir: string, make = true): CheckedDir | null {
   if (uid === undefined || NOFOLLOW === undefined) return null;
   try {
@@ -117,7 +121,8 @@ function readOwn(dir: CheckedDir, name: string, max: number): Buffer | null | fa
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile() || st.uid !== uid || (st.mode & 0o077) !== 0 || st.nlink !== 1 || st.dev !== dir.dev || st.size > max) return false;
+    const own = st.isFile() && st.uid === uid && (st.mode & 0o077) === 0 && st.nlink === 1;
+    if (!own || st.dev !== dir.dev || st.size > max) return false;
     const bytes = Buffer.allocUnsafe(st.size);
     return readSync(fd, bytes, 0, st.size, 0) === st.size && sameDir(dir) ? bytes : false;
   } catch {
@@ -157,8 +162,8 @@ export function removeFile(dir: CheckedDir, name: string): void {
   } catch {}
 }
 
-/** The user's key in `configDir`; made (or remade, when it fails a check) if `make`; null when there is none to use. */
-export function cacheKey(configDir: string, make: boolean, crypto: () => Crypto): Buffer | null {
+/** The user's key in `configDir`, made (or remade, when it fails a check) if `make`; null: none to use. */
+export function cacheKey(configDir: string, make: boolean, crypto: LazyCrypto): Buffer | null {
   const dir = checkedDir(configDir, make);
   if (dir === null) return null;
   const key = readOwn(dir, KEY_FILE, MAC_BYTES);
@@ -173,13 +178,15 @@ export function cacheKey(configDir: string, make: boolean, crypto: () => Crypto)
   return made && made.length === MAC_BYTES ? made : null;
 }
 
-const mac = (crypto: Crypto, key: Buffer, name: string, data: Uint8Array) => crypto.createHmac('sha256', key).update(name).update(data).digest();
+function mac(crypto: Crypto, key: Buffer, name: string, data: Uint8Array): Buffer {
+  return crypto.createHmac('sha256', key).update(name).update(data).digest();
+}
 
 /**
  * The V8 data of cache `name` in `dir`: 'miss' when there is none; 'refused' when it fails a
  * check (the file is removed) or the directory is no longer the one checked.
  */
-export function readCache(dir: CheckedDir, name: string, key: () => Buffer | null, crypto: () => Crypto): Buffer | 'miss' | 'refused' {
+export function readCache(dir: CheckedDir, name: string, key: () => Buffer | null, crypto: LazyCrypto): CacheRead {
   const bytes = readOwn(dir, name, MAX_CACHE_BYTES);
   if (bytes === null) return 'miss';
   const k = bytes && bytes.length > MAC_BYTES ? key() : null;
@@ -193,6 +200,6 @@ export function readCache(dir: CheckedDir, name: string, key: () => Buffer | nul
 }
 
 /** Writes cache `name` in `dir`: the HMAC, then the V8 data. Throws when it cannot. */
-export function writeCache(dir: CheckedDir, name: string, data: Buffer, key: Buffer, crypto: () => Crypto): void {
+export function writeCache(dir: CheckedDir, name: string, data: Buffer, key: Buffer, crypto: LazyCrypto): void {
   writeOwn(dir, name, [mac(crypto(), key, name, data), data]);
 }

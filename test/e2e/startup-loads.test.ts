@@ -108,7 +108,7 @@ describe('what a command line loads', { timeout: 60_000 }, () => {
     expect([off.cache, off.stdout]).toEqual([['off'], first.stdout]);
   });
 
-  it('a planted, foreign or corrupt cache, a linked or open cache directory: the same output, nothing planted runs', async () => {
+  it('planted, foreign or corrupt caches, a linked or open cache directory: the same output, nothing planted runs', async () => {
     const root = tempDir('mq-v8-');
     const cacheDir = join(root, 'v8');
     const env = baseEnv();
@@ -121,7 +121,8 @@ describe('what a command line loads', { timeout: 60_000 }, () => {
       const { readFileSync, writeFileSync } = require('node:fs');
       const file = ${JSON.stringify(resolve(ROOT, 'dist/cli.cjs'))};
       const code = "process.stdout.write('PLANTED');".padEnd(readFileSync(file, 'utf8').length);
-      const script = new (require('node:vm').Script)('(function (exports, require, module, __filename, __dirname) {' + code + '\\n})', { filename: file });
+      const wrapped = '(function (exports, require, module, __filename, __dirname) {' + code + '\\n})';
+      const script = new (require('node:vm').Script)(wrapped, { filename: file });
       writeFileSync(process.argv[1], script.createCachedData());`;
     const planted = join(root, 'planted.bin');
     const made = spawnSync(process.execPath, ['-e', plant, planted], { encoding: 'utf8' });
@@ -129,7 +130,8 @@ describe('what a command line loads', { timeout: 60_000 }, () => {
     const v8 = readFileSync(planted);
     const flipped = Buffer.from(good);
     for (let at = 40; at < flipped.length; at += 997) flipped[at] = (flipped[at] as number) ^ 0xff;
-    for (const bytes of [v8, Buffer.concat([createHmac('sha256', randomBytes(32)).update(name).update(v8).digest(), v8]), flipped]) {
+    const foreign = Buffer.concat([createHmac('sha256', randomBytes(32)).update(name).update(v8).digest(), v8]);
+    for (const bytes of [v8, foreign, flipped]) {
       writeFileSync(join(cacheDir, name), bytes, { mode: 0o600 });
       const r = await loadsOf(['--help'], env, cacheDir);
       expect([r.exitCode, r.cache, r.stdout]).toEqual([0, ['refused'], first.stdout]);

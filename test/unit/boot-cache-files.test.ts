@@ -33,8 +33,12 @@ afterEach(() => {
 
 /** V8's cache of `source` run as the loader runs a bundle. */
 function v8Cache(source: string, file: string): Buffer {
-  return new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file }).createCachedData();
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
+  return new Script(wrapped, { filename: file }).createCachedData();
 }
+
+/** An HMAC as mq makes one, under a key that is not the user's. */
+const foreignMac = (name: string, data: Buffer) => createHmac('sha256', randomBytes(32)).update(name).update(data).digest();
 
 function fixture() {
   const dist = tempDir('mq-bundles-');
@@ -72,7 +76,8 @@ describe('the code cache refuses what this user did not write', () => {
     const name = warm();
     expect(readdirSync(cacheDir)).toEqual([name]);
     const key = readFileSync(join(keyDir, KEY_FILE));
-    expect([key.length, statSync(join(keyDir, KEY_FILE)).mode & 0o777, statSync(keyDir).mode & 0o777]).toEqual([32, 0o600, 0o700]);
+    const modes = [statSync(join(keyDir, KEY_FILE)).mode & 0o777, statSync(keyDir).mode & 0o777];
+    expect([key.length, ...modes]).toEqual([32, 0o600, 0o700]);
     const bytes = readFileSync(join(cacheDir, name));
     const mac = createHmac('sha256', key).update(name).update(bytes.subarray(32)).digest();
     expect(bytes.subarray(0, 32)).toEqual(mac);
@@ -80,10 +85,7 @@ describe('the code cache refuses what this user did not write', () => {
 
   it.each([
     ['no HMAC (V8 data alone)', (data: Buffer) => data],
-    [
-      'a valid HMAC under another key',
-      (data: Buffer, name: string) => Buffer.concat([createHmac('sha256', randomBytes(32)).update(name).update(data).digest(), data]),
-    ],
+    ['a valid HMAC under another key', (data: Buffer, name: string) => Buffer.concat([foreignMac(name, data), data])],
   ])('a planted cache of other code, %s: refused and removed, the bundle runs its own code', (_, plant) => {
     const { cacheDir, file, warm, run } = fixture();
     const name = warm();
@@ -120,7 +122,7 @@ describe('the code cache refuses what this user did not write', () => {
     expect(run()).toEqual(normal('hit'));
   });
 
-  it('a cache file that is a link (symbolic or hard), readable by others, or not a file: refused and removed, what it points to left alone', () => {
+  it('a cache file that is a link (symbolic or hard), readable by others or not a file: refused, its target kept', () => {
     const { cacheDir, warm, run } = fixture();
     const name = warm();
     const path = join(cacheDir, name);
