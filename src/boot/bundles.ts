@@ -9,18 +9,21 @@
  * bundles carry their dependencies).
  *
  * The cache lives in the user's cache directory (`$XDG_CACHE_HOME/mq/v8`, `~/.cache/mq/v8`, on macOS
- * `~/Library/Caches/mq/v8`, on Windows `%LOCALAPPDATA%\mq\cache\v8`), one file a bundle, named by
+ * `~/Library/Caches/mq/v8`), one file a bundle, named by
  * the bundle's content hash (from the build), its size and mtime, and the Node version and
- * architecture (another build's cache of a bundle is removed when it is a week old); V8 rejects a cache made by another V8 or other flags and the bundle then compiles
- * as without one. A cache is written once, when the process exits (it then holds the functions the
- * command ran), atomically and 0600, in a directory that is the user's own and writable by no one
- * else: a directory that is not is neither read nor written. Nothing about the cache ever makes a
- * command fail: a cache that cannot be read, written or used is ignored. `MQ_NO_COMPILE_CACHE=1`
- * turns it off.
+ * architecture (another build's cache of a bundle is removed when it is a week old). V8 checks
+ * little of a cache (its version, flags and the source's length), so mq gives it only bytes this
+ * user's mq wrote, from a directory no one else can change (boot/cache-files.ts); a cache V8 still
+ * rejects is removed, and the bundle compiles as without one. A cache is written once, when the
+ * process exits (it then holds the functions the command ran). Nothing about the cache ever makes
+ * a command fail: a cache that cannot be read, written or used costs a compile. Windows has no
+ * cache; `MQ_NO_COMPILE_CACHE=1` turns it off.
  */
-import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { configDirOf } from '../config/dir.js';
+import { type CheckedDir, cacheKey, checkedDir, readCache, removeFile, sameDir, writeCache } from './cache-files.js';
 
 /** What the build says of each bundle: its file under dist/ and a hash of its content. */
 export type BundleTable = Record<string, { file: string; hash: string }>;
@@ -31,6 +34,8 @@ export interface LoaderOptions {
   bundles: BundleTable;
   /** The code cache directory; null: no cache. */
   cacheDir: string | null;
+  /** mq's config directory, where the cache's key is kept; null: no cache. */
+  keyDir: string | null;
   /** Node's require, for built-ins. */
   require: NodeJS.Require;
 }
@@ -38,37 +43,27 @@ export interface LoaderOptions {
 export interface LoadRecord {
   key: string;
   file: string;
-  /** 'hit': compiled from the cache; 'miss': no cache yet; 'rejected': V8 refused it; 'off': no cache directory. */
-  cache: 'hit' | 'miss' | 'rejected' | 'off';
+  /**
+   * 'hit': compiled from the cache; 'miss': no cache yet; 'refused': mq's checks refused it (not
+   * this user's, changed); 'rejected': V8 refused it; 'off': no cache directory.
+   */
+  cache: 'hit' | 'miss' | 'refused' | 'rejected' | 'off';
 }
 
-/** Where the code cache goes on this machine; null when caching is off or no home is known. */
+/** Where the code cache goes on this machine; null when caching is off, on Windows or without a home. */
 export function defaultCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, homedir: () => string): string | null {
-  if (env.MQ_NO_COMPILE_CACHE && env.MQ_NO_COMPILE_CACHE !== '0') return null;
+  // Windows: the checks of boot/cache-files.ts cannot be made there.
+  if (platform === 'win32' || (env.MQ_NO_COMPILE_CACHE && env.MQ_NO_COMPILE_CACHE !== '0')) return null;
   if (env.MQ_COMPILE_CACHE_DIR) return env.MQ_COMPILE_CACHE_DIR;
-  let home = platform === 'win32' ? undefined : env.HOME;
+  let home = env.HOME;
   try {
-    // node:os only when HOME does not say (Windows, or an unusual environment).
+    // node:os only when HOME does not say (an unusual environment).
     home ||= homedir();
   } catch {
     return null;
   }
-  if (platform === 'win32') return join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), 'mq', 'cache', 'v8');
   if (platform === 'darwin') return join(home, 'Library', 'Caches', 'mq', 'v8');
   return join(env.XDG_CACHE_HOME?.startsWith('/') ? env.XDG_CACHE_HOME : join(home, '.cache'), 'mq', 'v8');
-}
-
-/** A directory mq may keep code in: its own, a real directory, and writable by no one else. */
-function safeDir(dir: string): boolean {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const st = lstatSync(dir);
-    if (!st.isDirectory()) return false;
-    if (process.platform === 'win32') return true;
-    return st.uid === process.getuid?.() && (st.mode & 0o022) === 0;
-  } catch {
-    return false;
-  }
 }
 
 /** How old another build's cache of a bundle must be before it is removed. */
@@ -95,12 +90,18 @@ export interface Loader {
 export function bundleLoader(options: LoaderOptions): Loader {
   const modules = new Map<string, { exports: unknown }>();
   const loaded: LoadRecord[] = [];
-  const pending: { script: Script; path: string; prefix: string }[] = [];
-  let dirChecked: boolean | undefined;
+  const pending: { script: Script; name: string; prefix: string }[] = [];
+  let checked: CheckedDir | null | undefined;
   const cacheDir = () => {
-    if (options.cacheDir === null) return null;
-    dirChecked ??= safeDir(options.cacheDir);
-    return dirChecked ? options.cacheDir : null;
+    if (options.cacheDir === null || options.keyDir === null) return null;
+    checked ??= checkedDir(options.cacheDir);
+    return checked;
+  };
+  const crypto = () => options.require('node:crypto') as typeof import('node:crypto');
+  let key: Buffer | null = null;
+  const keyFor = (make: boolean) => {
+    if (key === null && options.keyDir !== null) key = cacheKey(options.keyDir, make, crypto);
+    return key;
   };
 
   // Set once V8's flags changed at run time (the undici transport's --liftoff-only): V8 would then
@@ -131,21 +132,16 @@ export function bundleLoader(options: LoaderOptions): Loader {
     }
     const dir = cacheDir();
     const prefix = `${key.replace(/[^\w-]/g, '_')}.`;
-    const cachePath = dir === null ? null : join(dir, `${prefix}${entry.hash}-${stamp}-${process.version}-${process.arch}.bin`);
-    let cachedData: Buffer | undefined;
-    if (cachePath !== null) {
-      try {
-        cachedData = readFileSync(cachePath);
-      } catch {
-        cachedData = undefined;
-      }
-    }
+    const name = `${prefix}${entry.hash}-${stamp}-${process.version}-${process.arch}.bin`;
+    const read = dir === null ? 'off' : readCache(dir, name, () => keyFor(false), crypto);
+    const cachedData = typeof read === 'string' ? undefined : read;
     const script = new Script(WRAP_HEAD + source + WRAP_TAIL, { filename: file, cachedData });
-    const cache: LoadRecord['cache'] = cachePath === null ? 'off' : cachedData === undefined ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
+    const cache: LoadRecord['cache'] = typeof read === 'string' ? read : script.cachedDataRejected ? 'rejected' : 'hit';
     loaded.push({ key, file, cache });
-    if (cachePath !== null && cache !== 'hit' && !flagsChanged) {
+    if (dir !== null && cache === 'rejected') removeFile(dir, name);
+    if (dir !== null && cache !== 'hit' && !flagsChanged) {
       if (pending.length === 0) process.once('exit', flush);
-      pending.push({ script, path: cachePath, prefix });
+      pending.push({ script, name, prefix });
     }
     const module = { exports: {} as unknown };
     modules.set(key, module);
@@ -163,26 +159,22 @@ export function bundleLoader(options: LoaderOptions): Loader {
   function flush(): void {
     process.off('exit', flush);
     const dir = cacheDir();
-    if (dir === null || flagsChanged) return;
-    for (const { script, path, prefix } of pending.splice(0)) {
-      const tmp = `${path}.${process.pid}.tmp`;
+    const writes = pending.splice(0);
+    if (dir === null || flagsChanged || writes.length === 0 || !sameDir(dir)) return;
+    const k = keyFor(true);
+    if (k === null) return;
+    for (const { script, name, prefix } of writes) {
       try {
-        writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
-        renameSync(tmp, path);
+        writeCache(dir, name, script.createCachedData(), k, crypto);
         // Caches of the same bundle from another build or Node go once they are a week old: not
         // at once, so that two installs of mq in use side by side do not keep evicting each other.
-        const name = path.slice(dir.length + 1);
         const weekAgo = Date.now() - STALE_MS;
-        for (const other of readdirSync(dir)) {
+        for (const other of readdirSync(dir.path)) {
           if (!other.startsWith(prefix) || other === name || !other.endsWith('.bin')) continue;
-          const file = join(dir, other);
-          if (statSync(file).mtimeMs < weekAgo) unlinkSync(file);
+          if (lstatSync(join(dir.path, other)).mtimeMs < weekAgo) removeFile(dir, other);
         }
       } catch {
         // A cache is an optimisation: a full disk or a race with another mq is not an error.
-        try {
-          unlinkSync(tmp);
-        } catch {}
       }
     }
   }
@@ -192,6 +184,12 @@ export function bundleLoader(options: LoaderOptions): Loader {
 
 /** The loader of the CLI bundles next to `mainFile` (dist/main.cjs), whose `require` serves built-ins. */
 export function cliLoader(mainFile: string, bundles: BundleTable, env: NodeJS.ProcessEnv, require: NodeJS.Require): Loader {
-  const cacheDir = defaultCacheDir(env, process.platform, () => (require('node:os') as typeof import('node:os')).homedir());
-  return bundleLoader({ dist: dirname(mainFile), bundles, cacheDir, require });
+  // node:os only when HOME does not say (an unusual environment).
+  const home = () => env.HOME || (require('node:os') as typeof import('node:os')).homedir();
+  const cacheDir = defaultCacheDir(env, process.platform, home);
+  let keyDir: string | null = null;
+  try {
+    if (cacheDir !== null) keyDir = configDirOf(env, home);
+  } catch {}
+  return bundleLoader({ dist: dirname(mainFile), bundles, cacheDir, keyDir, require });
 }

@@ -21,6 +21,7 @@ import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } fr
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
+import { configDirOf } from './dir.js';
 
 export interface Profile {
   apiUrl?: string;
@@ -53,9 +54,7 @@ export function quoteName(name: string): string {
 }
 
 export function configDir(env: NodeJS.ProcessEnv): string {
-  if (env.MQ_CONFIG_DIR) return env.MQ_CONFIG_DIR;
-  const base = env.XDG_CONFIG_HOME || join(homedir(), '.config');
-  return join(base, 'mq');
+  return configDirOf(env, homedir);
 }
 
 function invalid(path: string, why: string): ConfigError {

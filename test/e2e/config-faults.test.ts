@@ -8,7 +8,8 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
-import { baseEnv, runCli, tempDir, TOKEN } from '../helpers/run-cli.js';
+import { KEY_FILE } from '../../src/boot/cache-files.js';
+import { baseEnv, configDirWithKey, runCli, tempDir, TOKEN } from '../helpers/run-cli.js';
 
 let fake: FakeServer;
 beforeAll(async () => {
@@ -24,6 +25,12 @@ beforeEach(() => {
 
 /** Everything a status command needs, from the environment; the config dir is the caller's. */
 const fullEnv = (configDir: string) => ({ ...baseEnv(fake.url), MQ_CONFIG_DIR: configDir });
+
+/** What the config dir holds besides the code cache's key (src/boot/cache-files.ts). */
+const entries = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => f !== KEY_FILE)
+    .sort();
 
 /** A pid that belonged to a process that has exited. */
 function deadPid(): number {
@@ -45,13 +52,13 @@ describe('a lock left behind', () => {
     expect(r.stderr).toBe('✓ profile "default": branch = dev\n');
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default).toEqual({ branch: 'dev' });
-    expect(readdirSync(dir).sort()).toEqual(['config.json']);
+    expect(entries(dir)).toEqual(['config.json']);
   });
 });
 
 describe('a FIFO or other special file at the config path', () => {
   it('is refused with exit 7, without waiting for a writer', async () => {
-    const dir = tempDir('mq-config-');
+    const dir = configDirWithKey();
     execFileSync('mkfifo', [join(dir, 'config.json')]);
     for (const args of [
       ['status', '1'],
@@ -65,7 +72,7 @@ describe('a FIFO or other special file at the config path', () => {
   });
 
   it('a directory there is refused the same way', async () => {
-    const dir = tempDir('mq-config-');
+    const dir = configDirWithKey();
     mkdirSync(join(dir, 'config.json'));
     const r = await runCli(['status', '1'], { env: fullEnv(dir), timeoutMs: 8_000 });
     expect(r.exitCode).toBe(7);
@@ -76,7 +83,7 @@ describe('a FIFO or other special file at the config path', () => {
 describe('a corrupt config file', () => {
   const text = '{"profiles": {"default": {"token": ';
   function corrupt(): string {
-    const dir = tempDir('mq-config-');
+    const dir = configDirWithKey();
     writeFileSync(join(dir, 'config.json'), text);
     return dir;
   }
@@ -102,7 +109,7 @@ describe('a corrupt config file', () => {
       expect(r.stderr).toContain('is not valid JSON');
     }
     expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(text);
-    expect(readdirSync(dir)).toEqual(['config.json']);
+    expect(entries(dir)).toEqual(['config.json']);
   });
 });
 
@@ -147,7 +154,7 @@ describe.skipIf(!probe)('on a full disk (a 64 KiB tmpfs)', () => {
       const r = await runCli(['profile', 'set', 'branch', 'a-much-longer-branch-name'.repeat(20)], { env: { ...baseEnv(), MQ_CONFIG_DIR: dir } });
       expect(r.exitCode).toBe(7);
       expect(r.stderr).toMatch(/ENOSPC/);
-      expect(readdirSync(dir)).toEqual(['config.json']);
+      expect(entries(dir)).toEqual(['config.json']);
       expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(before);
       // Space again: the next write goes through (nothing was left locked).
       rmSync(join(dir, '..', 'filler'));

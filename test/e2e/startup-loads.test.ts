@@ -5,8 +5,9 @@
  * command, a heavy library or the HTTP layer where it is not needed puts its source into a loaded
  * bundle, and this fails.
  */
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHmac, randomBytes } from 'node:crypto';
+import { join, relative, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,9 +84,14 @@ describe('what a command line loads', { timeout: 60_000 }, () => {
     // Output to a file (execa's pipe is a socket, which would load node:net itself): no terminal or
     // socket code (node:tty loads node:net), no readline, no stdin stream.
     const out = resolve(tempDir('mq-out-'), 'help.txt');
-    const toFile = await loadsOf(['--help'], baseEnv(), tempDir('mq-v8-'), out);
+    const cacheDir = tempDir('mq-v8-');
+    const toFile = await loadsOf(['--help'], baseEnv(), cacheDir, out);
     expect(toFile.stdout).toBe(l.stdout);
     expect(toFile.builtins.filter((m) => /^(net|tty|readline|stream|internal\/fs\/streams)$/.test(m))).toEqual([]);
+    // From the cache: node:crypto checks the cache's HMAC, and loads node:stream; nothing else of these.
+    const hit = await loadsOf(['--help'], baseEnv(), cacheDir, out);
+    expect([hit.cache, hit.stdout]).toEqual([['hit'], l.stdout]);
+    expect(hit.builtins.filter((m) => /^(net|tty|readline|internal\/fs\/streams)$/.test(m))).toEqual([]);
     expect(commandModules(l)).toEqual([]);
     expect(packages(l)).toEqual(LIGHT);
     // The settings checks are pure and small (the vocabulary is src/domain's); the client is not loaded.
@@ -101,6 +107,49 @@ describe('what a command line loads', { timeout: 60_000 }, () => {
     expect(second.stdout).toBe(first.stdout);
     const off = await loadsOf(['--help'], { ...baseEnv(), MQ_NO_COMPILE_CACHE: '1' }, cacheDir);
     expect([off.cache, off.stdout]).toEqual([['off'], first.stdout]);
+  });
+
+  it('planted, foreign or corrupt caches, a linked or open cache directory: the same output, nothing planted runs', async () => {
+    const root = tempDir('mq-v8-');
+    const cacheDir = join(root, 'v8');
+    const env = baseEnv();
+    const first = await loadsOf(['--help'], env, cacheDir);
+    const [name] = readdirSync(cacheDir) as [string];
+    const good = readFileSync(join(cacheDir, name));
+    // Other code as long as dist/cli.cjs, compiled by a plain node as the loader compiles a bundle:
+    // V8 checks no more of a cache's source than its length.
+    const plant = `
+      const { readFileSync, writeFileSync } = require('node:fs');
+      const file = ${JSON.stringify(resolve(ROOT, 'dist/cli.cjs'))};
+      const code = "process.stdout.write('PLANTED');".padEnd(readFileSync(file, 'utf8').length);
+      const wrapped = '(function (exports, require, module, __filename, __dirname) {' + code + '\\n})';
+      const script = new (require('node:vm').Script)(wrapped, { filename: file });
+      writeFileSync(process.argv[1], script.createCachedData());`;
+    const planted = join(root, 'planted.bin');
+    const made = spawnSync(process.execPath, ['-e', plant, planted], { encoding: 'utf8' });
+    expect([made.status, made.stderr]).toEqual([0, '']);
+    const v8 = readFileSync(planted);
+    const flipped = Buffer.from(good);
+    for (let at = 40; at < flipped.length; at += 997) flipped[at] = (flipped[at] as number) ^ 0xff;
+    const foreign = Buffer.concat([createHmac('sha256', randomBytes(32)).update(name).update(v8).digest(), v8]);
+    for (const bytes of [v8, foreign, flipped]) {
+      writeFileSync(join(cacheDir, name), bytes, { mode: 0o600 });
+      const r = await loadsOf(['--help'], env, cacheDir);
+      expect([r.exitCode, r.cache, r.stdout]).toEqual([0, ['refused'], first.stdout]);
+      expect((await loadsOf(['--help'], env, cacheDir)).cache).toEqual(['hit']);
+    }
+    // The cache directory a link to one others can write, then under a directory others can write.
+    const open = join(root, 'open');
+    mkdirSync(open, { mode: 0o777 });
+    chmodSync(open, 0o777);
+    writeFileSync(join(open, name), v8, { mode: 0o600 });
+    renameSync(cacheDir, join(root, 'mine'));
+    symlinkSync(open, cacheDir);
+    const linked = await loadsOf(['--help'], env, cacheDir);
+    expect([linked.exitCode, linked.cache, linked.stdout]).toEqual([0, ['off'], first.stdout]);
+    const below = await loadsOf(['--help'], env, join(open, 'v8'));
+    expect([below.exitCode, below.cache, below.stdout]).toEqual([0, ['off'], first.stdout]);
+    expect(readdirSync(open)).toEqual([name]);
   });
 
   it('mq queue --help: the queue group and what it imports, no other command', async () => {

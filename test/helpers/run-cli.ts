@@ -1,8 +1,9 @@
 /** Runs the built `bin/mq.js` as a user would, with a private config dir and no colour. */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
+import { KEY_FILE } from '../../src/boot/cache-files.js';
 
 export const BIN = resolve(import.meta.dirname, '../../bin/mq.js');
 export const TOKEN = 'tok_test_5f3a9c2e71d84b06';
@@ -11,6 +12,15 @@ export const TOKEN = 'tok_test_5f3a9c2e71d84b06';
  * test's own HOME would make every run a first run. The start-up tests use caches of their own.
  */
 export const TEST_COMPILE_CACHE = resolve(import.meta.dirname, '../../node_modules/.cache/mq-test-v8');
+/** That cache's key, in each test's config dir: one user's key, so each run can use it. */
+export const TEST_CACHE_KEY = Buffer.alloc(32, 'mq tests');
+
+/** A private config dir holding the tests' code cache key. */
+export function configDirWithKey(): string {
+  const dir = tempDir('mq-config-');
+  writeFileSync(join(dir, KEY_FILE), TEST_CACHE_KEY, { mode: 0o600 });
+  return dir;
+}
 
 export interface CliResult {
   exitCode: number;
@@ -36,7 +46,7 @@ export function baseEnv(apiUrl?: string): Record<string, string | undefined> {
     HOME: tempDir('mq-home-'),
     NO_COLOR: '1',
     FORCE_COLOR: '0',
-    MQ_CONFIG_DIR: tempDir('mq-config-'),
+    MQ_CONFIG_DIR: configDirWithKey(),
     MQ_RETRY_BASE_MS: '5',
     MQ_COMPILE_CACHE_DIR: TEST_COMPILE_CACHE,
     ...(apiUrl ? { MQ_API_URL: apiUrl, MQ_TOKEN: TOKEN, MQ_REPO: 'github.com/acme/widgets', MQ_BRANCH: 'main' } : {}),

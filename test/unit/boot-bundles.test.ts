@@ -24,8 +24,9 @@ function fixture() {
   mkdirSync(join(dist, 'cmd'));
   writeFileSync(join(dist, 'cmd', 'b.cjs'), 'const a = require("mq:a"); const path = require("node:path"); exports.a = a; exports.sep = path.sep;');
   const bundles: BundleTable = { a: { file: 'a.cjs', hash: 'h1' }, 'cmd/b': { file: 'cmd/b.cjs', hash: 'h2' } };
-  const loader = (dir: string | null = cacheDir) => bundleLoader({ dist, bundles, cacheDir: dir, require });
-  return { dist, cacheDir, bundles, loader };
+  const keyDir = join(tempDir('mq-config-'), 'mq');
+  const loader = (dir: string | null = cacheDir) => bundleLoader({ dist, bundles, cacheDir: dir, keyDir, require });
+  return { dist, cacheDir, keyDir, bundles, loader };
 }
 
 describe('bundle loader', () => {
@@ -91,7 +92,7 @@ describe('bundle loader', () => {
     expect(left).not.toContain(old);
   });
 
-  it('a corrupt cache is rejected by V8, the bundle still runs, and the cache is written anew', () => {
+  it('a corrupt cache is refused and removed, the bundle still runs, and the cache is written anew', () => {
     const { cacheDir, loader } = fixture();
     const first = loader();
     first.load('a');
@@ -100,7 +101,8 @@ describe('bundle loader', () => {
     writeFileSync(join(cacheDir, name as string), Buffer.alloc(4096, 7));
     const second = loader();
     expect((second.load('a') as { double(x: number): number }).double(5)).toBe(10);
-    expect(second.loaded[0]?.cache).toBe('rejected');
+    expect(second.loaded[0]?.cache).toBe('refused');
+    expect(readdirSync(cacheDir)).toEqual([]);
     second.flush();
     const third = loader();
     third.load('a');
@@ -147,12 +149,13 @@ describe('where the cache lives', () => {
     [{ XDG_CACHE_HOME: 'relative/cache' }, 'linux', /\/\.cache\/mq\/v8$/],
     [{}, 'linux', /\/\.cache\/mq\/v8$/],
     [{}, 'darwin', /\/Library\/Caches\/mq\/v8$/],
-    [{ LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' }, 'win32', /AppData\\Local\/mq\/cache\/v8$/],
+    [{ LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' }, 'win32', null],
     [{ MQ_COMPILE_CACHE_DIR: '/elsewhere' }, 'linux', '/elsewhere'],
     [{ MQ_NO_COMPILE_CACHE: '1', XDG_CACHE_HOME: '/x' }, 'linux', null],
     [{ MQ_NO_COMPILE_CACHE: '0', XDG_CACHE_HOME: '/x' }, 'linux', '/x/mq/v8'],
     [{ HOME: '/home/u' }, 'linux', '/home/u/.cache/mq/v8'],
-    [{ HOME: '/home/u' }, 'win32', /AppData\/Local\/mq\/cache\/v8$/],
+    [{ HOME: '/home/u' }, 'win32', null],
+    [{ MQ_COMPILE_CACHE_DIR: 'C:\\cache' }, 'win32', null],
   ] as const)('%o on %s', (env, platform, expected) => {
     const dir = defaultCacheDir(env, platform, homedir);
     if (expected === null || typeof expected === 'string') expect(dir).toBe(expected);
