@@ -26,7 +26,7 @@ export async function runStatus(opts: StatusOptions, deps: Deps): Promise<Result
     fields.push({ key: 'run', label: story.state === 'failed' ? 'Failing run' : 'Run', value: story.runId });
     plainFields.push(PR_PLAIN.field('run', 'Run', story.runId));
   }
-  const storyBlocks = storyView(story);
+  const storyBlocks = storyView(story, now);
   const notes = checksNote ? [`mq: note: ${checksNote}`] : [];
   return {
     data: {

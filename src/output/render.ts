@@ -132,6 +132,74 @@ export function wrapToWidth(text: string, width: number): string[] {
   return lines.length ? lines : [''];
 }
 
+/** Cells a continuation line keeps for text; past a deeper indent it starts nearer the margin. */
+const MIN_ROOM = 24;
+
+type Piece = { span: Span; text: string };
+
+/**
+ * A line of prose in lines of at most `width` cells for a terminal, broken at spaces, each
+ * continuation after `indent` spaces. A word wider than the room (a URL) is never cut: it gets a
+ * line of its own, which the terminal shows whole. Spans keep their colour; text is made safe.
+ */
+export function wrapLine(line: Line, width: number, indent = 0): Line[] {
+  const spans = Array.isArray(line) ? line : [line];
+  const safe = spans.map((s) => safeLine(typeof s === 'string' ? s : s.text));
+  if (displayWidth(safe.join('')) <= width) return [line];
+  const hang = width - indent >= MIN_ROOM ? indent : Math.min(indent, 2);
+  // Words and the runs of spaces between them, each as pieces of the spans it comes from.
+  const tokens: Array<{ space: boolean; pieces: Piece[]; width: number }> = [];
+  for (const [i, span] of spans.entries()) {
+    for (const text of (safe[i] as string).split(/( +)/)) {
+      if (text === '') continue;
+      const space = text.startsWith(' ');
+      const last = tokens[tokens.length - 1];
+      if (last?.space === space) last.pieces.push({ span, text });
+      else tokens.push({ space, pieces: [{ span, text }], width: 0 });
+      (tokens[tokens.length - 1] as { width: number }).width += displayWidth(text);
+    }
+  }
+  const lines: Piece[][] = [[]];
+  let used = 0;
+  let gap: (typeof tokens)[number] | undefined;
+  for (const token of tokens) {
+    if (token.space) {
+      gap = token;
+      continue;
+    }
+    let current = lines[lines.length - 1] as Piece[];
+    const first = lines.length === 1 && current.length === 0;
+    if (first || used + (gap?.width ?? 0) + token.width <= width) {
+      if (gap) current.push(...gap.pieces);
+      used += gap?.width ?? 0;
+    } else {
+      current = [{ span: ' '.repeat(hang), text: ' '.repeat(hang) }];
+      lines.push(current);
+      used = hang;
+    }
+    current.push(...token.pieces);
+    used += token.width;
+    gap = undefined;
+  }
+  // Trailing spaces (a banner's padding) stay when they fit.
+  if (gap && used + gap.width <= width) (lines[lines.length - 1] as Piece[]).push(...gap.pieces);
+  return lines.map(joinPieces);
+}
+
+/** Pieces back into spans: neighbours from one span become one span again. */
+function joinPieces(pieces: Piece[]): Span[] {
+  const out: Span[] = [];
+  let prev: Piece | undefined;
+  for (const p of pieces) {
+    if (prev && prev.span === p.span) {
+      const last = out.pop() as Span;
+      out.push(typeof last === 'string' ? last + p.text : { ...last, text: last.text + p.text });
+    } else out.push(typeof p.span === 'string' ? p.text : { ...p.span, text: p.text });
+    prev = p;
+  }
+  return out;
+}
+
 export function renderFields(fields: Field[], format: Format, style: Style, title?: string, termWidth?: number): string {
   if (format === 'plain' || format === 'raw') {
     return fields.map((f) => `${safeLine(f.key)}\t${safeLine(f.value)}\n`).join('');
