@@ -158,9 +158,11 @@ export class Presenter {
     return this.io.stdoutIsTTY ? this.io.columns || DEFAULT_COLUMNS : undefined;
   }
 
-  /** A progress or status line on stderr (✓ lines, wait transitions, warnings). */
-  note(line: Line): void {
-    this.io.err(`${renderLine(line, this.styleErr)}\n`);
+  /** A progress or status line on stderr (✓ lines, wait transitions, warnings); `wrap`: prose, as a lines block's. */
+  note(line: Line, wrap?: number): void {
+    const width = this.io.errColumns ?? this.io.columns ?? DEFAULT_COLUMNS;
+    const lines = wrap !== undefined && this.io.stderrIsTTY ? wrapLine(line, width, wrap) : [line];
+    this.io.err(lines.map((l) => `${renderLine(l, this.styleErr)}\n`).join(''));
   }
 
   /** Several such lines in one write. */

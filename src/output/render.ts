@@ -6,7 +6,7 @@
  */
 import { safeLine, safeMarkdown } from './sanitize.js';
 import type { Style } from './style.js';
-import { displayWidth, fitColumns, type TableFit, truncateToWidth } from './width.js';
+import { displayWidth, fitColumns, type TableFit, tableWidth, truncateToWidth } from './width.js';
 
 export const FORMATS = ['table', 'plain', 'json', 'markdown', 'raw'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -101,37 +101,6 @@ export function renderLine(line: Line, style: Style, markdown = false): string {
   return out;
 }
 
-/**
- * `text` in lines of at most `width` cells, broken at spaces where it can be (a word longer than a
- * line is cut), for a terminal that would otherwise wrap it under the labels.
- */
-export function wrapToWidth(text: string, width: number): string[] {
-  if (width < 1 || displayWidth(text) <= width) return [text];
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/(?<= )/)) {
-    if (displayWidth(line + word.trimEnd()) <= width) {
-      line += word;
-      continue;
-    }
-    if (line.trim()) lines.push(line.trimEnd());
-    line = '';
-    let rest = word;
-    while (displayWidth(rest.trimEnd()) > width) {
-      let cut = '';
-      for (const ch of rest) {
-        if (displayWidth(cut + ch) > width) break;
-        cut += ch;
-      }
-      lines.push(cut);
-      rest = rest.slice(cut.length);
-    }
-    line = rest;
-  }
-  if (line.trim()) lines.push(line.trimEnd());
-  return lines.length ? lines : [''];
-}
-
 /** Cells a continuation line keeps for text; past a deeper indent it starts nearer the margin. */
 const MIN_ROOM = 24;
 
@@ -212,15 +181,12 @@ export function renderFields(fields: Field[], format: Format, style: Style, titl
   const head = title ? `${style.bold(safeLine(title))}\n` : '';
   if (termWidth !== undefined && format === 'table') {
     // On a terminal a long value wraps under itself, not under the labels.
-    const room = Math.max(10, termWidth - width - 2);
-    const indent = ' '.repeat(width + 2);
+    const wrapped = (f: Field) => wrapLine([own(paints.dim, f.label.padEnd(width)), '  ', v(f.value, f.paint)], termWidth, width + 2);
     return (
       head +
       fields
-        .map((f) => {
-          const parts = wrapToWidth(safeLine(f.value), room).map((part) => (f.paint ? f.paint(style, part) : part));
-          return `${style.dim(`${safeLine(f.label).padEnd(width)}`)}  ${parts.join(`\n${indent}`)}\n`;
-        })
+        .flatMap(wrapped)
+        .map((l) => `${renderLine(l, style)}\n`)
         .join('')
     );
   }
@@ -261,6 +227,10 @@ export async function renderRows(headers: string[], rows: Row[], format: Format,
   if (options.width !== undefined && options.fit && headers.length > 0) {
     const natural = headers.map((h, i) => Math.max(displayWidth(safeLine(h)), ...shown.map((r) => displayWidth(safeLine(plainOf(r[i] ?? ''))))));
     const { keep, widths } = fitColumns(headers, natural, options.fit, options.width);
+    const whole = (options.fit.whole ?? []).map((h) => headers.indexOf(h)).filter((i) => i >= 0);
+    if (whole.length > 0 && (whole.some((i) => !keep.includes(i)) || tableWidth(widths) > options.width)) {
+      return wholeAfter(headers, rows, whole, style, { width: options.width, fit: { ...options.fit, whole: [] } });
+    }
     // Cut before colouring: `…` never lands inside an escape sequence of mq's own.
     const cut = (text: string, k: number) => truncateToWidth(safeLine(text), widths[k] as number);
     head = keep.map((i, k) => style.bold(cut(headers[i] as string, k)));
@@ -279,4 +249,23 @@ export async function renderRows(headers: string[], rows: Row[], format: Format,
   for (const r of body) table.push(r);
   const more = rows.length - shown.length;
   return `${table.toString()}\n${more > 0 ? `${style.dim(`… ${more} more, use --json`)}\n` : ''}`;
+}
+
+/** The table without the `whole` columns, then `<first cell>  <value>` per row, wrapped: the values stay whole. */
+async function wholeAfter(headers: string[], rows: Row[], whole: number[], style: Style, options: Required<FitOptions>): Promise<string> {
+  const rest = (r: readonly (string | Cell)[]) => r.filter((_, i) => !whole.includes(i));
+  const table = await renderRows(rest(headers) as string[], rows.map(rest), 'table', style, options);
+  const lines = rows.slice(0, MAX_TABLE_ROWS).flatMap((r) =>
+    whole
+      .map((i) => plainOf(r[i] ?? ''))
+      .filter((text) => text !== '')
+      .map((text): Line => ['  ', v(plainOf(r[0] ?? '')), '  ', v(text)]),
+  );
+  return (
+    table +
+    lines
+      .flatMap((l) => wrapLine(l, options.width, 4))
+      .map((l) => `${renderLine(l, style)}\n`)
+      .join('')
+  );
 }

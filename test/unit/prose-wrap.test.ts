@@ -5,6 +5,9 @@
  * short run ids, reasons wrapped under themselves; plain, markdown and --json do not change.
  */
 import { describe, expect, it } from 'vitest';
+import { bannerToStderr } from '../../src/commands/queue/common.js';
+import { runQueueShow } from '../../src/commands/queue/show.js';
+import { runQueueTesting } from '../../src/commands/queue/testing.js';
 import { renderBlocks } from '../../src/output/present.js';
 import { own, paints, renderLine, v, wrapLine, type Line } from '../../src/output/render.js';
 import { makeStyle } from '../../src/output/style.js';
@@ -12,6 +15,9 @@ import { displayWidth } from '../../src/output/width.js';
 import { storyJson } from '../../src/stats/status-rows.js';
 import { buildStory, failingChecksOf } from '../../src/stats/story.js';
 import { storyView } from '../../src/views/story.js';
+import { testDeps } from '../helpers/deps.js';
+import { fakeClient } from '../helpers/fake-client.js';
+import { queueRecord } from '../helpers/test-context.js';
 
 const plainStyle = makeStyle(false);
 const text = (lines: Line[], style = plainStyle) => lines.map((l) => renderLine(l, style));
@@ -105,5 +111,55 @@ describe('a story on a terminal', () => {
     expect(markdown).toContain(`**trip 2: failed (run ${RUN2})**`);
     expect(markdown).toContain('- 2026-11-20T01:11:00Z `failed`');
     expect(JSON.stringify(storyJson(story))).toContain(`"testRunId":"${RUN2}"`);
+  });
+});
+
+describe('banners, fields and links on a narrow terminal', () => {
+  const lines = (text: string) => text.replace(/\n$/, '').split('\n');
+  const RUN = '5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31';
+  const CHECK_URL = `https://ci.example.com/acme/widgets/actions/runs/9876543210/job/${RUN}`;
+  const details = {
+    testBranch: `trunk-merge/pr-1815/${RUN}`,
+    status: 'FAILED',
+    checkSuites: [{ checkRuns: [{ name: 'integration tests (linux)', url: CHECK_URL, status: 'COMPLETED', conclusion: 'FAILURE' }] }],
+    testedPullRequests: [{ prNumber: 1815, prUrl: 'https://github.com/acme/widgets/pull/1815', title: 'Add a retry budget to the HTTP client' }],
+  };
+  const testing = async (columns: number) => {
+    const { deps, io } = testDeps({ fake: fakeClient({ getMergeQueueTestingDetails: [details] }), stdoutIsTTY: true, columns });
+    await deps.out.show(await runQueueTesting({ testRunId: RUN }, deps));
+    return io.stdout;
+  };
+
+  it('queue show: the PAUSED banner wraps at word boundaries within 60 columns', async () => {
+    const fake = fakeClient({ getQueue: [queueRecord({ state: 'paused' }, [])], listPullRequests: [{ pullRequests: [] }] });
+    const { deps, io } = testDeps({ fake, stdoutIsTTY: true, columns: 60 });
+    await deps.out.show(await runQueueShow({}, deps));
+    const out = lines(io.stdout);
+    expect(out.slice(0, 2)).toEqual([' ⚠ QUEUE PAUSED — no PRs are tested or merged until it is', '   resumed (order is kept) ']);
+    for (const l of out) expect(displayWidth(l)).toBeLessThanOrEqual(60);
+  });
+
+  it('on stderr the banner wraps when stderr is a terminal, and stays one line when it is not', () => {
+    for (const stderrIsTTY of [true, false]) {
+      const { deps, io } = testDeps({ stderrIsTTY, columns: 60 });
+      bannerToStderr(deps, 'draining');
+      const err = io.stderr.replace(/\x1b\[[0-9;]*m/g, '');
+      expect(lines(err)).toHaveLength(stderrIsTTY ? 2 : 1);
+      expect(err).toContain(stderrIsTTY ? 'queue are tested and\n   merged; no new' : 'queue are tested and merged; no new');
+    }
+  });
+
+  it('queue testing: URLs are never cut; on a narrow terminal they follow the tables whole', async () => {
+    const narrow = await testing(60);
+    expect(narrow).not.toMatch(/https:\/\/\S*…/);
+    expect(lines(narrow)).toContain(`    ${CHECK_URL}`);
+    expect(lines(narrow)).toContain('  #1815  https://github.com/acme/widgets/pull/1815');
+    // The test branch is a value to copy: it stays whole too, the terminal shows it over two lines.
+    expect(narrow).toContain(details.testBranch);
+    for (const l of lines(narrow)) if (!l.includes(CHECK_URL) && !l.includes(RUN)) expect(displayWidth(l)).toBeLessThanOrEqual(60);
+    // Wide enough: the URLs stay in the tables.
+    const wide = await testing(200);
+    expect(wide).toMatch(new RegExp(`│ ${CHECK_URL.replace(/[.?]/g, '\\$&')} +│`));
+    expect(wide).not.toMatch(/^ {2}#1815 /m);
   });
 });

@@ -83,9 +83,9 @@ function simulateView(data: SimulateResult): View {
   return {
     plain: [{ headers: [], rows: simulatePlainRows(data) }],
     table: [
-      { lines: [own(paints.dim, inputsLine(data)), ...historyLines(data).map((l) => own(paints.dim, l))] },
+      { lines: [own(paints.dim, inputsLine(data)), ...historyLines(data).map((l) => own(paints.dim, l))], wrap: 2 },
       { headers: SIMULATE_HEADERS, rows: simulateRows(data, best), fit: SIMULATE_FIT },
-      { lines: [own(paints.dim, FOOTNOTE), own(paints.bold, data.recommendation.text)] },
+      { lines: [own(paints.dim, FOOTNOTE), own(paints.bold, data.recommendation.text)], wrap: 2 },
     ],
     markdown: [
       { lines: [inputsLine(data), ...historyLines(data).flatMap((l) => ['', l]), ''] },
