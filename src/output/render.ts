@@ -108,8 +108,8 @@ type Piece = { span: Span; text: string };
 
 /**
  * A line of prose in lines of at most `width` cells for a terminal, broken at spaces, each
- * continuation after `indent` spaces. A word wider than the room (a URL) is never cut: it gets a
- * line of its own, which the terminal shows whole. Spans keep their colour; text is made safe.
+ * continuation after `indent` spaces. A word wider than the room (a URL) is never cut: it goes
+ * whole onto a line of its own (or stays after a label), which the terminal shows whole. Spans keep their colour; text is made safe.
  */
 export function wrapLine(line: Line, width: number, indent = 0): Line[] {
   const spans = Array.isArray(line) ? line : [line];
@@ -122,10 +122,10 @@ export function wrapLine(line: Line, width: number, indent = 0): Line[] {
     for (const text of (safe[i] as string).split(/( +)/)) {
       if (text === '') continue;
       const space = text.startsWith(' ');
-      const last = tokens[tokens.length - 1];
-      if (last?.space === space) last.pieces.push({ span, text });
-      else tokens.push({ space, pieces: [{ span, text }], width: 0 });
-      (tokens[tokens.length - 1] as { width: number }).width += displayWidth(text);
+      let token = tokens[tokens.length - 1];
+      if (token?.space !== space) tokens.push((token = { space, pieces: [], width: 0 }));
+      token.pieces.push({ span, text });
+      token.width += displayWidth(text);
     }
   }
   const lines: Piece[][] = [[]];
@@ -137,10 +137,11 @@ export function wrapLine(line: Line, width: number, indent = 0): Line[] {
       continue;
     }
     let current = lines[lines.length - 1] as Piece[];
-    const first = lines.length === 1 && current.length === 0;
-    if (first || used + (gap?.width ?? 0) + token.width <= width) {
+    const at = used + (gap?.width ?? 0);
+    // No break where the continuation would not start further left (after a field's label).
+    if (current.length === 0 || at + token.width <= width || at <= hang) {
       if (gap) current.push(...gap.pieces);
-      used += gap?.width ?? 0;
+      used = at;
     } else {
       current = [{ span: ' '.repeat(hang), text: ' '.repeat(hang) }];
       lines.push(current);

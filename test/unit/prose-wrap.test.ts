@@ -9,7 +9,7 @@ import { bannerToStderr } from '../../src/commands/queue/common.js';
 import { runQueueShow } from '../../src/commands/queue/show.js';
 import { runQueueTesting } from '../../src/commands/queue/testing.js';
 import { renderBlocks } from '../../src/output/present.js';
-import { own, paints, renderLine, v, wrapLine, type Line } from '../../src/output/render.js';
+import { own, paints, renderFields, renderLine, v, wrapLine, type Line } from '../../src/output/render.js';
 import { makeStyle } from '../../src/output/style.js';
 import { displayWidth } from '../../src/output/width.js';
 import { storyJson } from '../../src/stats/status-rows.js';
@@ -161,5 +161,18 @@ describe('banners, fields and links on a narrow terminal', () => {
     const wide = await testing(200);
     expect(wide).toMatch(new RegExp(`│ ${CHECK_URL.replace(/[.?]/g, '\\$&')} +│`));
     expect(wide).not.toMatch(/^ {2}#1815 /m);
+  });
+});
+
+describe('fields on a terminal', () => {
+  it('a value too long for the line is not cut: it stays whole after its label', () => {
+    const branch = 'trunk-merge/pr-1815/5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31';
+    const fields = [
+      { key: 'b', label: 'Test branch', value: branch },
+      { key: 'r', label: 'Required', value: 'ci/build, ci/test, lint, integration tests (linux), e2e' },
+    ];
+    const out = renderFields(fields, 'table', plainStyle, undefined, 40).split('\n');
+    expect(out[0]).toBe(`Test branch  ${branch}`);
+    expect(out.slice(1, -1)).toEqual(['Required     ci/build, ci/test, lint,', '             integration tests (linux),', '             e2e']);
   });
 });
