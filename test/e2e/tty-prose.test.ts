@@ -105,4 +105,18 @@ describe.skipIf(!hasTmux)('prose at the terminal width', () => {
     expect(prose).toMatch(/^summary: 7 merged, 1 failed, \d+ test runs, 0 restarts, 2 retested after a failure ahead, \S+ of queue time \(emulated\) in/);
     expect(prose).toContain('next: `mq emulator start` runs this service for your own scripts; `mq --help` lists every command');
   });
+
+  it.each([60, 80])('mq queue simulate at %i columns: the inputs, footnote and recommendation wrap at spaces', async (cols) => {
+    const args = ['queue', 'simulate', '--arrivals', '6/h', '--test-time', '30m', '--failure-rate', '5%', '--duration', '1d', '--runs', '3', '--jobs', '1'];
+    const s = await screenOf(args, cols, baseEnv());
+    // The table is simulate's own; its prose is the lines around it.
+    const prose = s.split('\n').filter((l) => !/[│┌└├┼]/.test(l));
+    expectFits(prose.join('\n'), cols);
+    const plain = await runCli(args, { env: baseEnv() });
+    const recommendation = /^recommendation\t[^\t]*\t(.*)$/m.exec(plain.stdout)?.[1] as string;
+    expect(recommendation.length).toBeGreaterThan(cols);
+    expect(flat(s)).toContain(flat(recommendation));
+    expect(flat(s)).toContain('mean ±half-width of the 95% interval over runs; * = best in column');
+    expect(flat(s)).toMatch(/6 PRs\/h, tests 30m \(spread \d+%\), \d+% break the build/);
+  });
 });

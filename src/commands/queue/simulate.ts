@@ -100,7 +100,7 @@ export async function runQueueSimulate(flags: SimulateFlags, deps: Deps): Promis
   const planner = await import('../../planner/index.js');
   const data = await planner.runSimulate(flags, {
     loadQueue: (required) => loadQueue(deps, required),
-    notice: (line) => deps.out.note(line),
+    notice: (line) => deps.out.note(line, 2),
     loadHistory: (ms) => loadHistory(deps, ms),
   });
   if (htmlPath !== undefined) {
