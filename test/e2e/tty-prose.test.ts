@@ -52,7 +52,8 @@ afterEach(() => {
 async function screenOf(args: string[], cols: number, env: Record<string, string | undefined>): Promise<string> {
   const t = terminal(args, cols, 60, env);
   sessions.push(t.kill);
-  const s = await t.until(/exit=\d+/, true);
+  // A loaded machine may take a while: the demo and simulate work for seconds.
+  const s = await t.until(/exit=\d+/, true, 40_000);
   expect(s).toContain('exit=0');
   return s;
 }
@@ -67,7 +68,7 @@ function expectFits(screen: string, cols: number): void {
 /** The screen's text with each run of spaces and line breaks as one space: a word cut by a break would read as two. */
 const flat = (screen: string) => screen.replace(/\s+/g, ' ');
 
-describe.skipIf(!hasTmux)('prose at the terminal width', () => {
+describe.skipIf(!hasTmux)('prose at the terminal width', { timeout: 60_000 }, () => {
   it.each([60, 80])('mq status 43 (a failed PR, a long story) at %i columns', async (cols) => {
     const s = await screenOf(['status', '43'], cols, emu.env);
     expectFits(s, cols);

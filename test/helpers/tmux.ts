@@ -26,9 +26,9 @@ export function terminal(args: string[], cols: number, rows: number, env: Record
     tmux,
     screen,
     kill: () => void spawnSync('tmux', ['-L', socket, 'kill-server']),
-    /** The screen once `want` shows on it (or after 10 s, for the assertion to report). */
-    async until(want: RegExp, history = false): Promise<string> {
-      for (let i = 0; i < 100; i++) {
+    /** The screen once `want` shows on it (or after `ms`, for the assertion to report). */
+    async until(want: RegExp, history = false, ms = 10_000): Promise<string> {
+      for (const end = Date.now() + ms; Date.now() < end; ) {
         const s = screen(history);
         if (want.test(s)) return s;
         await new Promise((r) => setTimeout(r, 100));
