@@ -184,7 +184,8 @@ export class Presenter {
       this.io.err('dry run: nothing was sent\n');
       return result.exitCode;
     }
-    for (const line of result.notes?.[format] ?? []) this.note(line);
+    // Notes are prose (a banner, a warning): wrapped on a terminal, continuations indented.
+    for (const line of result.notes?.[format] ?? []) this.note(line, 2);
     if (result.text !== undefined) this.io.out(result.text);
     else if (format === 'json') {
       if (result.data !== undefined) this.io.out(json(result.data));

@@ -176,3 +176,20 @@ describe('fields on a terminal', () => {
     expect(out.slice(1, -1)).toEqual(['Required     ci/build, ci/test, lint,', '             integration tests (linux),', '             e2e']);
   });
 });
+
+describe('notes on stderr', () => {
+  it('piped queue show: the banner on a terminal stderr wraps, on a piped one it stays one line', async () => {
+    for (const stderrIsTTY of [true, false]) {
+      const fake = fakeClient({ getQueue: [queueRecord({ state: 'paused' }, [])], listPullRequests: [{ pullRequests: [] }] });
+      const { deps, io } = testDeps({ fake, stdoutIsTTY: false, stderrIsTTY, columns: 60 });
+      await deps.out.show(await runQueueShow({}, deps));
+      const err = io.stderr.replace(/\x1b\[[0-9;]*m/g, '').split('\n');
+      expect(err[0]).toBe(
+        stderrIsTTY
+          ? ' ⚠ QUEUE PAUSED — no PRs are tested or merged until it is'
+          : ' ⚠ QUEUE PAUSED — no PRs are tested or merged until it is resumed (order is kept) ',
+      );
+      if (stderrIsTTY) expect(err[1]).toBe('  resumed (order is kept) ');
+    }
+  });
+});
