@@ -172,7 +172,7 @@ export async function runDemo(opts: DemoOptions, ctx: Deps): Promise<Result> {
       );
     }
     lines.push('', own(paints.dim, 'next: `mq emulator start` runs this service for your own scripts; `mq --help` lists every command'));
-    return { data, view: [{ lines }], exitCode: 0 };
+    return { data, view: [{ lines, wrap: 2 }], exitCode: 0 };
   } finally {
     // Back from the alternate screen, on success, Ctrl-C or error: the last frame stays in the scrollback.
     if (live) await ctx.out.endLive();

@@ -26,7 +26,7 @@ export async function runStatus(opts: StatusOptions, deps: Deps): Promise<Result
     fields.push({ key: 'run', label: story.state === 'failed' ? 'Failing run' : 'Run', value: story.runId });
     plainFields.push(PR_PLAIN.field('run', 'Run', story.runId));
   }
-  const storyBlocks = storyView(story);
+  const storyBlocks = storyView(story, now);
   const notes = checksNote ? [`mq: note: ${checksNote}`] : [];
   return {
     data: {
@@ -127,7 +127,7 @@ export function statusCommand(ctx: Context): Command {
   const cmd = new Command('status')
     .summary("show a PR's state and story in the merge queue")
     .description(
-      "Show where a submitted PR is: its state and for how long, priority, readiness, title, author, sha and base branch, then its story: every trip through the queue (newest first) with each transition's time, state and reason in plain words, and the run that merged or failed it. For a failed PR the failing checks of that run are listed with their URLs. With several PRs (or `-` for numbers on stdin), one row per PR (state, for how long, position, reason), read 50 PRs per request (one per request from a service without getSubmittedPullRequests, said once on stderr). A PR never submitted to this queue exits 3.",
+      "Show where a submitted PR is: its state and for how long, priority, readiness, title, author, sha and base branch, then its story: every trip through the queue (newest first) with each transition's time, state and reason in plain words, and the run that merged or failed it (on a terminal, times read as how long ago by the service's clock and run ids by their first 8 characters; piped and with --json, ISO times and whole ids). For a failed PR the failing checks of that run are listed with their URLs. With several PRs (or `-` for numbers on stdin), one row per PR (state, for how long, position, reason), read 50 PRs per request (one per request from a service without getSubmittedPullRequests, said once on stderr). A PR never submitted to this queue exits 3.",
     )
     .argument('[prs...]', 'PR numbers, or - to read them from stdin (in GitHub Actions it defaults to the PR of the workflow run)')
     .action(async (prs: string[]) => (prs.length > 1 || prs.includes('-') ? many(prs) : one(prs[0])));

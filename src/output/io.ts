@@ -28,6 +28,8 @@ export interface IO {
   /** The terminal's width and height in cells, when stdout is one (live, they follow a resize). */
   readonly columns?: number;
   readonly rows?: number;
+  /** The width of stderr, when it is a terminal. */
+  readonly errColumns?: number;
   /** Calls `listener` when the terminal is resized; returns the unsubscribe. */
   onResize?(listener: () => void): () => void;
   /** Writes `text` to stdout if the process exits before the returned function is called (restores a live view). */
@@ -134,6 +136,9 @@ export function processIO(env: NodeJS.ProcessEnv): IO {
     redact: (t) => redactor.apply(t),
     get columns() {
       return (stdoutIsTTY && process.stdout.columns) || DEFAULT_COLUMNS;
+    },
+    get errColumns() {
+      return (stderrIsTTY && process.stderr.columns) || DEFAULT_COLUMNS;
     },
     get rows() {
       return (stdoutIsTTY && process.stdout.rows) || DEFAULT_ROWS;

@@ -9,7 +9,7 @@
 import type { RequestDescription } from '../api/http.js';
 import { errorKind, ExitCode, MqError } from '../errors.js';
 import { DEFAULT_COLUMNS, DEFAULT_ROWS, type IO, startLine } from './io.js';
-import { FORMATS, type Field, type Format, json, jsonText, type Line, renderFields, renderLine, renderRows, type Row } from './render.js';
+import { FORMATS, type Field, type Format, json, jsonText, type Line, renderFields, renderLine, renderRows, type Row, wrapLine } from './render.js';
 import { safeLine } from './sanitize.js';
 import { makeStyle, type Style } from './style.js';
 import { type TableFit, truncateToWidth } from './width.js';
@@ -18,7 +18,8 @@ export type Block =
   | { fields: Field[]; title?: string }
   /** `fit` names the columns a terminal table may cut or drop to fit its width (other formats ignore it). */
   | { headers: string[]; rows: Row[]; fit?: TableFit }
-  | { lines: Line[] }
+  /** `wrap`: prose; on a terminal each line wraps at spaces to its width, continuations indented `wrap` cells. */
+  | { lines: Line[]; wrap?: number }
   /** Text printed exactly as is: mq's own (help, scripts) or a passthrough the user asked for (-o raw). */
   | { text: string };
 
@@ -91,8 +92,11 @@ export async function renderBlocks(blocks: readonly Block[], format: Format, sty
   for (const b of blocks) {
     if ('fields' in b) out += renderFields(b.fields, format, style, b.title, format === 'table' ? width : undefined);
     else if ('rows' in b) out += await renderRows(b.headers, b.rows, format, style, { width: format === 'table' ? width : undefined, fit: b.fit });
-    else if ('lines' in b) out += b.lines.map((l) => `${renderLine(l, style, format === 'markdown')}\n`).join('');
-    else out += b.text;
+    else if ('lines' in b) {
+      const wrap = b.wrap;
+      const lines = wrap !== undefined && format === 'table' && width !== undefined ? b.lines.flatMap((l) => wrapLine(l, width, wrap)) : b.lines;
+      out += lines.map((l) => `${renderLine(l, style, format === 'markdown')}\n`).join('');
+    } else out += b.text;
   }
   return out;
 }
@@ -154,9 +158,11 @@ export class Presenter {
     return this.io.stdoutIsTTY ? this.io.columns || DEFAULT_COLUMNS : undefined;
   }
 
-  /** A progress or status line on stderr (✓ lines, wait transitions, warnings). */
-  note(line: Line): void {
-    this.io.err(`${renderLine(line, this.styleErr)}\n`);
+  /** A progress or status line on stderr (✓ lines, wait transitions, warnings); `wrap`: prose, as a lines block's. */
+  note(line: Line, wrap?: number): void {
+    const width = this.io.errColumns ?? this.io.columns ?? DEFAULT_COLUMNS;
+    const lines = wrap !== undefined && this.io.stderrIsTTY ? wrapLine(line, width, wrap) : [line];
+    this.io.err(lines.map((l) => `${renderLine(l, this.styleErr)}\n`).join(''));
   }
 
   /** Several such lines in one write. */
@@ -178,7 +184,8 @@ export class Presenter {
       this.io.err('dry run: nothing was sent\n');
       return result.exitCode;
     }
-    for (const line of result.notes?.[format] ?? []) this.note(line);
+    // Notes are prose (a banner, a warning): wrapped on a terminal, continuations indented.
+    for (const line of result.notes?.[format] ?? []) this.note(line, 2);
     if (result.text !== undefined) this.io.out(result.text);
     else if (format === 'json') {
       if (result.data !== undefined) this.io.out(json(result.data));

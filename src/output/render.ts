@@ -6,7 +6,7 @@
  */
 import { safeLine, safeMarkdown } from './sanitize.js';
 import type { Style } from './style.js';
-import { displayWidth, fitColumns, type TableFit, truncateToWidth } from './width.js';
+import { displayWidth, fitColumns, type TableFit, tableWidth, truncateToWidth } from './width.js';
 
 export const FORMATS = ['table', 'plain', 'json', 'markdown', 'raw'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -101,35 +101,92 @@ export function renderLine(line: Line, style: Style, markdown = false): string {
   return out;
 }
 
+/** Cells a continuation line keeps for text; past a deeper indent it starts nearer the margin. */
+const MIN_ROOM = 24;
+
+type Piece = { span: Span; text: string };
+
 /**
- * `text` in lines of at most `width` cells, broken at spaces where it can be (a word longer than a
- * line is cut), for a terminal that would otherwise wrap it under the labels.
+ * A line of prose in lines of at most `width` cells for a terminal, broken at spaces, each
+ * continuation after `indent` spaces. A word wider than the room (a URL) is never cut: it goes
+ * whole onto a line of its own (or stays after a label), which the terminal shows whole. Spans keep their colour; text is made safe.
+ */
+export function wrapLine(line: Line, width: number, indent = 0): Line[] {
+  const spans = Array.isArray(line) ? line : [line];
+  const safe = spans.map((s) => safeLine(typeof s === 'string' ? s : s.text));
+  if (displayWidth(safe.join('')) <= width) return [line];
+  const hang = width - indent >= MIN_ROOM ? indent : Math.min(indent, 2);
+  // Words and the runs of spaces between them, each as pieces of the spans it comes from.
+  const tokens: Array<{ space: boolean; pieces: Piece[]; width: number }> = [];
+  for (const [i, span] of spans.entries()) {
+    for (const text of (safe[i] as string).split(/( +)/)) {
+      if (text === '') continue;
+      const space = text.startsWith(' ');
+      let token = tokens[tokens.length - 1];
+      if (token?.space !== space) tokens.push((token = { space, pieces: [], width: 0 }));
+      token.pieces.push({ span, text });
+      token.width += displayWidth(text);
+    }
+  }
+  const lines: Piece[][] = [[]];
+  let used = 0;
+  let gap: (typeof tokens)[number] | undefined;
+  for (const token of tokens) {
+    if (token.space) {
+      gap = token;
+      continue;
+    }
+    let current = lines[lines.length - 1] as Piece[];
+    const at = used + (gap?.width ?? 0);
+    // No break where the continuation would not start further left (after a field's label).
+    if (current.length === 0 || at + token.width <= width || at <= hang) {
+      if (gap) current.push(...gap.pieces);
+      used = at;
+    } else {
+      current = [{ span: ' '.repeat(hang), text: ' '.repeat(hang) }];
+      lines.push(current);
+      used = hang;
+    }
+    current.push(...token.pieces);
+    used += token.width;
+    gap = undefined;
+  }
+  // Trailing spaces (a banner's padding) stay when they fit.
+  if (gap && used + gap.width <= width) (lines[lines.length - 1] as Piece[]).push(...gap.pieces);
+  return lines.map(joinPieces);
+}
+
+/**
+ * Plain text (a label, a path) in lines of at most `width` cells, broken after a space, a comma or a
+ * slash; a piece wider than the line is never cut.
  */
 export function wrapToWidth(text: string, width: number): string[] {
   if (width < 1 || displayWidth(text) <= width) return [text];
   const lines: string[] = [];
   let line = '';
-  for (const word of text.split(/(?<= )/)) {
-    if (displayWidth(line + word.trimEnd()) <= width) {
-      line += word;
-      continue;
+  for (const piece of text.split(/(?<=[ ,/])/)) {
+    if (line !== '' && displayWidth((line + piece).trimEnd()) > width) {
+      lines.push(line.trimEnd());
+      line = '';
     }
-    if (line.trim()) lines.push(line.trimEnd());
-    line = '';
-    let rest = word;
-    while (displayWidth(rest.trimEnd()) > width) {
-      let cut = '';
-      for (const ch of rest) {
-        if (displayWidth(cut + ch) > width) break;
-        cut += ch;
-      }
-      lines.push(cut);
-      rest = rest.slice(cut.length);
-    }
-    line = rest;
+    line += piece;
   }
   if (line.trim()) lines.push(line.trimEnd());
-  return lines.length ? lines : [''];
+  return lines.length > 0 ? lines : [''];
+}
+
+/** Pieces back into spans: neighbours from one span become one span again. */
+function joinPieces(pieces: Piece[]): Span[] {
+  const out: Span[] = [];
+  let prev: Piece | undefined;
+  for (const p of pieces) {
+    if (prev && prev.span === p.span) {
+      const last = out.pop() as Span;
+      out.push(typeof last === 'string' ? last + p.text : { ...last, text: last.text + p.text });
+    } else out.push(typeof p.span === 'string' ? p.text : { ...p.span, text: p.text });
+    prev = p;
+  }
+  return out;
 }
 
 export function renderFields(fields: Field[], format: Format, style: Style, title?: string, termWidth?: number): string {
@@ -144,15 +201,12 @@ export function renderFields(fields: Field[], format: Format, style: Style, titl
   const head = title ? `${style.bold(safeLine(title))}\n` : '';
   if (termWidth !== undefined && format === 'table') {
     // On a terminal a long value wraps under itself, not under the labels.
-    const room = Math.max(10, termWidth - width - 2);
-    const indent = ' '.repeat(width + 2);
+    const wrapped = (f: Field) => wrapLine([own(paints.dim, f.label.padEnd(width)), '  ', v(f.value, f.paint)], termWidth, width + 2);
     return (
       head +
       fields
-        .map((f) => {
-          const parts = wrapToWidth(safeLine(f.value), room).map((part) => (f.paint ? f.paint(style, part) : part));
-          return `${style.dim(`${safeLine(f.label).padEnd(width)}`)}  ${parts.join(`\n${indent}`)}\n`;
-        })
+        .flatMap(wrapped)
+        .map((l) => `${renderLine(l, style)}\n`)
         .join('')
     );
   }
@@ -193,6 +247,10 @@ export async function renderRows(headers: string[], rows: Row[], format: Format,
   if (options.width !== undefined && options.fit && headers.length > 0) {
     const natural = headers.map((h, i) => Math.max(displayWidth(safeLine(h)), ...shown.map((r) => displayWidth(safeLine(plainOf(r[i] ?? ''))))));
     const { keep, widths } = fitColumns(headers, natural, options.fit, options.width);
+    const whole = (options.fit.whole ?? []).map((h) => headers.indexOf(h)).filter((i) => i >= 0);
+    if (whole.length > 0 && (whole.some((i) => !keep.includes(i)) || tableWidth(widths) > options.width)) {
+      return wholeAfter(headers, rows, whole, style, { width: options.width, fit: { ...options.fit, whole: [] } });
+    }
     // Cut before colouring: `…` never lands inside an escape sequence of mq's own.
     const cut = (text: string, k: number) => truncateToWidth(safeLine(text), widths[k] as number);
     head = keep.map((i, k) => style.bold(cut(headers[i] as string, k)));
@@ -211,4 +269,23 @@ export async function renderRows(headers: string[], rows: Row[], format: Format,
   for (const r of body) table.push(r);
   const more = rows.length - shown.length;
   return `${table.toString()}\n${more > 0 ? `${style.dim(`… ${more} more, use --json`)}\n` : ''}`;
+}
+
+/** The table without the `whole` columns, then `<first cell>  <value>` per row, wrapped: the values stay whole. */
+async function wholeAfter(headers: string[], rows: Row[], whole: number[], style: Style, options: Required<FitOptions>): Promise<string> {
+  const rest = (r: readonly (string | Cell)[]) => r.filter((_, i) => !whole.includes(i));
+  const table = await renderRows(rest(headers) as string[], rows.map(rest), 'table', style, options);
+  const lines = rows.slice(0, MAX_TABLE_ROWS).flatMap((r) =>
+    whole
+      .map((i) => plainOf(r[i] ?? ''))
+      .filter((text) => text !== '')
+      .map((text): Line => ['  ', v(plainOf(r[0] ?? '')), '  ', v(text)]),
+  );
+  return (
+    table +
+    lines
+      .flatMap((l) => wrapLine(l, options.width, 4))
+      .map((l) => `${renderLine(l, style)}\n`)
+      .join('')
+  );
 }

@@ -90,6 +90,8 @@ export interface TableFit {
   drop?: string[];
   /** Cells a truncated column keeps before columns drop (default 16). */
   min?: number;
+  /** Columns never cut (URLs): when the table cannot hold them whole they follow it, a line per row. */
+  whole?: string[];
 }
 
 /** Cells a truncated column keeps at the very least, once nothing is left to drop. */

@@ -25,6 +25,9 @@ export function queueBanner(state: string | null | undefined): Line | undefined 
   return text ? own(paints.banner, ` ⚠ ${text} `) : undefined;
 }
 
+/** Continuations of a banner wrapped on a terminal start under its words, after ` ⚠ `. */
+export const BANNER_WRAP = 3;
+
 export function bannerText(state: string | null | undefined): string | undefined {
   return state ? BANNERS[state] : undefined;
 }

@@ -6,7 +6,8 @@ import type { Block } from '../output/present.js';
 import { plainColumns } from '../output/plain.js';
 import { own, paints, type Line, type Row, v } from '../output/render.js';
 import { stateColor } from '../output/style.js';
-import type { Story } from '../stats/story.js';
+import type { Story, StoryStep } from '../stats/story.js';
+import { formatDuration } from '../util/duration.js';
 
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
@@ -38,33 +39,52 @@ function storyRows(story: Story): Row[] {
   return rows;
 }
 
-function storyText(story: Story, markdown: boolean): Line[] {
+function storyMarkdown(story: Story): Line[] {
   const lines: Line[] = [];
   for (const trip of story.trips) {
-    lines.push('', markdown ? ['**', v(tripLabel(trip)), '**'] : own(paints.bold, tripLabel(trip)), ...(markdown ? [''] : []));
-    for (const step of [...trip.steps].reverse()) {
-      lines.push(
-        markdown
-          ? ['- ', v(iso(step.at)), ' `', v(step.state), '` ', v(step.text)]
-          : ['  ', own(paints.dim, iso(step.at)), '  ', v(step.state.padEnd(15), stateColor), ' ', v(step.text)],
-      );
-    }
+    lines.push('', ['**', v(tripLabel(trip)), '**'], '');
+    for (const step of [...trip.steps].reverse()) lines.push(['- ', v(iso(step.at)), ' `', v(step.state), '` ', v(step.text)]);
   }
   if (story.earlierSteps > 0) lines.push('', own(paints.dim, cutText(story.earlierSteps)));
   if (story.failingChecks.length > 0) {
-    lines.push('', markdown ? '**failing checks**' : own(paints.bold, 'failing checks'), ...(markdown ? [''] : []));
-    for (const c of story.failingChecks) {
-      const conclusion = c.conclusion.toLowerCase();
-      lines.push(
-        markdown ? ['- ', v(c.name), ` (${conclusion})`, ...(c.url ? [' ', v(c.url)] : [])] : ['  ', v(c.name), '  ', v(conclusion), '  ', v(c.url ?? '')],
-      );
-    }
+    lines.push('', '**failing checks**', '');
+    for (const c of story.failingChecks) lines.push(['- ', v(c.name), ` (${c.conclusion.toLowerCase()})`, ...(c.url ? [' ', v(c.url)] : [])]);
   }
   return lines;
 }
 
-/** The story after the PR's fields, per format; nothing when the service sent no timeline. */
-export function storyView(story: Story): { table: Block[]; plain: Block[]; markdown: Block[] } {
+/** A run id on a terminal: its first 8 characters (the header, plain and --json keep it whole). */
+const SHORT_RUN = 8;
+const short = (id: string) => id.slice(0, SHORT_RUN);
+/** The step's words with its run named short. */
+const shortText = (step: StoryStep) => (step.runId && step.runId.length > SHORT_RUN ? step.text.split(step.runId).join(short(step.runId)) : step.text);
+const STATE_WIDTH = 15;
+
+/** On a terminal: times before the service's `now`, short run ids, reasons wrapped under themselves, URLs whole. */
+function storyTable(story: Story, now: number): Block[] {
+  const ago = (at: number) => `${formatDuration(now - at)} ago`;
+  const timeWidth = Math.max(0, ...story.trips.flatMap((t) => t.steps.map((s) => ago(s.at).length)));
+  const blocks: Block[] = [];
+  for (const trip of story.trips) {
+    const label = tripLabel({ ...trip, runId: trip.runId && short(trip.runId) });
+    blocks.push({ lines: ['', own(paints.bold, label)], wrap: 2 });
+    const steps = [...trip.steps].reverse().map((step): Line => {
+      const state = v(step.state.padEnd(STATE_WIDTH), stateColor);
+      return ['  ', own(paints.dim, ago(step.at).padEnd(timeWidth)), '  ', state, ' ', v(shortText(step))];
+    });
+    blocks.push({ lines: steps, wrap: 2 + timeWidth + 2 + STATE_WIDTH + 1 });
+  }
+  if (story.earlierSteps > 0) blocks.push({ lines: ['', own(paints.dim, cutText(story.earlierSteps))], wrap: 2 });
+  if (story.failingChecks.length > 0) {
+    // A URL that does not fit goes whole onto a line of its own.
+    const checks = story.failingChecks.map((c): Line => ['  ', v(c.name), '  ', v(c.conclusion.toLowerCase()), ...(c.url ? ['  ', v(c.url)] : [])]);
+    blocks.push({ lines: ['', own(paints.bold, 'failing checks'), ...checks], wrap: 4 });
+  }
+  return blocks;
+}
+
+/** The story after the PR's fields, per format (`now`: the service's clock); nothing when the service sent no timeline. */
+export function storyView(story: Story, now: number): { table: Block[]; plain: Block[]; markdown: Block[] } {
   if (story.trips.length === 0 && story.failingChecks.length === 0) return { table: [], plain: [], markdown: [] };
-  return { table: [{ lines: storyText(story, false) }], plain: [{ headers: [], rows: storyRows(story) }], markdown: [{ lines: storyText(story, true) }] };
+  return { table: storyTable(story, now), plain: [{ headers: [], rows: storyRows(story) }], markdown: [{ lines: storyMarkdown(story) }] };
 }

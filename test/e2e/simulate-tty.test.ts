@@ -21,7 +21,7 @@ describe.skipIf(!hasTmux)('mq queue simulate --compare in a real terminal', () =
     it(`${cols} columns: the table and its legend fit, every settings label whole`, async () => {
       const t = terminal([...ARGS, ...COMPARE], cols, 60, baseEnv());
       kills.push(t.kill);
-      const screen = await t.until(/exit=\d+/);
+      const screen = await t.until(/exit=\d+/, true, 40_000);
       expect(screen).toContain('exit=0');
       const lines = screen.split('\n');
       // From the table's top border to the recommendation (the prose lines around it wrap on their own).

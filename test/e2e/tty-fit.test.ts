@@ -4,14 +4,12 @@
  * as one long line). `queue show` fits; `queue watch` draws on the alternate screen, follows a
  * resize, and after Ctrl-C the screen and its scrollback hold the last frame once.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { displayWidth } from '../../src/output/width.js';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
-import { baseEnv, BIN } from '../helpers/run-cli.js';
+import { baseEnv } from '../helpers/run-cli.js';
 import { entry, queueRecord } from '../helpers/test-context.js';
+import { hasTmux, terminal as tmuxTerminal, widest } from '../helpers/tmux.js';
 
-const hasTmux = spawnSync('sh', ['-c', 'command -v tmux']).status === 0;
 if (!hasTmux) console.warn('tty-fit: tmux not installed; the real-terminal tests are skipped');
 
 const TITLES = [
@@ -41,34 +39,12 @@ afterEach(() => {
   for (const kill of sessions.splice(0)) kill();
 });
 
-/** `mq <args>` in a tmux window of `cols` x `rows`; the shell then prints its exit code and waits. */
+/** `mq <args>` in a tmux window of `cols` x `rows`, against the fake server. */
 function terminal(args: string[], cols: number, rows: number) {
-  const socket = `mq-fit-${process.pid}-${Math.random().toString(36).slice(2)}`;
-  const tmux = (...a: string[]) => execFileSync('tmux', ['-L', socket, ...a], { encoding: 'utf8' });
-  const env = { ...baseEnv(fake.url), TERM: 'xterm-256color' } as Record<string, string>;
-  const envArgs = Object.entries(env)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${k}='${v.replace(/'/g, `'\\''`)}'`);
-  const cmd = `env -i ${envArgs.join(' ')} '${process.execPath}' '${BIN}' ${args.join(' ')}; echo "exit=$?"; sleep 60`;
-  tmux('new-session', '-d', '-x', String(cols), '-y', String(rows), cmd);
-  sessions.push(() => spawnSync('tmux', ['-L', socket, 'kill-server']));
-  // -J joins lines the terminal wrapped: a too-wide line shows as one long line.
-  const screen = (history = false) => tmux('capture-pane', '-p', '-J', ...(history ? ['-S', '-'] : []));
-  return {
-    tmux,
-    screen,
-    async until(want: RegExp, history = false): Promise<string> {
-      for (let i = 0; i < 100; i++) {
-        const s = screen(history);
-        if (want.test(s)) return s;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      return screen(history);
-    },
-  };
+  const t = tmuxTerminal(args, cols, rows, baseEnv(fake.url));
+  sessions.push(t.kill);
+  return t;
 }
-
-const widest = (screen: string) => Math.max(...screen.split('\n').map(displayWidth));
 
 describe.skipIf(!hasTmux)('tables in a 60-column terminal', () => {
   it('mq queue show: no line wider than 60 cells, titles cut with …', async () => {

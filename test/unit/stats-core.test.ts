@@ -40,7 +40,7 @@ describe('the PR story', () => {
     const told = story.trips.flatMap((t) => t.steps);
     expect(told).toHaveLength(MAX_STORY_STEPS);
     expect(Math.min(...told.map((s) => s.at))).toBe(T0 + 7000);
-    const view = storyView(story);
+    const view = storyView(story, T0);
     const style = makeStyle(false);
     expect(await renderBlocks(view.table, 'table', style, 80)).toMatch(/\n… 7 earlier steps not shown\n$/);
     expect(await renderBlocks(view.plain, 'plain', style, 80)).toContain('\ncut\t7\n');
@@ -87,10 +87,10 @@ describe('the PR story', () => {
     expect(story.state).toBe('failed');
     expect(story.runId).toBe('r-2');
     expect(story.trips[0]!.steps.at(-1)!.text).toBe('failed: required status `test`, `e2e` and `ci/legacy` failed in run r-2');
-    const plain = await renderBlocks(storyView(story).plain, 'plain', makeStyle(false));
+    const plain = await renderBlocks(storyView(story, T0).plain, 'plain', makeStyle(false));
     expect(plain).toContain('check\ttest\tfailure\thttps://ci.example/run/9\n');
     expect(plain).toContain('step\t');
-    const markdown = await renderBlocks(storyView(story).markdown, 'markdown', makeStyle(false));
+    const markdown = await renderBlocks(storyView(story, T0).markdown, 'markdown', makeStyle(false));
     expect(markdown).toContain('**trip 1: failed (run r-2)**');
     expect(markdown).toContain('- test (failure) https://ci.example/run/9');
   });

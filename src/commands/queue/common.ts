@@ -3,7 +3,7 @@ import { Option } from 'commander';
 import { parseChoice } from '../../cli/args.js';
 import { formatRepo } from '../../config/resolve.js';
 import type { Deps, Target } from '../../context.js';
-import { queueBanner } from '../../views/queue.js';
+import { BANNER_WRAP, queueBanner } from '../../views/queue.js';
 
 /** `main of github.com/acme/widgets` */
 export function queueName(target: Target): string {
@@ -18,7 +18,7 @@ export function identity(target: Target): { repo: string; targetBranch: string }
 /** Warns on stderr when the queue is paused, draining or switching modes. */
 export function bannerToStderr(deps: Pick<Deps, 'out'>, state: string | null | undefined): void {
   const banner = queueBanner(state);
-  if (banner) deps.out.note(banner);
+  if (banner) deps.out.note(banner, BANNER_WRAP);
 }
 
 /** Prompts are allowed only with a terminal on stdin and stderr, outside CI. */

@@ -10,6 +10,7 @@ import { plainBool, plainNumber } from '../../output/plain.js';
 import { stateColor } from '../../output/style.js';
 import { formatDuration } from '../../util/duration.js';
 import {
+  BANNER_WRAP,
   bannerText,
   countsText,
   NOT_READY_HEADERS,
@@ -122,7 +123,7 @@ export function queueView(queue: Queue, target: Target, now: number, opts: ShowO
   ];
 
   const banner = queueBanner(queue.state);
-  const head: Block[] = banner ? [{ lines: [banner, ''] }] : [];
+  const head: Block[] = banner ? [{ lines: [banner, ''], wrap: BANNER_WRAP }] : [];
   const table: Block[] = opts.settings
     ? [...head, { fields: settings }]
     : [

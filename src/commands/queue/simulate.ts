@@ -107,10 +107,14 @@ function simulateView(data: SimulateResult, width: number | undefined): View {
             .flatMap(wrap)
             .map((l) => own(paints.dim, l)),
         ],
+        wrap: 2,
       },
       ...(backtest.length > 0 ? [{ headers: BACKTEST_HEADERS, rows: backtest }, { lines: wrap(BACKTEST_NOTE).map((l) => own(paints.dim, l)) }] : []),
       { headers: table.headers, rows: table.rows, fit: SIMULATE_FIT },
-      { lines: [...table.legend, ...simulateLegend(data, width).map((l) => own(paints.dim, l)), own(paints.bold, data.recommendation.text)] },
+      {
+        lines: [...table.legend, ...simulateLegend(data, width).map((l) => own(paints.dim, l)), own(paints.bold, data.recommendation.text)],
+        wrap: 2,
+      },
     ],
     markdown: [
       { lines: [inputsLine(data), ...historyLines(data).flatMap((l) => ['', l]), ''] },
@@ -126,7 +130,7 @@ export async function runQueueSimulate(flags: SimulateFlags, deps: Deps): Promis
   const planner = await import('../../planner/index.js');
   const data = await planner.runSimulate(flags, {
     loadQueue: (required) => loadQueue(deps, required),
-    notice: (line) => deps.out.note(line),
+    notice: (line) => deps.out.note(line, 2),
     loadHistory: (ms) => loadHistory(deps, ms),
     // A table or markdown shows the fitted inputs on stdout: no second copy on stderr.
     showsFit: ['table', 'markdown'].includes(deps.out.format()),

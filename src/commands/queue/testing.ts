@@ -63,13 +63,13 @@ function testingView(details: TestingDetails, testRunId: string, now: number): V
     ...(prs.length
       ? [
           { lines: [markdown ? '' : own(paints.bold, 'Tested PRs')] },
-          { headers: ['PR', 'Title', 'URL'], rows: prs, fit: { truncate: ['Title', 'URL'] } },
+          { headers: ['PR', 'Title', 'URL'], rows: prs, fit: { truncate: ['Title'], whole: ['URL'] } },
           { lines: [''] },
         ]
       : []),
     ...(markdown ? [] : [{ lines: [own(paints.bold, 'Checks')] }]),
     checkList.length
-      ? { headers: ['Check', 'State', 'Required', 'URL'], rows: checkList, fit: { truncate: ['Check', 'URL'], drop: ['Required'] } }
+      ? { headers: ['Check', 'State', 'Required', 'URL'], rows: checkList, fit: { truncate: ['Check'], drop: ['Required'], whole: ['URL'] } }
       : { lines: [own(paints.dim, 'No checks reported yet.')] },
   ];
   return {
