@@ -29,6 +29,8 @@ export const STATS_PLAIN = plainKeys('one line per figure', [
   'flakyShare',
 ]);
 
+const percent = (n: number) => `${(n * 100).toFixed(1).replace(/\.0$/, '')}%`;
+
 /**
  * One field per figure; keys are the JSON paths. `human` formats durations (`1h 5m`) and shares
  * (`12.5%`) for people; otherwise seconds and fractions, as in the JSON.
@@ -37,7 +39,7 @@ export function statsFields(s: QueueStats, human: boolean): Field[] {
   const none = human ? '-' : '';
   const dur = (x: number | null) => (x === null ? none : human ? formatDuration(x * 1000) : String(x));
   const num = (n: number | null) => (n === null ? none : String(n));
-  const share = (n: number | null) => (n === null ? none : human ? `${(n * 100).toFixed(1).replace(/\.0$/, '')}%` : String(n));
+  const share = (n: number | null) => (n === null ? none : human ? percent(n) : String(n));
   const f = STATS_PLAIN.field;
   return [
     f('window.since', 'since', s.window.since),
@@ -63,7 +65,24 @@ export function statsFields(s: QueueStats, human: boolean): Field[] {
   ];
 }
 
-/** `mq: threshold crossed: timeToMerge.p95 = 9000 (limit > 7200: p95>2h)` lines for stderr. */
+/** `flakyShare` -> `flaky share`, `runs.perMergedPr` -> `runs per merged PR`; `p95` as written. */
+function figureWords(c: Crossed): string {
+  if (/^p\d\d$/i.test(c.name)) return c.name.toLowerCase();
+  return c.figure
+    .replace(/\./g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/\bprs?\b/g, (w) => (w === 'pr' ? 'PR' : 'PRs'));
+}
+
+/** The figure in the unit its limit was written in: `1h 48m` against `1h`, `36.1%` against `10%`. */
+function inLimitUnit(c: Crossed): string {
+  if (c.unit === 'duration') return formatDuration(c.actual * 1000);
+  if (c.unit === 'percent') return percent(c.actual);
+  return String(c.actual);
+}
+
+/** `threshold crossed: p95 1h 48m > 1h` lines for stderr. */
 export function crossedLines(crossed: Crossed[]): string[] {
-  return crossed.map((c) => `threshold crossed: ${c.figure} is ${c.actual} (${c.threshold})`);
+  return crossed.map((c) => `threshold crossed: ${figureWords(c)} ${inLimitUnit(c)} ${c.op} ${c.limitText}`);
 }

@@ -277,7 +277,7 @@ describe('mq queue stats', () => {
       { env: env() },
     );
     expect(r.exitCode).toBe(11);
-    expect(r.stderr).toBe('mq: threshold crossed: timeToMerge.p95 is 6000 (p95>1h)\nmq: threshold crossed: mergedPerHour is 0.75 (mergedPerHour<1)\n');
+    expect(r.stderr).toBe('mq: threshold crossed: p95 1h 40m > 1h\nmq: threshold crossed: merged per hour 0.75 < 1\n');
     const ok = await runCli(['queue', 'stats', '--since', since, '--until', until, '--fail-if', 'p95>2h'], { env: env() });
     expect(ok.exitCode).toBe(0);
   });

@@ -6,7 +6,7 @@ import type { ConcludedPr, TestAttempt } from '../../src/stats/model.js';
 import { buildStory, describeTransition, failingChecksOf, MAX_STORY_STEPS } from '../../src/stats/story.js';
 import { storyJson } from '../../src/stats/status-rows.js';
 import { escapeHtml, fitToWidth, histogram, htmlReport, sparkline, terminalCharts } from '../../src/views/charts.js';
-import { statsFields } from '../../src/views/stats.js';
+import { crossedLines, statsFields } from '../../src/views/stats.js';
 import { renderBlocks } from '../../src/output/present.js';
 import { storyView } from '../../src/views/story.js';
 import { makeStyle } from '../../src/output/style.js';
@@ -199,7 +199,15 @@ describe('queue statistics', () => {
 describe('--fail-if', () => {
   const { stats } = computeStats(workload());
   it('parses durations, shares and counts', () => {
-    expect(parseThreshold('p95>2h')).toEqual({ text: 'p95>2h', figure: 'timeToMerge.p95', op: '>', value: 7200 });
+    expect(parseThreshold('p95>2h')).toEqual({
+      text: 'p95>2h',
+      figure: 'timeToMerge.p95',
+      op: '>',
+      value: 7200,
+      name: 'p95',
+      limitText: '2h',
+      unit: 'duration',
+    });
     expect(parseThreshold('flakyShare>10%')).toMatchObject({ figure: 'flakyShare', value: 0.1 });
     expect(parseThreshold(' runs.perMergedPr >= 1.5 ')).toMatchObject({ figure: 'runs.perMergedPr', op: '>=', value: 1.5 });
     expect(parseThreshold('waiting.p50<90s')).toMatchObject({ figure: 'waiting.p50', op: '<', value: 90 });
@@ -219,10 +227,22 @@ describe('--fail-if', () => {
   });
   it('lists the figures that crossed', () => {
     const ts = ['p95>30m', 'p50>2h', 'flakyShare>=50%', 'mergedPerHour<1', 'ceilingPerHour<10'].map(parseThreshold);
-    expect(evaluateThresholds(stats, ts)).toEqual([
+    expect(evaluateThresholds(stats, ts)).toMatchObject([
       { threshold: 'p95>30m', figure: 'timeToMerge.p95', actual: 3600, limit: 1800 },
       { threshold: 'flakyShare>=50%', figure: 'flakyShare', actual: 0.5, limit: 0.5 },
       { threshold: 'mergedPerHour<1', figure: 'mergedPerHour', actual: 0.17, limit: 1 },
+    ]);
+  });
+  it('tells a crossed figure in the unit its limit was written in', () => {
+    const custom = { ...stats, timeToMerge: { p50: 600, p90: 6000, p95: 6480 }, flakyShare: 0.3611, runs: { ...stats.runs, perMergedPr: 2.5 } };
+    const ts = ['p95>1h', 'timeToMerge.p90>3600', 'FLAKYSHARE>10%', 'flakyShare>0.1', 'runs.perMergedPr>2', 'prs.merged<100'].map(parseThreshold);
+    expect(crossedLines(evaluateThresholds(custom, ts))).toEqual([
+      'threshold crossed: p95 1h 48m > 1h',
+      'threshold crossed: time to merge p90 6000 > 3600',
+      'threshold crossed: flaky share 36.1% > 10%',
+      'threshold crossed: flaky share 0.3611 > 0.1',
+      'threshold crossed: runs per merged PR 2.5 > 2',
+      `threshold crossed: PRs merged ${stats.prs.merged} < 100`,
     ]);
   });
 });
