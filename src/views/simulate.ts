@@ -107,7 +107,7 @@ export function historyLines(result: SimulateResult): string[] {
   if (!f || !b) return [];
   const shape = f.arrivalsShape === 'hour-of-week' ? 'by hour of the week' : f.arrivalsShape === 'hour-of-day' ? 'by hour of day' : 'flat';
   return [
-    `fitted from ${f.window.since} to ${f.window.until}: ${f.samples.prs} PRs, ${f.samples.runs} runs; arrivals ${shape}`,
+    `fitted from ${f.window.since} to ${f.window.until}: ${f.samples.prs} PRs, ${f.samples.runs} finished runs (cancelled ones left out); arrivals ${shape}`,
     `backtest (the window replayed with the queue's settings): merged/h measured ${b.measured.mergedPerHour ?? 'n/a'}, simulated ${b.simulated.mergedPerHour ?? 'n/a'} (error ${relPct(b.error.mergedPerHour)}); ` +
       `TTM p50 measured ${mins(b.measured.timeToMergeP50)}, simulated ${mins(b.simulated.timeToMergeP50)} (error ${relPct(b.error.timeToMergeP50)}); ` +
       `a row closer to the baseline than this is ${WITHIN_ERROR}, not a result`,

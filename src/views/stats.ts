@@ -29,6 +29,21 @@ export const STATS_PLAIN = plainKeys('one line per figure', [
   'flakyShare',
 ]);
 
+/** The figures of the table, markdown and HTML in groups; plain and JSON keep one flat list. */
+export const STATS_GROUPS: ReadonlyArray<{ title: string; keys: readonly string[] }> = [
+  { title: 'Throughput', keys: ['prs.merged', 'mergedPerHour', 'ceilingPerHour'] },
+  { title: 'Time to merge', keys: ['timeToMerge.p50', 'timeToMerge.p90', 'timeToMerge.p95', 'waiting.p50', 'waiting.p95', 'testing.p50', 'testing.p95'] },
+  { title: 'CI cost', keys: ['runs.total', 'runs.bisection', 'runs.perMergedPr', 'testMinutesPerMergedPr'] },
+  { title: 'Reliability', keys: ['prs.failed', 'prs.cancelled', 'runs.failed', 'flakyShare'] },
+];
+
+/** The window's fields first (no title), then one list per group. */
+export function groupedStatsFields(s: QueueStats): Array<{ title: string | null; fields: Field[] }> {
+  const all = statsFields(s, true);
+  const pick = (keys: readonly string[]) => keys.map((k) => all.find((f) => f.key === k)).filter((f): f is Field => f !== undefined);
+  return [{ title: null, fields: pick(['window.since', 'window.until']) }, ...STATS_GROUPS.map((g) => ({ title: g.title, fields: pick(g.keys) }))];
+}
+
 const percent = (n: number) => `${(n * 100).toFixed(1).replace(/\.0$/, '')}%`;
 
 /**
@@ -56,7 +71,7 @@ export function statsFields(s: QueueStats, human: boolean): Field[] {
     f('waiting.p95', 'waiting p95', dur(s.waiting.p95)),
     f('testing.p50', 'testing p50', dur(s.testing.p50)),
     f('testing.p95', 'testing p95', dur(s.testing.p95)),
-    f('runs.total', 'test runs', num(s.runs.total)),
+    f('runs.total', 'test runs (cancelled ones too)', num(s.runs.total)),
     f('runs.failed', 'failed runs', num(s.runs.failed)),
     f('runs.bisection', 'bisection runs', num(s.runs.bisection)),
     f('runs.perMergedPr', 'runs per merged PR', num(s.runs.perMergedPr)),

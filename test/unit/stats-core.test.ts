@@ -5,7 +5,8 @@ import { evaluateThresholds, parseThreshold } from '../../src/stats/fail-if.js';
 import type { ConcludedPr, TestAttempt } from '../../src/stats/model.js';
 import { buildStory, describeTransition, failingChecksOf, MAX_STORY_STEPS } from '../../src/stats/story.js';
 import { storyJson } from '../../src/stats/status-rows.js';
-import { escapeHtml, fitToWidth, histogram, htmlReport, sparkline, terminalCharts } from '../../src/views/charts.js';
+import { escapeHtml, fitToWidth, histogram, terminalCharts } from '../../src/views/charts.js';
+import { htmlReport } from '../../src/views/stats-html.js';
 import { crossedLines, statsFields } from '../../src/views/stats.js';
 import { renderBlocks } from '../../src/output/present.js';
 import { storyView } from '../../src/views/story.js';
@@ -251,7 +252,6 @@ describe('charts', () => {
   it('fits any number of values to the width', () => {
     expect(fitToWidth([1, 2, 3, 4, 5], 10)).toEqual({ values: [1, 2, 3, 4, 5], per: 1 });
     expect(fitToWidth([1, 2, 3, 4, 5], 2)).toEqual({ values: [6, 9], per: 3 });
-    expect(sparkline([0, 1, 2, 4, 8])).toBe(' ▁▂▄█');
   });
   it('bins durations', () => {
     expect(histogram([10, 20, 30, 40], 2)).toEqual([
@@ -269,19 +269,23 @@ describe('charts', () => {
     const hours = Array.from({ length: 1080 }, (_, i) => ({ start: T0 + i * H, count: i % 7 }));
     const ttm = Array.from({ length: 500 }, (_, i) => 60 + i * 37);
     for (const width of [20, 40, 80, 200]) {
-      const lines = terminalCharts({ mergesPerHour: hours, timeToMergeSeconds: ttm }, width);
+      const { stats } = computeStats(workload());
+      const window = { since: stats.window.since, until: new Date(T0 + 1080 * H).toISOString() };
+      const lines = terminalCharts({ ...stats, window, ceilingPerHour: 3.5 }, { mergesPerHour: hours, timeToMergeSeconds: ttm, firstAt: T0 }, width);
       expect(lines.length).toBeGreaterThan(3);
       for (const l of lines) expect([...l].length, `${width}: ${l}`).toBeLessThanOrEqual(width);
     }
   });
   it('writes a self-contained HTML page with one bar per hour and escaped service text', () => {
     const { stats, series } = computeStats(workload());
-    const html = htmlReport(stats, series, { queue: 'main of <script>alert(1)</script>', generatedAt: '2026-11-21T00:00:00Z' }, [['p50', '"x"&<y>']]);
+    const groups = [{ title: 'Time <to> merge', figures: [['p50', '"x"&<y>']] as Array<[string, string]> }];
+    const html = htmlReport(stats, series, { queue: 'main of <script>alert(1)</script>', generatedAt: '2026-11-21T00:00:00Z' }, groups);
     expect(html.match(/<rect class="bar"/g)).toHaveLength(24);
     expect(html.match(/<rect class="bin"/g)!.length).toBeGreaterThan(0);
     expect(html).not.toContain('<script');
     expect(html).toContain('&lt;script&gt;');
     expect(html).toContain('&quot;x&quot;&amp;&lt;y&gt;');
+    expect(html).toContain('<th colspan="2" class="group">Time &lt;to&gt; merge</th>');
     expect(html).not.toMatch(/(src|href)=|@import|url\(/);
     expect(escapeHtml(`'`)).toBe('&#39;');
   });
