@@ -103,7 +103,7 @@ export function renderLine(line: Line, style: Style, markdown = false): string {
 
 /**
  * `text` in lines of at most `width` cells, broken at spaces where it can be (a word longer than a
- * line is cut), for a terminal that would otherwise wrap it under the labels.
+ * line is cut, after a `/` when it has one), for a terminal that would otherwise wrap it under the labels.
  */
 export function wrapToWidth(text: string, width: number): string[] {
   if (width < 1 || displayWidth(text) <= width) return [text];
@@ -123,6 +123,9 @@ export function wrapToWidth(text: string, width: number): string[] {
         if (displayWidth(cut + ch) > width) break;
         cut += ch;
       }
+      // A path or branch breaks after its last fitting `/`, not inside a name.
+      const slash = cut.lastIndexOf('/');
+      if (slash > 0 && slash < cut.length - 1) cut = cut.slice(0, slash + 1);
       lines.push(cut);
       rest = rest.slice(cut.length);
     }

@@ -72,7 +72,7 @@ function testingView(details: TestingDetails, testRunId: string, now: number): V
       : []),
     ...(markdown ? [] : [{ lines: [own(paints.bold, 'Checks')] }]),
     checkList.length
-      ? { headers: checkHeaders(grouped), rows: checkList, fit: { truncate: ['Check', 'URL'], drop: ['Required', 'Kind'] } }
+      ? { headers: checkHeaders(grouped), rows: checkList, fit: { truncate: ['Check', 'URL'], drop: ['Required'] } }
       : { lines: [own(paints.dim, 'No checks reported yet.')] },
   ];
   return {
