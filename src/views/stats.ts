@@ -80,9 +80,13 @@ export function statsFields(s: QueueStats, human: boolean): Field[] {
   ];
 }
 
+const RUN_WORDS: Record<string, string> = { 'runs.total': 'test runs', 'runs.failed': 'failed runs', 'runs.bisection': 'bisection runs' };
+
 /** `flakyShare` -> `flaky share`, `runs.perMergedPr` -> `runs per merged PR`; `p95` as written. */
 function figureWords(c: Crossed): string {
   if (/^p\d\d$/i.test(c.name)) return c.name.toLowerCase();
+  const words = RUN_WORDS[c.figure];
+  if (words) return words;
   return c.figure
     .replace(/\./g, ' ')
     .replace(/([a-z])([A-Z])/g, '$1 $2')

@@ -236,7 +236,9 @@ describe('--fail-if', () => {
   });
   it('tells a crossed figure in the unit its limit was written in', () => {
     const custom = { ...stats, timeToMerge: { p50: 600, p90: 6000, p95: 6480 }, flakyShare: 0.3611, runs: { ...stats.runs, perMergedPr: 2.5 } };
-    const ts = ['p95>1h', 'timeToMerge.p90>3600', 'FLAKYSHARE>10%', 'flakyShare>0.1', 'runs.perMergedPr>2', 'prs.merged<100'].map(parseThreshold);
+    const ts = ['p95>1h', 'timeToMerge.p90>3600', 'FLAKYSHARE>10%', 'flakyShare>0.1', 'runs.perMergedPr>2', 'prs.merged<100', 'runs.total>1'].map(
+      parseThreshold,
+    );
     expect(crossedLines(evaluateThresholds(custom, ts))).toEqual([
       'threshold crossed: p95 1h 48m > 1h',
       'threshold crossed: time to merge p90 6000 > 3600',
@@ -244,6 +246,7 @@ describe('--fail-if', () => {
       'threshold crossed: flaky share 0.3611 > 0.1',
       'threshold crossed: runs per merged PR 2.5 > 2',
       `threshold crossed: PRs merged ${stats.prs.merged} < 100`,
+      `threshold crossed: test runs ${stats.runs.total} > 1`,
     ]);
   });
 });
