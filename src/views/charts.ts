@@ -95,7 +95,8 @@ export function leadingGapNote(series: StatsSeries, until: number): string | nul
   const since = series.mergesPerHour[0]?.start ?? until;
   if (series.firstAt === null) return null;
   const gap = series.firstAt - since;
-  return gap >= 2 * HOUR && gap >= (until - since) / 10 ? `no data before ${whenLabel(series.firstAt)}: nothing left the queue earlier in the window` : null;
+  if (gap < 2 * HOUR || gap < (until - since) / 10) return null;
+  return `no data before ${whenLabel(series.firstAt)}: nothing left the queue earlier in the window`;
 }
 
 export const EMPTY_NOTE = 'no PRs in this window: none left the queue and no test run ended';
@@ -116,16 +117,19 @@ function mergesChart(series: StatsSeries, ceiling: number | null, until: number,
   const { rates, per, cw, top } = layout;
   const topLabel = `${rateText(top)}/h`.slice(-labelWidth).padStart(labelWidth);
   const peak = Math.max(0, ...rates);
-  const lines = wrapToWidth(`merges per hour (UTC${per > 1 ? `, a column per ${per} h` : ''}): peak ${rateText(peak)}/h`, w);
+  const unit = per > 1 ? `UTC, a column per ${per} h` : 'UTC';
+  const lines = wrapToWidth(`merges per hour (${unit}): peak ${rateText(peak)}/h`, w);
   if (ceiling !== null) lines.push(...wrapToWidth(`┄ ceiling of the settings: ${rateText(ceiling)}/h`, w));
   const ceilingRow = ceiling === null ? -1 : Math.min(ROWS - 1, Math.max(0, ROWS - Math.ceil((ceiling / top) * ROWS)));
+  const empty = (r: number) => (r === ceilingRow ? '┄' : ' ');
   for (let r = 0; r < ROWS; r++) {
     const cells = rates.map((v) => {
+      // How much of this row the column fills, 0..1, in eighths.
       const fill = Math.min(1, (v / top) * ROWS - (ROWS - 1 - r));
-      const ch = fill <= 0 ? (r === ceilingRow ? '┄' : ' ') : (LEVELS[Math.min(7, Math.ceil(fill * 8) - 1)] as string);
-      return ch.repeat(cw);
+      return (fill <= 0 ? empty(r) : (LEVELS[Math.min(7, Math.ceil(fill * 8) - 1)] as string)).repeat(cw);
     });
-    lines.push(`${r === 0 ? topLabel : ' '.repeat(labelWidth)} ${r === 0 ? '┤' : '│'}${cells.join('')}`.trimEnd());
+    const label = r === 0 ? `${topLabel} ┤` : `${' '.repeat(labelWidth)} │`;
+    lines.push(`${label}${cells.join('')}`.trimEnd());
   }
   // The time axis: a tick mark and a label per round hour or midnight, labels never touching.
   const chartWidth = rates.length * cw;
@@ -139,7 +143,11 @@ function mergesChart(series: StatsSeries, ceiling: number | null, until: number,
     axis[at] = '┬';
     text = `${text.padEnd(at)}${label}`;
   }
-  if (text === '') text = tickLabel(Math.ceil(since / 60_000) * 60_000).slice(0, chartWidth);
+  if (text === '') {
+    // No round hour fits: the window's start, to the minute.
+    text = tickLabel(Math.ceil(since / 60_000) * 60_000).slice(0, chartWidth);
+    axis[0] = '┬';
+  }
   lines.push(`${'0'.padStart(labelWidth)} └${axis.join('')}`, `${' '.repeat(labelWidth + 2)}${text}`);
   const gap = leadingGapNote(series, until);
   if (gap) lines.push(...wrapToWidth(gap, w));
@@ -160,7 +168,7 @@ export function terminalCharts(stats: QueueStats, series: StatsSeries, width: nu
   const lines = mergesChart(series, stats.ceilingPerHour, Date.parse(stats.window.until), w);
   const bins = histogram(series.timeToMergeSeconds);
   if (bins.length > 0) {
-    lines.push('', 'time to merge (merged PRs per range)'.slice(0, w));
+    lines.push('', ...wrapToWidth('time to merge (merged PRs per range)', w));
     const labels = bins.map(binLabel);
     const labelWidth = Math.max(...labels.map((l) => l.length));
     const countWidth = Math.max(...bins.map((b) => String(b.count).length));

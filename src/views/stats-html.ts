@@ -5,7 +5,7 @@
  */
 import type { QueueStats, StatsSeries } from '../stats/compute.js';
 import { formatDuration } from '../util/duration.js';
-import { EMPTY_NOTE, escapeHtml, histogram, leadingGapNote, niceTop, rateText, tickLabel, timeTicks } from './charts.js';
+import { binLabel, EMPTY_NOTE, escapeHtml, histogram, leadingGapNote, niceTop, rateText, tickLabel, timeTicks } from './charts.js';
 
 export interface ReportMeta {
   /** e.g. `main of github.com/acme/widgets` (service-provided parts are escaped here). */
@@ -31,89 +31,92 @@ const HOUR = 3_600_000;
 /** Pixels a tick label may take (6 characters of 11 px text) plus a gap. */
 const LABEL_PX = 60;
 
-const n1 = (x: number) => x.toFixed(1);
-const text = (cls: string, x: number, y: number, body: string, anchor = 'middle') =>
-  `<text class="${cls}" x="${n1(x)}" y="${n1(y)}" text-anchor="${anchor}">${escapeHtml(body)}</text>`;
+/** The x axis's height in the plot. */
+const BASE = TOP + PLOT_H;
 
-/** The frame of a chart: y gridlines with labels at 0, half (a whole number, for counts) and top, and the x axis line. */
+type Attrs = Record<string, string | number>;
+const num = (v: string | number) => (typeof v === 'number' ? String(Math.round(v * 10) / 10) : v);
+
+/** An SVG element: numbers to a tenth of a pixel; `body` is escaped by the caller. */
+function el(tag: string, attrs: Attrs, body?: string): string {
+  const a = Object.entries(attrs)
+    .map(([k, v]) => ` ${k}="${num(v)}"`)
+    .join('');
+  return body === undefined ? `<${tag}${a}/>` : `<${tag}${a}>${body}</${tag}>`;
+}
+
+const text = (cls: string, x: number, y: number, body: string, anchor = 'middle') => el('text', { class: cls, x, y, 'text-anchor': anchor }, escapeHtml(body));
+const across = (cls: string, y: number) => el('line', { class: cls, x1: LEFT, y1: y, x2: W - RIGHT, y2: y });
+/** A bar from the axis up to `y`, its value and a tooltip. */
+const bar = (cls: string, x: number, width: number, y: number, value: number, tip: string) =>
+  el('rect', { class: cls, x, y, width, height: BASE - y, 'data-value': value }, el('title', {}, escapeHtml(`${tip}: ${value}`)));
+const figure = (title: string, body: string) => `<figure><figcaption>${title}</figcaption>${body}</figure>`;
+const note = (words: string) => `<p class="note">${escapeHtml(words)}</p>`;
+
+/** The frame of a chart: y gridlines labelled at 0, half (whole, for counts) and top; the x axis. */
 function frame(top: number, unit: string): string {
-  const y = (v: number) => TOP + PLOT_H - (PLOT_H * v) / top;
+  const y = (v: number) => BASE - (PLOT_H * v) / top;
   const marks = [0, top / 2, top]
     .filter((v) => unit !== '' || Number.isInteger(v))
-    .map(
-      (v) =>
-        `<line class="grid" x1="${LEFT}" y1="${n1(y(v))}" x2="${W - RIGHT}" y2="${n1(y(v))}"/>${text('y-label', LEFT - 6, y(v) + 4, `${rateText(v)}${unit}`, 'end')}`,
-    )
+    .map((v) => across('grid', y(v)) + text('y-label', LEFT - 6, y(v) + 4, `${rateText(v)}${unit}`, 'end'))
     .join('');
-  return `${marks}<line class="axis" x1="${LEFT}" y1="${TOP + PLOT_H}" x2="${W - RIGHT}" y2="${TOP + PLOT_H}"/>`;
+  return marks + across('axis', BASE);
 }
 
 function svg(id: string, title: string, body: string): string {
-  return `<svg id="${id}" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${escapeHtml(title)}">${body}</svg>`;
+  const attrs = { id, xmlns: 'http://www.w3.org/2000/svg', viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img' };
+  return el('svg', { ...attrs, 'aria-label': escapeHtml(title) }, body);
 }
 
 function mergesSvg(stats: QueueStats, series: StatsSeries): string {
   const title = 'Merges per hour (UTC)';
-  if (series.firstAt === null) return `<figure><figcaption>${title}</figcaption><p class="note">${escapeHtml(EMPTY_NOTE)}</p></figure>`;
+  if (series.firstAt === null) return figure(title, note(EMPTY_NOTE));
   const until = Date.parse(stats.window.until);
   const since = series.mergesPerHour[0]?.start ?? until;
   const ceiling = stats.ceilingPerHour;
   const counts = series.mergesPerHour.map((b) => b.count);
   const top = niceTop(Math.max(0, ceiling ?? 0, ...counts));
-  const y = (v: number) => TOP + PLOT_H - (PLOT_H * v) / top;
+  const y = (v: number) => BASE - (PLOT_H * v) / top;
   const bw = PLOT_W / Math.max(1, counts.length);
   const hourLabel = (t: number) => new Date(t).toISOString().slice(0, 16).replace('T', ' ');
-  const bars = series.mergesPerHour
-    .map(
-      (b, i) =>
-        `<rect class="bar" x="${n1(LEFT + i * bw)}" y="${n1(y(b.count))}" width="${n1(Math.max(1, bw - 1))}" height="${n1(TOP + PLOT_H - y(b.count))}" data-value="${b.count}"><title>${escapeHtml(hourLabel(b.start))}: ${b.count}</title></rect>`,
-    )
-    .join('');
+  const bars = series.mergesPerHour.map((b, i) => bar('bar', LEFT + i * bw, Math.max(1, bw - 1), y(b.count), b.count, hourLabel(b.start)));
   const xOf = (t: number) => LEFT + ((t - since) / HOUR) * bw;
   const ticks = timeTicks(since, until, Math.ceil(LABEL_PX / bw))
     .filter((t) => xOf(t) >= LEFT + LABEL_PX / 2 && xOf(t) <= W - RIGHT - LABEL_PX / 2)
-    .map(
-      (t) =>
-        `<line class="tick" x1="${n1(xOf(t))}" y1="${TOP + PLOT_H}" x2="${n1(xOf(t))}" y2="${TOP + PLOT_H + 5}"/>${text('tick-label', xOf(t), TOP + PLOT_H + 18, tickLabel(t))}`,
-    )
-    .join('');
-  const start = text('tick-label edge', LEFT, TOP + PLOT_H + 34, `from ${hourLabel(since)}`, 'start');
-  const end = text('tick-label edge', W - RIGHT, TOP + PLOT_H + 34, `to ${hourLabel(until)} UTC`, 'end');
+    .map((t) => el('line', { class: 'tick', x1: xOf(t), y1: BASE, x2: xOf(t), y2: BASE + 5 }) + text('tick-label', xOf(t), BASE + 18, tickLabel(t)));
+  const edges = [
+    text('tick-label edge', LEFT, BASE + 34, `from ${hourLabel(since)}`, 'start'),
+    text('tick-label edge', W - RIGHT, BASE + 34, `to ${hourLabel(until)} UTC`, 'end'),
+  ];
   const gap = leadingGapNote(series, until);
   const shade =
-    gap && series.firstAt !== null
-      ? `<rect class="nodata" x="${LEFT}" y="${TOP}" width="${n1(Math.max(0, xOf(series.firstAt) - LEFT))}" height="${PLOT_H}"/>`
-      : '';
+    gap && series.firstAt !== null ? el('rect', { class: 'nodata', x: LEFT, y: TOP, width: Math.max(0, xOf(series.firstAt) - LEFT), height: PLOT_H }) : '';
   const ceilingLine =
     ceiling === null
       ? ''
-      : `<line class="ceiling" x1="${LEFT}" y1="${n1(y(ceiling))}" x2="${W - RIGHT}" y2="${n1(y(ceiling))}"/>${text('ceiling-label', W - RIGHT, y(ceiling) - 5, `ceiling ${rateText(ceiling)}/h (settings)`, 'end')}`;
-  const body = `${shade}${frame(top, '/h')}${bars}${ticks}${start}${end}${ceilingLine}`;
-  const note = gap ? `<p class="note">${escapeHtml(gap)}</p>` : '';
-  return `<figure><figcaption>${title}</figcaption>${svg('merges-per-hour', title, body)}${note}</figure>`;
+      : across('ceiling', y(ceiling)) + text('ceiling-label', W - RIGHT, y(ceiling) - 5, `ceiling ${rateText(ceiling)}/h (settings)`, 'end');
+  const body = [shade, frame(top, '/h'), ...bars, ...ticks, ...edges, ceilingLine].join('');
+  return figure(title, svg('merges-per-hour', title, body) + (gap ? note(gap) : ''));
 }
 
 function timeToMergeSvg(series: StatsSeries): string {
   const title = 'Time to merge (merged PRs per range)';
   const bins = histogram(series.timeToMergeSeconds);
-  if (bins.length === 0) return `<figure><figcaption>${title}</figcaption><p class="note">no merged PRs in this window</p></figure>`;
+  if (bins.length === 0) return figure(title, note('no merged PRs in this window'));
   const top = niceTop(Math.max(1, ...bins.map((b) => b.count)));
-  const y = (v: number) => TOP + PLOT_H - (PLOT_H * v) / top;
+  const y = (v: number) => BASE - (PLOT_H * v) / top;
   const bw = PLOT_W / bins.length;
-  const rects = bins
-    .map((b, i) => {
-      const x = LEFT + i * bw;
-      const label = `${formatDuration(b.from * 1000)}–${formatDuration(b.to * 1000)}`;
-      const count = b.count > 0 ? text('count', x + bw / 2, y(b.count) - 4, String(b.count)) : '';
-      return `<rect class="bin" x="${n1(x)}" y="${n1(y(b.count))}" width="${n1(Math.max(1, bw - 2))}" height="${n1(TOP + PLOT_H - y(b.count))}" data-value="${b.count}"><title>${escapeHtml(label)}: ${b.count}</title></rect>${count}`;
-    })
-    .join('');
+  const rects = bins.map((b, i) => {
+    const x = LEFT + i * bw;
+    const count = b.count > 0 ? text('count', x + bw / 2, y(b.count) - 4, String(b.count)) : '';
+    return bar('bin', x, Math.max(1, bw - 2), y(b.count), b.count, binLabel(b)) + count;
+  });
   // A label on each bin edge (every other one when they would crowd).
   const every = bw >= LABEL_PX ? 1 : Math.ceil(LABEL_PX / bw);
   const edges = [...bins.map((b) => b.from), (bins.at(-1) as { to: number }).to]
-    .map((s, i) => (i % every === 0 ? `${text('bin-label', LEFT + i * bw, TOP + PLOT_H + 18, formatDuration(s * 1000))}` : ''))
+    .map((s, i) => (i % every === 0 ? text('bin-label', LEFT + i * bw, BASE + 18, formatDuration(s * 1000)) : ''))
     .join('');
-  return `<figure><figcaption>${title}</figcaption>${svg('time-to-merge', title, `${frame(top, '')}${rects}${edges}`)}</figure>`;
+  return figure(title, svg('time-to-merge', title, frame(top, '') + rects.join('') + edges));
 }
 
 const STYLE = [
