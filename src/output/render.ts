@@ -131,7 +131,7 @@ export function wrapLine(line: Line, width: number, indent = 0): Line[] {
   const lines: Piece[][] = [[]];
   let used = 0;
   let gap: (typeof tokens)[number] | undefined;
-  for (const token of tokens) {
+  for (const token of tokens.flatMap((t) => (t.space || t.width <= width - hang ? [t] : atSlashes(t)))) {
     if (token.space) {
       gap = token;
       continue;
@@ -173,6 +173,25 @@ export function wrapToWidth(text: string, width: number): string[] {
   }
   if (line.trim()) lines.push(line.trimEnd());
   return lines.length > 0 ? lines : [''];
+}
+
+/** A word too wide for a line, cut after each `/` (a path or a branch); a URL stays whole. */
+function atSlashes(token: { space: boolean; pieces: Piece[]; width: number }): Array<typeof token> {
+  if (token.pieces.some((p) => p.text.includes('://'))) return [token];
+  const out: Array<typeof token> = [];
+  let cur: typeof token = { space: false, pieces: [], width: 0 };
+  for (const p of token.pieces) {
+    for (const text of p.text.split(/(?<=\/)/)) {
+      cur.pieces.push({ span: p.span, text });
+      cur.width += displayWidth(text);
+      if (text.endsWith('/')) {
+        out.push(cur);
+        cur = { space: false, pieces: [], width: 0 };
+      }
+    }
+  }
+  if (cur.pieces.length > 0) out.push(cur);
+  return out;
 }
 
 /** Pieces back into spans: neighbours from one span become one span again. */

@@ -67,7 +67,7 @@ export function fittedLine(f: FittedInputs): string {
         ? `by hour of day (UTC), ${range}`
         : 'flat (too little history for an hour-of-day profile)';
   return (
-    `fitted from ${Math.round(f.window.hours * 10) / 10}h of history (${s.prs} merged or failed PRs, ${s.runs} test runs): ` +
+    `fitted from ${Math.round(f.window.hours * 10) / 10}h of history (${s.prs} merged or failed PRs, ${s.runs} finished test runs, cancelled ones left out): ` +
     `${f.arrivalsPerHour.toFixed(2)} PRs/h ${shape}, tests ${f.testMinutes.toFixed(1)}m (spread ${pct(f.testTimeSpread)}), ` +
     `${pct(f.failureRate)} break the build, ${pct(f.flakeRate)} flaky runs`
   );

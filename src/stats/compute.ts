@@ -28,6 +28,8 @@ export interface StatsSeries {
   mergesPerHour: Array<{ start: number; count: number }>;
   /** Time to merge of every merged PR, seconds, ascending. */
   timeToMergeSeconds: number[];
+  /** When the first PR left the queue or the first test run ended in the window; null for neither. */
+  firstAt: number | null;
 }
 
 export interface StatsInput {
@@ -177,7 +179,10 @@ export function computeStats(input: StatsInput): { stats: QueueStats; series: St
     const i = Math.min(buckets - 1, Math.floor((p.concludedAt - window.since) / 3_600_000));
     (mergesPerHour[i] as { count: number }).count += 1;
   }
-  return { stats, series: { mergesPerHour, timeToMergeSeconds: ttm.map((ms) => Math.round(ms / 1000)) } };
+  // A loop, not Math.min(...xs): a window may hold more runs than a call takes arguments.
+  let firstAt: number | null = null;
+  for (const t of [...prs.map((p) => p.concludedAt), ...attempts.map((a) => a.finishedAt)]) if (firstAt === null || t < firstAt) firstAt = t;
+  return { stats, series: { mergesPerHour, timeToMergeSeconds: ttm.map((ms) => Math.round(ms / 1000)), firstAt } };
 }
 
 /** A service that offers no testing history: the figures read from test runs are unknown, not zero. */

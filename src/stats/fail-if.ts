@@ -8,6 +8,9 @@ import type { QueueStats } from './compute.js';
 
 export type Comparison = '>' | '>=' | '<' | '<=';
 
+/** How the limit was written, so a crossed figure is told in the same unit. */
+export type LimitUnit = 'duration' | 'seconds' | 'percent' | 'fraction' | 'number';
+
 export interface Threshold {
   /** As the user wrote it, e.g. `p95>2h`. */
   text: string;
@@ -16,6 +19,10 @@ export interface Threshold {
   op: Comparison;
   /** In the figure's own unit: seconds for durations, 0..1 for shares. */
   value: number;
+  /** The figure's name as written (`p95`, `flakyShare`) and the limit as written (`2h`, `10%`). */
+  name: string;
+  limitText: string;
+  unit: LimitUnit;
 }
 
 export interface Crossed {
@@ -23,6 +30,10 @@ export interface Crossed {
   figure: string;
   actual: number;
   limit: number;
+  name: string;
+  op: Comparison;
+  limitText: string;
+  unit: LimitUnit;
 }
 
 const DURATION_FIGURES = ['timeToMerge.p50', 'timeToMerge.p90', 'timeToMerge.p95', 'waiting.p50', 'waiting.p95', 'testing.p50', 'testing.p95'];
@@ -58,20 +69,23 @@ export function parseThreshold(text: string): Threshold {
   const figure = ALIASES[name] ?? FIGURES.find((f) => f.toLowerCase() === name.toLowerCase());
   if (!figure) fail(text, `unknown figure "${name}"; one of p50, p90, p95, ${FIGURES.join(', ')}`);
   let value: number;
+  let unit: LimitUnit = 'number';
   if (DURATION_FIGURES.includes(figure)) {
     const d = /^(\d+(?:\.\d+)?)([smhd]?)$/.exec(raw);
     if (!d) fail(text, `"${raw}" is not a duration; use units like 90s, 30m, 2h, 1d`);
     value = Number(d[1]) * (UNIT_SECONDS[d[2] || 's'] as number);
+    unit = d[2] ? 'duration' : 'seconds';
   } else if (SHARE_FIGURES.includes(figure)) {
     const p = /^(\d+(?:\.\d+)?)(%?)$/.exec(raw);
     if (!p) fail(text, `"${raw}" is not a share; use a percentage like 10% or a fraction like 0.1`);
     value = p[2] ? Number(p[1]) / 100 : Number(p[1]);
     if (value > 1) fail(text, `"${raw}" is more than 100%`);
+    unit = p[2] ? 'percent' : 'fraction';
   } else {
     if (!/^\d+(?:\.\d+)?$/.test(raw)) fail(text, `"${raw}" is not a number`);
     value = Number(raw);
   }
-  return { text: text.trim(), figure, op, value };
+  return { text: text.trim(), figure, op, value, name, limitText: raw, unit };
 }
 
 function figureValue(stats: QueueStats, path: string): number | null {
@@ -87,7 +101,7 @@ export function evaluateThresholds(stats: QueueStats, thresholds: Threshold[]): 
     const actual = figureValue(stats, t.figure);
     if (actual === null) continue;
     const crossed = t.op === '>' ? actual > t.value : t.op === '>=' ? actual >= t.value : t.op === '<' ? actual < t.value : actual <= t.value;
-    if (crossed) out.push({ threshold: t.text, figure: t.figure, actual, limit: t.value });
+    if (crossed) out.push({ threshold: t.text, figure: t.figure, actual, limit: t.value, name: t.name, op: t.op, limitText: t.limitText, unit: t.unit });
   }
   return out;
 }

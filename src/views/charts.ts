@@ -1,8 +1,9 @@
 /**
- * Pictures of the queue statistics: block-character charts for a terminal (fitting a width) and
- * one self-contained HTML page with the same charts as inline SVG (nothing loaded from elsewhere).
+ * Pictures of the queue statistics: block-character charts for a terminal (fitting a width), and
+ * what the HTML report (stats-html.ts) shares with them: bins, time ticks, scales and notes.
  */
 import type { QueueStats, StatsSeries } from '../stats/compute.js';
+import { wrapToWidth } from '../output/render.js';
 import { formatDuration } from '../util/duration.js';
 
 const LEVELS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
@@ -15,12 +16,6 @@ export function fitToWidth(values: number[], width: number): { values: number[];
   const out: number[] = [];
   for (let i = 0; i < values.length; i += per) out.push(values.slice(i, i + per).reduce((a, b) => a + b, 0));
   return { values: out, per };
-}
-
-/** One line of block characters, one per value (zero is a space, the largest a full block). */
-export function sparkline(values: number[]): string {
-  const max = Math.max(0, ...values);
-  return values.map((v) => (v <= 0 || max === 0 ? ' ' : LEVELS[Math.min(7, Math.max(0, Math.ceil((v / max) * 8) - 1))])).join('');
 }
 
 export interface Bin {
@@ -54,21 +49,126 @@ export function histogram(sortedSeconds: number[], bins = 8): Bin[] {
   return out;
 }
 
-const binLabel = (b: Bin) => `${formatDuration(b.from * 1000)}–${formatDuration(b.to * 1000)}`;
+export const binLabel = (b: Bin) => `${formatDuration(b.from * 1000)}–${formatDuration(b.to * 1000)}`;
+
+const HOUR = 3_600_000;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const hhmm = (d: Date) => `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
+const day = (d: Date) => `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}`;
+
+/** A tick's label: the date at a UTC midnight (`Nov 20`), else the hour (`06:00`); at most 6 cells. */
+export function tickLabel(t: number): string {
+  const d = new Date(t);
+  return d.getUTCHours() === 0 && d.getUTCMinutes() === 0 ? day(d) : hhmm(d);
+}
+
+/** `Nov 21 06:00 UTC`, for notes. */
+export function whenLabel(t: number): string {
+  const d = new Date(t);
+  return `${day(d)} ${hhmm(d)} UTC`;
+}
+
+const TICK_HOURS = [1, 2, 3, 6, 12, 24, 48, 168, 336, 720];
+
+/** Round UTC times (whole hours, or midnights) in [since, until), at least `minHours` apart. */
+export function timeTicks(since: number, until: number, minHours: number): number[] {
+  const step = (TICK_HOURS.find((h) => h >= minHours) ?? Math.ceil(minHours / 24) * 24) * HOUR;
+  const out: number[] = [];
+  for (let t = Math.ceil(since / step) * step; t < until; t += step) out.push(t);
+  return out;
+}
+
+const NICE = [1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10];
+
+/** The smallest round number (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k) at least `x`. */
+export function niceTop(x: number): number {
+  if (!(x > 0)) return 1;
+  const e = 10 ** Math.floor(Math.log10(x));
+  return (NICE.find((n) => n * e >= x * (1 - 1e-9)) ?? 10) * e;
+}
+
+/** A rate without float noise: `11.25`, `0.5`, `14`. */
+export const rateText = (n: number) => String(Math.round(n * 100) / 100);
+
+/** A note when nothing happened early in the window (at least 2 h and a tenth of it). */
+export function leadingGapNote(series: StatsSeries, until: number): string | null {
+  const since = series.mergesPerHour[0]?.start ?? until;
+  if (series.firstAt === null) return null;
+  const gap = series.firstAt - since;
+  if (gap < 2 * HOUR || gap < (until - since) / 10) return null;
+  return `no data before ${whenLabel(series.firstAt)}: nothing left the queue earlier in the window`;
+}
+
+export const EMPTY_NOTE = 'no PRs in this window: none left the queue and no test run ended';
+
+/** Chart rows of the terminal's merges-per-hour chart. */
+const ROWS = 4;
+
+/** Merges per hour on a terminal: rows of blocks on a per-hour scale, the ceiling dashed, a UTC time axis. */
+function mergesChart(series: StatsSeries, ceiling: number | null, until: number, w: number): string[] {
+  const counts = series.mergesPerHour.map((b) => b.count);
+  const since = series.mergesPerHour[0]?.start ?? until;
+  if (series.firstAt === null) return wrapToWidth(`merges per hour: ${EMPTY_NOTE}`, w);
+  // Two passes: the label column's width depends on the scale, the scale on how many hours a column holds.
+  let labelWidth = 6;
+  let layout = columnsFor(counts, ceiling, w - labelWidth - 2);
+  labelWidth = Math.max(1, `${rateText(layout.top)}/h`.length);
+  layout = columnsFor(counts, ceiling, w - labelWidth - 2);
+  const { rates, per, cw, top } = layout;
+  const topLabel = `${rateText(top)}/h`.slice(-labelWidth).padStart(labelWidth);
+  const peak = Math.max(0, ...rates);
+  const unit = per > 1 ? `UTC, a column per ${per} h` : 'UTC';
+  const lines = wrapToWidth(`merges per hour (${unit}): peak ${rateText(peak)}/h`, w);
+  if (ceiling !== null) lines.push(...wrapToWidth(`┄ ceiling of the settings: ${rateText(ceiling)}/h`, w));
+  const ceilingRow = ceiling === null ? -1 : Math.min(ROWS - 1, Math.max(0, ROWS - Math.ceil((ceiling / top) * ROWS)));
+  const empty = (r: number) => (r === ceilingRow ? '┄' : ' ');
+  for (let r = 0; r < ROWS; r++) {
+    const cells = rates.map((v) => {
+      // How much of this row the column fills, 0..1, in eighths.
+      const fill = Math.min(1, (v / top) * ROWS - (ROWS - 1 - r));
+      return (fill <= 0 ? empty(r) : (LEVELS[Math.min(7, Math.ceil(fill * 8) - 1)] as string)).repeat(cw);
+    });
+    const label = r === 0 ? `${topLabel} ┤` : `${' '.repeat(labelWidth)} │`;
+    lines.push(`${label}${cells.join('')}`.trimEnd());
+  }
+  // The time axis: a tick mark and a label per round hour or midnight, labels never touching.
+  const chartWidth = rates.length * cw;
+  const ticks = timeTicks(since, until, Math.ceil((7 * per) / cw));
+  const axis = Array.from({ length: chartWidth }, () => '─');
+  let text = '';
+  for (const t of ticks) {
+    const at = Math.floor(((t - since) / HOUR / per) * cw);
+    const label = tickLabel(t);
+    if (at >= chartWidth || at < text.length + (text === '' ? 0 : 1) || at + label.length > chartWidth) continue;
+    axis[at] = '┬';
+    text = `${text.padEnd(at)}${label}`;
+  }
+  if (text === '') {
+    // No round hour fits: the window's start, to the minute.
+    text = tickLabel(Math.ceil(since / 60_000) * 60_000).slice(0, chartWidth);
+    axis[0] = '┬';
+  }
+  lines.push(`${'0'.padStart(labelWidth)} └${axis.join('')}`, `${' '.repeat(labelWidth + 2)}${text}`);
+  const gap = leadingGapNote(series, until);
+  if (gap) lines.push(...wrapToWidth(gap, w));
+  return lines;
+}
+
+/** Hours summed into at most `room` columns (each up to 8 cells wide when there is room), as merges per hour. */
+function columnsFor(counts: number[], ceiling: number | null, room: number) {
+  const fitted = fitToWidth(counts, Math.max(1, room));
+  const cw = Math.max(1, Math.min(8, Math.floor(room / Math.max(1, fitted.values.length))));
+  const rates = fitted.values.map((v) => v / fitted.per);
+  return { rates, per: fitted.per, cw, top: niceTop(Math.max(0, ceiling ?? 0, ...rates)) };
+}
 
 /** The terminal charts, every line at most `width` columns. */
-export function terminalCharts(series: StatsSeries, width: number): string[] {
+export function terminalCharts(stats: QueueStats, series: StatsSeries, width: number): string[] {
   const w = Math.max(20, Math.floor(width));
-  const lines: string[] = [];
-  const counts = series.mergesPerHour.map((b) => b.count);
-  const title = 'merges per hour';
-  const fitted = fitToWidth(counts, w - 2);
-  const max = Math.max(0, ...fitted.values);
-  lines.push(`${title}${fitted.per > 1 ? ` (one column per ${fitted.per} h)` : ''}, max ${max}`.slice(0, w));
-  lines.push(`│${sparkline(fitted.values)}`);
+  const lines = mergesChart(series, stats.ceilingPerHour, Date.parse(stats.window.until), w);
   const bins = histogram(series.timeToMergeSeconds);
   if (bins.length > 0) {
-    lines.push('time to merge');
+    lines.push('', ...wrapToWidth('time to merge (merged PRs per range)', w));
     const labels = bins.map(binLabel);
     const labelWidth = Math.max(...labels.map((l) => l.length));
     const countWidth = Math.max(...bins.map((b) => String(b.count).length));
@@ -85,58 +185,4 @@ export function terminalCharts(series: StatsSeries, width: number): string[] {
 /** Text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-}
-
-function barsSvg(id: string, title: string, values: number[], labels: string[], cls: string): string {
-  const W = 720;
-  const H = 200;
-  const pad = 24;
-  const max = Math.max(1, ...values);
-  const bw = values.length > 0 ? (W - 2 * pad) / values.length : 0;
-  const rects = values
-    .map((v, i) => {
-      const h = ((H - 2 * pad) * v) / max;
-      const x = pad + i * bw;
-      return `<rect class="${cls}" x="${x.toFixed(1)}" y="${(H - pad - h).toFixed(1)}" width="${Math.max(1, bw - 1).toFixed(1)}" height="${h.toFixed(1)}" data-value="${v}"><title>${escapeHtml(labels[i] ?? '')}: ${v}</title></rect>`;
-    })
-    .join('');
-  return `<figure><figcaption>${escapeHtml(title)}</figcaption><svg id="${id}" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${escapeHtml(title)}"><line x1="${pad}" y1="${H - pad}" x2="${W - pad}" y2="${H - pad}" stroke="#888"/>${rects}<text x="${pad}" y="14" font-size="12">max ${max}</text></svg></figure>`;
-}
-
-export interface ReportMeta {
-  /** e.g. `main of github.com/acme/widgets` (service-provided parts are escaped here). */
-  queue: string;
-  generatedAt: string;
-}
-
-/** One self-contained HTML page: the figures as a table and the two charts as inline SVG. */
-export function htmlReport(stats: QueueStats, series: StatsSeries, meta: ReportMeta, figures: Array<[string, string]>): string {
-  const hourLabels = series.mergesPerHour.map((b) => new Date(b.start).toISOString().slice(0, 16).replace('T', ' '));
-  const bins = histogram(series.timeToMergeSeconds);
-  const rows = figures.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('');
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<title>Merge queue statistics: ${escapeHtml(meta.queue)}</title>
-<style>body{font:14px system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse}th,td{padding:2px 10px;text-align:left;border-bottom:1px solid #ddd}.bar{fill:#3b7dd8}.bin{fill:#d8833b}figure{margin:1.5em 0}figcaption{font-weight:bold;margin-bottom:4px}</style>
-</head><body>
-<h1>Merge queue statistics</h1>
-<p>${escapeHtml(meta.queue)}: ${escapeHtml(stats.window.since)} to ${escapeHtml(stats.window.until)} (made ${escapeHtml(meta.generatedAt)})</p>
-<table>${rows}</table>
-${barsSvg(
-  'merges-per-hour',
-  'Merges per hour',
-  series.mergesPerHour.map((b) => b.count),
-  hourLabels,
-  'bar',
-)}
-${barsSvg(
-  'time-to-merge',
-  'Time to merge (PRs per range)',
-  bins.map((b) => b.count),
-  bins.map(binLabel),
-  'bin',
-)}
-</body></html>
-`;
 }

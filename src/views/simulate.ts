@@ -133,7 +133,7 @@ export function historyLines(result: SimulateResult): string[] {
   const s = f.samples;
   const shape = f.arrivalsShape === 'hour-of-week' ? 'by hour of the week' : f.arrivalsShape === 'hour-of-day' ? 'by hour of day' : 'flat';
   return [
-    `history read: ${f.window.since} to ${f.window.until} (${Math.round(f.window.hours * 10) / 10}h), ${s.prs} merged or failed PRs, ${s.runs} test runs; ` +
+    `history read: ${f.window.since} to ${f.window.until} (${Math.round(f.window.hours * 10) / 10}h), ${s.prs} merged or failed PRs, ${s.runs} finished test runs (cancelled ones left out); ` +
       `PRs that failed on their own (not merged on that commit): ${s.prsWithOwnFailure - (s.flakyPrs ?? 0)}, only by flakes (passed or merged later on it): ${s.flakyPrs ?? 'n/a'}; ` +
       `flaky runs: ${s.flakyRuns}; arrivals ${shape}`,
   ];

@@ -29,6 +29,23 @@ export const STATS_PLAIN = plainKeys('one line per figure', [
   'flakyShare',
 ]);
 
+/** The figures of the table, markdown and HTML in groups; plain and JSON keep one flat list. */
+export const STATS_GROUPS: ReadonlyArray<{ title: string; keys: readonly string[] }> = [
+  { title: 'Throughput', keys: ['prs.merged', 'mergedPerHour', 'ceilingPerHour'] },
+  { title: 'Time to merge', keys: ['timeToMerge.p50', 'timeToMerge.p90', 'timeToMerge.p95', 'waiting.p50', 'waiting.p95', 'testing.p50', 'testing.p95'] },
+  { title: 'CI cost', keys: ['runs.total', 'runs.bisection', 'runs.perMergedPr', 'testMinutesPerMergedPr'] },
+  { title: 'Reliability', keys: ['prs.failed', 'prs.cancelled', 'runs.failed', 'flakyShare'] },
+];
+
+/** The window's fields first (no title), then one list per group. */
+export function groupedStatsFields(s: QueueStats): Array<{ title: string | null; fields: Field[] }> {
+  const all = statsFields(s, true);
+  const pick = (keys: readonly string[]) => keys.map((k) => all.find((f) => f.key === k)).filter((f): f is Field => f !== undefined);
+  return [{ title: null, fields: pick(['window.since', 'window.until']) }, ...STATS_GROUPS.map((g) => ({ title: g.title, fields: pick(g.keys) }))];
+}
+
+const percent = (n: number) => `${(n * 100).toFixed(1).replace(/\.0$/, '')}%`;
+
 /**
  * One field per figure; keys are the JSON paths. `human` formats durations (`1h 5m`) and shares
  * (`12.5%`) for people; otherwise seconds and fractions, as in the JSON.
@@ -37,7 +54,7 @@ export function statsFields(s: QueueStats, human: boolean): Field[] {
   const none = human ? '-' : '';
   const dur = (x: number | null) => (x === null ? none : human ? formatDuration(x * 1000) : String(x));
   const num = (n: number | null) => (n === null ? none : String(n));
-  const share = (n: number | null) => (n === null ? none : human ? `${(n * 100).toFixed(1).replace(/\.0$/, '')}%` : String(n));
+  const share = (n: number | null) => (n === null ? none : human ? percent(n) : String(n));
   const f = STATS_PLAIN.field;
   return [
     f('window.since', 'since', s.window.since),
@@ -54,7 +71,7 @@ export function statsFields(s: QueueStats, human: boolean): Field[] {
     f('waiting.p95', 'waiting p95', dur(s.waiting.p95)),
     f('testing.p50', 'testing p50', dur(s.testing.p50)),
     f('testing.p95', 'testing p95', dur(s.testing.p95)),
-    f('runs.total', 'test runs', num(s.runs.total)),
+    f('runs.total', 'test runs (cancelled ones too)', num(s.runs.total)),
     f('runs.failed', 'failed runs', num(s.runs.failed)),
     f('runs.bisection', 'bisection runs', num(s.runs.bisection)),
     f('runs.perMergedPr', 'runs per merged PR', num(s.runs.perMergedPr)),
@@ -63,7 +80,28 @@ export function statsFields(s: QueueStats, human: boolean): Field[] {
   ];
 }
 
-/** `mq: threshold crossed: timeToMerge.p95 = 9000 (limit > 7200: p95>2h)` lines for stderr. */
+const RUN_WORDS: Record<string, string> = { 'runs.total': 'test runs', 'runs.failed': 'failed runs', 'runs.bisection': 'bisection runs' };
+
+/** `flakyShare` -> `flaky share`, `runs.perMergedPr` -> `runs per merged PR`; `p95` as written. */
+function figureWords(c: Crossed): string {
+  if (/^p\d\d$/i.test(c.name)) return c.name.toLowerCase();
+  const words = RUN_WORDS[c.figure];
+  if (words) return words;
+  return c.figure
+    .replace(/\./g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/\bprs?\b/g, (w) => (w === 'pr' ? 'PR' : 'PRs'));
+}
+
+/** The figure in the unit its limit was written in: `1h 48m` against `1h`, `36.1%` against `10%`. */
+function inLimitUnit(c: Crossed): string {
+  if (c.unit === 'duration') return formatDuration(c.actual * 1000);
+  if (c.unit === 'percent') return percent(c.actual);
+  return String(c.actual);
+}
+
+/** `threshold crossed: p95 1h 48m > 1h` lines for stderr. */
 export function crossedLines(crossed: Crossed[]): string[] {
-  return crossed.map((c) => `threshold crossed: ${c.figure} is ${c.actual} (${c.threshold})`);
+  return crossed.map((c) => `threshold crossed: ${figureWords(c)} ${inLimitUnit(c)} ${c.op} ${c.limitText}`);
 }

@@ -53,7 +53,7 @@ export const TESTING_PLAIN = {
     'impacted_targets',
   ]),
   pr: plainColumns('then one line per tested PR', ['number', 'title', 'url'], 'pr'),
-  check: plainColumns('then one line per check', ['name', 'state', 'required', 'url'], 'check'),
+  check: plainColumns('then one line per check (kind: check_run or status)', ['name', 'state', 'required', 'url', 'kind'], 'check'),
 };
 
 /** The run for scripts: wire values (status and source as sent, lists comma-separated, ISO time). */
@@ -92,7 +92,9 @@ export function testedPrPlainRows(d: TestingDetails): Row[] {
 }
 
 export function checkPlainRows(list: readonly Check[]): Row[] {
-  return list.map((c) => TESTING_PLAIN.check.row({ name: c.name, state: c.state, required: plainBool(c.required), url: c.url }));
+  return list.map((c) =>
+    TESTING_PLAIN.check.row({ name: c.name, state: c.state, required: plainBool(c.required), url: c.url, kind: c.kind === 'status' ? 'status' : 'check_run' }),
+  );
 }
 
 export interface Check {
@@ -125,9 +127,28 @@ export function checks(d: TestingDetails): Check[] {
   return out;
 }
 
-export function checkRows(list: readonly Check[]): Row[] {
+/** Identical checks (same kind, name, state and URL) once each, in first-seen order, with how many there were. */
+export function groupChecks(list: readonly Check[]): Array<Check & { count: number }> {
+  const seen = new Map<string, Check & { count: number }>();
+  for (const c of list) {
+    const key = JSON.stringify([c.kind, c.name, c.state, c.url]);
+    const had = seen.get(key);
+    if (had) had.count += 1;
+    else seen.set(key, { ...c, count: 1 });
+  }
+  return [...seen.values()];
+}
+
+/** The table's check columns; `Count` only when a check repeats. */
+export function checkHeaders(list: ReadonlyArray<{ count: number }>): string[] {
+  const repeats = list.some((c) => c.count > 1);
+  return ['Check', 'Kind', 'State', 'Required', ...(repeats ? ['Count'] : []), 'URL'];
+}
+
+export function checkRows(list: ReadonlyArray<Check & { count: number }>): Row[] {
+  const repeats = list.some((c) => c.count > 1);
   return list.map((c) => {
     const state: Cell = { value: c.state, paint: statusColor };
-    return [c.name, state, c.required ? 'yes' : '', c.url];
+    return [c.name, c.kind, state, c.required ? 'yes' : '', ...(repeats ? [String(c.count)] : []), c.url];
   });
 }

@@ -266,8 +266,10 @@ describe('mq queue stats', () => {
     expect(md.stdout).toContain('| time to merge p50 | 30m |');
     expect(md.stdout).toContain('| PRs merged | 3 |');
     const table = await runCli(['queue', 'stats', '--since', since, '--until', until, '-o', 'table'], { env: { ...env(), COLUMNS: '60' } });
-    expect(table.stdout).toContain('merges per hour');
-    expect(table.stdout).toMatch(/│[ ▁▂▃▄▅▆▇█]{4}\n/);
+    expect(table.stdout).toContain('merges per hour (UTC): peak 1/h\n┄ ceiling of the settings: 18/h\n');
+    expect(table.stdout).toMatch(/^20\/h ┤┄+\n/m);
+    expect(table.stdout).toMatch(/^ {3}0 └┬[─┬]+\n {6}08:00 +09:00 +10:00 +11:00\n/m);
+    expect(table.stdout).toMatch(/^Throughput\n {2}PRs merged {6,}3\n/m);
     expect(table.stdout).toContain('time to merge');
   });
 
@@ -277,7 +279,7 @@ describe('mq queue stats', () => {
       { env: env() },
     );
     expect(r.exitCode).toBe(11);
-    expect(r.stderr).toBe('mq: threshold crossed: timeToMerge.p95 is 6000 (p95>1h)\nmq: threshold crossed: mergedPerHour is 0.75 (mergedPerHour<1)\n');
+    expect(r.stderr).toBe('mq: threshold crossed: p95 1h 40m > 1h\nmq: threshold crossed: merged per hour 0.75 < 1\n');
     const ok = await runCli(['queue', 'stats', '--since', since, '--until', until, '--fail-if', 'p95>2h'], { env: env() });
     expect(ok.exitCode).toBe(0);
   });

@@ -96,7 +96,7 @@ describe('mq queue stats on a known workload', () => {
   it('--fail-if exits 11 on the flaky share and 0 under the limits', async () => {
     const crossed = await runCli(['queue', 'stats', ...window(), '--fail-if', 'flakyShare>10%', '--fail-if', 'p95>3h'], { env: emu.env });
     expect(crossed.exitCode).toBe(11);
-    expect(crossed.stderr).toBe('mq: threshold crossed: flakyShare is 0.5 (flakyShare>10%)\n');
+    expect(crossed.stderr).toBe('mq: threshold crossed: flaky share 50% > 10%\n');
     const fine = await runCli(['queue', 'stats', ...window(), '--fail-if', 'flakyShare>60%', '--fail-if', 'p95>3h'], { env: emu.env });
     expect(fine.exitCode).toBe(0);
   });

@@ -81,3 +81,73 @@ describe.skipIf(!hasTmux)('tables in a 60-column terminal', () => {
     expect(widest(after)).toBeLessThanOrEqual(48);
   });
 });
+
+describe.skipIf(!hasTmux)('queue stats and queue testing in 60- and 80-column terminals', () => {
+  const RUN = '5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31';
+  const T0 = Date.parse('2026-11-18T00:00:00Z');
+  const at = (min: number) => new Date(T0 + min * 60_000).toISOString();
+  beforeAll(() => {
+    // Seven days; PRs only from the fourth day on, one every 50 minutes, 20 to 110 minutes in the queue.
+    const prs = Array.from({ length: 90 }, (_, i) => {
+      const done = 3 * 1440 + i * 50;
+      return { prNumber: 500 + i, state: i % 10 === 9 ? 'failed' : 'merged', submittedAt: at(done - 20 - (i % 10) * 10), stateChangedAt: at(done) };
+    });
+    const results = prs.map((p, i) => ({
+      prNumber: p.prNumber,
+      testRunId: `run-${i}`,
+      createdAt: at(3 * 1440 + i * 50 - 15),
+      completedAt: p.stateChangedAt,
+      testRunStatus: p.state === 'failed' ? 'failed' : 'succeeded',
+      cycleConclusion: p.state,
+    }));
+    fake.on('POST /listPullRequests', { status: 200, body: { pullRequests: prs } });
+    fake.on('POST /listMergeQueueTestingResults', { status: 200, body: { testingResults: results, totalItems: results.length } });
+    const run = {
+      name: 'integration-tests / linux-x86_64 (node 22, postgres 16)',
+      url: `https://ci.example.com/acme/widgets/actions/runs/9912345678/job/1`,
+      status: 'COMPLETED',
+      conclusion: 'SUCCESS',
+    };
+    const status = { context: run.name, url: run.url, state: 'SUCCESS' };
+    fake.on('POST /getMergeQueueTestingDetails', {
+      status: 200,
+      body: {
+        requiredStatuses: [run.name],
+        testBranch: `trunk-merge/pr-1815/${RUN}`,
+        status: 'IN_PROGRESS',
+        checkSuites: [{ checkRuns: Array.from({ length: 76 }, () => run) }],
+        statusChecks: Array.from({ length: 76 }, () => status),
+        testedPullRequests: [{ prNumber: 1815, prUrl: 'https://github.com/acme/widgets/pull/1815', title: TITLES[0] }],
+      },
+    });
+  });
+
+  for (const cols of [60, 80]) {
+    it(`mq queue stats at ${cols} columns: every line fits, the axis labels and notes are whole words`, async () => {
+      const t = terminal(['queue', 'stats', '--since', at(0), '--until', at(7 * 1440)], cols, 80);
+      const s = await t.until(/exit=\d+/);
+      expect(s).toContain('exit=0');
+      expect(widest(s)).toBeLessThanOrEqual(cols);
+      for (const group of ['Throughput', 'Time to merge', 'CI cost', 'Reliability']) expect(s).toMatch(new RegExp(`^${group}$`, 'm'));
+      expect(s).toMatch(/^merges per hour \(UTC, a column per \d+ h\):?/m);
+      expect(s).toContain('┄ ceiling of the settings: ');
+      expect(s).toMatch(/^ +0 └[─┬]+$/m);
+      expect(s).toMatch(/^ {6,}Nov 1[89] +Nov \d\d/m);
+      expect(s.replace(/\n/g, ' ')).toContain('no data before Nov 21 00:00 UTC: nothing left the queue earlier in the window');
+    });
+
+    it(`mq queue testing at ${cols} columns: every line fits, a repeated check is one row per kind with its count`, async () => {
+      const t = terminal(['queue', 'testing', RUN], cols, 40);
+      const s = await t.until(/exit=\d+/);
+      expect(s).toContain('exit=0');
+      // A URL is never cut: alone on its line, it may be wider than the terminal.
+      expect(widest(s.replace(/^ *https:\/\/\S+$/gm, ''))).toBeLessThanOrEqual(cols);
+      // A long branch breaks after a `/`, the run id whole.
+      expect(s).toMatch(/^Test branch {2}trunk-merge\/pr-1815\/(\n {13})?5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31$/m);
+      const rows = s.split('\n').filter((l) => /^│ integratio/.test(l));
+      expect(rows).toHaveLength(2);
+      expect(rows[0]).toMatch(/│ check run │ success +│ (yes +│ )?76 +│/);
+      expect(rows[1]).toMatch(/│ status +│ success +│ (yes +│ )?76 +│/);
+    });
+  }
+});

@@ -67,9 +67,9 @@ describe('mq queue testing', () => {
     expect(lines).toContain('required_statuses_source\tmerge_instance');
     expect(lines).toContain('dependent_prs\t1810');
     expect(lines).toContain('pr\t1815\tFaster widget cache\thttps://github.com/acme/widgets/pull/1815');
-    expect(lines).toContain('check\tci/build\tsuccess\ttrue\thttps://ci.example.com/runs/1');
-    expect(lines).toContain('check\tci/test\tin_progress\tfalse\thttps://ci.example.com/runs/2');
-    expect(lines).toContain('check\tlint\tfailure\ttrue\thttps://lint.example.com/3');
+    expect(lines).toContain('check\tci/build\tsuccess\ttrue\thttps://ci.example.com/runs/1\tcheck_run');
+    expect(lines).toContain('check\tci/test\tin_progress\tfalse\thttps://ci.example.com/runs/2\tcheck_run');
+    expect(lines).toContain('check\tlint\tfailure\ttrue\thttps://lint.example.com/3\tstatus');
   });
 
   it('as a table: status, tested PRs and checks with URLs', async () => {
@@ -77,7 +77,39 @@ describe('mq queue testing', () => {
     expect(r.stdout).toMatch(/Status\s+in_progress/);
     expect(r.stdout).toMatch(/Required from\s+the queue settings/);
     expect(r.stdout).toMatch(/#1816\s.*Fix typo/);
-    expect(r.stdout).toMatch(/lint\s.*failure\s.*yes\s.*https:\/\/lint\.example\.com\/3/);
+    expect(r.stdout).toMatch(/lint\s.*status\s.*failure\s.*yes\s.*https:\/\/lint\.example\.com\/3/);
+    expect(r.stdout).toMatch(/ci\/build\s.*check run\s.*success/);
+    expect(r.stdout).not.toContain('Count');
+  });
+
+  it('identical checks show once with a count; a check run and a status of one name stay apart; JSON and plain keep all', async () => {
+    const run = { name: 'unit', url: 'https://ci.example.com/u', status: 'COMPLETED', conclusion: 'SUCCESS' };
+    const status = { context: 'unit', url: 'https://ci.example.com/u', state: 'SUCCESS' };
+    fake.on('POST /getMergeQueueTestingDetails', {
+      status: 200,
+      body: {
+        ...DETAILS,
+        checkSuites: [{ checkRuns: [...Array.from({ length: 76 }, () => run), { ...run, conclusion: 'FAILURE' }] }],
+        statusChecks: Array.from({ length: 76 }, () => status),
+      },
+    });
+    for (const output of ['table', 'markdown']) {
+      const r = await runMq(['queue', 'testing', RUN, '-o', output], { env: { ...env(), COLUMNS: '160' } });
+      expect(r.exitCode).toBe(0);
+      const rows = r.stdout.split('\n').filter((l) => /\bunit\b/.test(l));
+      expect(rows, output).toHaveLength(3);
+      expect(rows[0]).toMatch(/unit\s*│?\|?\s*check run\s.*success\s.*\b76\b.*https:\/\/ci\.example\.com\/u/);
+      expect(rows[1]).toMatch(/unit\s*│?\|?\s*check run\s.*failure\s.*\b1\b/);
+      expect(rows[2]).toMatch(/unit\s*│?\|?\s*status\s.*success\s.*\b76\b/);
+      expect(r.stdout).toMatch(/Count/);
+    }
+    const plain = await runMq(['queue', 'testing', RUN], { env: env() });
+    const checks = plain.stdout.split('\n').filter((l) => l.startsWith('check\t'));
+    expect(checks).toHaveLength(153);
+    expect(checks.filter((l) => l.endsWith('\tstatus'))).toHaveLength(76);
+    const doc = JSON.parse((await runMq(['queue', 'testing', RUN, '--json'], { env: env() })).stdout);
+    expect(doc.checkSuites[0].checkRuns).toHaveLength(77);
+    expect(doc.statusChecks).toHaveLength(76);
   });
 
   it('shows only http(s) links: a javascript: or file: URL from the service is left out', async () => {
@@ -98,7 +130,7 @@ describe('mq queue testing', () => {
       expect(r.stdout).not.toContain('file:');
     }
     const plain = await runMq(['queue', 'testing', RUN], { env: env() });
-    expect(plain.stdout.trimEnd().split('\n')).toContain('check\tci/build\tsuccess\ttrue\t');
+    expect(plain.stdout.trimEnd().split('\n')).toContain('check\tci/build\tsuccess\ttrue\t\tcheck_run');
   });
 
   it('--json prints the record', async () => {

@@ -71,7 +71,7 @@ describe('mq queue simulate --from-history on a known workload', () => {
   it('fits the inputs and backtests them (JSON)', async () => {
     const r = await runMq([...ARGS, '--compare', 'concurrency=2', '--json'], { env });
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/^fitted from 16h of history \(30 merged or failed PRs, 31 test runs\): 1\.88 PRs\/h flat/m);
+    expect(r.stderr).toMatch(/^fitted from 16h of history \(30 merged or failed PRs, 31 finished test runs, cancelled ones left out\): 1\.88 PRs\/h flat/m);
     const doc = JSON.parse(r.stdout);
     const f = doc.inputs.fitted;
     expect(f.window.hours).toBe(16);
@@ -112,7 +112,7 @@ describe('mq queue simulate --from-history on a known workload', () => {
     // The fitted workload once: in the inputs line, and what was read; not again on stderr.
     expect(r.stdout.match(/^fitted from/gm)).toHaveLength(1);
     expect(r.stdout).toMatch(
-      /^history read: .* \(16h\), 30 merged or failed PRs, 31 test runs; PRs that failed on their own \(not merged on that commit\): 1, only by flakes .*: 1;/m,
+      /^history read: .* \(16h\), 30 merged or failed PRs, 31 finished test runs \(cancelled ones left out\); PRs that failed on their own \(not merged on that commit\): 1, only by flakes .*: 1;/m,
     );
     expect(r.stderr).not.toMatch(/fitted from/);
     // The backtest: every figure of the table, measured against simulated, with its error in percent.

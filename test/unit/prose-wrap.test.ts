@@ -154,9 +154,9 @@ describe('banners, fields and links on a narrow terminal', () => {
     expect(narrow).not.toMatch(/https:\/\/\S*…/);
     expect(lines(narrow)).toContain(`    ${CHECK_URL}`);
     expect(lines(narrow)).toContain('  #1815  https://github.com/acme/widgets/pull/1815');
-    // The test branch is a value to copy: it stays whole too, the terminal shows it over two lines.
-    expect(narrow).toContain(details.testBranch);
-    for (const l of lines(narrow)) if (!l.includes(CHECK_URL) && !l.includes(RUN)) expect(displayWidth(l)).toBeLessThanOrEqual(60);
+    // The test branch breaks after a `/`, never inside a name.
+    expect(narrow).toContain('Test branch  trunk-merge/pr-1815/\n             5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31\n');
+    for (const l of lines(narrow)) if (!l.includes(CHECK_URL)) expect(displayWidth(l)).toBeLessThanOrEqual(60);
     // Wide enough: the URLs stay in the tables.
     const wide = await testing(200);
     expect(wide).toMatch(new RegExp(`│ ${CHECK_URL.replace(/[.?]/g, '\\$&')} +│`));
@@ -165,15 +165,17 @@ describe('banners, fields and links on a narrow terminal', () => {
 });
 
 describe('fields on a terminal', () => {
-  it('a value too long for the line is not cut: it stays whole after its label', () => {
+  it('a value too long for the line is never cut inside a name: a path breaks after a `/`, a URL stays whole', () => {
     const branch = 'trunk-merge/pr-1815/5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31';
+    const url = 'https://ci.example.com/acme/widgets/actions/runs/9876543210';
     const fields = [
       { key: 'b', label: 'Test branch', value: branch },
       { key: 'r', label: 'Required', value: 'ci/build, ci/test, lint, integration tests (linux), e2e' },
     ];
     const out = renderFields(fields, 'table', plainStyle, undefined, 40).split('\n');
-    expect(out[0]).toBe(`Test branch  ${branch}`);
-    expect(out.slice(1, -1)).toEqual(['Required     ci/build, ci/test, lint,', '             integration tests (linux),', '             e2e']);
+    expect(out.slice(0, 2)).toEqual(['Test branch  trunk-merge/pr-1815/', '             5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31']);
+    expect(renderFields([{ key: 'u', label: 'URL', value: url }], 'table', plainStyle, undefined, 40)).toBe(`URL  ${url}\n`);
+    expect(out.slice(2, -1)).toEqual(['Required     ci/build, ci/test, lint,', '             integration tests (linux),', '             e2e']);
   });
 });
 

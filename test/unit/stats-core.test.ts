@@ -5,8 +5,9 @@ import { evaluateThresholds, parseThreshold } from '../../src/stats/fail-if.js';
 import type { ConcludedPr, TestAttempt } from '../../src/stats/model.js';
 import { buildStory, describeTransition, failingChecksOf, MAX_STORY_STEPS } from '../../src/stats/story.js';
 import { storyJson } from '../../src/stats/status-rows.js';
-import { escapeHtml, fitToWidth, histogram, htmlReport, sparkline, terminalCharts } from '../../src/views/charts.js';
-import { statsFields } from '../../src/views/stats.js';
+import { escapeHtml, fitToWidth, histogram, terminalCharts } from '../../src/views/charts.js';
+import { htmlReport } from '../../src/views/stats-html.js';
+import { crossedLines, statsFields } from '../../src/views/stats.js';
 import { renderBlocks } from '../../src/output/present.js';
 import { storyView } from '../../src/views/story.js';
 import { makeStyle } from '../../src/output/style.js';
@@ -199,7 +200,15 @@ describe('queue statistics', () => {
 describe('--fail-if', () => {
   const { stats } = computeStats(workload());
   it('parses durations, shares and counts', () => {
-    expect(parseThreshold('p95>2h')).toEqual({ text: 'p95>2h', figure: 'timeToMerge.p95', op: '>', value: 7200 });
+    expect(parseThreshold('p95>2h')).toEqual({
+      text: 'p95>2h',
+      figure: 'timeToMerge.p95',
+      op: '>',
+      value: 7200,
+      name: 'p95',
+      limitText: '2h',
+      unit: 'duration',
+    });
     expect(parseThreshold('flakyShare>10%')).toMatchObject({ figure: 'flakyShare', value: 0.1 });
     expect(parseThreshold(' runs.perMergedPr >= 1.5 ')).toMatchObject({ figure: 'runs.perMergedPr', op: '>=', value: 1.5 });
     expect(parseThreshold('waiting.p50<90s')).toMatchObject({ figure: 'waiting.p50', op: '<', value: 90 });
@@ -219,10 +228,25 @@ describe('--fail-if', () => {
   });
   it('lists the figures that crossed', () => {
     const ts = ['p95>30m', 'p50>2h', 'flakyShare>=50%', 'mergedPerHour<1', 'ceilingPerHour<10'].map(parseThreshold);
-    expect(evaluateThresholds(stats, ts)).toEqual([
+    expect(evaluateThresholds(stats, ts)).toMatchObject([
       { threshold: 'p95>30m', figure: 'timeToMerge.p95', actual: 3600, limit: 1800 },
       { threshold: 'flakyShare>=50%', figure: 'flakyShare', actual: 0.5, limit: 0.5 },
       { threshold: 'mergedPerHour<1', figure: 'mergedPerHour', actual: 0.17, limit: 1 },
+    ]);
+  });
+  it('tells a crossed figure in the unit its limit was written in', () => {
+    const custom = { ...stats, timeToMerge: { p50: 600, p90: 6000, p95: 6480 }, flakyShare: 0.3611, runs: { ...stats.runs, perMergedPr: 2.5 } };
+    const ts = ['p95>1h', 'timeToMerge.p90>3600', 'FLAKYSHARE>10%', 'flakyShare>0.1', 'runs.perMergedPr>2', 'prs.merged<100', 'runs.total>1'].map(
+      parseThreshold,
+    );
+    expect(crossedLines(evaluateThresholds(custom, ts))).toEqual([
+      'threshold crossed: p95 1h 48m > 1h',
+      'threshold crossed: time to merge p90 6000 > 3600',
+      'threshold crossed: flaky share 36.1% > 10%',
+      'threshold crossed: flaky share 0.3611 > 0.1',
+      'threshold crossed: runs per merged PR 2.5 > 2',
+      `threshold crossed: PRs merged ${stats.prs.merged} < 100`,
+      `threshold crossed: test runs ${stats.runs.total} > 1`,
     ]);
   });
 });
@@ -231,7 +255,6 @@ describe('charts', () => {
   it('fits any number of values to the width', () => {
     expect(fitToWidth([1, 2, 3, 4, 5], 10)).toEqual({ values: [1, 2, 3, 4, 5], per: 1 });
     expect(fitToWidth([1, 2, 3, 4, 5], 2)).toEqual({ values: [6, 9], per: 3 });
-    expect(sparkline([0, 1, 2, 4, 8])).toBe(' ▁▂▄█');
   });
   it('bins durations', () => {
     expect(histogram([10, 20, 30, 40], 2)).toEqual([
@@ -249,19 +272,23 @@ describe('charts', () => {
     const hours = Array.from({ length: 1080 }, (_, i) => ({ start: T0 + i * H, count: i % 7 }));
     const ttm = Array.from({ length: 500 }, (_, i) => 60 + i * 37);
     for (const width of [20, 40, 80, 200]) {
-      const lines = terminalCharts({ mergesPerHour: hours, timeToMergeSeconds: ttm }, width);
+      const { stats } = computeStats(workload());
+      const window = { since: stats.window.since, until: new Date(T0 + 1080 * H).toISOString() };
+      const lines = terminalCharts({ ...stats, window, ceilingPerHour: 3.5 }, { mergesPerHour: hours, timeToMergeSeconds: ttm, firstAt: T0 }, width);
       expect(lines.length).toBeGreaterThan(3);
       for (const l of lines) expect([...l].length, `${width}: ${l}`).toBeLessThanOrEqual(width);
     }
   });
   it('writes a self-contained HTML page with one bar per hour and escaped service text', () => {
     const { stats, series } = computeStats(workload());
-    const html = htmlReport(stats, series, { queue: 'main of <script>alert(1)</script>', generatedAt: '2026-11-21T00:00:00Z' }, [['p50', '"x"&<y>']]);
+    const groups = [{ title: 'Time <to> merge', figures: [['p50', '"x"&<y>']] as Array<[string, string]> }];
+    const html = htmlReport(stats, series, { queue: 'main of <script>alert(1)</script>', generatedAt: '2026-11-21T00:00:00Z' }, groups);
     expect(html.match(/<rect class="bar"/g)).toHaveLength(24);
     expect(html.match(/<rect class="bin"/g)!.length).toBeGreaterThan(0);
     expect(html).not.toContain('<script');
     expect(html).toContain('&lt;script&gt;');
     expect(html).toContain('&quot;x&quot;&amp;&lt;y&gt;');
+    expect(html).toContain('<th colspan="2" class="group">Time &lt;to&gt; merge</th>');
     expect(html).not.toMatch(/(src|href)=|@import|url\(/);
     expect(escapeHtml(`'`)).toBe('&#39;');
   });

@@ -161,6 +161,11 @@ describe('fields on a terminal', () => {
     expect(lines(renderFields([{ key: 'q', label: 'Q', value: 'a '.repeat(50) }], 'table', style))).toHaveLength(1);
     expect(renderFields([{ key: 'q', label: 'Q', value: 'a '.repeat(50) }], 'plain', style, undefined, 20)).toBe(`q\t${'a '.repeat(50)}\n`);
   });
+  it('a value longer than a line breaks after a `/`, not inside a name', () => {
+    const branch = 'trunk-merge/pr-1815/5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31';
+    const out = renderFields([{ key: 'b', label: 'Test branch', value: branch }], 'table', makeStyle(false), undefined, 60);
+    expect(lines(out)).toEqual(['Test branch  trunk-merge/pr-1815/', '             5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31']);
+  });
 });
 
 describe('mq queue show through the presenter', () => {

@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import type { Context, Deps } from '../../context.js';
-import type { Result } from '../../output/present.js';
+import type { Block, Result } from '../../output/present.js';
+import { own, paints } from '../../output/render.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { parseThreshold } from '../../stats/fail-if.js';
 import type { Progress, WindowData } from '../../stats/fetch.js';
@@ -29,9 +30,8 @@ export async function runQueueStats(opts: StatsOptions, deps: Deps): Promise<Res
   // Durations count back from the service's clock (its Date header), so the window is right against an emulator.
   const now = client.serviceNow(() => deps.clock.now());
   const { since, until } = resolveWindow(sinceWhen, untilWhen, now);
-  const { computeStats, crossedLines, evaluateThresholds, fetchWindow, htmlReport, statsFields, terminalCharts, withoutTestingHistory } = await import(
-    '../../stats/lazy.js'
-  );
+  const { computeStats, crossedLines, evaluateThresholds, fetchWindow, groupedStatsFields, htmlReport, statsFields, terminalCharts, withoutTestingHistory } =
+    await import('../../stats/lazy.js');
   const showProgress = deps.io.stderrIsTTY;
   let lastDrawn = 0;
   const progress = (p: Progress) => {
@@ -57,12 +57,13 @@ export async function runQueueStats(opts: StatsOptions, deps: Deps): Promise<Res
         'PRs, merges per hour and time to merge are shown; waiting, testing, runs, test minutes, flaky share and the ceiling are not',
     );
   }
+  const groups = groupedStatsFields(stats);
   if (opts.html !== undefined) {
     const page = htmlReport(
       stats,
       series,
       { queue: queueName(target), generatedAt: new Date(now).toISOString() },
-      statsFields(stats, true).map((f) => [f.label, f.value]),
+      groups.map((g) => ({ title: g.title, figures: g.fields.map((f): [string, string] => [f.label, f.value]) })),
     );
     try {
       writeFileSync(opts.html, page);
@@ -73,17 +74,24 @@ export async function runQueueStats(opts: StatsOptions, deps: Deps): Promise<Res
   }
   for (const line of crossedLines(crossed)) notes.push(`mq: ${line}`);
   const width = Math.min(Number(deps.env.COLUMNS) || (deps.io.stdoutIsTTY ? process.stdout.columns : 0) || 80, 120);
-  const charts = terminalCharts(series, width);
+  const charts = terminalCharts(stats, series, width);
+  // One label column for every group: the groups' figures indented under their titles.
+  const labelWidth = Math.max(...groups.flatMap((g) => g.fields.map((f) => f.label.length + (g.title === null ? 0 : 2))));
+  const table: Block[] = groups.flatMap((g): Block[] => [
+    ...(g.title === null ? [] : [{ lines: ['', own(paints.bold, g.title)] }]),
+    { fields: g.fields.map((f) => ({ ...f, label: `${g.title === null ? '' : '  '}${f.label}`.padEnd(labelWidth) })) },
+  ]);
+  const markdown: Block[] = groups.flatMap((g, i): Block[] => [
+    ...(i === 0 ? [] : [{ text: '\n' }]),
+    { fields: g.fields, title: g.title ?? `Merge queue statistics: ${queueName(target)}` },
+  ]);
   return {
     data: stats,
     exitCode: crossed.length > 0 ? ExitCode.threshold : ExitCode.ok,
     view: {
-      table: [{ fields: statsFields(stats, true) }, { text: `\n${charts.join('\n')}\n` }],
+      table: [...table, { text: `\n${charts.join('\n')}\n` }],
       plain: [{ fields: statsFields(stats, false) }],
-      markdown: [
-        { fields: statsFields(stats, true), title: `Merge queue statistics: ${queueName(target)}` },
-        { text: `\n\`\`\`text\n${charts.join('\n')}\n\`\`\`\n` },
-      ],
+      markdown: [...markdown, { text: `\n\`\`\`text\n${charts.join('\n')}\n\`\`\`\n` }],
     },
     notes: { table: notes, plain: notes, markdown: notes, json: notes, raw: notes },
   };
@@ -93,7 +101,7 @@ export function queueStatsCommand(ctx: Context): Command {
   const cmd = new Command('stats')
     .summary("the queue's health over a window: time to merge, throughput, CI cost, flakiness")
     .description(
-      `Statistics of the PRs that left the queue in a window (default: the last 24 hours; at most ${MAX_WINDOW_DAYS} days, what the service keeps) and their test runs: PRs merged, failed and cancelled; merges per hour against the ceiling of the current settings (concurrency x batch size x 60 / median test minutes); time to merge p50/p90/p95, split into waiting and testing; test runs, failed and bisection runs, runs and test minutes per merged PR; and the flaky share (PRs whose failed run was followed by a pass without a new commit). Durations count back from the service's clock. JSON durations are seconds. On a terminal, charts of merges per hour and of the time-to-merge distribution follow. --fail-if exits 11 when a figure crosses its limit. From a service without listMergeQueueTestingResults (testing history), a warning says so and the figures that come from test runs are null.`,
+      `Statistics of the PRs that left the queue in a window (default: the last 24 hours; at most ${MAX_WINDOW_DAYS} days, what the service keeps) and their test runs: PRs merged, failed and cancelled; merges per hour against the ceiling of the current settings (concurrency x batch size x 60 / median test minutes); time to merge p50/p90/p95, split into waiting and testing; test runs (every run that ended in the window, cancelled ones too; simulate --from-history fits on the finished ones), failed and bisection runs, runs and test minutes per merged PR; and the flaky share (PRs whose failed run was followed by a pass without a new commit). Durations count back from the service's clock. JSON durations are seconds. On a terminal, charts of merges per hour (on a UTC time axis, the ceiling dashed) and of the time-to-merge distribution follow; the table, markdown and HTML group the figures into throughput, time to merge, CI cost and reliability. --fail-if exits 11 when a figure crosses its limit. From a service without listMergeQueueTestingResults (testing history), a warning says so and the figures that come from test runs are null.`,
     )
     .option('--since <when>', 'start of the window: a duration back (24h, 7d) or an ISO 8601 time', undefined)
     .option('--until <when>', 'end of the window: a duration back or an ISO 8601 time (default: now)')

@@ -5,9 +5,11 @@ import { UsageError } from '../../errors.js';
 import type { Block, Result, View } from '../../output/present.js';
 import { own, paints } from '../../output/render.js';
 import {
+  checkHeaders,
   checkPlainRows,
   checkRows,
   checks,
+  groupChecks,
   TESTING_PLAIN,
   testedPrPlainRows,
   testedPrRows,
@@ -55,7 +57,8 @@ export async function runQueueTesting(opts: TestingOptions, deps: Deps): Promise
 function testingView(details: TestingDetails, testRunId: string, now: number): View {
   const fields = testingFields(details, now);
   const prs = testedPrRows(details);
-  const checkList = checkRows(checks(details));
+  const grouped = groupChecks(checks(details));
+  const checkList = checkRows(grouped);
   const title = `Test run ${testRunId}`;
   const human = (markdown: boolean): Block[] => [
     { fields, title },
@@ -69,7 +72,7 @@ function testingView(details: TestingDetails, testRunId: string, now: number): V
       : []),
     ...(markdown ? [] : [{ lines: [own(paints.bold, 'Checks')] }]),
     checkList.length
-      ? { headers: ['Check', 'State', 'Required', 'URL'], rows: checkList, fit: { truncate: ['Check'], drop: ['Required'], whole: ['URL'] } }
+      ? { headers: checkHeaders(grouped), rows: checkList, fit: { truncate: ['Check'], drop: ['Required'], whole: ['URL'] } }
       : { lines: [own(paints.dim, 'No checks reported yet.')] },
   ];
   return {
@@ -84,7 +87,7 @@ export function queueTestingCommand(ctx: Context): Command {
   const cmd = new Command('testing')
     .summary('show a queue test run: status, tested PRs and checks')
     .description(
-      'Show the details of a merge queue test run: its status, test branch and sha, the PRs it tests (more than one for a batch), the required statuses and where they come from, and every check with its state and URL. Give the test run id (a UUID, optionally ending in -bisection) or the test branch trunk-merge/pr-<N>/<uuid>, whose last part is the id.',
+      'Show the details of a merge queue test run: its status, test branch and sha, the PRs it tests (more than one for a batch), the required statuses and where they come from, and every check with its kind (check run or status), state and URL (identical checks once, with a count). Give the test run id (a UUID, optionally ending in -bisection) or the test branch trunk-merge/pr-<N>/<uuid>, whose last part is the id.',
     )
     .argument('<test-run>', 'test run id, or test branch trunk-merge/pr-<N>/<uuid>')
     .action(act(ctx, 'queue testing', (arg: string): TestingOptions => ({ testRunId: parseTestRun(arg).testRunId }), runQueueTesting));
