@@ -11,7 +11,7 @@
  * checking it again: two processes that both saw the dead owner cannot remove each other's
  * fresh lock.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import Conf from 'conf';
