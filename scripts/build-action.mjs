@@ -1,5 +1,5 @@
 // Bundles the GitHub Action (src/action/index.ts) into one committed file, action/dist/index.js,
-// which the runner starts with `node` (action.yml: runs.using node20). Deterministic: the same
+// which the runner starts with `node` (action.yml: runs.using node24, so the target is node24). Deterministic: the same
 // sources give the same bytes, so test/action compares a fresh in-memory build with the commit.
 //   node scripts/build-action.mjs             writes action/dist/index.js
 //   node scripts/build-action.mjs --outdir D  writes D/index.js instead
@@ -14,6 +14,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export function actionBuildOptions(outdir = 'action/dist') {
   return {
     ...nodeBundleOptions(),
+    target: 'node24',
     entryPoints: { index: 'src/action/index.ts' },
     outdir,
   };

@@ -288,9 +288,14 @@ describe('the committed bundle', () => {
     );
   });
 
-  it('action.yml runs the bundle on node20 and declares every input and output the action reads and writes', () => {
+  it('is built for node24, the Node action.yml runs it on', async () => {
+    const mod = (await import(join(ROOT, 'scripts/build-action.mjs'))) as { actionBuildOptions(): { target: string } };
+    expect(mod.actionBuildOptions().target).toBe('node24');
+  });
+
+  it('action.yml runs the bundle on node24 and declares every input and output the action reads and writes', () => {
     const yml = readFileSync(join(ROOT, 'action/action.yml'), 'utf8');
-    expect(yml).toMatch(/^runs:\n {2}using: node20\n {2}main: dist\/index\.js$/m);
+    expect(yml).toMatch(/^runs:\n {2}using: node24\n {2}main: dist\/index\.js$/m);
     for (const input of [
       'token',
       'api-url',

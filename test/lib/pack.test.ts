@@ -115,7 +115,9 @@ describe('the packed package', () => {
   it(
     'runs the fixture example with node --test: start, submit through the client, advance, merge, stop',
     async () => {
-      const result = await execa(process.execPath, ['--test', 'out/merge-bot.test.js'], { cwd: project, reject: false, env: cleanEnv(), extendEnv: false });
+      // TAP on every version: Node 23+ defaults to the spec reporter in a pipe.
+      const args = ['--test', '--test-reporter=tap', 'out/merge-bot.test.js'];
+      const result = await execa(process.execPath, args, { cwd: project, reject: false, env: cleanEnv(), extendEnv: false });
       expect(result.stdout).toMatch(/^# pass 2$/m);
       expect(result.stdout).toMatch(/^# fail 0$/m);
       expect(result.exitCode).toBe(0);
