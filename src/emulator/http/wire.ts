@@ -142,13 +142,16 @@ interface WireTimelineRun {
   testedPullRequests: Array<{ prNumber: number; prUrl: string; title: string }>;
 }
 
+/** The newest transitions a timeline answer carries (a PR resubmitted all day has thousands). */
+export const MAX_TIMELINE_ITEMS = 2000;
+
 /**
  * A PR's timeline, newest first as v1 sends it (the current state comes first): each transition
  * with its time, state, reason and the test run it concerns, plus the v1 per-state object.
  */
 export function wireTimeline(items: TimelineItemView[], repo: RepoRef): WireTimelineItem[] {
   const out: WireTimelineItem[] = [];
-  for (let i = items.length - 1; i >= 0; i--) {
+  for (let i = items.length - 1; i >= Math.max(0, items.length - MAX_TIMELINE_ITEMS); i--) {
     const t = items[i] as TimelineItemView;
     const reason = t.reason.toLowerCase();
     const detail: Record<string, unknown> = { reason };
