@@ -21,11 +21,11 @@ export async function benchPayload({ runs = 10 } = {}) {
       bytes += t.length + 4;
     }
     writeFileSync('/tmp/mq-bench-targets.txt', `${targets.join('\n')}\n`);
-    const body = JSON.stringify({ repo: REPO, targetBranch: 'main', pr: { number: 42, sha: 'abc123' }, impactedTargets: targets });
+    const body = JSON.stringify({ repo: REPO, targetBranch: 'main', pr: { number: 42, sha: 'abc1234' }, impactedTargets: targets });
     writeFileSync('/tmp/mq-bench-body.json', body);
     console.log(`payload: ${targets.length} targets, request body ${(Buffer.byteLength(body) / 1048576).toFixed(1)} MiB`);
     const r = comparePair(
-      { name: 'mq targets --file (19 MiB)', argv: [node, mq, 'targets', '42', '--sha', 'abc123', '--file', '/tmp/mq-bench-targets.txt'] },
+      { name: 'mq targets --file (19 MiB)', argv: [node, mq, 'targets', '42', '--sha', 'abc1234', '--file', '/tmp/mq-bench-targets.txt'] },
       {
         name: 'curl --data-binary (same body)',
         argv: [
