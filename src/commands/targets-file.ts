@@ -12,6 +12,7 @@
  * character that is not white space is `[`, else one target per line (trimmed; blank lines and
  * `#` comments skipped).
  */
+import { isAscii } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
 import type { StreamBody } from '../api/transport.js';
 import { UsageError } from '../errors.js';
@@ -28,20 +29,13 @@ const JSON_WS = /[ \t\n\r]*/y;
 /** A run of characters that stand for themselves inside a JSON string (raw control characters may not). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: JSON's own rule
 const PLAIN = /[^"\\\u0000-\u001f]*/y;
-/**
- * Characters that make a line more than a target as it stands: control characters but the line
- * feed, and white space (to escape or trim), a quote or backslash (to escape), `#` (a comment).
- * Looked for one by one with `includes` (native speed).
- */
-const NOT_PLAIN = [...'"#\\', ...Array.from({ length: 0x21 }, (_, c) => String.fromCharCode(c))].filter((c) => c !== '\n');
-/** Every line is a target as it stands: ASCII (one byte a character), none of NOT_PLAIN, no blank line. */
-const plain = (lines: string) =>
-  lines !== '' &&
-  Buffer.byteLength(lines) === lines.length &&
-  !lines.startsWith('\n') &&
-  !lines.endsWith('\n') &&
-  !lines.includes('\n\n') &&
-  !NOT_PLAIN.some((c) => lines.includes(c));
+const LF = 0x0a;
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+/** Bytes that make a line more than a target as it stands: to escape, to trim, `#`; each found by memchr. */
+const NOT_PLAIN = [QUOTE, 0x23, 0x5c, ...Array.from({ length: 0x21 }, (_, b) => b).filter((b) => b !== LF)];
+/** Every line is a target as it stands: ASCII, none of NOT_PLAIN, no blank line. */
+const plain = (seg: Buffer) => isAscii(seg) && seg[0] !== LF && seg[seg.length - 1] !== LF && !seg.includes('\n\n') && !NOT_PLAIN.some((b) => seg.includes(b));
 const HEX4 = /^[0-9a-fA-F]{0,4}$/;
 
 /**
@@ -84,6 +78,10 @@ export class TargetsBodyWriter {
   private carry = '';
   private json: 'first' | 'next' | 'done' = 'first';
   private failure: Failure | undefined;
+  /** Bytes seen before the format is known (white space only). */
+  private startBytes: Buffer[] = [];
+  /** The bytes of a line cut by the end of a chunk. */
+  private lineCarry: Buffer | null = null;
 
   /** How the file is named in messages about its contents and about it being empty. */
   private readonly source: string;
@@ -99,13 +97,44 @@ export class TargetsBodyWriter {
 
   /** The next bytes of the file (the writer keeps no reference to `chunk`: it may be reused). */
   write(chunk: Buffer | string): void {
-    const text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
-    if (text !== '') this.take(text, false);
+    if (this.mode === 'json') {
+      const text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+      if (text !== '') this.take(text, false);
+      return;
+    }
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    if (this.mode === 'lines') {
+      this.lineBytes(bytes);
+      return;
+    }
+    // The format is that of the first character that is not white space (Unicode white space
+    // included, so it is decoded): `[` is JSON, anything else lines.
+    const text = this.decoder.write(bytes);
+    const first = text.search(/\S/);
+    if (first < 0) {
+      this.startBytes.push(Buffer.from(bytes));
+      return;
+    }
+    if (text[first] === '[') {
+      this.startBytes = [];
+      this.take(text, false);
+      return;
+    }
+    // Lines: leading white space is blank lines and trimmed line starts, so every byte so far is
+    // read as lines, from the start.
+    this.mode = 'lines';
+    const all = this.startBytes.length > 0 ? Buffer.concat([...this.startBytes, bytes]) : bytes;
+    this.startBytes = [];
+    this.lineBytes(all);
   }
 
   /** The end of the file: raises the UsageError reading the whole file at once would have raised. */
   end(): void {
-    this.take(this.decoder.end(), true);
+    // Lines are read as bytes once the format is known (a file found to be lines at its end is text).
+    if (this.mode === 'lines') {
+      if (this.lineCarry !== null) this.segment(this.lineCarry);
+      this.lineCarry = null;
+    } else this.take(this.decoder.end(), true);
     const failure = this.failure;
     if (failure?.kind === 'invalid') throw new UsageError(`--file: ${this.source} starts with [ but is not a valid JSON array`);
     if (failure?.kind === 'json') {
@@ -162,25 +191,53 @@ export class TargetsBodyWriter {
         text = text.slice(1);
       } else this.mode = 'lines';
     }
-    if (this.mode === 'lines') this.lines(text, final);
+    if (this.mode === 'lines') this.linesText(text);
     else this.jsonElements(text, final);
   }
 
-  /** Whole lines go now; what follows the last line break waits for the next chunk. */
-  private lines(text: string, final: boolean): void {
-    const last = final ? text.length : text.lastIndexOf('\n');
-    if (last < 0) {
-      this.carry = text;
+  /** Complete lines in bytes; what follows the last line break waits for the next chunk. */
+  private lineBytes(chunk: Buffer): void {
+    const bytes = this.lineCarry ? Buffer.concat([this.lineCarry, chunk]) : chunk;
+    const last = bytes.lastIndexOf(LF);
+    this.lineCarry = last + 1 < bytes.length ? Buffer.from(bytes.subarray(last + 1)) : null;
+    if (last >= 0) this.segment(bytes.subarray(0, last));
+  }
+
+  /**
+   * Whole lines joined by line breaks. When every line is a target as it stands, its bytes are
+   * copied between quotes with each line break made `","` (bench/payload.mjs misses its target
+   * without this); else the per-line rules, on the decoded text.
+   */
+  private segment(seg: Buffer): void {
+    if (seg.length === 0) return;
+    if (!plain(seg)) {
+      this.linesText(seg.toString('utf8'));
       return;
     }
-    this.carry = final ? '' : text.slice(last + 1);
-    const lines = text.slice(0, last);
-    if (plain(lines)) {
-      // Each line break becomes `","`: bench/payload.mjs misses its target without this.
-      const piece = `"${lines.replaceAll('\n', '","')}"`;
-      this.emit(piece, (piece.length - lines.length) / 2, 'latin1');
-      return;
+    // Room for the worst case (a line break becomes three bytes and follows at least one other
+    // byte); only the pages written are taken from the system.
+    const out = Buffer.allocUnsafe(3 + 2 * seg.length);
+    let o = 0;
+    if (this.count > 0) out[o++] = COMMA;
+    out[o++] = QUOTE;
+    let n = 1;
+    for (let pos = 0; ; n++) {
+      const nl = seg.indexOf(LF, pos);
+      const end = nl < 0 ? seg.length : nl;
+      out.set(seg.subarray(pos, end), o);
+      o += end - pos;
+      if (nl < 0) break;
+      out[o] = QUOTE;
+      out[o + 1] = COMMA;
+      out[o + 2] = QUOTE;
+      o += 3;
+      pos = nl + 1;
     }
+    out[o++] = QUOTE;
+    this.keep(out.subarray(0, o), n);
+  }
+
+  private linesText(lines: string): void {
     const out: string[] = [];
     for (const line of lines.split('\n')) {
       const t = line.trim();
@@ -255,10 +312,10 @@ export class TargetsBodyWriter {
     this.failure = { kind: 'json', prefix: this.json === 'first' ? '[' : '[""', rest: [rest] };
   }
 
-  /** `n` JSON strings joined by commas; latin1 when the text is known to be ASCII (faster). */
-  private emit(joined: string, n: number, encoding: 'utf8' | 'latin1' = 'utf8'): void {
+  /** `n` JSON strings joined by commas. */
+  private emit(joined: string, n: number): void {
     if (n === 0) return;
-    this.keep(Buffer.from(this.count === 0 ? joined : `,${joined}`, encoding), n);
+    this.keep(Buffer.from(this.count === 0 ? joined : `,${joined}`), n);
   }
 
   /** A piece of the body holding `n` more targets (with its leading comma after the first). */
