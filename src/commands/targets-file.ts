@@ -35,7 +35,10 @@ const COMMA = 0x2c;
 /** Bytes that make a line more than a target as it stands: to escape, to trim, `#`; each found by memchr. */
 const NOT_PLAIN = [QUOTE, 0x23, 0x5c, ...Array.from({ length: 0x21 }, (_, b) => b).filter((b) => b !== LF)];
 /** Every line is a target as it stands: ASCII, none of NOT_PLAIN, no blank line. */
-const plain = (seg: Buffer) => isAscii(seg) && seg[0] !== LF && seg[seg.length - 1] !== LF && !seg.includes('\n\n') && !NOT_PLAIN.some((b) => seg.includes(b));
+function plain(seg: Buffer): boolean {
+  if (!isAscii(seg) || seg[0] === LF || seg[seg.length - 1] === LF || seg.includes('\n\n')) return false;
+  return !NOT_PLAIN.some((b) => seg.includes(b));
+}
 const HEX4 = /^[0-9a-fA-F]{0,4}$/;
 
 /**

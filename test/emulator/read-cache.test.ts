@@ -173,7 +173,8 @@ describe('kept answers go on every kind of change', () => {
 
   it('a rolled-back write: the state rebuilt from disk is answered, not the undone change', async () => {
     const engine = new QueueEngine(createState(7, T0));
-    server = createEmulatorServer({ engine, clock: { kind: 'manual', speed: 1, now: () => engine.now, wallDelayUntil: () => 0 }, token: TOKEN });
+    const clock: Clock = { kind: 'manual', speed: 1, now: () => engine.now, wallDelayUntil: () => 0 };
+    server = createEmulatorServer({ engine, clock, token: TOKEN });
     const s = server.server;
     await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
     const c = new Client({ url: `http://127.0.0.1:${(s.address() as AddressInfo).port}/v1`, token: TOKEN });
