@@ -202,7 +202,9 @@ export class TargetsBodyWriter {
   private lineBytes(chunk: Buffer): void {
     const bytes = this.lineCarry ? Buffer.concat([this.lineCarry, chunk]) : chunk;
     const last = bytes.lastIndexOf(LF);
-    this.lineCarry = last + 1 < bytes.length ? Buffer.from(bytes.subarray(last + 1)) : null;
+    const rest = bytes.subarray(last + 1);
+    // A copy only of the caller's chunk (it may be reused); a joined line is ours already.
+    this.lineCarry = rest.length === 0 ? null : bytes === chunk ? Buffer.from(rest) : rest;
     if (last >= 0) this.segment(bytes.subarray(0, last));
   }
 
