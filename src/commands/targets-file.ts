@@ -12,10 +12,10 @@
  * character that is not white space is `[`, else one target per line (trimmed; blank lines and
  * `#` comments skipped).
  */
+import { isAscii } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
 import type { StreamBody } from '../api/transport.js';
 import { UsageError } from '../errors.js';
-import { PlainLines } from './targets-plain.js';
 
 export interface TargetsBody extends StreamBody {
   /** How many targets the file lists. */
@@ -30,6 +30,15 @@ const JSON_WS = /[ \t\n\r]*/y;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: JSON's own rule
 const PLAIN = /[^"\\\u0000-\u001f]*/y;
 const LF = 0x0a;
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+/** Bytes that make a line more than a target as it stands: to escape, to trim, `#`; each found by memchr. */
+const NOT_PLAIN = [QUOTE, 0x23, 0x5c, ...Array.from({ length: 0x21 }, (_, b) => b).filter((b) => b !== LF)];
+/** Every line is a target as it stands: ASCII, none of NOT_PLAIN, no blank line. */
+function plain(seg: Buffer): boolean {
+  if (!isAscii(seg) || seg[0] === LF || seg[seg.length - 1] === LF || seg.includes('\n\n')) return false;
+  return !NOT_PLAIN.some((b) => seg.includes(b));
+}
 const HEX4 = /^[0-9a-fA-F]{0,4}$/;
 
 /**
@@ -72,14 +81,10 @@ export class TargetsBodyWriter {
   private carry = '';
   private json: 'first' | 'next' | 'done' = 'first';
   private failure: Failure | undefined;
-  /** The lines format is read as bytes (cut only at line breaks, so never inside a character). */
-  private byteLines = false;
   /** Bytes seen before the format is known (white space only). */
   private startBytes: Buffer[] = [];
   /** The bytes of a line cut by the end of a chunk. */
   private lineCarry: Buffer | null = null;
-  /** The WebAssembly fast path for plain lines (targets-plain.ts), made when the format is lines. */
-  private plain: PlainLines | undefined;
 
   /** How the file is named in messages about its contents and about it being empty. */
   private readonly source: string;
@@ -88,8 +93,6 @@ export class TargetsBodyWriter {
   constructor(
     file: string,
     private readonly maxBodyBytes: number,
-    /** false: no fast path, every line goes through the per-line rules (as where WebAssembly cannot run; tests). */
-    private readonly kernel = true,
   ) {
     this.source = file === '-' ? 'stdin' : file;
     this.label = file === '-' ? 'standard input' : file;
@@ -123,8 +126,6 @@ export class TargetsBodyWriter {
     // Lines: leading white space is blank lines and trimmed line starts, so every byte so far is
     // read as lines, from the start.
     this.mode = 'lines';
-    this.byteLines = true;
-    if (this.kernel) this.plain = PlainLines.open(this.maxBodyBytes);
     const all = this.startBytes.length > 0 ? Buffer.concat([...this.startBytes, bytes]) : bytes;
     this.startBytes = [];
     this.lineBytes(all);
@@ -132,7 +133,8 @@ export class TargetsBodyWriter {
 
   /** The end of the file: raises the UsageError reading the whole file at once would have raised. */
   end(): void {
-    if (this.byteLines) {
+    // Lines are read as bytes once the format is known (a file found to be lines at its end is text).
+    if (this.mode === 'lines') {
       if (this.lineCarry !== null) this.segment(this.lineCarry);
       this.lineCarry = null;
     } else this.take(this.decoder.end(), true);
@@ -163,7 +165,6 @@ export class TargetsBodyWriter {
         hints: ['send --all instead: the PR is then taken to impact every target'],
       });
     }
-    this.flushPlain();
     const all = [head, ...this.pieces, tail];
     return {
       count: this.count,
@@ -193,53 +194,54 @@ export class TargetsBodyWriter {
         text = text.slice(1);
       } else this.mode = 'lines';
     }
-    if (this.mode === 'lines') this.lines(text, final);
+    if (this.mode === 'lines') this.linesText(text);
     else this.jsonElements(text, final);
-  }
-
-  /** Lines given as text (a file whose format was decided at its end): the per-line rules. */
-  private lines(text: string, final: boolean): void {
-    const last = final ? text.length : text.lastIndexOf('\n');
-    if (last < 0) {
-      this.carry = text;
-      return;
-    }
-    this.carry = final ? '' : text.slice(last + 1);
-    this.linesText(text.slice(0, last));
   }
 
   /** Complete lines in bytes; what follows the last line break waits for the next chunk. */
   private lineBytes(chunk: Buffer): void {
-    let from = 0;
-    if (this.lineCarry !== null) {
-      const nl = chunk.indexOf(LF);
-      if (nl < 0) {
-        this.lineCarry = Buffer.concat([this.lineCarry, chunk]);
-        return;
-      }
-      this.segment(Buffer.concat([this.lineCarry, chunk.subarray(0, nl)]));
-      this.lineCarry = null;
-      from = nl + 1;
-    }
-    const last = chunk.lastIndexOf(LF);
-    if (last >= from) {
-      this.segment(chunk.subarray(from, last));
-      from = last + 1;
-    }
-    if (from < chunk.length) this.lineCarry = Buffer.from(chunk.subarray(from));
+    const bytes = this.lineCarry ? Buffer.concat([this.lineCarry, chunk]) : chunk;
+    const last = bytes.lastIndexOf(LF);
+    const rest = bytes.subarray(last + 1);
+    // A copy only of the caller's chunk (it may be reused); a joined line is ours already.
+    this.lineCarry = rest.length === 0 ? null : bytes === chunk ? Buffer.from(rest) : rest;
+    if (last >= 0) this.segment(bytes.subarray(0, last));
   }
 
   /**
-   * Whole lines joined by line breaks: through the fast path (targets-plain.ts) when every line is
-   * a target as it stands, else the per-line rules on the decoded text.
+   * Whole lines joined by line breaks. When every line is a target as it stands, its bytes are
+   * copied between quotes with each line break made `","` (bench/payload.mjs misses its target
+   * without this); else the per-line rules, on the decoded text.
    */
   private segment(seg: Buffer): void {
     if (seg.length === 0) return;
-    const added = this.plain?.add(seg, this.count > 0);
-    if (added) {
-      this.count += added.targets;
-      this.bytes += added.bytes;
-    } else this.linesText(seg.toString('utf8'));
+    if (!plain(seg)) {
+      this.linesText(seg.toString('utf8'));
+      return;
+    }
+    // Room for the worst case (a line break becomes three bytes and follows at least one other
+    // byte); only the pages written are taken from the system.
+    const out = Buffer.allocUnsafe(3 + 2 * seg.length);
+    let o = 0;
+    if (this.count > 0) out[o++] = COMMA;
+    out[o++] = QUOTE;
+    // Uint8Array's indexOf and subarray are V8 built-ins (Buffer's call into Node): fast before the JIT warms up.
+    const bytes = new Uint8Array(seg.buffer, seg.byteOffset, seg.length);
+    let n = 1;
+    for (let pos = 0; ; n++) {
+      const nl = bytes.indexOf(LF, pos);
+      const end = nl < 0 ? bytes.length : nl;
+      out.set(bytes.subarray(pos, end), o);
+      o += end - pos;
+      if (nl < 0) break;
+      out[o] = QUOTE;
+      out[o + 1] = COMMA;
+      out[o + 2] = QUOTE;
+      o += 3;
+      pos = nl + 1;
+    }
+    out[o++] = QUOTE;
+    this.keep(out.subarray(0, o), n);
   }
 
   private linesText(lines: string): void {
@@ -317,21 +319,14 @@ export class TargetsBodyWriter {
     this.failure = { kind: 'json', prefix: this.json === 'first' ? '[' : '[""', rest: [rest] };
   }
 
-  /** `n` JSON strings joined by commas; latin1 when the text is known to be ASCII (faster). */
-  private emit(joined: string, n: number, encoding: 'utf8' | 'latin1' = 'utf8'): void {
+  /** `n` JSON strings joined by commas. */
+  private emit(joined: string, n: number): void {
     if (n === 0) return;
-    this.keep(Buffer.from(this.count === 0 ? joined : `,${joined}`, encoding), n);
-  }
-
-  /** What the fast path wrote since the last piece becomes a piece of its own (a view, not a copy). */
-  private flushPlain(): void {
-    const view = this.plain?.take();
-    if (view) this.pieces.push(view);
+    this.keep(Buffer.from(this.count === 0 ? joined : `,${joined}`), n);
   }
 
   /** A piece of the body holding `n` more targets (with its leading comma after the first). */
   private keep(piece: Buffer, n: number): void {
-    this.flushPlain();
     this.count += n;
     this.bytes += piece.length;
     // Past the limit only the size is counted, for the message.

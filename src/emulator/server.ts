@@ -194,12 +194,9 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
         keptStamp = readCache.stamp();
       }
       const body = parseJson(raw);
-      input = route.fast?.(body);
-      if (input === undefined) {
-        const parsed = route.schema.safeParse(body);
-        if (!parsed.success) throw new HttpError(400, describeIssues(parsed.error, body));
-        input = parsed.data;
-      }
+      const parsed = route.schema.safeParse(body);
+      if (!parsed.success) throw new HttpError(400, describeIssues(parsed.error, body));
+      input = parsed.data;
     }
     // Time never runs back: a change runs at the later of the clock and the engine (the journal
     // records this time, so replaying it reproduces the change exactly).

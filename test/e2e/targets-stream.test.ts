@@ -5,7 +5,6 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulatorProcess, type EmulatorProcess } from '../helpers/emulator-process.js';
 import { runCli, tempDir } from '../helpers/run-cli.js';
@@ -59,22 +58,6 @@ describe('mq targets --file against the emulator', () => {
     expect(stored.length).toBe(targets.length);
     // One comparison, not 240,000 (a failure message would be unreadable).
     expect(stored.join('\n') === targets.join('\n')).toBe(true);
-  }, 120_000);
-
-  it('without WebAssembly (node --jitless) every line takes the per-line rules and arrives the same', async () => {
-    const sha = 'f'.repeat(40);
-    expect((await emu.control('POST', '/_emulator/pullRequests', { repo: REPO, number: 10, sha })).status).toBe(200);
-    const targets = Array.from({ length: 50_000 }, (_, i) => (i % 5000 === 1 ? `//odd "${i}"` : `//services/p${i}:target`));
-    const file = join(tempDir('mq-targets-stream-'), 'targets.txt');
-    writeFileSync(file, `${targets.join('\n')}\n`);
-    // No code cache: one made under --jitless would be refused by the other runs.
-    const env = { ...emu.env, NODE_OPTIONS: '--jitless', MQ_NO_COMPILE_CACHE: '1' };
-    const probe = await execa(process.execPath, ['-e', 'process.stdout.write(typeof WebAssembly)'], { env, extendEnv: false });
-    expect(probe.stdout).toBe('undefined');
-    const r = await runCli(['targets', '10', '--sha', sha, '--file', file, '--json'], { env, timeoutMs: 60_000 });
-    expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ pr: 10, ok: true, targets: targets.length });
-    expect((await storedTargets(10)).join('\n') === targets.join('\n')).toBe(true);
   }, 120_000);
 
   it('a JSON array file arrives as written', async () => {

@@ -1,72 +1,13 @@
 /**
- * The emulator's hot path keeps the general path's answers: the hand-written validators of the
- * common request shapes accept only what the zod schemas accept and return what they return, and
- * request targets routed without URL parsing (plain paths, from a cache) are answered as parsed ones.
+ * The emulator's hot path keeps the general path's answers: request targets routed without URL
+ * parsing (plain paths, from a cache) are answered as parsed ones.
  */
 import { request } from 'node:http';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { fastParserFor } from '../../src/emulator/http/fast-parse.js';
-import { getPullRequestRequest, prRequest, queueRequest } from '../../src/emulator/http/schemas.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { TOKEN, queue, repo, startTestEmulator } from './http-helpers.js';
-
-const long = 'x'.repeat(256);
-const variants = (base: Record<string, unknown>): unknown[] => [
-  base,
-  { ...base, extra: 1 },
-  { ...base, repo: { ...repo, host: '' } },
-  { ...base, repo: { ...repo, owner: long } },
-  { ...base, repo: { ...repo, name: 'x'.repeat(255) } },
-  { ...base, repo: { ...repo, more: 'x' } },
-  { ...base, repo: [repo] },
-  { ...base, repo: null },
-  { ...base, targetBranch: 5 },
-  { ...base, targetBranch: '' },
-  { ...base, targetBranch: long },
-  { ...base, pr: { number: '12' } },
-  { ...base, pr: { number: -1 } },
-  { ...base, pr: { number: 1.5 } },
-  { ...base, pr: { number: 4294967295 } },
-  { ...base, pr: { number: 4294967296 } },
-  { ...base, pr: { number: 3, sha: 'abc' } },
-  { ...base, pr: 3 },
-  { ...base, includeTimeline: true },
-  { ...base, includeTimeline: 'yes' },
-  { ...base, includeEstimatedTimeToMerge: false, includeTimeline: false },
-  JSON.parse(`{"repo":${JSON.stringify(repo)},"targetBranch":"main","pr":{"number":1},"__proto__":{"x":1}}`),
-  [],
-  null,
-  'text',
-  {},
-];
-
-describe('fast validators', () => {
-  for (const [name, schema, base] of [
-    ['queueRequest', queueRequest, queue],
-    ['prRequest', prRequest, { ...queue, pr: { number: 7 } }],
-    ['getPullRequestRequest', getPullRequestRequest, { ...queue, pr: { number: 7 } }],
-  ] as const) {
-    it(`${name}: accepts only what the schema accepts, with the schema's result`, () => {
-      const fast = fastParserFor(schema);
-      expect(fast).toBeDefined();
-      let accepted = 0;
-      for (const body of [...variants(base), ...variants({ ...queue, pr: { number: 0 } })]) {
-        const got = fast?.(body);
-        if (got === undefined) continue;
-        accepted++;
-        const slow = schema.safeParse(body);
-        expect(slow.success, JSON.stringify(body)).toBe(true);
-        expect(got, JSON.stringify(body)).toStrictEqual(slow.data);
-        expect(Object.keys(got as object)).toEqual(Object.keys(slow.data as object));
-      }
-      // The plain, common bodies do take the fast path.
-      expect(fast?.(base)).toBeDefined();
-      expect(accepted).toBeGreaterThan(1);
-    });
-  }
-});
+import { TOKEN, queue, startTestEmulator } from './http-helpers.js';
 
 let emu: RunningEmulator | undefined;
 afterEach(async () => {

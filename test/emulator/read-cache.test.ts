@@ -1,13 +1,14 @@
 /**
  * The kept answers of getSubmittedPullRequest (src/emulator/http/read-cache.ts): the same request
  * body is answered again without asking the engine, and never once anything changed: a request
- * that changes state, a time step a read applies itself, or a change made on the engine directly.
+ * that changes state, a clock tick (the control API's or the running clock's timer), a time step a
+ * read applies itself, a retention prune, a rolled-back write, or a change made on the engine directly.
  */
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { Clock } from '../../src/emulator/clock.js';
-import { createState, QueueEngine } from '../../src/emulator/engine/index.js';
+import { createState, QueueEngine, validateState } from '../../src/emulator/engine/index.js';
 import { ReadCache } from '../../src/emulator/http/read-cache.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { createEmulatorServer, type EmulatorServer } from '../../src/emulator/server.js';
@@ -114,6 +115,79 @@ describe('kept answers of getSubmittedPullRequest', () => {
     // A day later the run has finished (passed or timed out): the PR is no longer testing.
     now += 24 * 3600_000;
     expect((await read(c, body)).json().state).not.toBe('testing');
+  });
+});
+
+/** Reads PR `n` twice (the second answer kept: the engine is asked once) and returns its state. */
+async function keptState(c: Client, engine: QueueEngine, n: number): Promise<string> {
+  const lookups = countLookups(engine);
+  const body = { ...queue, pr: { number: n } };
+  const first = await read(c, body);
+  expect((await read(c, body)).text).toBe(first.text);
+  expect(lookups.count).toBe(1);
+  return first.json().state;
+}
+
+describe('kept answers go on every kind of change', () => {
+  it('a manual clock advanced through the control API', async () => {
+    const started = await startTestEmulator();
+    emu = started.emu;
+    const c = started.client;
+    await c.post('createQueue', queue);
+    await c.post('submitPullRequest', { ...queue, pr: { number: 1 } });
+    expect(await keptState(c, emu.engine, 1)).toBe('testing');
+    expect((await c.advance(24 * 60)).status).toBe(200);
+    expect((await c.pr(1)).state).not.toBe('testing');
+  });
+
+  it("the running clock's timer applying due events, with no request in between", async () => {
+    // 10 engine minutes (a run) take 2 s of wall time: the two reads come well before.
+    const started = await startTestEmulator({ clock: 'real', speed: 300 });
+    emu = started.emu;
+    const c = started.client;
+    await c.post('createQueue', queue);
+    await c.post('submitPullRequest', { ...queue, pr: { number: 1 } });
+    expect(await keptState(c, emu.engine, 1)).toBe('testing');
+    const engine = emu.engine;
+    const merged = () => Object.values(engine.state.queues)[0]?.entries['1']?.state === 'merged';
+    const deadline = Date.now() + 30_000;
+    while (!merged()) {
+      if (Date.now() > deadline) throw new Error('the run did not complete on the real clock');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect((await c.pr(1)).state).toBe('merged');
+  }, 40_000);
+
+  it('a retention prune: a pruned PR is no longer answered', async () => {
+    const started = await startTestEmulator({ retentionMs: 60_000 });
+    emu = started.emu;
+    const c = started.client;
+    await c.post('createQueue', queue);
+    await c.post('submitPullRequest', { ...queue, pr: { number: 1 } });
+    await c.post('cancelPullRequest', { ...queue, pr: { number: 1 } });
+    expect(await keptState(c, emu.engine, 1)).toBe('cancelled');
+    // Retention looks once an engine hour: past it, the concluded PR is dropped.
+    expect((await c.advance(61)).status).toBe(200);
+    expect((await read(c, { ...queue, pr: { number: 1 } })).status).toBe(404);
+  });
+
+  it('a rolled-back write: the state rebuilt from disk is answered, not the undone change', async () => {
+    const engine = new QueueEngine(createState(7, T0));
+    const clock: Clock = { kind: 'manual', speed: 1, now: () => engine.now, wallDelayUntil: () => 0 };
+    server = createEmulatorServer({ engine, clock, token: TOKEN });
+    const s = server.server;
+    await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+    const c = new Client({ url: `http://127.0.0.1:${(s.address() as AddressInfo).port}/v1`, token: TOKEN });
+    await c.post('createQueue', queue);
+    await c.post('submitPullRequest', { ...queue, pr: { number: 1 } });
+    const durable = JSON.stringify(engine.state);
+    await c.post('cancelPullRequest', { ...queue, pr: { number: 1 } });
+    expect(await keptState(c, engine, 1)).toBe('cancelled');
+    // What StateStore does when the cancel cannot be made durable: the state is loaded again (the
+    // engine counts no change) and the server is told (start-emulator.ts wires onRollback to it).
+    engine.state = validateState(JSON.parse(durable));
+    server.changed();
+    expect((await c.pr(1)).state).toBe('testing');
   });
 });
 

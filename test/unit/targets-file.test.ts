@@ -32,8 +32,8 @@ function oracle(text: string, source: string): string[] {
 const HEAD = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main', pr: { number: 42, sha: 'abc' } };
 
 /** Feeds `bytes` cut at `cuts`; the parsed body's targets, or the error message. */
-function streamed(kernel: boolean, bytes: Buffer, cuts: number[], max = 20 * 1024 * 1024): string[] | string {
-  const w = new TargetsBodyWriter('t.txt', max, kernel);
+function streamed(bytes: Buffer, cuts: number[], max = 20 * 1024 * 1024): string[] | string {
+  const w = new TargetsBodyWriter('t.txt', max);
   let at = 0;
   for (const cut of [...cuts, bytes.length]) {
     w.write(bytes.subarray(at, cut));
@@ -107,21 +107,15 @@ const CASES = [
   '//a\n\u00a0//b\u00a0\n',
 ];
 
-// With the WebAssembly fast path for plain lines (the default) and without it (every line through the per-line
-// rules, as where WebAssembly cannot run).
-describe.each([
-  ['with', true],
-  ['without', false],
-])('TargetsBodyWriter gives what reading the whole file gave (%s the fast path)', (_, kernel) => {
+describe('TargetsBodyWriter gives what reading the whole file gave', () => {
   it.each(CASES)('%j, cut at every byte and whole', (text) => {
     const bytes = Buffer.from(text);
     const want = expected(text);
-    expect(streamed(kernel, bytes, [])).toEqual(want);
-    for (let i = 0; i <= bytes.length; i++) expect(streamed(kernel, bytes, [i]), `cut at ${i}`).toEqual(want);
+    expect(streamed(bytes, [])).toEqual(want);
+    for (let i = 0; i <= bytes.length; i++) expect(streamed(bytes, [i]), `cut at ${i}`).toEqual(want);
     // One byte at a time.
     expect(
       streamed(
-        kernel,
         bytes,
         Array.from({ length: bytes.length }, (_, i) => i),
       ),
@@ -140,7 +134,7 @@ describe.each([
       const text = round % 2 ? JSON.stringify(targets, null, rnd(2) ? 2 : undefined) : targets.join(rnd(2) ? '\n' : '\r\n');
       const bytes = Buffer.from(text);
       const cuts = Array.from({ length: rnd(6) }, () => rnd(bytes.length + 1)).sort((a, b) => a - b);
-      expect(streamed(kernel, bytes, cuts), text).toEqual(expected(text));
+      expect(streamed(bytes, cuts), text).toEqual(expected(text));
     }
   });
 
@@ -148,7 +142,7 @@ describe.each([
     const text = '//a/b:c\n//d "q"\n# note\n  //e  \n//ünï\n//f\n'.repeat(50);
     const bytes = Buffer.from(text);
     for (const size of [1, 3, 7, 64, 1000]) {
-      const w = new TargetsBodyWriter('t.txt', 1 << 20, kernel);
+      const w = new TargetsBodyWriter('t.txt', 1 << 20);
       const scratch = Buffer.alloc(size);
       for (let at = 0; at < bytes.length; at += size) {
         const n = bytes.copy(scratch, 0, at, at + size);
@@ -162,21 +156,54 @@ describe.each([
 
   it('a request over the limit is refused with its full size, counted past the limit', () => {
     const text = '//t\n'.repeat(100_000);
-    const message = streamed(kernel, Buffer.from(text), [1000, 50_000], 300_000);
+    const message = streamed(Buffer.from(text), [1000, 50_000], 300_000);
     expect(message).toMatch(/^the target list makes a 0\.6 MiB request; the service accepts at most 20 MiB$/);
   });
 
   it('writes the body byte for byte as serialising the whole list did', () => {
     for (const text of ['["//x", "\\u00e9\\/", "\\"q\\"", "plain é"]', '//a\n  //b é\n//c"q"\n']) {
-      const w = new TargetsBodyWriter('t.txt', 1 << 20, kernel);
+      const w = new TargetsBodyWriter('t.txt', 1 << 20);
       w.write(Buffer.from(text));
       w.end();
       expect(w.body(JSON.stringify(HEAD)).text?.()).toBe(JSON.stringify({ ...HEAD, impactedTargets: oracle(text, 't.txt') }));
     }
   });
 
+  it('sends what serialising the whole list sent: CRLF, comments, quotes, unicode, long lines', async () => {
+    const plainBlock = Array.from({ length: 30_000 }, (_, i) => `//services/p${i}:target_${i}`).join('\n');
+    const text = [
+      '# generated',
+      plainBlock,
+      ...Array.from({ length: 2000 }, (_, i) => `//crlf/${i}:t\r`),
+      '',
+      '  //indented/é:ü  ',
+      '//quote:"q"',
+      '//back\\slash',
+      '//emoji:🎯',
+      '//tab\tinside',
+      '#//commented',
+      `//long/${'x'.repeat(1_500_000)}`,
+      plainBlock,
+      `//long/é${'y'.repeat(1_200_000)}é`,
+      '//last',
+    ].join('\n');
+    const bytes = Buffer.from(text);
+    const w = new TargetsBodyWriter('t.txt', 20 * 1024 * 1024);
+    for (let at = 0; at < bytes.length; at += 1 << 20) w.write(bytes.subarray(at, at + (1 << 20)));
+    w.end();
+    const body = w.body(JSON.stringify(HEAD));
+    const parts: Buffer[] = [];
+    for await (const c of body.open()) parts.push(Buffer.from(c));
+    const sent = Buffer.concat(parts);
+    const want = Buffer.from(JSON.stringify({ ...HEAD, impactedTargets: oracle(text, 't.txt') }));
+    expect(sent.length).toBe(want.length);
+    expect(body.length).toBe(want.length);
+    expect(sent.equals(want)).toBe(true);
+    expect(body.count).toBe(oracle(text, 't.txt').length);
+  });
+
   it('replays the same bytes on every open (a retry sends the body again)', async () => {
-    const w = new TargetsBodyWriter('t.txt', 1 << 20, kernel);
+    const w = new TargetsBodyWriter('t.txt', 1 << 20);
     for (let i = 0; i < 50; i++) w.write(Buffer.from(`//target/${i}\n`));
     w.end();
     const body = w.body(JSON.stringify(HEAD));

@@ -8,7 +8,6 @@ import type { z } from 'zod';
 import type { Clock } from '../clock.js';
 import type { QueueEngine } from '../engine/index.js';
 import type { WebhookDispatcher } from '../webhooks.js';
-import { type FastParse, fastParserFor } from './fast-parse.js';
 import type { Reply } from './respond.js';
 
 export interface RouteContext {
@@ -27,8 +26,6 @@ export interface Route {
   path: RegExp;
   mutates: boolean;
   schema?: z.ZodType;
-  /** Validates the common, plainly valid bodies without zod (undefined: let the schema decide). */
-  fast?: FastParse;
   /**
    * A read whose answer depends only on its body and the state: the server keeps the answer to a
    * body it has seen until the state changes (read-cache.ts), and answers it again without
@@ -62,8 +59,7 @@ export function route(
   handle: (ctx: RouteContext, input: never) => Reply | Promise<Reply>,
 ): Route {
   const pattern = typeof path === 'string' ? new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : path;
-  const fast = schema ? fastParserFor(schema) : undefined;
-  return { method, path: pattern, mutates, ...(schema ? { schema } : {}), ...(fast ? { fast } : {}), handle: handle as Route['handle'] };
+  return { method, path: pattern, mutates, ...(schema ? { schema } : {}), handle: handle as Route['handle'] };
 }
 
 /** Marks a read route whose answers the server may keep (see Route.kept). */
