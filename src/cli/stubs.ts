@@ -5,7 +5,19 @@
  * subcommands, so `mq queue --help` builds none of the queue's twelve commands.
  */
 import { Command } from 'commander';
-import type { CommandEntry } from '../commands/table.js';
+
+/** What a parent shows of a command without building it (src/commands/table.ts declares them). */
+export interface CommandEntry {
+  name: string;
+  aliases: string[];
+  /** What the parent's help lists: the summary, else the description. */
+  summary: string;
+  /** The parent's help term: name, first alias, [options], arguments. */
+  term: string;
+  helpGroup?: string;
+  /** A group's subcommands (for the groups that build only the one a command line names). */
+  subcommands?: CommandEntry[];
+}
 
 /** The help term of each stub, as the fully built command would show it. */
 export const STUB_TERMS = new WeakMap<Command, string>();

@@ -190,5 +190,12 @@ describe('what a command line loads', { timeout: 60_000 }, () => {
       expect(l.sources.filter((s) => /^src\/(config\/write|emulator\/|planner\/|completion\/|help\/describe)/.test(s))).toEqual([]);
       expect(l.sources).toContain('src/api/transport-node.ts');
     });
+
+    it("an ApiError made in dist/lazy/api.cjs gets the core presenter's exit code and JSON kind", async () => {
+      const l = await loadsOf(['--json', 'status', '99'], emu.env);
+      expect(l.files).toEqual(['dist/cli.cjs', 'dist/lazy/api.cjs']);
+      expect(l.exitCode).toBe(3);
+      expect(JSON.parse(l.stdout)).toMatchObject({ error: { kind: 'not-found' } });
+    });
   });
 });

@@ -1,8 +1,7 @@
 /** `mq queue …`: the on-call verbs for one queue (the target branch of the repository). */
 import { Command } from 'commander';
-import { addSubcommands } from '../../cli/stubs.js';
+import { addSubcommands, type CommandEntry } from '../../cli/stubs.js';
 import type { Context } from '../../context.js';
-import type { CommandEntry } from '../table.js';
 import { queueCreateCommand } from './create.js';
 import { queueDeleteCommand } from './delete.js';
 import { queueDrainCommand } from './drain.js';
