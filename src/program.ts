@@ -32,9 +32,8 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
   const wanted = argv === undefined ? new Set(COMMAND_NAMES) : commandsNamedIn(argv);
   // Commands that read the whole tree (help, completion) get every group whole, too.
   const groupArgv = argv === undefined || wanted.size === COMMAND_NAMES.length ? undefined : argv;
-  const built = await Promise.all(
-    COMMANDS.map((entry) => (wanted.has(entry.name) ? entry.load({ ctx, program: () => program, argv: groupArgv, entry }) : stubOf(entry))),
-  );
+  const load = (entry: (typeof COMMANDS)[number]) => entry.load({ ctx, program: () => program, argv: groupArgv, entry });
+  const built = await Promise.all(COMMANDS.map((entry) => (wanted.has(entry.name) ? load(entry) : stubOf(entry))));
   for (const command of built) program.addCommand(command);
   applyShared(program, ctx);
   return program;

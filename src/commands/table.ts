@@ -25,7 +25,10 @@ export interface CommandSpec extends CommandEntry {
   wholeTree?: boolean;
 }
 
-const sub = (name: string, summary: string, args = ' [options]'): CommandEntry => ({ name, aliases: [], summary, term: `${name}${args}` });
+/** A subcommand's entry; `args`: what its help term shows after the name. */
+const sub = (name: string, summary: string, args = ' [options]'): CommandEntry => {
+  return { name, aliases: [], summary, term: `${name}${args}` };
+};
 
 /** In the order `mq --help` lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
