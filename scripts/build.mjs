@@ -15,7 +15,7 @@ import { standIns } from './stand-ins.mjs';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 rmSync(resolve(root, 'dist'), { recursive: true, force: true });
 const LAZY = {
-  api: ['src/api/http.ts', 'src/api/client.ts', 'src/stats/lazy.ts'], // a command that sends a request
+  api: ['src/api/http.ts', 'src/api/client.ts', 'src/stats/lazy.ts', 'src/api/transport.ts'], // a command that sends a request
   'transport-undici': ['src/api/transport-undici.ts'], // only when a proxy applies
   emulator: ['src/emulator/index.ts'],
   planner: ['src/planner/index.ts'],
@@ -26,13 +26,17 @@ const LAZY = {
 };
 const fileOf = (src) => (src.startsWith('src/') ? resolve(root, src) : src);
 const owner = new Map(Object.entries(LAZY).flatMap(([name, srcs]) => srcs.map((s) => [fileOf(s), `lazy/${name}`])));
+// The undici transport throws the api bundle's TransportError: http.ts tells transport failures by class.
+const SHARED = { 'lazy/transport-undici': resolve(root, 'src/api/transport.ts') };
 /** A dynamic import of a module another bundle holds becomes a require of that bundle. */
 const lazyImports = (self) => ({
   name: 'lazy-imports',
   setup(b) {
     b.onResolve({ filter: /.*/ }, (args) => {
+      const file = args.path.startsWith('.') ? resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')) : args.path;
+      if (SHARED[self] === file) return { path: 'mq:lazy/api', external: true };
       if (args.kind !== 'dynamic-import') return undefined;
-      const key = owner.get(args.path) ?? owner.get(resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')));
+      const key = owner.get(file);
       return key && key !== self ? { path: `mq:${key}`, external: true } : undefined;
     });
   },

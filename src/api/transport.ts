@@ -71,13 +71,7 @@ export type TransportName = 'node' | 'undici';
  * - PROXY_DROPPED    the proxy closed the connection before a tunnel was made
  * - ABORTED          stopped through the request's signal
  */
-const TRANSPORT_ERROR = Symbol.for('mq.transportError');
 export class TransportError extends Error {
-  // The undici transport is a bundle of its own, with its own copy of this class: a brand, not identity.
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && TRANSPORT_ERROR in value;
-  }
-  readonly [TRANSPORT_ERROR] = true;
   readonly code: string;
   readonly detail: string | undefined;
   /** Set when the failure happened on the way to the proxy or inside it: the proxy's host. */
