@@ -3,7 +3,7 @@
 // the core: the root program, every command (evaluated when a command line names it) and what they
 // share. What only some command lines need is a self-contained bundle in dist/lazy/, which a dynamic
 // import from another bundle requires as `mq:lazy/NAME`; a module it shares with the core is a copy
-// (errors are recognised by brand, src/errors.ts). MQ_BUILD_PLAIN=1: no minifying.
+// (errors are recognised by brand, src/errors.ts), but for SHARED. MQ_BUILD_PLAIN=1: no minifying.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
