@@ -5,7 +5,6 @@
 import { type ClientFactory, Context, httpClientFactory } from './context.js';
 import { ExitCode } from './errors.js';
 import { processIO } from './output/io.js';
-import { buildProgram, manifestOf } from './program.js';
 import { run } from './run.js';
 
 export async function main(argv: string[]): Promise<void> {
@@ -37,10 +36,4 @@ export async function main(argv: string[]): Promise<void> {
       await closeHttp();
     }
   }
-}
-
-/** The manifest of the full command tree, for scripts/manifest.mjs (`npm run completions`). */
-export async function commandManifest() {
-  const ctx = new Context({ env: process.env, io: processIO(process.env), cwd: process.cwd() });
-  return manifestOf(await buildProgram(ctx));
 }

@@ -33,7 +33,7 @@ export async function start(argv: string[]): Promise<void> {
 
 let loader: Loader | undefined;
 
-/** The CLI bundle's exports (scripts/manifest.mjs reads the command tree through it). */
+/** The CLI bundle's exports. */
 export function cli(): typeof import('./cli.js') {
   loader ??= cliLoader(__filename, MQ_BUNDLES, process.env, require);
   // A test preload (test/helpers/record-loads.cjs) sees what is loaded.

@@ -3,48 +3,24 @@
  * command shares (errors thrown instead of exiting, our own error output, suggestions).
  *
  * Start-up: only the commands a command line can run are imported and built. The root knows every
- * top-level command from the manifest (name, aliases, one-line summary, help term; generated from
- * the full tree by `npm run completions`), so `mq --help` and unknown-command suggestions need no
- * command module; a command whose name (or alias) is an argument is loaded from `LOADERS`. `help`
- * and `completion` describe the whole tree, so they load every command.
+ * top-level command from the table in src/commands/table.ts (name, aliases, summary, help term, and
+ * how to build it), so `mq --help` and unknown-command suggestions need no command module; a
+ * command whose name (or alias) is an argument is built. `help` and `completion` describe the
+ * whole tree, so they load every command.
  */
 import { Command, Help, Option } from 'commander';
-import { COMMAND_MANIFEST, type CommandEntry } from './commands/manifest.js';
+import { COMMANDS, type CommandEntry } from './commands/table.js';
 import { refuseFlagConflicts } from './cli/args.js';
 import { STUB_TERMS, stubOf } from './cli/stubs.js';
 import { refuseUnsupportedFormat } from './cli/formats.js';
 import { VERSION, type Context } from './context.js';
 import { FORMATS } from './output/render.js';
 
-/** `argv`: the command line, for a group that builds only the subcommands it names; undefined: all. */
-type Loader = (ctx: Context, program: () => Command, argv: readonly string[] | undefined) => Promise<Command>;
-
-/** How each top-level command is built, in the order `mq --help` lists them. */
-const LOADERS: Record<string, Loader> = {
-  submit: async (ctx) => (await import('./commands/submit.js')).submitCommand(ctx),
-  cancel: async (ctx) => (await import('./commands/cancel.js')).cancelCommand(ctx),
-  restart: async (ctx) => (await import('./commands/restart.js')).restartCommand(ctx),
-  status: async (ctx) => (await import('./commands/status.js')).statusCommand(ctx),
-  wait: async (ctx) => (await import('./commands/wait.js')).waitCommand(ctx),
-  targets: async (ctx) => (await import('./commands/targets.js')).targetsCommand(ctx),
-  queue: async (ctx, _program, argv) => (await import('./commands/queue/index.js')).queueCommand(ctx, argv),
-  metrics: async (ctx) => (await import('./commands/metrics.js')).metricsCommand(ctx),
-  emulator: async (ctx) => (await import('./commands/emulator/index.js')).emulatorCommand(ctx),
-  demo: async (ctx) => (await import('./commands/demo.js')).demoCommand(ctx),
-  auth: async (ctx) => (await import('./commands/auth/index.js')).authCommand(ctx),
-  profile: async (ctx) => (await import('./commands/profile/index.js')).profileCommand(ctx),
-  completion: async (ctx, program) => (await import('./commands/completion.js')).completionCommand(ctx, program),
-  help: async (ctx, program) => (await import('./commands/help.js')).helpCommand(ctx, program),
-};
-
 /** Groups that build only the subcommands a command line names (src/cli/stubs.ts addSubcommands). */
-const GROUPS_WITH_STUBS = new Set(['queue']);
-
-/** Commands that read the whole tree (help --json, completion scripts): running them loads every command. */
-const WHOLE_TREE = new Set(['help', 'completion']);
+const GROUPS_WITH_STUBS = new Set(COMMANDS.filter((c) => c.subcommands).map((c) => c.name));
 
 /** The top-level commands in program order. */
-export const COMMAND_NAMES: readonly string[] = Object.keys(LOADERS);
+export const COMMAND_NAMES: readonly string[] = COMMANDS.map((c) => c.name);
 
 /**
  * Builds the program for `argv`: every command whose name or alias is one of the arguments is
@@ -56,15 +32,8 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
   const wanted = argv === undefined ? new Set(COMMAND_NAMES) : commandsNamedIn(argv);
   // Commands that read the whole tree (help, completion) get every group whole, too.
   const groupArgv = argv === undefined || wanted.size === COMMAND_NAMES.length ? undefined : argv;
-  const entries = new Map(COMMAND_MANIFEST.map((e) => [e.name, e]));
-  const built = await Promise.all(
-    COMMAND_NAMES.map(async (name) => {
-      const entry = entries.get(name);
-      // A command missing from the manifest (not regenerated yet) is always loaded.
-      if (!entry || wanted.has(name)) return LOADERS[name]!(ctx, () => program, groupArgv);
-      return stubOf(entry);
-    }),
-  );
+  const load = (entry: (typeof COMMANDS)[number]) => entry.load({ ctx, program: () => program, argv: groupArgv, entry });
+  const built = await Promise.all(COMMANDS.map((entry) => (wanted.has(entry.name) ? load(entry) : stubOf(entry))));
   for (const command of built) program.addCommand(command);
   applyShared(program, ctx);
   return program;
@@ -73,9 +42,8 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
 /** The names of the commands `argv` may run; all of them when one of those reads the whole tree. */
 export function commandsNamedIn(argv: readonly string[]): Set<string> {
   const args = new Set(argv);
-  const named = new Set(COMMAND_MANIFEST.filter((e) => args.has(e.name) || e.aliases.some((a) => args.has(a))).map((e) => e.name));
-  for (const name of named) if (WHOLE_TREE.has(name)) return new Set(COMMAND_NAMES);
-  return named;
+  const named = COMMANDS.filter((e) => args.has(e.name) || e.aliases.some((a) => args.has(a)));
+  return new Set(named.some((e) => e.wholeTree) ? COMMAND_NAMES : named.map((e) => e.name));
 }
 
 function rootProgram(ctx: Context): Command {
@@ -117,7 +85,7 @@ function applyShared(cmd: Command, ctx: Context): void {
       hasStubs
         ? {
             showGlobalOptions: true,
-            // A stub's term (name, [options], arguments) comes from the manifest.
+            // A stub's term (name, [options], arguments) comes from the command table.
             subcommandTerm(this: Help, sub: Command) {
               return STUB_TERMS.get(sub) ?? Help.prototype.subcommandTerm.call(this, sub);
             },
@@ -139,14 +107,14 @@ function applyShared(cmd: Command, ctx: Context): void {
   for (const sub of cmd.commands) if (!STUB_TERMS.has(sub)) applyShared(sub, ctx);
 }
 
-/** The manifest entries of a fully built program (what `npm run completions` writes to commands/manifest.ts). */
-export function manifestOf(program: Command): CommandEntry[] {
+/** What the table says of each command of a fully built program (test/unit/command-table.test.ts). */
+export function entriesOf(program: Command): CommandEntry[] {
   const help = new Help();
   return program.commands.map((c) => {
     const entry: CommandEntry = { name: c.name(), aliases: c.aliases(), summary: help.subcommandDescription(c), term: help.subcommandTerm(c) };
     if (c.helpGroup()) entry.helpGroup = c.helpGroup();
     // A group's subcommands, for the groups that build only the subcommand a command line names.
-    if (GROUPS_WITH_STUBS.has(c.name())) entry.subcommands = manifestOf(c);
+    if (GROUPS_WITH_STUBS.has(c.name())) entry.subcommands = entriesOf(c);
     return entry;
   });
 }

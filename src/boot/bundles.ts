@@ -1,5 +1,5 @@
 /**
- * Loads the CLI's CommonJS bundles (dist/cli.cjs, dist/cmd/*.cjs, dist/lazy/*.cjs) with a V8 code
+ * Loads the CLI's CommonJS bundles (dist/cli.cjs, dist/lazy/*.cjs) with a V8 code
  * cache, so that a command line after the first one does not compile the code it runs again.
  *
  * Node 20 has no compile cache for ES modules (`module.enableCompileCache` came in 22.1), while

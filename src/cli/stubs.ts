@@ -1,11 +1,23 @@
 /**
  * Commands that were not built: what a parent's help and "did you mean" need (name, aliases,
- * summary, help term from src/commands/manifest.ts), nothing else. The root stands in stubs for
+ * summary, help term from src/commands/table.ts), nothing else. The root stands in stubs for
  * the top-level commands a command line does not name, and a group (`mq queue`) for its
  * subcommands, so `mq queue --help` builds none of the queue's twelve commands.
  */
 import { Command } from 'commander';
-import type { CommandEntry } from '../commands/manifest.js';
+
+/** What a parent shows of a command without building it (src/commands/table.ts declares them). */
+export interface CommandEntry {
+  name: string;
+  aliases: string[];
+  /** What the parent's help lists: the summary, else the description. */
+  summary: string;
+  /** The parent's help term: name, first alias, [options], arguments. */
+  term: string;
+  helpGroup?: string;
+  /** A group's subcommands (for the groups that build only the one a command line names). */
+  subcommands?: CommandEntry[];
+}
 
 /** The help term of each stub, as the fully built command would show it. */
 export const STUB_TERMS = new WeakMap<Command, string>();
@@ -23,8 +35,8 @@ export function stubOf(entry: CommandEntry): Command {
 /**
  * Adds the subcommands of a group in the order of `builders`: those whose name or alias is one of
  * the arguments (all of them when `argv` is undefined: the whole tree) are built, the others are
- * stubs made from the group's manifest entries. A subcommand missing from the manifest (not
- * regenerated yet) is always built.
+ * stubs made from the group's entries in the command table. A subcommand missing from the table is
+ * always built.
  */
 export function addSubcommands(
   group: Command,

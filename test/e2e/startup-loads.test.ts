@@ -1,9 +1,10 @@
 /**
  * What a command line loads (issue 18 item 2): the built binary runs with a preload that records
  * every bundle the CLI's loader (src/boot/bundles.ts) loads; esbuild's metafile of the build
- * (written by scripts/build.mjs) says which sources each bundle holds. A static import of a
- * command, a heavy library or the HTTP layer where it is not needed puts its source into a loaded
- * bundle, and this fails.
+ * (written by scripts/build.mjs) says which sources each bundle holds. The commands live in the core
+ * bundle, each evaluated only when named (test/unit/command-table.test.ts); a static import of a
+ * heavy library or the HTTP layer where it is not needed puts its source into a loaded bundle, and
+ * this fails.
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createHmac, randomBytes } from 'node:crypto';
@@ -63,8 +64,6 @@ async function loadsOf(
   return { files, builtins, cache: lines.map(([, cache]) => cache), sources: [...new Set(sources)].sort(), stdout: r.stdout, exitCode: r.exitCode ?? -1 };
 }
 
-/** Command modules loaded, the helpers every command shares (shared.ts: the PR document builder among them) and the manifest aside. */
-const commandModules = (l: Loaded) => l.sources.filter((s) => /^src\/commands\//.test(s) && !/^src\/commands\/(shared|manifest)\.ts$/.test(s));
 /** The packages every command line loads with the presenter: the command parser, colours, the prompt reader. */
 const LIGHT = ['chalk', 'commander', 'mute-stream', 'read'];
 const packages = (l: Loaded) => [...new Set(l.sources.flatMap((s) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(s)?.[1] ?? []))].sort();
@@ -74,7 +73,7 @@ describe('what a command line loads', { timeout: 60_000 }, () => {
     if (!existsSync(META)) throw new Error(`${META} is missing: run npm run build`);
   });
 
-  it('mq --help: the core chunk only, no command module, no API client, no table library', async () => {
+  it('mq --help: the core bundle only, no API client, no validation or table library', async () => {
     const l = await loadsOf(['--help']);
     expect(l.exitCode).toBe(0);
     expect(l.stdout).toContain('Usage: mq [options] [command]');
@@ -92,7 +91,6 @@ describe('what a command line loads', { timeout: 60_000 }, () => {
     const hit = await loadsOf(['--help'], baseEnv(), cacheDir, out);
     expect([hit.cache, hit.stdout]).toEqual([['hit'], l.stdout]);
     expect(hit.builtins.filter((m) => /^(net|tty|readline|internal\/fs\/streams)$/.test(m))).toEqual([]);
-    expect(commandModules(l)).toEqual([]);
     expect(packages(l)).toEqual(LIGHT);
     // The settings checks are pure and small (the vocabulary is src/domain's); the client is not loaded.
     expect(l.sources.filter((s) => s.startsWith('src/api/') && s !== 'src/api/connection-checks.ts')).toEqual([]);
@@ -152,20 +150,18 @@ describe('what a command line loads', { timeout: 60_000 }, () => {
     expect(readdirSync(open)).toEqual([name]);
   });
 
-  it('mq queue --help: the queue group and what it imports, no other command', async () => {
+  it('mq queue --help: the core bundle only, no API client', async () => {
     const l = await loadsOf(['queue', '--help']);
     expect(l.exitCode).toBe(0);
     expect(l.stdout).toContain('Usage: mq queue [options] [command]');
-    expect(commandModules(l)).toContain('src/commands/queue/index.ts');
-    // queue drain --wait polls with the wait command's loop; nothing else outside the group.
-    expect(commandModules(l).filter((s) => !s.startsWith('src/commands/queue/') && s !== 'src/commands/wait.ts')).toEqual([]);
+    expect(l.files).toEqual(['dist/cli.cjs']);
     expect(packages(l)).toEqual(LIGHT);
   });
 
-  it('an unknown command is refused with a suggestion, no command loaded', async () => {
+  it('an unknown command is refused with a suggestion, nothing loaded beyond the core', async () => {
     const l = await loadsOf(['stauts', '1']);
     expect(l.exitCode).toBe(2);
-    expect(commandModules(l)).toEqual([]);
+    expect(l.files).toEqual(['dist/cli.cjs']);
     const r = await runCli(['stauts', '1']);
     expect(r.stderr).toContain('status');
   });
@@ -181,19 +177,25 @@ describe('what a command line loads', { timeout: 60_000 }, () => {
       await emu?.stop();
     });
 
-    it('loads the status command and the client, no other command, no table library, no config writer', async () => {
+    it('loads the core and the client, no table library, no config writer', async () => {
       const l = await loadsOf(['status', '1'], emu.env);
       expect(l.exitCode).toBe(0);
       expect(l.stdout).toMatch(/^pr\t1\n/);
-      expect(commandModules(l)).toEqual(['src/commands/status.ts']);
-      // The core, the status command and dist/lazy/api.cjs (HTTP layer, node transport, client, stats).
-      expect(l.files).toEqual(['dist/cli.cjs', 'dist/cmd/status.cjs', 'dist/lazy/api.cjs']);
+      // The core and dist/lazy/api.cjs (HTTP layer, node transport, client, stats).
+      expect(l.files).toEqual(['dist/cli.cjs', 'dist/lazy/api.cjs']);
       // The client's validation library and nothing else beyond the light set; of zod, the mini
       // API's parts only (classic zod, about 190 KB, is the emulator's).
       expect(packages(l).filter((p) => !LIGHT.includes(p))).toEqual(['zod']);
       expect(l.sources.filter((s) => /zod\/v4\/(classic|core\/(to-json-schema|json-schema))/.test(s))).toEqual([]);
       expect(l.sources.filter((s) => /^src\/(config\/write|emulator\/|planner\/|completion\/|help\/describe)/.test(s))).toEqual([]);
       expect(l.sources).toContain('src/api/transport-node.ts');
+    });
+
+    it("an ApiError made in dist/lazy/api.cjs gets the core presenter's exit code and JSON kind", async () => {
+      const l = await loadsOf(['--json', 'status', '99'], emu.env);
+      expect(l.files).toEqual(['dist/cli.cjs', 'dist/lazy/api.cjs']);
+      expect(l.exitCode).toBe(3);
+      expect(JSON.parse(l.stdout)).toMatchObject({ error: { kind: 'not-found' } });
     });
   });
 });

@@ -1,8 +1,7 @@
 /** `mq queue …`: the on-call verbs for one queue (the target branch of the repository). */
 import { Command } from 'commander';
-import { addSubcommands } from '../../cli/stubs.js';
+import { addSubcommands, type CommandEntry } from '../../cli/stubs.js';
 import type { Context } from '../../context.js';
-import { COMMAND_MANIFEST } from '../manifest.js';
 import { queueCreateCommand } from './create.js';
 import { queueDeleteCommand } from './delete.js';
 import { queueDrainCommand } from './drain.js';
@@ -16,8 +15,11 @@ import { queueTestingCommand } from './testing.js';
 import { queueUpdateCommand } from './update.js';
 import { queueWatchCommand } from './watch.js';
 
-/** `argv`: the command line; the subcommands it does not name are stubs (undefined: all built). */
-export function queueCommand(ctx: Context, argv?: readonly string[]): Command {
+/**
+ * `argv`: the command line; the subcommands it does not name are stubs made from `entries` (the
+ * command table's) (undefined: all built).
+ */
+export function queueCommand(ctx: Context, argv?: readonly string[], entries?: readonly CommandEntry[]): Command {
   const cmd = new Command('queue')
     .summary('inspect and administer the merge queue of a branch')
     .description(
@@ -25,7 +27,7 @@ export function queueCommand(ctx: Context, argv?: readonly string[]): Command {
     );
   return addSubcommands(
     cmd,
-    COMMAND_MANIFEST.find((e) => e.name === 'queue')?.subcommands,
+    entries,
     {
       show: () => queueShowCommand(ctx),
       watch: () => queueWatchCommand(ctx),
