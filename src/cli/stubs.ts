@@ -1,9 +1,5 @@
-/**
- * Commands that were not built: what a parent's help and "did you mean" need (name, aliases,
- * summary, help term from src/commands/manifest.ts), nothing else. The root stands in stubs for
- * the top-level commands a command line does not name, and a group (`mq queue`) for its
- * subcommands, so `mq queue --help` builds none of the queue's twelve commands.
- */
+// Stand-ins for commands not built (name, aliases, summary from manifest.ts), for help and "did you
+// mean": `mq queue --help` builds none of the queue's commands.
 import { Command } from 'commander';
 import type { CommandEntry } from '../commands/manifest.js';
 
@@ -21,10 +17,8 @@ export function stubOf(entry: CommandEntry): Command {
 }
 
 /**
- * Adds the subcommands of a group in the order of `builders`: those whose name or alias is one of
- * the arguments (all of them when `argv` is undefined: the whole tree) are built, the others are
- * stubs made from the group's manifest entries. A subcommand missing from the manifest (not
- * regenerated yet) is always built.
+ * Adds a group's subcommands in `builders` order: those named in `argv` (all when undefined) are built,
+ * the others are manifest stubs; one missing from the manifest is always built.
  */
 export function addSubcommands(
   group: Command,
