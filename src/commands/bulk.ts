@@ -1,7 +1,4 @@
-/**
- * Runs one PR operation over many PRs with bounded concurrency on the shared keep-alive pool,
- * reporting each result as it lands. A single PR keeps the ordinary error path.
- */
+// One PR operation over many PRs, bounded concurrency on the keep-alive pool; a single PR keeps the usual errors.
 import type { Deps } from '../context.js';
 import { ExitCode, MqError, mostSevere } from '../errors.js';
 import { mapLimit } from '../cli/args.js';

@@ -58,10 +58,8 @@ const changedAt = (e: QueueEntry): number => {
 };
 
 /**
- * The newest `limit` PRs, newest first. Pages are followed with `nextCursor`; while they come
- * newest first (the state change times never rise), reading stops at `limit`. A service that lists
- * in another order (the emulator pages in submission order) is read to the end, up to
- * MAX_HISTORY_READ PRs, and the newest `limit` kept.
+ * The newest `limit` PRs, newest first, following `nextCursor`; a service paging in another order
+ * (the emulator) is read to the end, up to MAX_HISTORY_READ.
  */
 export async function runQueueHistory(opts: HistoryOptions, deps: Deps): Promise<Result> {
   // Checked before anything is sent.
