@@ -1,7 +1,5 @@
-/**
- * The GitHub Action: upload targets (optional), submit, wait, and report via $GITHUB_OUTPUT, the job
- * summary, grouped logs and an ::error:: annotation. Exit codes are mq's (0 merged, 9 left, 8 timeout...).
- */
+// The GitHub Action: upload targets (optional), submit, wait, and report via $GITHUB_OUTPUT, the job
+// summary, grouped logs and an ::error:: annotation. Exit codes are mq's (0 merged, 9 left, 8 timeout...).
 import { MergeQueueClient, VERSION } from '../lib/client.js';
 import { MergeQueueError } from '../lib/errors.js';
 import type { QueueTargetRequest, SubmittedPullRequest, Transition, WaitResult } from '../lib/types.js';

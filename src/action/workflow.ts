@@ -1,9 +1,7 @@
-/**
- * The runner's side of a JavaScript action, without @actions/core (its HTTP/OIDC stack is unused):
- * INPUT_* inputs, workflow commands on stdout, outputs and summary appended to the runner's files.
- * Messages encode `%`, CR, LF (and `:` `,` in properties) so no text can end a command early; every
- * line is made safe first (safeLogLine: `::` and `##[` would read as commands).
- */
+// The runner's side of a JavaScript action, without @actions/core (its HTTP/OIDC stack is unused):
+// INPUT_* inputs, workflow commands on stdout, outputs and summary appended to the runner's files.
+// Messages encode `%`, CR, LF (and `:` `,` in properties) so no text can end a command early; every
+// line is made safe first (safeLogLine: `::` and `##[` would read as commands).
 import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 

@@ -1,8 +1,6 @@
-/**
- * Connection checks shared by the CLI, the library and the Action: http(s) URL without query, fragment
- * or credentials (http only to loopback unless allowed), visible-ASCII token, timer-sized timeout.
- * Typed values fail with exit 2, stored ones with 7; a bad token is always 7.
- */
+// Connection checks shared by the CLI, the library and the Action: http(s) URL without query, fragment
+// or credentials (http only to loopback unless allowed), visible-ASCII token, timer-sized timeout.
+// Typed values fail with exit 2, stored ones with 7; a bad token is always 7.
 import { ConfigError, UsageError, type MqError } from '../errors.js';
 
 export const DEFAULT_API_URL = 'https://api.trunk.io/v1';

@@ -1,11 +1,9 @@
-/**
- * The one HTTP layer every command goes through, over a transport (transport.ts).
- * - Each attempt is bounded by the request timeout and the call's/command's deadline; signals stop it.
- * - Retries 429/5xx/network with backoff (Retry-After ≤ 60 s); a non-idempotent write only when it
- *   never reached the server, else the outcome is "unknown". A one-shot stream body is never retried.
- * - No redirects (the token must not reach another host); the token is redacted from all it receives.
- * - Answers over 64 MiB are not read; the Date header gives serviceNow().
- */
+// The one HTTP layer every command goes through, over a transport (transport.ts).
+// - Each attempt is bounded by the request timeout and the call's/command's deadline; signals stop it.
+// - Retries 429/5xx/network with backoff (Retry-After ≤ 60 s); a non-idempotent write only when it
+//   never reached the server, else the outcome is "unknown". A one-shot stream body is never retried.
+// - No redirects (the token must not reach another host); the token is redacted from all it receives.
+// - Answers over 64 MiB are not read; the Date header gives serviceNow().
 import { ConfigError, ExitCode, MqError } from '../errors.js';
 import {
   isLoopback,
@@ -58,10 +56,7 @@ export async function closeHttp(): Promise<void> {
   await Promise.all(all.map((t) => t.then((x) => x.close()).catch(() => undefined)));
 }
 
-/**
- * What to say of the service's Date header (`at`, `offset` from the local clock): a time out of the
- * sane range is not used; a remote clock a day off is worth a word, a local emulator's is moved on purpose.
- */
+/** What to say of the Date header: out of range is unused; a remote clock a day off is worth a word. */
 export function clockWarning(at: number, offset: number, loopback: boolean): string | undefined {
   if (at < SANE_DATES[0] || at > SANE_DATES[1]) return "the service's Date header names no time mq can use; times follow this machine's clock";
   if (loopback || Math.abs(offset) <= DAY_MS) return undefined;

@@ -1,10 +1,8 @@
-/**
- * A strict parser of the Prometheus text exposition format 0.0.4 (pure, no dependencies): any line it
- * cannot read or that contradicts an earlier one throws an ExpositionError naming it. Histogram/summary
- * child series (`_bucket`, `_sum`, `_count`, `quantile`) group under their family; untyped samples form
- * `untyped` families; split families merge, a repeated series is an error; order of first appearance.
- * The merge-queue view of the result: merge-queue-metrics.ts.
- */
+// A strict parser of the Prometheus text exposition format 0.0.4 (pure, no dependencies): any line it
+// cannot read or that contradicts an earlier one throws an ExpositionError naming it. Histogram/summary
+// child series (`_bucket`, `_sum`, `_count`, `quantile`) group under their family; untyped samples form
+// `untyped` families; split families merge, a repeated series is an error; order of first appearance.
+// The merge-queue view of the result: merge-queue-metrics.ts.
 import {
   ExpositionError,
   METRIC_TYPES,

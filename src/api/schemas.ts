@@ -1,8 +1,6 @@
-/**
- * Wire schemas: strict requests (spec bounds), lenient answers (unknown fields kept, enums any case,
- * nulls tolerated, older names accepted). zod/mini keeps the start-up bundle small; schemas
- * a one-PR read does not need are built on first use.
- */
+// Wire schemas: strict requests (spec bounds), lenient answers (unknown fields kept, enums any case,
+// nulls tolerated, older names accepted). zod/mini keeps the start-up bundle small; schemas
+// a one-PR read does not need are built on first use.
 import en from 'zod/v4/locales/en.js';
 import * as z from 'zod/mini';
 

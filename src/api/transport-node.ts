@@ -109,9 +109,7 @@ export function nodeTransport(): Transport {
           return;
         }
         let connectTimer: NodeJS.Timeout | undefined;
-        // The URL's parts rather than the URL (Node would convert it on every request), and one
-        // abort listener of our own rather than Node's `signal` option (which adds several and
-        // watches the stream's end to remove them): the signal is this attempt's alone.
+        // URL parts (Node would convert the URL per request); one abort listener (Node's `signal` adds several).
         const host = url.hostname;
         const r = request({
           protocol: url.protocol,

@@ -1,8 +1,6 @@
-/**
- * The proxy transport: undici's EnvHttpProxyAgent, loaded only when a proxy applies (or a test forces
- * it). A proxy dropping the connection before the tunnel is PROXY_DROPPED (undici would reconnect in a
- * tight loop); a CONNECT answered 407 is PROXY_AUTH, any other non-200 PROXY_REFUSED.
- */
+// The proxy transport: undici's EnvHttpProxyAgent, loaded only when a proxy applies (or a test forces
+// it). A proxy dropping the connection before the tunnel is PROXY_DROPPED (undici would reconnect in a
+// tight loop); a CONNECT answered 407 is PROXY_AUTH, any other non-200 PROXY_REFUSED.
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import {

@@ -1,9 +1,7 @@
-/**
- * The profile store: `config.json` (0600, in a 0700 dir). Reads parse it directly (cheap start-up);
- * writes go through write.ts (locked, atomic). An unreadable file: writers refuse (exit 7), readers
- * warn and go on; a special file (a FIFO would block) is always refused; bad entries are reported,
- * ignored and kept on rewrite. Profiles have no prototype, so `__proto__` is an ordinary name.
- */
+// The profile store: `config.json` (0600, in a 0700 dir). Reads parse it directly (cheap start-up);
+// writes go through write.ts (locked, atomic). An unreadable file: writers refuse (exit 7), readers
+// warn and go on; a special file (a FIFO would block) is always refused; bad entries are reported,
+// ignored and kept on rewrite. Profiles have no prototype, so `__proto__` is an ordinary name.
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';

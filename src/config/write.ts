@@ -1,8 +1,6 @@
-/**
- * Writing the profile store: a proper-lockfile lock (conf has none), then conf's atomic replace (0600).
- * The holder records `pid host` so a dead holder's lock is taken over at once (else by age); only one
- * process removes an abandoned lock, under a second lock, after checking again.
- */
+// Writing the profile store: a proper-lockfile lock (conf has none), then conf's atomic replace (0600).
+// The holder records `pid host` so a dead holder's lock is taken over at once (else by age); only one
+// process removes an abandoned lock, under a second lock, after checking again.
 import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';

@@ -1,8 +1,6 @@
-/**
- * The one registry of queue settings: v1 field, flag, label, key, kind, bounds, help, on/off words.
- * Request fields, decoding, `queue update`/`create` flags and `queue show --settings` rows are all
- * generated from it. Free of zod (schemas.ts), so command wiring stays cheap to load.
- */
+// The one registry of queue settings: v1 field, flag, label, key, kind, bounds, help, on/off words.
+// Request fields, decoding, `queue update`/`create` flags and `queue show --settings` rows are all
+// generated from it. Free of zod (schemas.ts), so command wiring stays cheap to load.
 import { DIRECT_MERGE_MODES, MAX_U32, MERGE_METHODS, OPTIMIZATION_MODES, QUEUE_MODES, QUEUE_STATES, REQUESTABLE_QUEUE_STATES } from './vocabulary.js';
 
 export type SettingKind = 'int' | 'minutes' | 'bool' | 'enum' | 'list';

@@ -1,8 +1,6 @@
-/**
- * One emulator per `--data-dir`: the owner holds `emulator.lock` (pid, start time); a lock of a dead or
- * reused pid is taken over. Refuses a directory another user owns or can write (planted links),
- * checks it is writable and removes a crash's temp files.
- */
+// One emulator per `--data-dir`: the owner holds `emulator.lock` (pid, start time); a lock of a dead or
+// reused pid is taken over. Refuses a directory another user owns or can write (planted links),
+// checks it is writable and removes a crash's temp files.
 import {
   closeSync,
   constants,

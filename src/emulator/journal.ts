@@ -1,9 +1,7 @@
-/**
- * The write-ahead journal of `--data-dir`: one JSON line per change, fdatasync'ed before the change is
- * acknowledged (group commit). A line holds the request, not the state: the engine is deterministic,
- * so replay over the snapshot is exact. Files `journal.<n>.log`; each line has sequence number `s`;
- * a torn last line was never acknowledged and is ignored.
- */
+// The write-ahead journal of `--data-dir`: one JSON line per change, fdatasync'ed before the change is
+// acknowledged (group commit). A line holds the request, not the state: the engine is deterministic,
+// so replay over the snapshot is exact. Files `journal.<n>.log`; each line has sequence number `s`;
+// a torn last line was never acknowledged and is ignored.
 import { closeSync, constants, fdatasyncSync, ftruncateSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,9 +1,7 @@
-/**
- * Durable state for `--data-dir`: a snapshot (`state.json`) plus a write-ahead journal of requests
- * (the engine is deterministic, so replay is exact; no database, no native module). Answers wait for
- * fdatasync (group commit); a failed write rolls back to disk (client gets 503) and its effects drop.
- * A snapshot is written atomically once the journal outgrows the last one; replay: recovery.ts.
- */
+// Durable state for `--data-dir`: a snapshot (`state.json`) plus a write-ahead journal of requests
+// (the engine is deterministic, so replay is exact; no database, no native module). Answers wait for
+// fdatasync (group commit); a failed write rolls back to disk (client gets 503) and its effects drop.
+// A snapshot is written atomically once the journal outgrows the last one; replay: recovery.ts.
 import { fsyncSync, openSync, closeSync, readFileSync, unlinkSync } from 'node:fs';
 import { rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -74,10 +74,7 @@ export interface WebhookOptions {
 /** Most deliveries behind a dead receiver are dropped before their first attempt: they share this. */
 export const NO_ATTEMPTS: DeliveryAttempt[] = Object.freeze([]) as unknown as DeliveryAttempt[];
 
-/**
- * A queued delivery. Behind a dead receiver most are dropped after living long enough to reach V8's
- * old generation (~50 MiB in a 20,000-PR run), so it holds only references and is reused once dropped.
- */
+/** A queued delivery: most reach V8's old generation before the cap drops them, so it is reused. */
 export interface Delivery {
   /** The message id, or its number: the id of a delivery made here is spelled out only when needed (idOf). */
   id: string | number;

@@ -1,9 +1,7 @@
-/**
- * Webhook deliveries (trunk-wire §3): engine effects POSTed to each receiver, signed as Svix signs
- * (svix-id, svix-timestamp, svix-signature v1 HMAC-SHA256 of `${id}.${timestamp}.${body}`, key from
- * `whsec_…`). I/O stays out of the engine: `enqueue` only queues, sending runs later, with retries and
- * per-PR order per receiver; a message keeps its id, each attempt gets a fresh timestamp.
- */
+// Webhook deliveries (trunk-wire §3): engine effects POSTed to each receiver, signed as Svix signs
+// (svix-id, svix-timestamp, svix-signature v1 HMAC-SHA256 of `${id}.${timestamp}.${body}`, key from
+// `whsec_…`). I/O stays out of the engine: `enqueue` only queues, sending runs later, with retries and
+// per-PR order per receiver; a message keeps its id, each attempt gets a fresh timestamp.
 import { randomBytes } from 'node:crypto';
 
 import type { Effect } from './engine/index.js';

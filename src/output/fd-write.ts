@@ -1,8 +1,6 @@
-/**
- * stdout/stderr via `fs.writeSync` when not a terminal: creating `process.stdout` loads Node's streams
- * (and node:net for pipes) at every start. A terminal keeps Node's stream. Writes stay synchronous and
- * ordered; a pipe that would block hands over to the stream for good.
- */
+// stdout/stderr via `fs.writeSync` when not a terminal: creating `process.stdout` loads Node's streams
+// (and node:net for pipes) at every start. A terminal keeps Node's stream. Writes stay synchronous and
+// ordered; a pipe that would block hands over to the stream for good.
 import { fstatSync, statSync, writeSync } from 'node:fs';
 
 /** Whether `fd` is certainly not a terminal, found without loading node:tty (which loads node:net). */

@@ -1,8 +1,6 @@
-/**
- * Every string from the service is made safe here before a terminal, pipe or markdown summary:
- * control, bidi and invisible characters become visible escapes (no cursor moves, OSC 52, hidden or
- * reordered text); tabs and line breaks become a space. `--json` never comes here (JSON escapes).
- */
+// Every string from the service is made safe here before a terminal, pipe or markdown summary:
+// control, bidi and invisible characters become visible escapes (no cursor moves, OSC 52, hidden or
+// reordered text); tabs and line breaks become a space. `--json` never comes here (JSON escapes).
 
 // C0, DEL, C1, bidi controls, line/paragraph separators and invisible characters (soft hyphen, zero-width
 // space, BOM, tags...). Joiners U+200C/U+200D stay: scripts and emoji need them.

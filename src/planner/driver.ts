@@ -1,8 +1,6 @@
-/**
- * One simulated run: Poisson arrivals through the real engine on a virtual clock, the planner playing
- * CI (duration, runner wait, outcome: fails iff a PR in it or its unmerged base breaks, or a flake).
- * Every draw is keyed by PR number, not event order, so all rows see the same random workload.
- */
+// One simulated run: Poisson arrivals through the real engine on a virtual clock, the planner playing
+// CI (duration, runner wait, outcome: fails iff a PR in it or its unmerged base breaks, or a flake).
+// Every draw is keyed by PR number, not event order, so all rows see the same random workload.
 import { SimEngine, type Effect } from './engine-adapter.js';
 import { TTM_POINTS, type RunMetrics, type SimInputs, type SimSettings } from './model.js';
 import { normal, runSeed, STREAM, uniform } from './random.js';

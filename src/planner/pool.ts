@@ -1,8 +1,6 @@
-/**
- * Runs every (row, run) pair on worker threads when the bundled worker exists, else in this thread.
- * Results are stored by task index (independent of scheduling); worker heaps are capped so an
- * oversized run is an error, not a V8 abort.
- */
+// Runs every (row, run) pair on worker threads when the bundled worker exists, else in this thread.
+// Results are stored by task index (independent of scheduling); worker heaps are capped so an
+// oversized run is an error, not a V8 abort.
 import { existsSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';

@@ -1,8 +1,6 @@
-/**
- * The polling loop of `wait`, `queue drain --wait` and `queue watch`. A transient failure (exit 6) is a
- * blip (`onBlip`, interval doubles up to 8x). With a deadline, reads get it, none starts with less than
- * MIN_POLL_MS left, and the end is 'timeout', unless no read ever reached the service (then exit 6).
- */
+// The polling loop of `wait`, `queue drain --wait` and `queue watch`. A transient failure (exit 6) is a
+// blip (`onBlip`, interval doubles up to 8x). With a deadline, reads get it, none starts with less than
+// MIN_POLL_MS left, and the end is 'timeout', unless no read ever reached the service (then exit 6).
 import type { CallOptions } from '../api/http.js';
 import { ExitCode, MqError } from '../errors.js';
 import type { Clock } from './clock.js';

@@ -67,9 +67,7 @@ export async function runQueueHistory(opts: HistoryOptions, deps: Deps): Promise
   const target = deps.target();
   const client = await deps.client();
   if (opts.since !== undefined && !ISO_DATE.test(opts.since.trim())) {
-    // A duration counts back from the service's clock (its Date header), as in queue stats: right
-    // against an emulator whose clock is not this machine's. The queue's answer brings the clock
-    // (read for its state alone: its PRs are not decoded).
+    // Durations count back from the service's clock (Date header; right against an emulator), read with the queue.
     await client.getQueueState(target);
     since = parseSince(
       opts.since,

@@ -1,11 +1,9 @@
-/**
- * Bisection of a failed batch (queue-semantics §2.3–2.4, D7, D8). Its PRs leave the main order
- * (BISECTION_REQUIRED) and are split in half, L on the base and R on base + L, in the bisection slots.
- * A passing node's PRs go back to the front of the main queue for a retest, unless its run is reusable
- * (reuse.ts); a failing node waits for its base to clear, then a single PR is the culprit and a group
- * splits again. A culprit leaving restarts the nodes built on it. bisection_skip_redundant_tests skips
- * a node whose exact set already failed in this bisection (D8).
- */
+// Bisection of a failed batch (queue-semantics §2.3–2.4, D7, D8). Its PRs leave the main order
+// (BISECTION_REQUIRED) and are split in half, L on the base and R on base + L, in the bisection slots.
+// A passing node's PRs go back to the front of the main queue for a retest, unless its run is reusable
+// (reuse.ts); a failing node waits for its base to clear, then a single PR is the culprit and a group
+// splits again. A culprit leaving restarts the nodes built on it. bisection_skip_redundant_tests skips
+// a node whose exact set already failed in this bisection (D8).
 import { halves, isOpen, setKey } from './bisection-nodes.js';
 import { emitBatch, transition, type Core } from './lifecycle.js';
 import { leaveQueue } from './membership.js';

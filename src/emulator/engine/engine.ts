@@ -1,8 +1,6 @@
-/**
- * The merge-queue engine: a pure state machine over a JSON state. Each operation takes `now` and first
- * processes the events due by then (no clock, no I/O, ids from a PRNG in the state; time never goes
- * back). It validates before changing anything and throws EngineError; reads answer with views.ts.
- */
+// The merge-queue engine: a pure state machine over a JSON state. Each operation takes `now` and first
+// processes the events due by then (no clock, no I/O, ids from a PRNG in the state; time never goes
+// back). It validates before changing anything and throws EngineError; reads answer with views.ts.
 import type { QueueUpdate } from './config.js';
 import { badRequest, notFound } from './errors.js';
 import { heapPeek, heapPop } from './event-heap.js';

@@ -1,8 +1,6 @@
-/**
- * Queue order without O(n) shuffling: the started list (never reordered), then waiting buckets by
- * priority value (FIFO each), so priority never preempts started PRs and every move is O(1).
- * NOT_READY entries are a separate list. Lists are intrusive (prev/next on entries): plain JSON.
- */
+// Queue order without O(n) shuffling: the started list (never reordered), then waiting buckets by
+// priority value (FIFO each), so priority never preempts started PRs and every move is O(1).
+// NOT_READY entries are a separate list. Lists are intrusive (prev/next on entries): plain JSON.
 import { indexAdd } from './targets.js';
 import type { Entry, ListLinks, ListName, QueueRecord } from './types.js';
 

@@ -1,8 +1,6 @@
-/**
- * No identical rerun after bisection (issue 15.2): when a passing bisection run tested exactly what
- * the main queue would test its PRs on now (same branch state, same PRs under each), it is their test:
- * they stay TESTS_PASSED and join the end of the started list. Otherwise they are retested.
- */
+// No identical rerun after bisection (issue 15.2): when a passing bisection run tested exactly what
+// the main queue would test its PRs on now (same branch state, same PRs under each), it is their test:
+// they stay TESTS_PASSED and join the end of the started list. Otherwise they are retested.
 import { pin, returnToWaiting, unlink } from './queue-order.js';
 import { baseFor, headOfBucketAfter, nextInOrder } from './start-runs.js';
 import type { Entry, QueueRecord, TestRun } from './types.js';

@@ -1,9 +1,7 @@
-/**
- * Test runs: a run tests a GROUP of PRs on top of a BASE (the unmerged PRs ahead in its lane).
- * Fate: fails if any PR of group + unmerged base `breaksBuild` (checked at completion); else the
- * group's next scripted outcomes (hang > fail > pass, read at start); else pass after the longest
- * `testMinutes`. An outcome is spent only by the run that reaches that PR's result (spendScripts).
- */
+// Test runs: a run tests a GROUP of PRs on top of a BASE (the unmerged PRs ahead in its lane).
+// Fate: fails if any PR of group + unmerged base `breaksBuild` (checked at completion); else the
+// group's next scripted outcomes (hang > fail > pass, read at start); else pass after the longest
+// `testMinutes`. An outcome is spent only by the run that reaches that PR's result (spendScripts).
 import { heapPush, heapRetain } from './event-heap.js';
 import { fakePrFor, type Core } from './lifecycle.js';
 import { sha, uuid } from './random.js';

@@ -1,8 +1,6 @@
-/**
- * Impacted targets and parallel mode's rule (queue-semantics §2.5): a PR depends on every PR ahead whose
- * targets overlap, transitively. ALL overlaps any non-empty list; an empty list overlaps nothing.
- * Single mode is every PR at ALL.
- */
+// Impacted targets and parallel mode's rule (queue-semantics §2.5): a PR depends on every PR ahead whose
+// targets overlap, transitively. ALL overlaps any non-empty list; an empty list overlaps nothing.
+// Single mode is every PR at ALL.
 import type { Entry, QueueRecord, Targets, TestRun, TargetIndex } from './types.js';
 
 const ALL: Targets = 'ALL';
