@@ -55,7 +55,8 @@ function count(q: QueueRecord, s: PrState | null, delta: 1 | -1): void {
 
 /**
  * Moves an entry to `to` (`from` null only on first submission). Metrics (trunk-wire §2): wait = admitted
- * to first test, test = first test to conclusion; NOT_READY time counts in none; cancelled unadmitted = none.
+ * to first test, test = first test to conclusion; NOT_READY time counts in neither, and a PR cancelled
+ * before admission is no conclusion.
  */
 export function transition(
   core: Core,
