@@ -1,10 +1,5 @@
-/**
- * The deps every behaviour gets (gh's Factory, kept small): streams, environment, working
- * directory, clock, the command's signal (Ctrl-C, or run() ended it), the global options, the
- * presenter, configuration access and a lazily built API client. main.ts/cli.ts build one Context
- * from the real process; tests build one with a memory IO, a fixed or virtual clock and a fake
- * client. Nothing in a behaviour reaches for `process`, `Date.now` or stdout directly.
- */
+// The deps every behaviour gets (like gh's Factory): streams, env, cwd, clock, signal, options,
+// presenter, config and a lazy client. Tests build one with memory IO, a fixed clock and a fake client.
 import { setMaxListeners } from 'node:events';
 import type { MergeQueueClient } from './api/client.js';
 import type { RequestDescription } from './api/http.js';
@@ -91,10 +86,7 @@ export class Context {
   readonly io: IO;
   readonly cwd: string;
   readonly clock: Clock;
-  /**
-   * The command's signal: aborted on Ctrl-C, so long waits stop promptly, and by run() once the
-   * command has its outcome, so no request it started (a side read, a retry) outlives it.
-   */
+  /** Aborted on Ctrl-C and by run() once the command has its outcome, so nothing it started outlives it. */
   readonly signal: AbortSignal;
   readonly out: Presenter;
   options: GlobalOptions = {};

@@ -1,8 +1,5 @@
-/**
- * The error family and the exit-code table. Every failure that reaches the user is an MqError:
- * `main.ts` prints it as `mq: <what failed>: <why>` plus `hint:` lines and exits with its code.
- * The numbers are a public contract for scripts: never renumber them.
- */
+// The error family and the exit-code table (`mq: <what>: <why>` + hints). The numbers are a public
+// contract for scripts: never renumber them.
 export const ExitCode = {
   ok: 0,
   unexpected: 1,
@@ -52,10 +49,7 @@ export interface MqErrorOptions {
   cause?: unknown;
 }
 
-/**
- * The bundle loads some modules lazily from separate files, each with its own copy of this module.
- * `instanceof` therefore checks a brand registered under a global symbol, not class identity.
- */
+// Lazily loaded bundles each carry a copy of this module, so `instanceof` checks a global-symbol brand.
 const KINDS = Symbol.for('mq.errorKinds');
 
 function hasBrand(value: unknown, brand: string): boolean {

@@ -1,9 +1,5 @@
-/**
- * Runs one command line inside a Context and hands whatever was thrown to the presenter, which
- * prints one error line, hints and (under JSON, however chosen) the error document, and picks the
- * exit code from the table in errors.ts. cli.ts calls it for the real process; tests call it
- * in-process with a memory IO.
- */
+// Runs one command line in a Context; anything thrown goes to the presenter (error line, hints, exit
+// code). cli.ts calls it for the real process, tests in-process.
 import { versionRequest, versionText } from './cli/version.js';
 import { type Context, VERSION } from './context.js';
 import { argvAsksJson, formatOf, presentError } from './output/present.js';

@@ -1,7 +1,4 @@
-/**
- * Entry of the bundled action (action/dist/index.js). A cancelled job gets SIGINT, then SIGTERM:
- * both stop requests and the wait, and the step ends with exit 130 and an annotation.
- */
+// Entry of the bundled action. SIGINT/SIGTERM (a cancelled job) stop the wait: exit 130 and an annotation.
 import { runAction } from './main.js';
 import { Workflow, type ActionIo } from './workflow.js';
 

@@ -1,8 +1,5 @@
-/**
- * The action's inputs, checked before anything is sent, with defaults taken from the workflow run
- * (GITHUB_REPOSITORY, GITHUB_SERVER_URL, GITHUB_REF, GITHUB_BASE_REF, GITHUB_EVENT_PATH). A bad
- * input is an InputError naming the input, with mq's exit code for it (2 usage, 7 configuration).
- */
+// The action's inputs, checked before sending, defaults from the workflow run's GITHUB_* variables;
+// a bad one is an InputError naming it (exit 2, or 7 for configuration).
 import { readFileSync } from 'node:fs';
 
 import { COMMIT_SHA, MAX_U32, WORKFLOW_RUN_ID } from '../domain/vocabulary.js';

@@ -1,10 +1,5 @@
-/**
- * The GitHub Action: upload impacted targets (optional), submit the PR, wait until it merges,
- * leaves the queue or the timeout passes, and report as the runner expects: outputs in
- * $GITHUB_OUTPUT, a job summary in $GITHUB_STEP_SUMMARY, a grouped log and an ::error::
- * annotation when the step fails. The exit code is mq's (0 merged, 9 failed or cancelled,
- * 8 still pending at the timeout, 2 bad input, 7 no token, 3/4/5/6 from the service, 130 cancelled).
- */
+// The GitHub Action: upload targets (optional), submit, wait, and report via $GITHUB_OUTPUT, the job
+// summary, grouped logs and an ::error:: annotation. Exit codes are mq's (0 merged, 9 left, 8 timeout...).
 import { MergeQueueClient, VERSION } from '../lib/client.js';
 import { MergeQueueError } from '../lib/errors.js';
 import type { QueueTargetRequest, SubmittedPullRequest, Transition, WaitResult } from '../lib/types.js';
@@ -36,10 +31,7 @@ function setOutputs(wf: Workflow, r: Report): void {
   wf.setOutput('failing-checks', JSON.stringify(r.failing));
 }
 
-/**
- * Seconds from the first state the wait saw to the last, by the service's clock (its
- * stateChangedAt); when the wait saw only one state or ran out, the time this step waited.
- */
+/** Seconds from the first to the last state seen (service clock); else how long this step waited. */
 function timeInQueue(result: WaitResult): number {
   const first = result.transitions[0];
   const last = result.transitions[result.transitions.length - 1];

@@ -1,9 +1,5 @@
-/**
- * What the job summary tells about the PR's trip through the queue: its transitions in plain
- * words, the test run that merged or failed it and, for a failure, that run's failing checks with
- * links. Read with `mq status`'s story (src/stats). Everything here comes from the service and is
- * untrusted: the story cleans it, the summary escapes it and links only http(s) URLs.
- */
+// The job summary's story of the PR's trip (as `mq status` tells it). All from the service, so
+// untrusted: the story cleans it, the summary escapes it and links only http(s) URLs.
 import { PR_STATES } from '../domain/vocabulary.js';
 import { innerClient, type MergeQueueClient } from '../lib/client.js';
 import type { QueueTargetRequest } from '../lib/types.js';
@@ -37,11 +33,7 @@ export function knownState(state: string | null | undefined): string {
   return (PR_STATES as readonly string[]).includes(state) ? state : 'unknown';
 }
 
-/**
- * The PR's last trip, told as `mq status` tells it (src/stats: the timeline in plain words, the run
- * that merged or failed it, that run's failing checks), read through the CLI client behind the
- * library client. Undefined when the service keeps no timeline for the PR.
- */
+/** The PR's last trip, read through the CLI client behind the library one; undefined without a timeline. */
 export async function readStory(client: MergeQueueClient, target: QueueTargetRequest, pr: number): Promise<PrStory | undefined> {
   const { story, checksNote } = await fetchStory(innerClient(client), target, pr);
   const trip = story.trips[0];

@@ -1,16 +1,7 @@
-/**
- * The runner's side of a JavaScript action, written out instead of taking @actions/core: the
- * protocol is small (inputs from INPUT_* variables, workflow commands on stdout, outputs and the
- * job summary appended to files the runner names), and @actions/core would bring its HTTP and
- * OIDC stack into the bundle for nothing this action uses.
- *
- * Workflow commands are `::name key=value,...::message` lines. The runner decodes `%25`, `%0D`
- * and `%0A` in messages, and additionally `%3A` and `%2C` in property values, so those characters
- * are encoded here; without it a message with a newline would end the command early and let the
- * rest of the text be read as another command. Every line of text (log lines, messages, titles) is
- * made safe first (safeLogLine): the runner also reads a line starting with `::` (after blanks)
- * and any `##[` (its older form) as a command.
- */
+// The runner's side of a JavaScript action, without @actions/core (its HTTP/OIDC stack is unused):
+// INPUT_* inputs, workflow commands on stdout, outputs and summary appended to the runner's files.
+// Messages encode `%`, CR, LF (and `:` `,` in properties) so no text can end a command early; every
+// line is made safe first (safeLogLine: `::` and `##[` would read as commands).
 import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 
@@ -91,10 +82,7 @@ export class Workflow {
     this.io.write(annotation('notice', message, title));
   }
 
-  /**
-   * Appends `name` to $GITHUB_OUTPUT in the multi-line form `name<<DELIM ... DELIM`, with a random
-   * delimiter that cannot occur in the value.
-   */
+  /** Appends `name<<DELIM ... DELIM` to $GITHUB_OUTPUT with a random delimiter absent from the value. */
   setOutput(name: string, value: string): void {
     const file = this.io.env.GITHUB_OUTPUT;
     if (!file) {

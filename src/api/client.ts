@@ -1,8 +1,5 @@
-/**
- * One typed function per endpoint. Requests are checked against the spec's bounds before anything
- * is sent; responses of reads are decoded leniently; mutation bodies are never parsed (the live
- * service answers `OK`, an empty body or `{}`).
- */
+// One typed function per endpoint: requests checked before sending, reads decoded leniently, write
+// answers never parsed (the service sends `OK`, nothing or `{}`).
 import type * as z from 'zod/mini';
 import { ExitCode, MqError, UsageError } from '../errors.js';
 import * as h from './history.js';
@@ -76,11 +73,7 @@ export class MergeQueueClient {
     return this.options.dryRun !== undefined;
   }
 
-  /**
-   * The service's time now (epoch ms), for ages and durations: the local clock corrected by the
-   * latest answer's Date header (the emulator sends its emulated time there), or `localNow` before
-   * any answer carried one.
-   */
+  /** The service's time (epoch ms), from the last Date header (the emulator's clock), else `localNow`. */
   serviceNow(localNow: () => number): number {
     return this.http.serviceClockOffsetMs === undefined ? localNow() : this.http.serviceNow();
   }

@@ -1,10 +1,6 @@
-/**
- * The checks of a connection's settings, one implementation for the CLI (src/config), the library
- * (MergeQueueClient) and the Action: the API URL is a plain http(s) URL (no query, fragment or
- * credentials; plain http only to loopback unless allowed), the token is visible ASCII, a timeout
- * fits a timer. A value typed (flag, option, input) is a usage error (2); one stored in the
- * environment or a profile a configuration error (7); a bad token always a configuration error.
- */
+// Connection checks shared by the CLI, the library and the Action: http(s) URL without query, fragment
+// or credentials (http only to loopback unless allowed), visible-ASCII token, timer-sized timeout.
+// Typed values fail with exit 2, stored ones with 7; a bad token is always 7.
 import { ConfigError, UsageError, type MqError } from '../errors.js';
 
 export const DEFAULT_API_URL = 'https://api.trunk.io/v1';
@@ -22,10 +18,7 @@ export function withoutCredentials(raw: string): string {
 const fromProfile = (source: string) => source.startsWith('profile');
 const typed = (source: string) => /^(flag|--|option |input )/.test(source) || source === 'api-url';
 
-/**
- * A query string, a fragment or credentials in the API URL: refused before anything is sent.
- * Exit 2 when typed (flag) or exported (environment), 7 when stored in a profile.
- */
+/** Query, fragment or credentials in the API URL: refused before sending (exit 2 typed/env, 7 profile). */
 export function checkUrlParts(url: URL, raw: string, source: string): void {
   const parts = [
     url.username || url.password ? 'credentials (user:password@)' : '',
@@ -47,10 +40,7 @@ export function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK.test(hostname);
 }
 
-/**
- * A usable base URL: http(s), no credentials, query or fragment, plain http only to loopback
- * unless allowed. `insecureHint` says how to allow it where the value came from.
- */
+/** A usable base URL (see the header); `insecureHint` says how to allow http where the value came from. */
 export function checkApiUrl(
   raw: string,
   source: string,

@@ -1,7 +1,4 @@
-/**
- * The line-level syntax of the Prometheus text exposition format: value and name tokens, label
- * sets, escapes, and the types the parser in prometheus.ts builds. Pure functions, no imports.
- */
+// Line-level syntax of the Prometheus text format (tokens, label sets, escapes) for prometheus.ts. Pure.
 export type MetricType = 'counter' | 'gauge' | 'histogram' | 'summary' | 'untyped';
 
 export interface Sample {
@@ -37,9 +34,7 @@ export class ExpositionError extends Error {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Parsing
-// ---------------------------------------------------------------------------------------------
+// ---- Parsing ----
 
 export const METRIC_TYPES: ReadonlySet<string> = new Set(['counter', 'gauge', 'histogram', 'summary', 'untyped']);
 export const FLOAT_RE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -49,11 +44,7 @@ export const INT_RE = /^[+-]?\d+$/;
 export const CHILD_SUFFIXES = ['_bucket', '_sum', '_count'] as const;
 export type ChildSuffix = (typeof CHILD_SUFFIXES)[number];
 
-/**
- * Parses a float the way the exposition format writes them: decimal with optional exponent, or
- * NaN / Inf / +Inf / -Inf (case-insensitive). Returns undefined for anything else, and for finite
- * literals too large to represent.
- */
+/** A float as the format writes it (decimal, exponent, NaN/±Inf any case); undefined otherwise or if too large. */
 export function parseFloatToken(token: string): number | undefined {
   if (FLOAT_RE.test(token)) {
     const value = Number(token);

@@ -1,10 +1,5 @@
-/**
- * Schemas and types of the v1 endpoints that hold history (trunk-wire.md §1.4, §1.6, §1.15):
- * requests strict (the service's bounds), responses lenient as everywhere in the client — unknown
- * fields kept, absent or null fields tolerated, states read case-insensitively. Timeline reasons are
- * lowercase in v1 (`prerequisite_merge_item_failed`) and uppercase in webhooks; they are decoded to
- * the uppercase spelling, so callers compare them with one vocabulary (`BISECTION_REQUIRED`).
- */
+// Schemas of the v1 history endpoints (trunk-wire §1.4, §1.6, §1.15): strict requests, lenient answers.
+// Timeline reasons (lowercase in v1, uppercase in webhooks) decode to the uppercase spelling.
 import * as z from 'zod/mini';
 
 import { MAX_U32, PR_STATES } from '../domain/vocabulary.js';
@@ -97,11 +92,7 @@ export const timelineRunSchema = z.looseObject({
   testedPullRequests: z.nullish(z.array(testedPullRequest)),
 });
 
-/**
- * One transition. v1 puts the reason in a per-state object (`notReady.reason`, `failure.reason`,
- * `testsPassed.testRunId`, …); the emulator also sends it flat. `reason` and `testRunId` are filled
- * from whichever is present.
- */
+/** One transition; `reason`/`testRunId` come from v1's per-state object or the emulator's flat fields. */
 export const timelineItemSchema = z.pipe(
   z.transform(flattenTimelineItem),
   z.looseObject({
@@ -194,11 +185,7 @@ export const concludedPullRequestPageSchema = z.lazy(() =>
 
 // ---- helpers -----------------------------------------------------------------------------------
 
-/**
- * The one order of a PR's timeline, for every view: newest first by time; equal times (the live
- * service records whole seconds, the emulator's manual clock stands still) keep the service's list
- * order, which v1 gives newest first. Ordering an ordered timeline again changes nothing.
- */
+/** Newest first by time; ties (whole seconds, a still clock) keep the service's (newest-first) order. */
 export function newestFirst<T>(items: readonly T[], at: (item: T) => number): T[] {
   return items
     .map((item, i) => ({ item, i, at: at(item) }))

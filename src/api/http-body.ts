@@ -1,8 +1,5 @@
-/**
- * Bodies in both directions for the HTTP layer: a request body handed to the transport (a
- * StreamBody is opened afresh for each attempt), how --debug and --dry-run show a streamed one
- * (its size, never its bytes), and an answer read as text up to the size cap.
- */
+// Bodies for the HTTP layer: request bodies (streams reopened per attempt, shown by size only in
+// --debug/--dry-run) and answers read as text up to the size cap.
 import { ExitCode, MqError } from '../errors.js';
 import { formatBytes } from './http-errors.js';
 import type { StreamBody, TransportBody, TransportResponse } from './transport.js';

@@ -1,8 +1,5 @@
-/**
- * How the HTTP layer words what went wrong: an HTTP status, a network or proxy failure, a write
- * answered with something that is not an API answer. Each is one MqError with the exit code from
- * the table and a hint that names the setting to change.
- */
+// How the HTTP layer words a failure (status, network, proxy, non-API answer): one MqError with the
+// table's exit code and a hint naming the setting to change.
 import { ApiError, ExitCode, MqError, exitCodeForStatus } from '../errors.js';
 import type { CallSpec, HttpResponse } from './http-types.js';
 import { TransportError } from './transport.js';
@@ -25,10 +22,7 @@ export function formatBytes(n: number): string {
   return n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : `${n} bytes`;
 }
 
-/**
- * A write's 2xx answer must be what the service sends for a write: nothing, `OK`, or JSON. Anything
- * else (an HTML sign-in page, a captive portal) means the request reached the wrong server.
- */
+/** A write's 2xx must be empty, `OK` or JSON; anything else (a sign-in page) means the wrong server. */
 export function checkWriteAnswer(res: HttpResponse, what: string): void {
   const text = res.body.trim();
   const html = /text\/html/i.test(res.contentType) || /^<(!doctype|html)/i.test(text);
@@ -65,10 +59,7 @@ export function missingV1(baseUrl: string | undefined): boolean {
   }
 }
 
-/**
- * Whether the service answered that it has no such endpoint (HTTP 405, or 404 for the path itself),
- * not its not-found answer about a PR, a queue or a run, which names what it did not find.
- */
+/** The service has no such endpoint (405, or 404 for the path), not a not-found about a PR, queue or run. */
 export function endpointMissing(err: unknown): err is ApiError {
   if (!(err instanceof ApiError)) return false;
   if (err.status === 405) return true;

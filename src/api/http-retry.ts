@@ -1,8 +1,4 @@
-/**
- * The retry timing of the HTTP layer: Retry-After (seconds or an HTTP date, capped at 60 s), the
- * exponential backoff with jitter used without one, and a wait that Ctrl-C or a call's signal
- * ends at once. Which failures are retried at all is decided in http.ts.
- */
+// Retry timing: Retry-After (seconds or date, ≤ 60 s), jittered backoff, and a wait signals end at once.
 
 export const MAX_RETRY_AFTER_MS = 60_000;
 /** A retry is only worth starting with at least this long left before the deadline. */
@@ -24,10 +20,7 @@ export function backoffDelay(attempt: number, retryAfterMs: number | undefined, 
   return retryAfterMs ?? Math.round(exp / 2 + (random() * exp) / 2);
 }
 
-/**
- * Waits `ms` (through `sleep` when given, else a timer) unless one of `signals` aborts first; then
- * rejects with what `check` throws. `check` is also run before the wait starts.
- */
+/** Waits `ms` unless a signal aborts first (then rejects with what `check` throws); `check` runs first too. */
 export async function abortableWait(ms: number, signals: AbortSignal[], check: () => void, sleep: ((ms: number) => Promise<void>) | undefined): Promise<void> {
   check();
   let timer: NodeJS.Timeout | undefined;

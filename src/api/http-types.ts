@@ -1,7 +1,4 @@
-/**
- * The shapes of the HTTP layer: its settings, one call and its options, its answer and a request as
- * --dry-run shows it; shared by http.ts and its helpers. Types only (nothing at run time).
- */
+// The HTTP layer's shapes (settings, call, answer, dry-run request), shared by http.ts and its helpers.
 import type { StreamBody, TransportName } from './transport.js';
 
 export interface CallSpec {
@@ -33,10 +30,7 @@ export interface CallOptions {
 export interface HttpSettings {
   baseUrl: string;
   token: string;
-  /**
-   * A fork PR's workflow run id: setImpactedTargets then authenticates with `x-forked-workflow-run-id`
-   * and an empty `x-api-token`, as Trunk documents; every other call still needs the token.
-   */
+  /** A fork PR's workflow run id: authenticates setImpactedTargets only (empty `x-api-token`). */
   forkedWorkflowRunId?: string;
   userAgent: string;
   timeoutMs: number;

@@ -1,30 +1,9 @@
-/**
- * The one HTTP layer every command goes through. Its promises hold whatever transport moves the
- * bytes (transport.ts): `node:http`/`node:https` by default, undici when a proxy applies.
- *
- * - Timeouts: each attempt is bounded by the request timeout and by the call's deadline, whatever
- *   phase it is in (connecting, a silent proxy, waiting for headers, a slow body). No attempt or
- *   retry starts past the deadline, and no retry waits past it.
- * - The settings' signal (Ctrl-C, or the command is over) and a call's own signal stop a request in
- *   flight and any backoff; the retry loop checks them before each try. The settings' deadline (the
- *   command's) bounds every call like a call's own deadline.
- * - Retries (429, 5xx, network) with exponential backoff and jitter, honouring Retry-After (capped at
- *   60 s). An idempotent call is retried on any of these; a non-idempotent one only when the request
- *   provably never reached the server (connection refused, 429), so a write is never doubled. When a
- *   non-idempotent write fails after it was sent, the outcome is reported as unknown.
- * - Redirects are never followed: the token must not reach another host.
- * - The token is removed from everything the service sends before any of it is cut, logged or
- *   shown. Answers over 64 MiB are not read further (exit 1, never retried).
- * - The service's clock: the offset of its `Date` header from the local clock is kept (serviceNow).
- * - --debug logs each request and response with the token redacted (a streamed body as its size).
- * - A streamed body (StreamBody) is opened afresh for each attempt, so a body held in memory or
- *   re-read from its file is retried like a string. One that cannot be replayed is never retried
- *   once opened (not for an idempotent call, not after a 429); the failure is worded as usual
- *   ("outcome unknown" only for a non-idempotent call that may have reached the service).
- *
- * Helpers: http-retry.ts (backoff, Retry-After, the abortable wait), http-body.ts (request and
- * answer bodies, the size cap), http-errors.ts (the wording), http-types.ts (the shapes).
- */
+// The one HTTP layer every command goes through, over a transport (transport.ts).
+// - Each attempt is bounded by the request timeout and the call's/command's deadline; signals stop it.
+// - Retries 429/5xx/network with backoff (Retry-After ≤ 60 s); a non-idempotent write only when it
+//   never reached the server, else the outcome is "unknown". A one-shot stream body is never retried.
+// - No redirects (the token must not reach another host); the token is redacted from all it receives.
+// - Answers over 64 MiB are not read; the Date header gives serviceNow().
 import { ConfigError, ExitCode, MqError } from '../errors.js';
 import {
   isLoopback,
@@ -54,8 +33,6 @@ const SANE_DATES = [0, Date.UTC(2200, 0, 1)] as const;
 /** The one endpoint a fork PR's workflow run id authenticates. */
 const FORKED_ENDPOINT = 'setImpactedTargets';
 
-// ---- transports -------------------------------------------------------------------------------
-
 const transports = new Map<string, Promise<Transport>>();
 
 function transportFor(name: TransportName, settings: HttpSettings, proxies: ProxySettings): Promise<Transport> {
@@ -79,12 +56,7 @@ export async function closeHttp(): Promise<void> {
   await Promise.all(all.map((t) => t.then((x) => x.close()).catch(() => undefined)));
 }
 
-// ---- helpers ----------------------------------------------------------------------------------
-
-/**
- * What to say of the service's Date header (`at`, `offset` from the local clock): a time out of the
- * sane range is not used; a remote clock a day off is worth a word, a local emulator's is moved on purpose.
- */
+/** What to say of the Date header: out of range is unused; a remote clock a day off is worth a word. */
 export function clockWarning(at: number, offset: number, loopback: boolean): string | undefined {
   if (at < SANE_DATES[0] || at > SANE_DATES[1]) return "the service's Date header names no time mq can use; times follow this machine's clock";
   if (loopback || Math.abs(offset) <= DAY_MS) return undefined;
@@ -106,7 +78,6 @@ export class HttpClient {
   private readonly random: () => number;
   private readonly now: () => number;
   private readonly env: NodeJS.ProcessEnv;
-  /** Service clock minus local clock, from the latest answer's Date header. */
   private clockOffsetMs: number | undefined;
   /** The last Date header read and its time: a bulk run gets the same second many times over. */
   private lastDate: { header: string; at: number } | undefined;
@@ -126,12 +97,10 @@ export class HttpClient {
     this.tokenForms = token.length < 4 ? [] : [...new Set([token, JSON.stringify(token).slice(1, -1)])];
   }
 
-  /** The service's time now (epoch ms): the local clock corrected by the latest Date header seen. */
   serviceNow(): number {
     return this.now() + (this.clockOffsetMs ?? 0);
   }
 
-  /** Service clock minus local clock in ms, or undefined before any answer carried a Date. */
   get serviceClockOffsetMs(): number | undefined {
     return this.clockOffsetMs;
   }
@@ -159,7 +128,6 @@ export class HttpClient {
     return spec.endpoint === FORKED_ENDPOINT ? this.settings.forkedWorkflowRunId || undefined : undefined;
   }
 
-  /** What would be sent, with the token redacted (for --dry-run and --debug). */
   describe(spec: CallSpec): RequestDescription {
     const body = typeof spec.body === 'object' ? (spec.body.text?.() ?? streamSummary(spec.body)) : spec.body;
     return { method: spec.method, url: this.url(spec), headers: this.headers(spec, true), body };
@@ -170,7 +138,6 @@ export class HttpClient {
     return this.proxySettings;
   }
 
-  /** `text` with every copy of the token (as is, or JSON-escaped) replaced by `***`. */
   redact(text: string): string {
     let out = text;
     for (const form of this.tokenForms) {
@@ -357,7 +324,6 @@ export class HttpClient {
     if (at >= SANE_DATES[0] && at <= SANE_DATES[1]) this.clockOffsetMs = offset;
   }
 
-  /** The body as text with the token redacted, read up to the size cap. */
   private async readBody(res: TransportResponse, spec: CallSpec): Promise<string> {
     return this.redact(await readText(res, this.settings.maxResponseBytes ?? MAX_RESPONSE_BYTES, spec.what));
   }

@@ -1,28 +1,13 @@
-/**
- * The merge-queue view of the service's metrics: per-queue records built from parsed exposition
- * families, and histogram quantiles estimated the way PromQL's histogram_quantile does, or, under 20
- * observations, by nearest rank and never past the largest.
- */
+// Per-queue records from the service's merge-queue metric families, and histogram quantiles
+// (PromQL's histogram_quantile, or nearest rank under 20 observations).
 import { parseFloatToken, type Family } from './prometheus.js';
 
-// ---------------------------------------------------------------------------------------------
-// Quantiles
-// ---------------------------------------------------------------------------------------------
+// ---- Quantiles ----
 
 /**
- * Estimates the q-quantile from cumulative histogram buckets, following PromQL's
- * histogram_quantile:
- * - buckets are sorted by upper bound; buckets sharing an upper bound are added together; counts
- *   that go down are raised to the running maximum;
- * - there must be a +Inf bucket and at least one finite one, and at least one observation;
- *   otherwise the result is undefined (where PromQL answers NaN);
- * - the value is interpolated linearly inside the bucket holding the rank q × count; the first
- *   bucket starts at 0 when its upper bound is positive (and its upper bound is returned when it is
- *   not); a rank in the +Inf bucket returns the highest finite upper bound;
- * - q < 0 gives -Infinity and q > 1 gives +Infinity, as in PromQL; q = NaN gives undefined;
- * - q = 0 gives the lower bound of the first bucket holding an observation (PromQL gives NaN when
- *   the first bucket is empty).
- * Buckets whose `le` or `count` is NaN are ignored. The input array is not modified.
+ * The q-quantile of cumulative buckets, as PromQL's histogram_quantile (undefined where it gives NaN,
+ * or without a +Inf bucket, a finite one, or any observation). q = 0 gives the first non-empty bucket's
+ * lower bound. NaN `le`/`count` buckets are ignored; the input is not modified.
  */
 export function histogramQuantile(buckets: ReadonlyArray<Bucket>, q: number): number | undefined {
   if (Number.isNaN(q)) return undefined;
@@ -36,11 +21,8 @@ export function histogramQuantile(buckets: ReadonlyArray<Bucket>, q: number): nu
 export const FEW_OBSERVATIONS = 20;
 
 /**
- * The q-quantile (0..1) of fewer than FEW_OBSERVATIONS observations, by nearest rank: the
- * observation at rank ceil(q × n), placed in its bucket as histogramQuantile places a rank, but
- * never past the least the largest observation can be, nor below the least this one can be (from
- * the buckets and the sum). So one observation is its sum, and 0 s observations give 0. With more
- * observations, or q outside 0..1, this is histogramQuantile.
+ * The q-quantile of fewer than FEW_OBSERVATIONS observations by nearest rank (ceil(q × n)), bounded by
+ * what the buckets and sum allow: one observation is its sum. Otherwise histogramQuantile.
  */
 export function quantileOfFew(buckets: ReadonlyArray<Bucket>, q: number, sum: number): number | undefined {
   const merged = cumulative(buckets);
@@ -51,10 +33,7 @@ export function quantileOfFew(buckets: ReadonlyArray<Bucket>, q: number, sum: nu
   return Math.max(leastAtRank(merged, rank, sum), Math.min(valueAtRank(merged, rank), leastAtRank(merged, n, sum)));
 }
 
-/**
- * The least the observation at a rank can be: its bucket's lower bound, raised by the sum less
- * what the others can be at most (each at its bucket's upper bound).
- */
+/** The least the observation at a rank can be: its bucket's lower bound, or the sum less the others' maxima. */
 function leastAtRank(merged: readonly Bucket[], rank: number, sum: number): number {
   const b = bucketOfRank(merged, rank);
   let above = 0; // the observations ranked above, at most
@@ -77,10 +56,7 @@ interface Bucket {
   count: number;
 }
 
-/**
- * Buckets sorted by upper bound, those sharing one added together, counts that go down raised to
- * the running maximum; undefined without a +Inf bucket, a finite one, or any observation.
- */
+/** Merged, sorted, monotonic buckets; undefined without a +Inf bucket, a finite one, or any observation. */
 function cumulative(buckets: ReadonlyArray<Bucket>): Bucket[] | undefined {
   const sorted = buckets
     .filter((b) => !Number.isNaN(b.le) && !Number.isNaN(b.count))
@@ -127,9 +103,7 @@ function valueAtRank(merged: readonly Bucket[], rank: number): number {
   return start + (bucket.le - start) * ((rank - below) / (bucket.count - below));
 }
 
-// ---------------------------------------------------------------------------------------------
-// The merge-queue view
-// ---------------------------------------------------------------------------------------------
+// ---- The merge-queue view ----
 
 export type HistogramKey = 'wait' | 'test' | 'timeInQueue';
 
@@ -145,7 +119,6 @@ export interface HistogramSummary {
 }
 
 export interface QueueMetrics {
-  /** "owner/name". */
   repo: string;
   branch: string;
   /** "main" or "bisection" (other values are passed through). */
@@ -213,11 +186,8 @@ function add<K>(map: Map<K, number>, key: K, value: number): void {
 }
 
 /**
- * One record per (repo, branch, queue_type) found in the merge-queue families, sorted by repo, then
- * branch, then queue type (main, bisection, then any other alphabetically). Series lacking one of
- * the three labels are skipped. Series that differ only in other labels (an `instance`, say) are
- * added together, like `sum by (repo, branch, queue_type)`. Families other than the merge-queue
- * ones, and histogram families not typed `histogram`, are ignored.
+ * One record per (repo, branch, queue_type), sorted (main, bisection, then others); series missing a
+ * label are skipped, others summed as `sum by (repo, branch, queue_type)`.
  */
 export function summarizeMergeQueueMetrics(families: readonly Family[]): QueueMetrics[] {
   const queues = new Map<string, QueueAcc>();

@@ -1,31 +1,8 @@
-/**
- * Reading the merge queue service's Prometheus metrics.
- *
- * - `parseExposition` parses the Prometheus text exposition format, version 0.0.4. It is strict: any
- *   line it cannot read, or that contradicts an earlier line, throws an ExpositionError naming the
- *   line, so a caller never gets a half-parsed result.
- * - The merge-queue view of the parsed families (quantiles, one record per queue) is in
- *   merge-queue-metrics.ts.
- *
- * Pure functions, no dependencies: this module is cheap to load.
- *
- * Format notes (what the parser accepts):
- * - Lines end in `\n` (a `\r` before it is dropped). Blank lines are skipped; spaces and tabs
- *   separate tokens.
- * - `# HELP name text` (escapes `\\` and `\n`), `# TYPE name counter|gauge|histogram|summary|untyped`.
- *   Any other line starting with `#` is a comment. A family has at most one HELP and one TYPE line,
- *   both before its first sample.
- * - `name{label="value",...} value [timestamp]`: label values escape `\\`, `\"` and `\n`; a trailing
- *   comma in the label set is allowed; the value is a float (`NaN`, `+Inf`, `-Inf` and exponents
- *   included); the timestamp is integer milliseconds.
- * - A histogram `h` owns the samples `h_bucket` (with an `le` label), `h_sum` and `h_count`; a
- *   summary `s` owns `s` (with a `quantile` label), `s_sum` and `s_count`. These are grouped under the
- *   family. A sample that can only belong to such a family but does not fit it (a bare `h`, an
- *   `s_bucket`, a bucket without `le`) is an error. Samples with no TYPE line form `untyped` families.
- * - Samples of one family that are not contiguous are merged into that family; the same series
- *   (name and label set) appearing twice is an error. Families declared by HELP/TYPE but without
- *   samples are kept, with an empty `samples` array. Families come out in order of first appearance.
- */
+// A strict parser of the Prometheus text exposition format 0.0.4 (pure, no dependencies): any line it
+// cannot read or that contradicts an earlier one throws an ExpositionError naming it. Histogram/summary
+// child series (`_bucket`, `_sum`, `_count`, `quantile`) group under their family; untyped samples form
+// `untyped` families; split families merge, a repeated series is an error; order of first appearance.
+// The merge-queue view of the result: merge-queue-metrics.ts.
 import {
   ExpositionError,
   METRIC_TYPES,
@@ -124,7 +101,6 @@ export function parseExposition(text: string): Family[] {
         continue;
       }
 
-      // TYPE
       const typeEnd = scanToken(line, restStart);
       const type = line.slice(restStart, typeEnd);
       if (type === '') throw new ExpositionError(lineNo, `TYPE line for ${quote(name)} without a type`, restStart + 1);
@@ -159,7 +135,6 @@ export function parseExposition(text: string): Family[] {
       continue;
     }
 
-    // A sample line.
     const parsed = parseSampleLine(line, start, lineNo);
     let state: FamilyState;
     let role: SampleRole;

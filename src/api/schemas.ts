@@ -1,14 +1,6 @@
-/**
- * Wire schemas. Requests are strict (the spec's bounds, lowercase enums); responses are lenient,
- * as the live service is: unknown fields are kept, enums are read case-insensitively, absent or
- * null fields are tolerated, and older field names are accepted where renaming was cheap.
- *
- * Written with zod's mini API (functions instead of methods), so a bundle carries only the parts of
- * zod these schemas use: about 25 KB instead of 190 KB on the start-up path of every API command.
- * The checks and their messages are zod's own, in English. Schemas a read of one PR does not use
- * are built on first use (`z.lazy`, settings fields as functions): building zod schemas is most of
- * what loading this module costs.
- */
+// Wire schemas: strict requests (spec bounds), lenient answers (unknown fields kept, enums any case,
+// nulls tolerated, older names accepted). zod/mini keeps the start-up bundle small; schemas
+// a one-PR read does not need are built on first use.
 import en from 'zod/v4/locales/en.js';
 import * as z from 'zod/mini';
 
@@ -184,11 +176,7 @@ export type SubmittedPullRequest = z.infer<typeof submittedPullRequestSchema>;
 export const queueEntrySchema = z.looseObject(prCommon);
 export type QueueEntry = z.infer<typeof queueEntrySchema>;
 
-/**
- * Older deployments used other names for some settings (the registry's `legacy`, and `batchingMode`
- * NONE|SPECULATIVE for `batch`). They are read as today's names, which win when both hold a value
- * (null counts as none); the older names are dropped, so the decoded record carries today's only.
- */
+/** Reads older setting names (registry `legacy`, `batchingMode`) as today's, which win; old names dropped. */
 function renameLegacyQueueFields(input: unknown): unknown {
   if (!input || typeof input !== 'object' || Array.isArray(input)) return input;
   const q = { ...(input as Record<string, unknown>) };

@@ -1,8 +1,4 @@
-/**
- * The default transport: `node:http` / `node:https` with a keep-alive agent. Loading it costs a
- * few milliseconds, where undici costs a hundred; it never goes through a proxy (the layer hands
- * proxied URLs to the undici transport).
- */
+// The default transport: node:http(s) with keep-alive; cheap to load, never proxied (undici does that).
 import type { Agent as HttpAgent, IncomingMessage, request as httpRequest } from 'node:http';
 import type { Socket } from 'node:net';
 import { pipeline } from 'node:stream';
@@ -26,11 +22,7 @@ function normalise(err: unknown, signal: AbortSignal): unknown {
 /** How many chunks may wait unread before the answer is paused. */
 const MAX_WAITING = 16;
 
-/**
- * The answer's chunks as they arrive, read with the stream's events: its async iterator costs more
- * per answer than the rest of reading a small one (a bulk run reads thousands). Paused while
- * MAX_WAITING chunks are unread; stopping early (`return`) drops the connection.
- */
+/** The answer's chunks via stream events (cheaper than its async iterator); paused past MAX_WAITING. */
 function body(res: IncomingMessage, signal: AbortSignal): AsyncIterable<Uint8Array> {
   const waiting: Uint8Array[] = [];
   let ended = false;
@@ -117,9 +109,7 @@ export function nodeTransport(): Transport {
           return;
         }
         let connectTimer: NodeJS.Timeout | undefined;
-        // The URL's parts rather than the URL (Node would convert it on every request), and one
-        // abort listener of our own rather than Node's `signal` option (which adds several and
-        // watches the stream's end to remove them): the signal is this attempt's alone.
+        // URL parts (Node would convert the URL per request); one abort listener (Node's `signal` adds several).
         const host = url.hostname;
         const r = request({
           protocol: url.protocol,

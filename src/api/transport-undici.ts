@@ -1,13 +1,6 @@
-/**
- * The proxy transport: undici's EnvHttpProxyAgent (CONNECT tunnels, proxy credentials from the
- * proxy URL). Loaded only when a proxy applies to the URL, or when a test forces it.
- *
- * Two proxy failures are made final here instead of looping inside undici:
- * - a proxy that closes the connection before the tunnel is up (undici would reconnect at once,
- *   forever: tens of thousands of CONNECTs per second) fails the request with PROXY_DROPPED, so each
- *   attempt of the layer costs one CONNECT;
- * - a CONNECT answered with 407 is PROXY_AUTH, any other non-200 PROXY_REFUSED.
- */
+// The proxy transport: undici's EnvHttpProxyAgent, loaded only when a proxy applies (or a test forces
+// it). A proxy dropping the connection before the tunnel is PROXY_DROPPED (undici would reconnect in a
+// tight loop); a CONNECT answered 407 is PROXY_AUTH, any other non-200 PROXY_REFUSED.
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import {
@@ -77,10 +70,7 @@ async function* body(stream: AsyncIterable<Uint8Array>, signal: AbortSignal): As
 }
 
 export async function undiciTransport(proxies: ProxySettings, connectTimeoutMs: number): Promise<Transport> {
-  // undici parses HTTP with a WebAssembly module. V8 would also recompile it with TurboFan on
-  // background threads, and process exit waits for that work; a CLI making a handful of requests is
-  // well served by Liftoff's baseline code (bench/status-proxy.mjs: 4.5x -> 2.7x `node -e 0`).
-  // Only this transport needs it: the default one has no WebAssembly.
+  // Liftoff only: exit would wait for V8 to recompile undici's WebAssembly parser (bench/RESULTS.md).
   const { setFlagsFromString } = await import('node:v8');
   // The CLI's code cache (src/boot/bundles.ts) is written before the flag changes: V8 would make
   // caches after it that the next start, without the flag, refuses.

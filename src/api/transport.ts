@@ -1,31 +1,16 @@
-/**
- * The small interface under the HTTP layer. A transport moves one request and hands back the
- * status, the headers and the body as a stream; everything else (timeouts, Ctrl-C, retries,
- * redaction, size caps, redirects, --debug) is the layer's business in http.ts.
- *
- * Two transports implement it: `node:http`/`node:https` with a keep-alive agent (the default: it
- * costs next to nothing at start-up), and undici's EnvHttpProxyAgent, loaded only when a proxy
- * applies to the URL. Both report failures as a TransportError with one shared vocabulary of
- * codes, so the layer above cannot tell them apart.
- */
+// The interface under the HTTP layer (http.ts): a transport moves one request and streams the answer.
+// node:http(s) by default, undici only when a proxy applies; both fail with one TransportError vocabulary.
 
-/**
- * A request body sent in pieces instead of one string (a large `mq targets --file`). The layer
- * opens it once per attempt: `replayable` says whether a second open gives the same bytes again
- * (they are kept in memory, or re-read from a file); a body that is not replayable is never
- * retried once it was opened, whatever the call's idempotency, because it cannot be sent again.
- */
+/** A request body in pieces; one that is not `replayable` is never retried once opened. */
 export interface StreamBody {
   /** Total bytes when known: sent as content-length; otherwise chunked transfer encoding. */
   readonly length?: number;
   readonly replayable: boolean;
-  /** The bytes from the start. */
   open(): AsyncIterable<Uint8Array>;
   /** The whole body as text, for --dry-run (which shows what would be sent). */
   text?(): string;
 }
 
-/** What a transport sends: a string, or chunks (with their total length when known). */
 export type TransportBody = string | { length?: number; chunks: AsyncIterable<Uint8Array> };
 
 export interface TransportRequest {
@@ -35,7 +20,6 @@ export interface TransportRequest {
   body?: TransportBody;
   /** Aborts every phase: connecting, the proxy tunnel, waiting for headers, reading the body. */
   signal: AbortSignal;
-  /** Longest wait for a connection to be established. */
   connectTimeoutMs: number;
   /** The proxy to go through (only the undici transport takes one). */
   proxy?: string;
@@ -43,33 +27,23 @@ export interface TransportRequest {
 
 export interface TransportResponse {
   status: number;
-  /** Lower-case names; the first value of a repeated header. */
   headers: Record<string, string | undefined>;
   /** The body as it arrives; errors while reading it are TransportErrors too. */
   body: AsyncIterable<Uint8Array>;
-  /** Stops reading and drops the connection (it is not reused). */
   destroy(): void;
 }
 
 export interface Transport {
   readonly name: TransportName;
   request(req: TransportRequest): Promise<TransportResponse>;
-  /** Drops every connection at once (the CLI is done with the network). */
   close(): Promise<void>;
 }
 
 export type TransportName = 'node' | 'undici';
 
 /**
- * Failure codes shared by both transports. The system codes (ECONNREFUSED and friends) pass
- * through unchanged; the rest:
- * - CONNECT_TIMEOUT  no connection within the connect timeout (nothing was sent)
- * - ECONNRESET       the connection broke after the request may have been sent
- * - PARSE            the answer is not HTTP; `detail` names the parser's complaint
- * - PROXY_AUTH       the proxy answered 407 (nothing reached the service)
- * - PROXY_REFUSED    the proxy answered CONNECT with another non-200 status (`detail`)
- * - PROXY_DROPPED    the proxy closed the connection before a tunnel was made
- * - ABORTED          stopped through the request's signal
+ * Failure codes of both transports: system codes as is, plus CONNECT_TIMEOUT (nothing sent), ECONNRESET
+ * (may have been sent), PARSE, PROXY_AUTH (407), PROXY_REFUSED, PROXY_DROPPED and ABORTED.
  */
 export class TransportError extends Error {
   readonly code: string;
@@ -124,8 +98,6 @@ export function parserError(err: unknown): TransportError | undefined {
   return new TransportError('PARSE', `not a valid HTTP answer (${detail})`, { detail, cause: err });
 }
 
-// ---- which proxy applies ----------------------------------------------------------------------
-
 // URL host names arrive normalised: `127.1` and `2130706433` are already `127.0.0.1`, an
 // IPv4-mapped `[::ffff:127.0.0.1]` is `[::ffff:7f00:1]`.
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1|\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\])$/i;
@@ -158,11 +130,7 @@ export function proxySettings(env: NodeJS.ProcessEnv): ProxySettings {
 
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
 
-/**
- * The proxy to use for `url`, or undefined to connect directly: loopback never goes through a
- * proxy; NO_PROXY entries match the host or any subdomain (`example.com`, `.example.com` and
- * `*.example.com` alike), optionally with a port; `*` turns proxies off.
- */
+/** The proxy for `url`, or undefined: never for loopback; NO_PROXY matches host or subdomains, `*` = none. */
 export function proxyFor(url: URL, settings: ProxySettings): string | undefined {
   const hostname = url.hostname.toLowerCase();
   if (isLoopback(hostname)) return undefined;

@@ -1,7 +1,4 @@
-/**
- * Argument parsers shared by commands. Each throws a UsageError naming the flag and the rule, so a
- * bad value is refused before anything is sent.
- */
+// Argument parsers: each throws a UsageError naming the flag and rule before anything is sent.
 import type { Command, Option } from 'commander';
 import { MAX_U32, PRIORITY_NAMES, PRIORITY_VALUES } from '../domain/vocabulary.js';
 import { UsageError } from '../errors.js';
@@ -99,12 +96,7 @@ function takesOneValue(opt: Option): boolean {
   return (opt.parseArg as { repeatable?: boolean } | undefined)?.repeatable !== true;
 }
 
-/**
- * Refuses, while commander parses `cmd`'s options, a flag together with its negation (`--batch
- * --no-batch`, whichever of the two the command defines) and a single-value option given twice
- * (`--priority high --priority low`, `-B a -B b`); options declared repeatable (`collect`) may
- * repeat. Both are usage errors thrown before any action runs, so nothing is sent.
- */
+/** Refuses a flag with its negation and a single-value option given twice (`collect` ones may repeat). */
 export function refuseFlagConflicts(cmd: Command): void {
   const seen = new Map<string, string[]>();
   for (const opt of cmd.options as Option[]) {

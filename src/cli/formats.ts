@@ -1,9 +1,5 @@
-/**
- * Which output formats each command can honour, in one place. A command missing here honours them
- * all. A format chosen explicitly (--json or -o) that the command cannot honour (it would print
- * nothing, or something that is not that format) is refused as a usage error before anything
- * runs; the default (a table on a terminal, plain rows in a pipe) is never refused.
- */
+// Which output formats each command honours (absent: all). An explicit format it cannot honour is a
+// usage error before anything runs; the default never is.
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { FORMATS, type Format } from '../output/render.js';

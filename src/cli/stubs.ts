@@ -1,9 +1,5 @@
-/**
- * Commands that were not built: what a parent's help and "did you mean" need (name, aliases,
- * summary, help term from src/commands/table.ts), nothing else. The root stands in stubs for
- * the top-level commands a command line does not name, and a group (`mq queue`) for its
- * subcommands, so `mq queue --help` builds none of the queue's twelve commands.
- */
+// Stand-ins for commands not built (name, aliases, summary from src/commands/table.ts), for help and
+// "did you mean": `mq queue --help` builds none of the queue's commands.
 import { Command } from 'commander';
 
 /** What a parent shows of a command without building it (src/commands/table.ts declares them). */
@@ -33,10 +29,8 @@ export function stubOf(entry: CommandEntry): Command {
 }
 
 /**
- * Adds the subcommands of a group in the order of `builders`: those whose name or alias is one of
- * the arguments (all of them when `argv` is undefined: the whole tree) are built, the others are
- * stubs made from the group's entries in the command table. A subcommand missing from the table is
- * always built.
+ * Adds a group's subcommands in `builders` order: those named in `argv` (all when undefined) are built,
+ * the others are stubs from the command table; one missing from the table is always built.
  */
 export function addSubcommands(
   group: Command,

@@ -1,7 +1,4 @@
-/**
- * `mq --version` and `mq --version --json`: answered by main.ts before the CLI is loaded, and by
- * run.ts for in-process runs, from this one small module (no imports, so main.ts stays light).
- */
+// `mq --version [--json]`, answered by main.ts before the CLI loads (and by run.ts); no imports.
 
 /** What a command line asks about the version: `plain` (`--version` alone), `json` (with --json or -o json), else null. */
 export function versionRequest(argv: readonly string[]): 'plain' | 'json' | null {

@@ -1,7 +1,4 @@
-/**
- * Runs one PR operation over many PRs with bounded concurrency on the shared keep-alive pool,
- * reporting each result as it lands. A single PR keeps the ordinary error path.
- */
+// One PR operation over many PRs, bounded concurrency on the keep-alive pool; a single PR keeps the usual errors.
 import type { Deps } from '../context.js';
 import { ExitCode, MqError, mostSevere } from '../errors.js';
 import { mapLimit } from '../cli/args.js';
@@ -24,9 +21,7 @@ export async function runOverPrs(
   op: (pr: number) => Promise<Record<string, unknown> | undefined>,
   describe: (r: PrResult) => string,
 ): Promise<{ results: PrResult[]; exitCode: number }> {
-  // Lines come out in the order the PRs were given, each as soon as those before it are done. The
-  // lines ready in one turn of the event loop go out in one write: against a fast service several
-  // answers land per turn, and a write a line was most of what printing 1,000 of them cost.
+  // Lines come out in the given order, each once those before are done; a turn's ready lines share one write.
   const lines: Array<Line | undefined> = new Array(prs.length);
   let printed = 0;
   let ready: Line[] = [];

@@ -1,9 +1,5 @@
-/**
- * `mq demo`: starts the emulator in-process on a free loopback port (no token to set, no network,
- * no config written), creates a queue, submits eight PRs and shows the queue at work, driving the
- * emulator's manual clock so a run is fast and, with --seed, repeatable. It talks to the emulator
- * through mq's own API client, as any command would.
- */
+// `mq demo`: an in-process emulator on a free loopback port (no token, network or config), a queue and
+// eight PRs at work on its manual clock (fast; repeatable with --seed), through mq's own client.
 import { Command } from 'commander';
 import { parseIntIn } from '../cli/args.js';
 import { VERSION, type Context, type Deps } from '../context.js';

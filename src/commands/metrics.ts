@@ -10,10 +10,7 @@ export interface MetricsOptions {
   allRepos?: boolean;
 }
 
-/**
- * The query: `repo` and `repoHost` together, from --repo or MQ_REPO, or neither (every repository).
- * A repo written without a host is on github.com, as for every other command.
- */
+/** `repo` and `repoHost` from --repo or MQ_REPO (host defaults to github.com), or neither (all repositories). */
 export function metricsQuery(deps: Pick<Deps, 'options' | 'env'>, opts: MetricsOptions): { repo?: string; repoHost?: string } {
   if (opts.allRepos) return {};
   const flag = deps.options.repo;

@@ -1,7 +1,4 @@
-/**
- * Small pieces every command uses: the action wrapper that turns a behaviour's Result into output,
- * help examples, PR arguments (with the stdin limit) and repeatable options.
- */
+// Pieces every command uses: the action wrapper, help examples, PR arguments, repeatable options.
 import type { Command } from 'commander';
 import { parsePrList, parsePrNumber } from '../cli/args.js';
 import { inferPrNumber } from '../config/github.js';
@@ -22,11 +19,7 @@ export function withPlainHelp(cmd: Command, specs: readonly PlainSpec[], note?: 
   return cmd.addHelpText('after', () => plainHelpText(specs, note));
 }
 
-/**
- * A commander action: `toOptions` turns the raw arguments and flags into the typed options of the
- * behaviour (the wiring, tested alone through `ctx.intercept`); `run` does the work and returns a
- * Result, which the presenter prints. `piped` is the format used off a terminal when none was chosen.
- */
+/** A commander action: `toOptions` is the wiring (tested via `ctx.intercept`), `run` returns a Result. */
 // biome-ignore lint/suspicious/noExplicitAny: commander hands actions untyped arguments
 export function act<A extends any[], O>(
   ctx: Context,
@@ -76,12 +69,7 @@ export function onePr(env: NodeJS.ProcessEnv, arg: string | undefined): number {
   return arg === undefined ? inferPrNumber(env) : parsePrNumber(arg);
 }
 
-/**
- * The one --json shape of every PR command (submit, cancel, restart, targets, wait, status):
- * `{ok, exitCode, ...fields common to the run, results: [one document per PR]}`, whatever the
- * number of PRs. With exactly one PR, that PR's fields are also at the top level, as they were
- * before `results` existed, so `mq submit 42 --json | jq .pr` keeps working.
- */
+/** The --json shape of every PR command: `{ok, exitCode, ..., results: [one per PR]}`; one PR is also at top level. */
 export interface PrItem {
   pr: number;
   ok: boolean;

@@ -89,10 +89,7 @@ const NOT_ADMITTING: Record<string, string> = {
   switching_modes: 'queued, but the queue is switching modes: it will not start testing until the switch is done',
 };
 
-/**
- * Best effort: the queue's state, or that it does not exist (a 404 with no hint: not a URL without
- * /v1); a failed read says nothing (never rejects).
- */
+/** Best effort: the queue's state, or that it does not exist (404 without hint); never rejects. */
 async function readQueueState(deps: Deps, client: MergeQueueClient, target: Target): Promise<{ state?: string; missing?: true }> {
   try {
     return { state: await client.getQueueState(target, { signal: deps.signal }) };

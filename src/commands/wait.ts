@@ -1,9 +1,5 @@
-/**
- * `mq wait`: poll a PR until it merges (exit 0), leaves the queue (exit 9) or --timeout passes
- * (exit 8). Transient failures of a poll are retried, never reported as the outcome; 401 and 404
- * end the wait with their own codes, and a wait that never reached the service ends with exit 6.
- * State changes go to stderr; the result is one document (--json), a markdown summary or a plain row.
- */
+// `mq wait`: poll a PR until merged (0), left the queue (9) or --timeout (8); transient poll failures
+// are retried, 401/404 keep their codes, never reaching the service is 6. Transitions go to stderr.
 import { Command } from 'commander';
 import type { MergeQueueClient } from '../api/client.js';
 import type { SubmittedPullRequest } from '../api/schemas.js';

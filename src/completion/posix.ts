@@ -1,7 +1,4 @@
-/**
- * The bash and zsh completion scripts: the data as shell functions of case tables (one syntax for
- * both shells), the walk over the typed words, and each shell's own completion function.
- */
+// The bash and zsh completion scripts: case-table data, the word walk, each shell's function.
 import { flagsOf, HEADER, oneLine, takesValue, type Tree, type ValueKind, valueKind } from './tree.js';
 
 /** Lines a table function prints for a kind: `@special`, or `word<TAB>description`. */
@@ -12,10 +9,7 @@ function kindLines(kind: ValueKind): string[] {
 /** A single-quoted shell word (bash and zsh). */
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/**
- * The data as shell functions (bash and zsh share this syntax). Each prints lines; a line is
- * `word<TAB>description` or one of @profiles @file @dir @any.
- */
+/** The data as shell functions printing `word<TAB>description` or @profiles @file @dir @any. */
 function tables(tree: Tree): string {
   const lines: string[] = [];
   const printLines = (ls: string[]) => `printf '%s\\n' ${ls.map(q).join(' ')}`;
@@ -51,10 +45,7 @@ function tables(tree: Tree): string {
   return lines.join('\n');
 }
 
-/**
- * Walks the typed words: sets __mq_cmdpath (e.g. "mq queue update") and __mq_npos (positional
- * arguments after it). (zsh ties `$path` to `$PATH`: never use that name.)
- */
+// Sets __mq_cmdpath ("mq queue update") and __mq_npos; never name a variable `path` (zsh ties it to $PATH).
 const WALK = `__mq_walk() {
   __mq_cmdpath="mq"
   __mq_npos=0

@@ -1,8 +1,5 @@
-/**
- * The data the completion scripts carry, collected from the command tree (the description
- * `mq help --json` prints): per command path its subcommands, options and what each positional
- * argument and option value is. Shared by the shell renderers (posix.ts, fish.ts).
- */
+// The completion data from the command tree (as `mq help --json`): per command path its subcommands,
+// options and value kinds, for posix.ts and fish.ts.
 import { PRIORITY_NAMES } from '../domain/vocabulary.js';
 import type { CommandDescription, OptionDescription } from '../help/describe.js';
 

@@ -1,8 +1,4 @@
-/**
- * Rules about where requests may go, as pure functions: the API URL is just a URL (no query, no
- * fragment, no credentials), and a token stored in a profile goes only to the origin of that
- * profile's API URL.
- */
+// Where requests may go: the API URL is a plain URL, and a profile's token goes only to that profile's origin.
 import { ConfigError, type MqError } from '../errors.js';
 
 export { checkUrlParts, withoutCredentials } from '../api/connection-checks.js';
@@ -30,11 +26,7 @@ export interface TokenDestination {
   defaultApiUrl: string;
 }
 
-/**
- * Whether the token may go to the API URL; the refusal to raise when not. A token from a profile
- * belongs to the origin (scheme, host, port) of that profile's API URL; a token from the
- * environment goes where the URL says, since the caller chose both.
- */
+/** Whether the token may go to the API URL: a profile's only to its origin; an environment token anywhere. */
 export function tokenDestinationError(d: TokenDestination): MqError | undefined {
   if (d.tokenSource === undefined || !fromProfile(d.tokenSource)) return undefined;
   const home = originOf(d.profileApiUrl ?? d.defaultApiUrl);

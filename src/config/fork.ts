@@ -1,8 +1,4 @@
-/**
- * Fork PRs: a workflow run for a PR from a fork gets no secrets, so Trunk takes the run's id
- * (`x-forked-workflow-run-id`) instead of a token for uploading impacted targets. Used by
- * `mq targets` and the action; imports nothing of mq's but the constants.
- */
+// Fork PRs get no secrets, so Trunk accepts the run id (`x-forked-workflow-run-id`) for target uploads.
 import { readFileSync } from 'node:fs';
 import { WORKFLOW_RUN_ID } from '../domain/vocabulary.js';
 
@@ -18,10 +14,7 @@ export function isForkEvent(event: unknown): boolean {
   return typeof head === 'string' && typeof base === 'string' && head.toLowerCase() !== base.toLowerCase();
 }
 
-/**
- * In GitHub Actions, for a fork PR's run (the event at GITHUB_EVENT_PATH says so): GITHUB_RUN_ID.
- * Anything else, an event file that is missing or unreadable included: undefined.
- */
+/** GITHUB_RUN_ID for a fork PR's run (per the event at GITHUB_EVENT_PATH); otherwise undefined. */
 export function forkedRunId(env: NodeJS.ProcessEnv): string | undefined {
   const runId = env.GITHUB_RUN_ID;
   const path = env.GITHUB_EVENT_PATH;

@@ -1,7 +1,4 @@
-/**
- * Repository and branch inference from the working copy, read straight from `.git` (no `git`
- * process: spawning one costs more than the rest of a command's start-up).
- */
+// Repository and branch inferred from `.git` directly (spawning `git` costs more than the whole start-up).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 

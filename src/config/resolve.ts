@@ -1,8 +1,5 @@
-/**
- * Where each setting comes from. Every value resolves flag > environment > active profile >
- * inference, and remembers its source so `mq auth status` can show it and errors can name it.
- * An empty environment variable counts as unset (CI systems export empty variables freely).
- */
+// Each setting resolves flag > environment > profile > inference and keeps its source (for auth status
+// and errors). An empty environment variable counts as unset (CI exports them freely).
 import { ConfigError, UsageError } from '../errors.js';
 import type { RepoRef } from '../api/schemas.js';
 import { checkApiUrl, checkToken, DEFAULT_API_URL } from '../api/connection-checks.js';
@@ -29,10 +26,7 @@ export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefin
   return v === undefined || v === '' ? undefined : v;
 }
 
-/**
- * A profile name given on the command line (exit 2) or in the environment (exit 7) must match
- * PROFILE_NAME; the name stored as `activeProfile` was checked when the file was read.
- */
+/** A profile name from a flag (exit 2) or the environment (exit 7) must match PROFILE_NAME. */
 export function checkProfileName(name: string, source: string): string {
   if (isProfileName(name)) return name;
   const why = `the profile name ${quoteName(name)} (from ${source}) is not allowed`;

@@ -1,22 +1,7 @@
-/**
- * The profile store: one JSON file (`config.json`, mode 0600, in a 0700 directory) holding named
- * profiles. Reads parse the file directly (nothing heavy on the start-up path of every command);
- * writes (`update`) load `write.ts` (and `conf` with it), which locks with proper-lockfile and
- * replaces the file through `conf` (atomic, mode 0600), so two `mq` processes saving profiles at
- * once both keep their change.
- *
- * What the file holds is checked before use:
- * - a file that cannot be read as a JSON object is a problem of the whole file: commands that
- *   must write it refuse (exit 7, the file left as it is); commands that only read it warn and go
- *   on without it, so a command given everything by flags and environment still runs;
- * - a special file (FIFO, device, directory) at the path is always refused (exit 7): opening a
- *   FIFO for reading would wait for a writer forever;
- * - an entry that is not usable (a profile name outside PROFILE_NAME, a profile that is not an
- *   object of strings, an invalid `activeProfile`) is reported and ignored, never used, and kept
- *   as it is when the file is rewritten.
- * Profiles live in an object without a prototype: `__proto__`, `constructor` or `toString` are
- * ordinary names that no profile has until one is created.
- */
+// The profile store: `config.json` (0600, in a 0700 dir). Reads parse it directly (cheap start-up);
+// writes go through write.ts (locked, atomic). An unreadable file: writers refuse (exit 7), readers
+// warn and go on; a special file (a FIFO would block) is always refused; bad entries are reported,
+// ignored and kept on rewrite. Profiles have no prototype, so `__proto__` is an ordinary name.
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -199,11 +184,7 @@ export class ProfileStore {
     return check(parsed, this.path);
   }
 
-  /**
-   * The profiles. A file that cannot be used at all is an error (exit 7), unless `lenient`: then
-   * it is reported as a warning and the command goes on as if there were no file. A special file
-   * is refused either way.
-   */
+  /** The profiles; an unusable file is exit 7 unless `lenient` (then a warning); a special file always is. */
   read(options: { lenient?: boolean } = {}): ConfigData {
     let loaded: Loaded;
     try {
@@ -219,10 +200,7 @@ export class ProfileStore {
     return loaded.data;
   }
 
-  /**
-   * Read-modify-write under the lock. The mutator may throw to abandon the change. A file that
-   * cannot be used is never rewritten; ignored entries are written back as they were.
-   */
+  /** Read-modify-write under the lock (the mutator may throw); an unusable file is never rewritten. */
   async update<T>(mutate: (data: ConfigData) => T): Promise<T> {
     const { lockConfig, writeConfig } = await import('./write.js');
     try {

@@ -1,16 +1,6 @@
-/**
- * Writing the profile store (loaded only by commands that change it): an exclusive lock taken
- * with proper-lockfile (a lock directory whose mtime its holder keeps fresh; conf has no lock),
- * then the file written by `conf`: an atomic replace (temporary file next to it, fsync, rename)
- * with `configFileMode: 0o600`. A write that fails (a full disk) leaves the old file as it was.
- *
- * The holder also records `pid host` in the lock directory, so a lock left by a process that
- * is gone is taken over at once instead of after the age limit. Locks whose owner cannot be
- * checked (another host, no owner file yet, a live pid that may have been reused) fall back to
- * their age. Only one process removes an abandoned lock, under a second short lock, after
- * checking it again: two processes that both saw the dead owner cannot remove each other's
- * fresh lock.
- */
+// Writing the profile store: a proper-lockfile lock (conf has none), then conf's atomic replace (0600).
+// The holder records `pid host` so a dead holder's lock is taken over at once (else by age); only one
+// process removes an abandoned lock, under a second lock, after checking again.
 import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -79,9 +69,8 @@ async function takeOver(file: string, now: () => number): Promise<boolean> {
   if (!seen) return false;
   let releaseGuard: Release;
   try {
-    // Locked under its own name: proper-lockfile keeps one record per locked path in a process, so
-    // locking `file` again (with another lockfilePath) would overwrite the record of the config lock
-    // that another caller in this process may hold, and that holder's release would then fail.
+    // Locked under its own name: proper-lockfile keeps one record per path per process, so relocking
+    // `file` would overwrite the config lock's record of another caller here.
     releaseGuard = await lockfile.lock(`${file}.takeover`, { realpath: false, stale: 2_000, retries: 0, onCompromised: () => {} });
   } catch {
     return false; // another process is taking it over
@@ -115,10 +104,8 @@ export async function lockConfig(file: string, now: () => number = Date.now): Pr
       });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      // ENOTEMPTY: proper-lockfile found the lock stale but could not remove it (our owner file is inside).
-      // ENOENT with the directory there: the lock directory was removed between proper-lockfile's
-      // mkdir and its mtime probe (a take-over finishing): try again.
-      // ENOTDIR: an earlier mq's lock file stands where the directory goes.
+      // ENOTEMPTY: stale but not removable (our owner file is inside); ENOENT with the dir there: removed
+      // mid take-over, retry; ENOTDIR: an earlier mq's lock file stands there.
       const vanished = code === 'ENOENT' && existsSync(dirname(file));
       if (code !== 'ELOCKED' && code !== 'ENOTEMPTY' && code !== 'ENOTDIR' && !vanished) {
         throw lockError(file, `cannot be locked (${code ?? (err as Error).message})`, [
@@ -154,12 +141,7 @@ export async function lockConfig(file: string, now: () => number = Date.now): Pr
   }
 }
 
-/**
- * Removes the temporary files conf's atomic write leaves next to `file` (`config.json.tmp-` and 16
- * digits): one of a write that failed (conf removes it too, but asynchronously: this makes it
- * certain before the lock is released) or of an mq process killed while writing. Only called
- * under the lock, when no other mq process is writing.
- */
+/** Removes conf's temp files next to `file` (a failed write's, or a killed mq's); only under the lock. */
 function removeTempFiles(file: string): void {
   const dir = dirname(file);
   const temp = new RegExp(`^${basename(file).replace(/[.]/g, '\\.')}\\.tmp-[0-9]{10}[0-9a-f]{6}$`);
@@ -182,10 +164,7 @@ function removeTempFiles(file: string): void {
 /** How the file is laid out: two-space JSON and a final newline (conf's default is tabs). */
 const serialize = (doc: Record<string, unknown>): string => `${JSON.stringify(doc, null, 2)}\n`;
 
-/**
- * Replaces `file` (a `.json` file, checked by the caller under the lock) with `doc` through conf:
- * atomic, mode 0600. The file is unchanged when this fails, and no temporary file is left.
- */
+/** Replaces `file` with `doc` through conf (atomic, 0600); unchanged on failure, no temp file left. */
 export function writeConfig(file: string, doc: Record<string, unknown>): void {
   try {
     const conf = new Conf<Record<string, unknown>>({

@@ -1,12 +1,6 @@
-/**
- * The one registry of queue settings. Each entry says how a setting is called in a queue record
- * (field, the v1 name; another API version maps its own), on the command line (flag), to people
- * (label) and in `queue show --settings` (key); its kind, bounds, help and on/off words. The
- * updateQueue/createQueue request fields, the decoding of a queue's settings, the flags and help
- * of `queue update` and `queue create`, and the rows of `queue show --settings` are all generated
- * from this list. Kept free of zod (the schemas are built in src/api/schemas.ts), so the command
- * wiring stays cheap to load.
- */
+// The one registry of queue settings: v1 field, flag, label, key, kind, bounds, help, on/off words.
+// Request fields, decoding, `queue update`/`create` flags and `queue show --settings` rows are all
+// generated from it. Free of zod (schemas.ts), so command wiring stays cheap to load.
 import { DIRECT_MERGE_MODES, MAX_U32, MERGE_METHODS, OPTIMIZATION_MODES, QUEUE_MODES, QUEUE_STATES, REQUESTABLE_QUEUE_STATES } from './vocabulary.js';
 
 export type SettingKind = 'int' | 'minutes' | 'bool' | 'enum' | 'list';

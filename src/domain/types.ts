@@ -1,8 +1,5 @@
-/**
- * A pull request, a queue and a timeline as mq understands them, whatever API version sent them:
- * epoch-millisecond times, mq's lower-case state words, neutral field names. How a version spells
- * them on the wire stays in src/api's schemas; views, stats and the planner speak these types.
- */
+// PRs, queues and timelines as mq understands them, whatever API version sent them (epoch ms, mq's
+// lower-case states, neutral names); wire spellings stay in src/api's schemas.
 import type { QueueSetting } from './queue-settings.js';
 import type { PrState, PriorityName, QueueStateName } from './vocabulary.js';
 

@@ -1,8 +1,5 @@
-/**
- * The service's vocabulary as mq speaks it (lower-case states, v1's enum words), defined once for
- * the client, the emulator, the planner, stats and the Action. No imports, so loading it costs
- * nothing on the CLI's start-up path.
- */
+// The service's vocabulary (lower-case states, v1 enum words), defined once for every part of mq.
+// No imports, so it costs nothing at start-up.
 
 /** Largest value of the spec's uint32 fields (PR numbers, queue settings). */
 export const MAX_U32 = 4_294_967_295;

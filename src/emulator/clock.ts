@@ -1,8 +1,5 @@
-/**
- * The emulator's notion of time. A real clock runs engine time at `speed` times wall time from the
- * moment the emulator started (continuing from a persisted time if that is later); a manual clock
- * stands still until the control API advances it, which makes scripted scenarios deterministic.
- */
+// Emulator time: a real clock runs at `speed` × wall time (from any later persisted time); a manual
+// clock stands still until the control API advances it (deterministic scenarios).
 export type ClockKind = 'real' | 'manual';
 
 export interface Clock {
@@ -31,9 +28,5 @@ export function manualClock(engineNow: () => number): Clock {
   return { kind: 'manual', speed: 0, now: engineNow, wallDelayUntil: () => Infinity };
 }
 
-/**
- * The latest time the emulator's clock may reach (2200-01-01): far beyond any scenario, early
- * enough that every derived time stays a valid date. Advancing past it is refused, and a state
- * file holding a later (or negative) time is refused at load.
- */
+/** The clock's limit (2200-01-01), so derived times stay valid dates; later states and advances are refused. */
 export const CLOCK_HORIZON = Date.UTC(2200, 0, 1);

@@ -1,11 +1,6 @@
-/**
- * Owning a `--data-dir`: one emulator per directory. The owner holds `emulator.lock` (its pid and
- * the process's start time); a second emulator finds a live process there and refuses to start,
- * naming it. A lock whose process is gone (kill -9, power loss), or whose pid now belongs to
- * another process (a restarted container's PID 1), is taken over. Start-up refuses a directory
- * another user owns or could write (they could plant links where the emulator writes), checks it
- * can be written (so `--data-dir /proc/x` fails at once) and removes temp files a crash left behind.
- */
+// One emulator per `--data-dir`: the owner holds `emulator.lock` (pid, start time); a lock of a dead or
+// reused pid is taken over. Refuses a directory another user owns or can write (planted links),
+// checks it is writable and removes a crash's temp files.
 import {
   closeSync,
   constants,
@@ -40,10 +35,7 @@ export class DataDirError extends Error {
   }
 }
 
-/**
- * Opens `path` as a new file (NEW_FILE); an entry already there under our temp name (a link
- * someone planted, or a crash's leftover) is removed, not followed, and the create retried.
- */
+/** Opens `path` as NEW_FILE; a planted link or leftover under our temp name is removed, not followed. */
 export function openNewFile(path: string): number {
   for (let tries = 0; ; tries++) {
     try {
@@ -55,7 +47,6 @@ export function openNewFile(path: string): number {
   }
 }
 
-/** openNewFile without blocking: a FileHandle. */
 export async function openNewFileHandle(path: string): Promise<FileHandle> {
   for (let tries = 0; ; tries++) {
     try {
@@ -115,10 +106,7 @@ function holderAlive(file: string, pid: number | undefined, start: string | unde
   return pid !== process.pid || heldHere.has(resolve(file));
 }
 
-/**
- * Refuses a directory another user owns or that group or others can write: they could plant links
- * under the names the emulator writes. (No such rule where there are no uids: Windows.)
- */
+/** Refuses a directory another user owns or group/others can write (they could plant links; not on Windows). */
 function checkOwnership(dir: string): void {
   const uid = process.getuid?.();
   if (uid === undefined) return;
@@ -146,10 +134,7 @@ function describeFsError(dir: string, err: unknown): string {
   return `--data-dir ${dir} cannot be used: ${e.code ? `${e.code} ` : ''}${e.message.replace(/^\w+: /, '')}`;
 }
 
-/**
- * mkdir -p without `recursive: true`: Node's recursive mkdir retries for ever where the kernel
- * answers ENOENT for a path whose parent exists (/proc), which hung `--data-dir /proc/x`.
- */
+// mkdir -p without `recursive`: Node's retries for ever where the kernel says ENOENT (/proc/x hung).
 function makeDirs(dir: string): void {
   const missing: string[] = [];
   for (let d = resolve(dir); ; d = dirname(d)) {
@@ -230,8 +215,7 @@ export function lockDataDir(dir: string): DataDirLock {
     if (holderAlive(file, holder.pid, holder.start)) {
       throw new DataDirError(`--data-dir ${dir} is in use by another emulator (pid ${holder.pid}); stop it or choose another --data-dir`);
     }
-    // Stale (its process is gone, or the file is empty/torn): move it aside, then make sure what was
-    // moved is the stale lock and not one a racing emulator created in between.
+    // Stale: move it aside, then check what moved is the stale lock, not a racing emulator's new one.
     const aside = `${file}.stale.${process.pid}.${tries}`;
     try {
       renameSync(file, aside);

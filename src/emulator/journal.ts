@@ -1,17 +1,7 @@
-/**
- * The write-ahead journal of `--data-dir`: one JSON line per change, appended and fdatasync'ed
- * before the change is acknowledged. Appends made while a write is in flight are written together
- * by the next write (group commit), so concurrent clients share an fsync.
- *
- * What a line holds is the *request* that changed the state (route, parameters, parsed body and the
- * engine time it ran at), not the state it produced: the engine is deterministic (its PRNG and
- * clock are in the state), so replaying the lines over the last snapshot rebuilds the state
- * exactly. A line therefore costs in proportion to the request, whatever the size of the state.
- *
- * Files are `journal.<n>.log`; every line carries a sequence number `s`, and a snapshot records the
- * last sequence number it includes, so replay takes the lines after it from every file, in order.
- * A crash can leave the last line of the last file torn: it was never acknowledged and is ignored.
- */
+// The write-ahead journal of `--data-dir`: one JSON line per change, fdatasync'ed before the change is
+// acknowledged (group commit). A line holds the request, not the state: the engine is deterministic,
+// so replay over the snapshot is exact. Files `journal.<n>.log`; each line has sequence number `s`;
+// a torn last line was never acknowledged and is ignored.
 import { closeSync, constants, fdatasyncSync, ftruncateSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,7 +9,6 @@ import { join } from 'node:path';
 import { NEW_FILE } from './data-dir.js';
 
 export interface JournalRecord {
-  /** Sequence number (increasing by one). */
   s: number;
   /** Engine time the change ran at. */
   t: number;
@@ -58,8 +47,7 @@ export function readJournal(dir: string, afterSeq: number): JournalRecord[] {
         rec = JSON.parse(line) as JournalRecord;
         if (typeof rec.s !== 'number' || typeof rec.t !== 'number' || typeof rec.k !== 'string') throw new Error('not a record');
       } catch {
-        // Torn by a crash mid-append: never acknowledged. It may be in an older file than the last:
-        // a restart opens a new file before its first snapshot, and may die before that snapshot.
+        // Torn by a crash mid-append (may be in an older file: a restart opens a new one before its snapshot).
         if (!complete) break;
         throw new JournalCorruptError(`journal file ${join(dir, f.name)} is corrupt at line ${j + 1}`);
       }
@@ -90,10 +78,7 @@ interface Waiter {
 export interface JournalOptions {
   /** Called once the records up to `seq` are on disk. */
   onDurable?: (seq: number) => void;
-  /**
-   * Called synchronously when a write failed: the records after `durableSeq` are lost (their
-   * waiters are rejected) and the journal is back at `durableSeq`.
-   */
+  /** Called synchronously when a write failed: records after `durableSeq` are lost (waiters rejected). */
   onFailure?: (err: unknown, durableSeq: number) => void;
 }
 

@@ -1,8 +1,5 @@
-/**
- * Reading a `--data-dir` back: the snapshot (`state.json`) and the journal records after it,
- * replayed through the same routes that made them (the engine is deterministic, so this is exact).
- * Used at start-up and by the store when a write failed and the state must be rebuilt from disk.
- */
+// Reading a `--data-dir` back: the snapshot plus the journal after it, replayed through the same routes
+// (exact, as the engine is deterministic). At start-up and after a failed write.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

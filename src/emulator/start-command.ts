@@ -1,8 +1,5 @@
-/**
- * The behaviour of `mq emulator start` (the commander wiring lives with the CLI): start, print a
- * banner a shell can eval, run until SIGINT/SIGTERM (or the given AbortSignal), shut down cleanly.
- * The first stdout line is a contract scripts wait for: `mq emulator listening on http://H:P/v1`.
- */
+// `mq emulator start`: start, print an eval-able banner, run until a signal, shut down cleanly.
+// The first stdout line is a contract: `mq emulator listening on http://H:P/v1`.
 import { BlockList, isIP } from 'node:net';
 
 import type { DataDirError } from './data-dir.js';
@@ -21,10 +18,7 @@ export interface EmulatorStartOptions extends StartEmulatorOptions {
   webhookSecrets?: string[];
 }
 
-/**
- * Pairs `--webhook` URLs with `--webhook-secret` values; throws a usage message. Returns the
- * secret it generated, if any, so the caller can show it (on stderr: stdout is the banner).
- */
+/** Pairs `--webhook` URLs with secrets; returns any generated secret to show on stderr. */
 export function webhookTargets(urls: string[], secrets: string[]): { targets: WebhookTarget[]; generated?: string } {
   if (urls.length === 0) {
     if (secrets.length > 0) throw new Error('--webhook-secret needs at least one --webhook URL');

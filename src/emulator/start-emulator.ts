@@ -1,8 +1,4 @@
-/**
- * Starting the emulator: load or create the state, pick the clock, open the store, listen.
- * Loading this module pulls in node:http and the engine but not prom-client, which the metrics
- * endpoint imports on first scrape.
- */
+// Starting the emulator: state, clock, store, listen. prom-client loads on the first metrics scrape.
 import { randomBytes } from 'node:crypto';
 
 import { CLOCK_HORIZON, manualClock, realClock, type Clock } from './clock.js';

@@ -1,23 +1,7 @@
-/**
- * Durable state for `--data-dir`: a snapshot (`state.json`) plus a write-ahead journal.
- *
- * Choice: a journal of requests with periodic snapshots, not an embedded database. The engine's
- * state is one JSON document that the engine mutates in place; a database would need a mapping of
- * every record to rows and a diff of each change, while the engine is deterministic, so recording
- * the request that made a change (a few hundred bytes) and replaying it is exact and costs in
- * proportion to the request. No dependency, no native module.
- *
- *  - A change is applied in memory, its record appended to the journal, and the answer waits for
- *    the record's fdatasync (group commit: concurrent changes share one).
- *  - If the write fails (disk full), the journal is cut back to what was durable and the state is
- *    rebuilt from disk: the change is gone, the client gets 503, later reads do not show it.
- *  - Effects (webhook events) of a change are held until the change is durable, and dropped with it.
- *  - When the journal has grown past the size of the last snapshot (at least 4 MiB), a new snapshot
- *    is written atomically (temp file, fsync, rename, fsync of the directory) and the older journal
- *    files are deleted: the cost of a snapshot is spread over as many bytes of changes as it has.
- *  - Start-up and a clean stop compact: the directory then holds the snapshot only.
- *  - Reading it back (snapshot + journal replay) is recovery.ts.
- */
+// Durable state for `--data-dir`: a snapshot (`state.json`) plus a write-ahead journal of requests
+// (the engine is deterministic, so replay is exact; no database, no native module). Answers wait for
+// fdatasync (group commit); a failed write rolls back to disk (client gets 503) and its effects drop.
+// A snapshot is written atomically once the journal outgrows the last one; replay: recovery.ts.
 import { fsyncSync, openSync, closeSync, readFileSync, unlinkSync } from 'node:fs';
 import { rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -86,8 +70,6 @@ export class StateStore {
     await store.compact();
     return store;
   }
-
-  // ---- changes ---------------------------------------------------------------------------------
 
   /** Marks the start of a change: effects emitted until `endOp` belong to its record. */
   beginOp(): void {
@@ -162,8 +144,6 @@ export class StateStore {
     this.onRollback();
   }
 
-  // ---- snapshots -------------------------------------------------------------------------------
-
   /** Writes a snapshot of the state as of now and deletes the journal files it makes redundant. */
   compact(): Promise<void> {
     this.compacting ??= this.writeSnapshot().finally(() => {
@@ -228,7 +208,7 @@ export class StateStore {
         try {
           if (readFileSync(join(this.dir, f.name)).length === 0) unlinkSync(join(this.dir, f.name));
         } catch {
-          // fine
+          // gone already
         }
       }
     }

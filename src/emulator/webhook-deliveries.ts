@@ -1,8 +1,5 @@
-/**
- * The webhook dispatcher's records: the options and wire shapes, the queued delivery (reused once
- * dropped, see Delivery) and a receiver's backlog (pending set, ready set and per-PR lines), with the
- * helpers that fill, line up and serialise a delivery. Sending and the dispatcher are in webhooks.ts.
- */
+// The webhook dispatcher's records: options, wire shapes, the reusable Delivery and a receiver's
+// backlog, with helpers to fill, line up and serialise one. Sending: webhooks.ts.
 import { type PrEvent, prPayload } from './webhook-events.js';
 
 /** Delays before the 2nd, 3rd, … attempt; after the last one the delivery is given up. */
@@ -77,13 +74,7 @@ export interface WebhookOptions {
 /** Most deliveries behind a dead receiver are dropped before their first attempt: they share this. */
 export const NO_ATTEMPTS: DeliveryAttempt[] = Object.freeze([]) as unknown as DeliveryAttempt[];
 
-/**
- * A queued delivery. Behind a dead receiver nearly every one is dropped by the cap before its first
- * attempt, after living for about a thousand events: long enough for V8 to promote it to the old
- * generation, where ~190,000 of them made a 20,000-PR run's heap grow by ~50 MiB. So a delivery
- * holds no per-event strings, arrays or closures for a PR event (its fields are references, see
- * PrEvent), and a dropped delivery's object (with its PrEvent) is reused for the next one.
- */
+/** A queued delivery: most reach V8's old generation before the cap drops them, so it is reused. */
 export interface Delivery {
   /** The message id, or its number: the id of a delivery made here is spelled out only when needed (idOf). */
   id: string | number;
@@ -179,7 +170,6 @@ export function atHead(d: Delivery): boolean {
 }
 
 /** Takes `d` out of line `k`; returns the line's new head. */
-/** Takes `d` out of line `k`; returns the line's new head. */
 export function unlink(t: Target, k: string, d: Delivery): Delivery | undefined {
   const line = t.lines.get(k);
   if (!line) return undefined;
@@ -223,7 +213,6 @@ export function wire(d: Delivery): WireDelivery {
   };
 }
 
-/** A new delivery object (all fields, one shape). */
 export function newDelivery(target: Target): Delivery {
   return {
     id: 0,

@@ -1,7 +1,4 @@
-/**
- * What the engine's effects become on the wire: `pull_request.*` events for PR transitions, and
- * `pull_request_batch.*` events, three of them derived from the PR transitions of one engine step.
- */
+// Engine effects on the wire: `pull_request.*` per PR transition, `pull_request_batch.*` per batch.
 import { testBranchOf, type Effect, type EffectRun, type PrStateEffect, type BatchEffect, type RepoRef } from './engine/index.js';
 
 const PR_EVENTS: Partial<Record<PrStateEffect['to'], { status: string; reasonField: string }>> = {
@@ -31,16 +28,12 @@ export interface WebhookEvent {
   prNumbers: number[];
   /** Ordering keys: one per PR the event is about. */
   keys: string[];
-  /**
-   * Builds the payload. Called at most once, when the event is first sent or persisted: behind a
-   * dead receiver most events are dropped by the queue cap before that, and building (and
-   * serialising) them at once only made garbage.
-   */
+  /** Builds the payload, at most once when first sent or persisted (most die in the queue cap before). */
   payload: () => Record<string, unknown>;
 }
 
 const repository = (r: RepoRef) => ({ host: r.host, owner: r.owner, name: r.name });
-// Joined rather than concatenated: a flat string, not a rope several times its size (a key lives as long as its delivery).
+// Joined, not concatenated: a flat string, not a rope (a key lives as long as its delivery).
 const orderKey = (r: RepoRef, branch: string, pr: number) => [r.host, '/', r.owner, '/', r.name, ':', branch, '#', pr].join('');
 
 /** A `pull_request_batch.*` event (trunk-wire §3.2: pr_numbers and pr_numbers_in_batch, test branch required). */
@@ -72,11 +65,8 @@ export function batchEvent(
 }
 
 /**
- * A `pull_request.*` event as it waits in a receiver's queue: the fields its payload needs, every
- * one a number, a boolean or a reference to a string the engine or this module already holds, so
- * queueing an event allocates no strings, arrays or closures, and the object can be reused for the
- * next event once its delivery is dropped (webhooks.ts: behind a dead receiver ~190,000 events go
- * that way in a 20,000-PR run).
+ * A `pull_request.*` event waiting in a receiver's queue: numbers, booleans and references only, so
+ * queueing allocates nothing and the object is reused once dropped (webhooks.ts).
  */
 export interface PrEvent {
   type: string;
@@ -102,10 +92,7 @@ export interface PrEvent {
 const PR_TYPE: Record<string, string> = Object.fromEntries(Object.values(PR_EVENTS).map((k) => [k.status, `pull_request.${k.status}`]));
 const WITH_BISECTION_FLAG = new Set(['testing', 'failed', 'canceled']);
 
-/**
- * The `pull_request.*` event of a PR transition written into `into` (a fresh object when not
- * given), or null when the transition has no webhook (tests_passed).
- */
+/** The event of a PR transition, written into `into` if given; null when it has none (tests_passed). */
 export function prEventOf(effect: PrStateEffect, into?: PrEvent): PrEvent | null {
   const kind = PR_EVENTS[effect.to];
   if (!kind) return null;
@@ -132,10 +119,8 @@ export function prEventOf(effect: PrStateEffect, into?: PrEvent): PrEvent | null
   return ev;
 }
 
-/** The ordering key of a PR event (one line per PR and receiver). */
 export const prEventKey = (ev: PrEvent): string => orderKey(ev, ev.branch, ev.prNumber);
 
-/** The payload of a `pull_request.*` event. */
 export function prPayload(ev: PrEvent): Record<string, unknown> {
   const { status, host, owner, name, prNumber: n } = ev;
   return {
@@ -168,18 +153,10 @@ export function eventFor(effect: Effect): WebhookEvent | null {
   return { type: ev.type, prNumbers: [ev.prNumber], keys: [prEventKey(ev)], payload: () => prPayload(ev) };
 }
 
-// ---- batch events derived from PR transitions ------------------------------------------------------
-
 /**
- * The engine reports a batch's testing, pending_failure, failed and merged itself. Three more are
- * derived here from the PR transitions of one engine step (they arrive synchronously together):
- *  - `pull_request_batch.submitted`: a batch was formed and handed to testing (just before its
- *    `.testing`);
- *  - `pull_request_batch.queued`: two or more PRs of one batch went back to the queue together
- *    (a restart, a bisection, a PR of the batch leaving);
- *  - `pull_request_batch.canceled`: a PR of a batch was cancelled while the batch was under test, so
- *    the batch's run was cancelled; `pr_numbers` are the batch's PRs that left the run with it.
- * Each is sent after the PR events it summarises.
+ * Derives batch events from one engine step's PR transitions (the engine emits testing/pending_failure/
+ * failed/merged): `.submitted` before `.testing`, `.queued` when 2+ PRs of a batch go back together,
+ * `.canceled` when a PR's cancel cancels the batch's run. Each follows the PR events it sums up.
  */
 export class BatchCollector {
   private groups = new Map<string, { queued: PrStateEffect[]; cancelled: PrStateEffect[] }>();
@@ -204,8 +181,7 @@ export class BatchCollector {
       if (!g) this.groups.set(key, (g = { queued: [], cancelled: [] }));
       g.queued.push(effect);
     } else {
-      // Cancelled while on the run, or just sent back from it in this same step (a cancel first
-      // returns the whole batch to the queue, then the PR leaves).
+      // Cancelled on the run, or sent back from it in this step (a cancel first requeues the whole batch).
       const i = g ? g.queued.findIndex((q) => q.prNumber === effect.prNumber) : -1;
       if (effect.from !== 'testing' && i < 0) return false;
       if (!g) this.groups.set(key, (g = { queued: [], cancelled: [] }));
@@ -237,5 +213,3 @@ export class BatchCollector {
     }
   }
 }
-
-// ---- delivery ----------------------------------------------------------------------------------------

@@ -2,11 +2,8 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 
-/**
- * One POST; resolves with the status once the answer has been read (and discarded). Redirects are
- * not followed. node:http rather than fetch: the server has it loaded already, while fetch brings
- * in undici, some 10 MiB of resident memory for a handful of attempts.
- */
+// One POST, resolving with the status once the answer is drained; no redirects. node:http, not fetch
+// (which would load undici's memory for a handful of attempts).
 export function post(url: string, body: string, headers: Record<string, string>, timeoutMs: number, stop: AbortSignal): Promise<number> {
   return new Promise((resolve, reject) => {
     if (stop.aborted) {

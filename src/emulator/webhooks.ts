@@ -1,18 +1,7 @@
-/**
- * Webhook deliveries (trunk-wire §3): the engine's effects become `pull_request.*` and
- * `pull_request_batch.*` events, POSTed to each configured receiver and signed as Svix signs them,
- * so a receiver verifying with a Svix-compatible library accepts them:
- *
- *   svix-id: msg_…   svix-timestamp: <unix seconds>   svix-signature: v1,<base64 HMAC-SHA256>
- *   signed content `${id}.${timestamp}.${body}`, key = base64-decoded part of `whsec_…`.
- *
- * Delivery is I/O, so it lives here and never inside the engine: `enqueue` only builds the payload
- * and queues it; sending happens on the event loop afterwards, so a slow or dead receiver never
- * holds up a request or the queue. Failed attempts (non-2xx, network error, timeout) are retried
- * with backoff; events about the same PR are delivered strictly in order per receiver (a later one
- * waits until the earlier one is delivered or given up). A message keeps its id across attempts;
- * each attempt is signed with its own timestamp, as Svix does.
- */
+// Webhook deliveries (trunk-wire §3): engine effects POSTed to each receiver, signed as Svix signs
+// (svix-id, svix-timestamp, svix-signature v1 HMAC-SHA256 of `${id}.${timestamp}.${body}`, key from
+// `whsec_…`). I/O stays out of the engine: `enqueue` only queues, sending runs later, with retries and
+// per-PR order per receiver; a message keeps its id, each attempt gets a fresh timestamp.
 import { randomBytes } from 'node:crypto';
 
 import type { Effect } from './engine/index.js';
@@ -72,7 +61,6 @@ export class WebhookDispatcher {
   private readonly timeoutMs: number;
   private readonly cap: number;
   private readonly log: (line: string) => void;
-  /** Finished deliveries kept for the listing (bodies released), oldest first. */
   private readonly finished = new Set<Delivery>();
   private readonly stop = new AbortController();
   private readonly inFlight = new Set<Promise<void>>();
@@ -198,7 +186,6 @@ export class WebhookDispatcher {
     return exportOf(this.targets);
   }
 
-  /** Deliveries oldest first, paged. */
   page(offset = 0, take = 100): DeliveryPage {
     return pageOf(this.finished, this.targets, offset, take);
   }

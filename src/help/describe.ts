@@ -1,8 +1,5 @@
-/**
- * A machine-readable description of the CLI, generated from the live commander tree so it cannot
- * drift from the program: commands, arguments, options (type, default, choices), environment
- * variables and exit codes.
- */
+// A machine-readable description of the CLI from the live commander tree: commands, arguments,
+// options, environment variables and exit codes.
 import type { Argument, Command, Option } from 'commander';
 import { EXIT_CODES } from '../errors.js';
 import { ENVIRONMENT } from './topics.js';

@@ -1,9 +1,5 @@
-/**
- * `MergeQueueClient`, the library's face of the client the CLI uses (src/api/client.ts over
- * src/api/http.ts): the same request checks, retries (429, 5xx and network failures with backoff,
- * writes only when provably safe), no redirects, and a token that never appears in debug lines,
- * errors or `console.log(client)` (it lives in a private field).
- */
+// `MergeQueueClient`: the library's face of the CLI's client (src/api/client.ts): same checks, retries
+// and redaction; the token lives in a private field, so it never shows in logs or `console.log(client)`.
 import { MergeQueueClient as CliClient } from '../api/client.js';
 import { WORKFLOW_RUN_ID } from '../domain/vocabulary.js';
 import { checkApiUrl, checkedTimeout, checkToken, MAX_TIMEOUT_MS } from '../api/connection-checks.js';
@@ -45,10 +41,7 @@ export interface MergeQueueClientOptions {
   apiUrl: string;
   /** The API token, sent as `x-api-token` (may be empty with `forkedWorkflowRunId`). */
   token: string;
-  /**
-   * In a fork PR's workflow: its run id (`GITHUB_RUN_ID`), sent as `x-forked-workflow-run-id` with
-   * an empty `x-api-token` by setImpactedTargets, as Trunk documents. Other calls need the token.
-   */
+  /** In a fork PR's workflow: `GITHUB_RUN_ID`, sent with an empty token by setImpactedTargets only. */
   forkedWorkflowRunId?: string;
   /** Limit for each request, in ms: 1 to 2^31-1 (default 30 000). */
   timeoutMs?: number;
@@ -112,11 +105,7 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 
 const inners = new WeakMap<MergeQueueClient, CliClient>();
 
-/**
- * The CLI's client behind a library client, for code of this repository that builds on it (the
- * action reads the PR's story through it). Not part of the public API.
- * @internal
- */
+/** @internal The CLI's client behind a library client (the action uses it); not public API. */
 export function innerClient(client: MergeQueueClient): CliClient {
   const inner = inners.get(client);
   if (!inner) throw new TypeError('not a MergeQueueClient');
@@ -161,8 +150,6 @@ export class MergeQueueClient {
     this.#inner = new CliClient(http);
     inners.set(this, this.#inner);
   }
-
-  // ---- one method per endpoint, named after it --------------------------------------------------
 
   /** Adds the PR to the queue (or updates its priority / noBatch when it is already queued). */
   submitPullRequest(req: SubmitRequest, call?: CallOptions): Promise<void> {
@@ -234,13 +221,9 @@ export class MergeQueueClient {
     return publicErrors(() => this.#inner.listPullRequests(req, call));
   }
 
-  // ---- waiting ---------------------------------------------------------------------------------
-
   /**
-   * Polls the PR until it merges, leaves the queue (failed, cancelled, or no longer submitted) or
-   * `timeoutMs` passes, and resolves with the outcome; it rejects only when it cannot go on (the
-   * PR or queue does not exist, the token is refused, the signal fired). A poll that fails for a
-   * transient reason (429, 5xx, network) is retried with a doubled interval, up to 8x.
+   * Polls the PR until it merges, leaves the queue or `timeoutMs` passes; transient poll failures are
+   * retried with a doubled interval (up to 8x). Rejects only when it cannot go on (missing, refused, signal).
    */
   async waitForPr(req: WaitRequest): Promise<WaitResult> {
     const pr = typeof req.pr === 'number' ? req.pr : req.pr?.number;

@@ -1,8 +1,5 @@
-/**
- * Public types of the emulator fixture, written out so the shipped .d.ts stays small and free of
- * the engine's internals. The checks at the bottom make the compiler fail when the engine's wire
- * shapes drift away from them.
- */
+// Public types of the emulator fixture, written out to keep the .d.ts small; the checks at the bottom
+// fail the build if the engine's wire shapes drift from them.
 import type { FakePrInput, FakePrView } from '../emulator/engine/index.js';
 import type { WireRun } from '../emulator/http/wire.js';
 import type { WebhookTarget } from '../emulator/webhooks.js';

@@ -1,9 +1,5 @@
-/**
- * The public types of the library (`import type { ... } from 'mq-cli'`). They are written out by
- * hand, free of zod, so the shipped .d.ts files need nothing but TypeScript itself. client.ts
- * passes these requests to the CLI's own client and returns its answers as these results, so the
- * compiler checks that the two stay compatible.
- */
+// The library's public types, written by hand without zod so the .d.ts needs only TypeScript;
+// client.ts maps them onto the CLI's client, so the compiler keeps the two compatible.
 import type { MergeQueueError } from './errors.js';
 
 /** A repository on the code host: `{ host: 'github.com', owner: 'acme', name: 'app' }`. */
@@ -85,9 +81,7 @@ export interface MetricsRequest {
   repoHost?: string;
 }
 
-// ---- results ---------------------------------------------------------------------------------
-// Responses are read leniently, as the service sends them: any field may be missing or null,
-// enums are lower-cased, and fields this version does not know are kept.
+// ---- results: read leniently (any field may be missing or null, enums lower-cased, unknown kept) ----
 
 type Maybe<T> = T | null | undefined;
 

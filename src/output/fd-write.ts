@@ -1,11 +1,6 @@
-/**
- * Standard output and error written with `fs.writeSync` when they are not a terminal (a file, a
- * pipe, a socket, /dev/null): making `process.stdout` loads Node's stream machinery and, for a pipe
- * or socket, node:net, about 10 ms of every start of a command that prints a line. A terminal keeps
- * Node's stream (its size, its resize events). Writes stay synchronous and in order, as Node's own
- * are for files and pipes on POSIX systems; a pipe that would block (its reader set it
- * non-blocking) hands over to the stream for good.
- */
+// stdout/stderr via `fs.writeSync` when not a terminal: creating `process.stdout` loads Node's streams
+// (and node:net for pipes) at every start. A terminal keeps Node's stream. Writes stay synchronous and
+// ordered; a pipe that would block hands over to the stream for good.
 import { fstatSync, statSync, writeSync } from 'node:fs';
 
 /** Whether `fd` is certainly not a terminal, found without loading node:tty (which loads node:net). */
@@ -21,10 +16,7 @@ export function notTerminal(fd: number, platform: NodeJS.Platform = process.plat
   }
 }
 
-/**
- * Writes `text` to `fd` whole. `stream` is the fallback for a descriptor that would block; `onEpipe`
- * runs when the reader went away (`mq … | head`).
- */
+/** Writes `text` to `fd` whole; `stream` takes over if it would block, `onEpipe` when the reader left. */
 export function fdWriter(
   fd: number,
   stream: () => NodeJS.WritableStream,

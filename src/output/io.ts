@@ -1,8 +1,5 @@
-/**
- * Standard streams behind one small interface: stdout carries data, stderr everything else.
- * Every write passes through the redactor, so a secret registered here (the API token) cannot
- * reach the terminal or a CI log even if a server echoes it back in an error body.
- */
+// Standard streams behind one interface (stdout data, stderr the rest); every write is redacted,
+// so the token never reaches a terminal or CI log even when a server echoes it.
 import { readLimited } from '../util/limited-read.js';
 import { fdWriter, notTerminal } from './fd-write.js';
 import { promptLine } from './prompt.js';
@@ -34,10 +31,7 @@ export interface IO {
   onResize?(listener: () => void): () => void;
   /** Writes `text` to stdout if the process exits before the returned function is called (restores a live view). */
   atExit?(text: string): () => void;
-  /**
-   * The cursor on stderr is not at the start of a line: the last write left a partial line (a
-   * prompt, a progress line), or Ctrl-C was echoed as `^C`. Messages then start with a newline.
-   */
+  /** stderr is mid-line (a prompt, progress, an echoed `^C`): messages then start with a newline. */
   errLineOpen?: boolean;
 }
 

@@ -1,9 +1,5 @@
-/**
- * Plain output is for scripts: tab-separated lines of raw values (numbers without `#`, seconds or
- * ISO 8601 UTC times, enums as the service spells them). Each command declares its plain lines here
- * once, as data: the same constant builds the rows (so a row has every documented column, in order)
- * and writes the `Plain output (piped): ...` paragraph of its --help, so the two cannot drift.
- */
+// Plain output for scripts: tab-separated raw values. Each command declares its lines once here; the
+// same constant builds the rows and its --help paragraph, so they cannot drift.
 import type { Cell, Field, Row } from './render.js';
 
 /** Tab-separated columns with no header line, e.g. `pr<TAB>state<TAB>since`. */

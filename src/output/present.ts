@@ -1,11 +1,5 @@
-/**
- * The presenter: the one place that writes a command's result to stdout and its error to stderr.
- * A behaviour returns a Result (its data, the view of that data, its exit code); this module picks
- * the format once (--json, -o, else a table on a terminal and plain rows in a pipe) and renders:
- * the data as one JSON document, or the view's blocks as a table, plain rows or markdown. Errors
- * become `mq: <what>: <why>` plus hints, and under JSON (however chosen) also the
- * `{"ok":false,"error":{...}}` document on stdout.
- */
+// The presenter: the one writer of a command's result (stdout) and error (stderr). It picks the format
+// once (--json, -o, else table on a terminal, plain in a pipe); errors are `mq: <what>: <why>` + hints.
 import type { RequestDescription } from '../api/http.js';
 import { errorKind, ExitCode, MqError } from '../errors.js';
 import { DEFAULT_COLUMNS, DEFAULT_ROWS, type IO, startLine } from './io.js';
@@ -23,12 +17,10 @@ export type Block =
   /** Text printed exactly as is: mq's own (help, scripts) or a passthrough the user asked for (-o raw). */
   | { text: string };
 
-/** One list of blocks for every format, or a list per format (raw falls back to plain). */
 export type View = Block[] | Partial<Record<Exclude<Format, 'json'>, Block[]>>;
 
 export interface DryRun {
   requests: RequestDescription[];
-  /** Extra fields of the --json document. */
   doc?: Record<string, unknown>;
   /** Several requests: the document lists `requests`, not one `request`. */
   bulk?: boolean;
@@ -165,12 +157,10 @@ export class Presenter {
     this.io.err(lines.map((l) => `${renderLine(l, this.styleErr)}\n`).join(''));
   }
 
-  /** Several such lines in one write. */
   notes(lines: readonly Line[]): void {
     if (lines.length > 0) this.io.err(lines.map((line) => `${renderLine(line, this.styleErr)}\n`).join(''));
   }
 
-  /** The result of a command, on stdout; returns its exit code. */
   async show(result: Result, piped?: Format): Promise<number> {
     const format = this.format(piped);
     if (result.dryRun) {
@@ -205,13 +195,7 @@ export class Presenter {
 
   private live?: { blocks: Block[]; drawing: Promise<void>; unsubscribe: () => void; withdraw: () => void };
 
-  /**
-   * Draws `blocks` as the one frame of a live view (`queue watch`, the demo). On a terminal the
-   * first frame switches to the alternate screen and hides the cursor; each frame is drawn from the
-   * top, fitted to the width and clipped to the height (a `… N more` line instead of scrolling),
-   * and drawn again when the terminal is resized. `endLive` goes back. Off a terminal each frame
-   * is simply printed.
-   */
+  /** Draws one frame of a live view: alternate screen, fitted and clipped, redrawn on resize; off a TTY, printed. */
   async redraw(blocks: Block[]): Promise<void> {
     if (!this.io.stdoutIsTTY) {
       this.io.out(await renderBlocks(blocks, 'table', this.style));
@@ -231,10 +215,7 @@ export class Presenter {
     await this.queueDraw();
   }
 
-  /**
-   * Draws the current live frame after any draw under way (a resize may ask for one at any time).
-   * After a resize the screen is cleared first: the terminal may have reflowed the old frame.
-   */
+  /** Draws the live frame after any draw under way; clears first after a resize (the terminal may reflow). */
   private queueDraw(clear = false): Promise<void> {
     const live = this.live;
     if (!live) return Promise.resolve();
@@ -251,10 +232,7 @@ export class Presenter {
     return live.drawing;
   }
 
-  /**
-   * Ends a live view: leaves the alternate screen, shows the cursor again and prints the last frame
-   * once on the normal screen, so the scrollback keeps only it. Safe to call when none is live.
-   */
+  /** Ends a live view: back to the normal screen, cursor shown, last frame printed once. Safe when none is live. */
   async endLive(): Promise<void> {
     const live = this.live;
     if (!live) return;
@@ -294,7 +272,6 @@ export interface ErrorContext {
   /** JSON was chosen (--json or -o json), as parsed or as seen on the command line. */
   json: boolean;
   debug: boolean;
-  /** `mq queue update`, for the usage hint. */
   commandPath: string;
 }
 

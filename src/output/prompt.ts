@@ -1,13 +1,6 @@
-/**
- * One line read from the terminal, the question on stderr. Hidden input (the API token) is muted
- * by the `read` package (mute-stream under readline), not by patching readline's internals.
- *
- * Ctrl-D on an empty line ends the input: readline closes and `read` never settles, which would
- * leave Node with an unsettled top-level await (exit 13). We notice the close (readline pauses
- * its input when it closes) and answer "" instead, so every caller treats end of input as an
- * empty answer: `auth login` says "no token entered" (exit 2), `queue delete` "not confirmed"
- * (exit 10). Ctrl-C rejects with the interrupt error (exit 130).
- */
+// One line read from the terminal, question on stderr; hidden input is muted by `read`. Ctrl-D on an
+// empty line answers "" (else `read` never settles: exit 13), so callers see an empty answer; Ctrl-C
+// rejects with the interrupt error (130).
 
 export interface PromptOptions {
   hidden?: boolean;
@@ -34,9 +27,7 @@ export async function promptLine(question: string, options: PromptOptions = {}):
       resolve('');
     };
   });
-  // readline pauses its input when it closes: after an answer (then `read` settles in the same
-  // tick) or at end of input (then it never does). It also pauses for Ctrl-Z, but keeps its
-  // listeners then: only a pause that took them away is the end.
+  // readline pauses its input on close (after an answer, or at end of input) and for Ctrl-Z, which keeps listeners.
   const listeners = () => input.listenerCount('keypress') + input.listenerCount('data');
   let withReadline = Infinity;
   const onPause = () =>

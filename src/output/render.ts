@@ -1,9 +1,5 @@
-/**
- * Turns view data into text for one of the output formats. Views build fields, rows and lines
- * once, as data; this module decides how they look: coloured on a terminal, tab-separated when
- * piped, a pipe table for markdown (step summaries). Every string is made safe here (see
- * sanitize.ts) before any colour of mq's own is applied, so only mq's escapes reach a terminal.
- */
+// View data to text: coloured on a terminal, tab-separated in a pipe, pipe tables in markdown. Every
+// string is made safe (sanitize.ts) before mq's own colours, so only mq's escapes reach a terminal.
 import { safeLine, safeMarkdown } from './sanitize.js';
 import type { Style } from './style.js';
 import { displayWidth, fitColumns, type TableFit, tableWidth, truncateToWidth } from './width.js';
@@ -15,12 +11,9 @@ export type Format = (typeof FORMATS)[number];
 export type Paint = (style: Style, text: string) => string;
 
 export interface Field {
-  /** Stable machine key, used in plain output. */
   key: string;
-  /** Human label, used on a terminal and in markdown. */
   label: string;
   value: string;
-  /** Colour of value on a terminal. */
   paint?: Paint;
 }
 
@@ -30,10 +23,7 @@ export interface Cell {
 }
 export type Row = Array<string | Cell>;
 
-/**
- * A piece of a line: a string is mq's own text, an object a value (from the service or the user)
- * that markdown also makes inert. Both are made safe for a terminal.
- */
+/** A line piece: a string is mq's own text, an object a value (made inert in markdown too). */
 export type Span = string | { text: string; paint?: Paint };
 export type Line = Span | Span[];
 
@@ -46,12 +36,10 @@ export const paints = {
   banner: ((s, t) => s.bold.inverse.yellow(t)) as Paint,
 };
 
-/** A value span, optionally coloured. */
 export function v(text: string, paint?: Paint): Span {
   return { text, paint };
 }
 
-/** mq's own text, coloured (not markdown-escaped). */
 export function own(paint: Paint, text: string): Span {
   return { text, paint, own: true } as Span;
 }
@@ -107,9 +95,8 @@ const MIN_ROOM = 24;
 type Piece = { span: Span; text: string };
 
 /**
- * A line of prose in lines of at most `width` cells for a terminal, broken at spaces, each
- * continuation after `indent` spaces. A word wider than the room (a URL) is never cut: it goes
- * whole onto a line of its own (or stays after a label), which the terminal shows whole. Spans keep their colour; text is made safe.
+ * Prose in terminal lines of at most `width` cells, broken at spaces, continuations indented; a word
+ * wider than the room (a URL) goes whole on its own line. Spans keep their colour; text is made safe.
  */
 export function wrapLine(line: Line, width: number, indent = 0): Line[] {
   const spans = Array.isArray(line) ? line : [line];
@@ -156,10 +143,7 @@ export function wrapLine(line: Line, width: number, indent = 0): Line[] {
   return lines.map(joinPieces);
 }
 
-/**
- * Plain text (a label, a path) in lines of at most `width` cells, broken after a space, a comma or a
- * slash; a piece wider than the line is never cut.
- */
+/** Plain text in lines of at most `width` cells, broken after a space, comma or slash; never cut. */
 export function wrapToWidth(text: string, width: number): string[] {
   if (width < 1 || displayWidth(text) <= width) return [text];
   const lines: string[] = [];
@@ -194,7 +178,6 @@ function atSlashes(token: { space: boolean; pieces: Piece[]; width: number }): A
   return out;
 }
 
-/** Pieces back into spans: neighbours from one span become one span again. */
 function joinPieces(pieces: Piece[]): Span[] {
   const out: Span[] = [];
   let prev: Piece | undefined;

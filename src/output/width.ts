@@ -1,8 +1,5 @@
-/**
- * Terminal cells: how wide a string shows (escape sequences take none, East Asian wide characters
- * two, combining marks none), cutting a string to a width with `…` without ever splitting an
- * escape sequence, and choosing which table columns shrink or drop to fit a terminal's width.
- */
+// Terminal cells: display width (escapes 0, wide chars 2), cutting with `…` without splitting an
+// escape, and which table columns shrink or drop to fit.
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching escape sequences is the point
 const ESCAPE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/y;
@@ -58,11 +55,7 @@ export function displayWidth(text: string): number {
   return w;
 }
 
-/**
- * `text` cut to at most `width` cells, ending in `…` when something was cut. Escape sequences are
- * kept whole (a colour opened before the cut is closed by the reset the painter adds after it,
- * or by the one added here).
- */
+/** `text` cut to `width` cells, ending in `…` if cut; escape sequences stay whole (a reset closes colour). */
 export function truncateToWidth(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
   if (width <= 0) return '';
@@ -104,10 +97,8 @@ export function tableWidth(widths: readonly number[]): number {
 }
 
 /**
- * Which columns a table keeps and how wide each may be to fit `width` cells. Columns to truncate
- * are capped from the widest down (never below `min`, or their natural width); when that is not
- * enough the next column to drop goes, and fitting starts over; when nothing is left to drop the
- * truncated columns may go down to a few cells. Returns kept column indices and their widths.
+ * Which columns a table keeps and their widths for `width` cells: truncate widest first (not below
+ * `min`), else drop the next droppable column and retry, else truncate to a few cells.
  */
 export function fitColumns(headers: readonly string[], natural: readonly number[], fit: TableFit, width: number): { keep: number[]; widths: number[] } {
   const truncatable = new Set((fit.truncate ?? []).map((h) => headers.indexOf(h)).filter((i) => i >= 0));

@@ -1,14 +1,6 @@
-/**
- * One simulated run: Poisson arrivals pushed through the emulator's engine on a virtual clock, with
- * the planner playing CI. The engine decides what to test when (its real scheduling rules); the
- * planner decides how long each run takes, whether it waits for a CI runner (--ci-capacity), and
- * whether it passes: a run fails iff a PR in it or in the unmerged part of its base breaks the
- * build, or it flakes ("failure attribution").
- *
- * Common random numbers: every draw is keyed by PR number (and, for runs, by how many runs that PR
- * has led), never by the order events happen in, so every settings row sees the same arrivals,
- * breaking PRs, test times and flakes.
- */
+// One simulated run: Poisson arrivals through the real engine on a virtual clock, the planner playing
+// CI (duration, runner wait, outcome: fails iff a PR in it or its unmerged base breaks, or a flake).
+// Every draw is keyed by PR number, not event order, so all rows see the same random workload.
 import { SimEngine, type Effect } from './engine-adapter.js';
 import { TTM_POINTS, type RunMetrics, type SimInputs, type SimSettings } from './model.js';
 import { normal, runSeed, STREAM, uniform } from './random.js';
@@ -88,11 +80,7 @@ export function testDurationMs(inputs: SimInputs, seed: number, pr: number, atte
   return Math.max(1, Math.round(mean * Math.exp(Math.sqrt(s2) * z - s2 / 2)));
 }
 
-/**
- * The next submission after `t`, from a unit exponential draw `e` (the PR's own draw, so common
- * random numbers hold): flat rate, or the hour-of-day profile walked hour by hour (the draw is spent
- * at each hour's rate; a time change of a unit-rate Poisson process).
- */
+/** The next submission after `t` from the PR's unit exponential draw `e`: flat rate or hourly profile. */
 export function nextArrivalAfter(inputs: SimInputs, t: number, e: number): number {
   const profile = inputs.arrivalProfile;
   const period = profile?.length ?? 0;

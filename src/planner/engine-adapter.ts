@@ -1,9 +1,4 @@
-/**
- * Every use the planner makes of the emulator's engine goes through this file, so an engine change
- * touches one place. Used: QueueEngine (constructor with onEffect, createQueue, updateQueue,
- * upsertFakePr, setImpactedTargets, submit, completeRun, advance, nextDueAt, getQueue), createState,
- * and a read of `state.runs[id]` (status, group, base) of a run the planner started.
- */
+// Every use the planner makes of the engine goes through here, so an engine change touches one place.
 import type { QueueInfo } from '../domain/types.js';
 import { createState, QueueEngine, type Effect, type QueueUpdate, type RepoRef } from '../emulator/engine/index.js';
 import type { SimSettings } from './model.js';

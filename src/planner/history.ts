@@ -1,9 +1,5 @@
-/**
- * `mq queue simulate --from-history`: the workload fitted from a window of the service's history
- * (the PRs that left the queue and the test attempts `mq queue stats` reads), the backtest that
- * checks the model against that window, and which settings rows differ from the baseline by less
- * than the backtest's error. Pure: epoch ms in, plain data out.
- */
+// `mq queue simulate --from-history`: the workload fitted from a window of history, the backtest of the
+// model on it, and which rows differ from the baseline by less than its error. Pure.
 import type { QueueStats } from '../stats/compute.js';
 import type { ConcludedPr, TestAttempt, Window } from '../stats/model.js';
 import type { Backtest, BacktestFigures, FittedInputs, RowResult } from './result.js';
@@ -86,11 +82,7 @@ export function fitHistory(window: Window, prs: ConcludedPr[], attempts: TestAtt
   };
 }
 
-/**
- * Each PR's own failures (a failed run that tested it alone, ended in the window): flaky when it
- * later passed on the same commit, or merged on it (the commit of its last pass); otherwise the
- * PR's own failure. A PR counts as failing on its own when any of its own failures was not flaky.
- */
+/** Each PR's own failures (tested alone): flaky if it later passed or merged on that commit. */
 function ownFailures(window: Window, concluded: ConcludedPr[], attempts: TestAttempt[]) {
   const inWindow = (t: number) => t >= window.since && t <= window.until;
   const runSize = new Map<string, number>();
@@ -155,11 +147,7 @@ export function simulatedFigures(r: RowResult): BacktestFigures {
   };
 }
 
-/**
- * What the window measured, on the table's figures: `mq queue stats`'s figures, the time-average of
- * PRs in the queue (each merged or failed PR from its submission to its end), the PRs that failed
- * per day, and the PRs whose own failures were all flaky per day.
- */
+/** What the window measured: the stats figures, mean PRs in queue, failed and all-flaky PRs per day. */
 export function measuredFigures(window: Window, stats: QueueStats, prs: ConcludedPr[], fitted: FittedInputs): BacktestFigures {
   const span = Math.max(1, window.until - window.since);
   let inQueue = 0;
@@ -191,12 +179,7 @@ export function backtestOf(measured: BacktestFigures, simulated: BacktestFigures
   return { measured, simulated: sim, error };
 }
 
-/**
- * Whether a row's difference from the baseline is within the model's error: its merges per hour and
- * its time to merge p50 each differ from the baseline's by no more (relatively) than the backtest
- * missed the measured figure by. An error that could not be measured counts as unbounded: nothing
- * can then be told apart from the baseline on that figure.
- */
+/** Whether a row is within the backtest's error of the baseline (merges/h and TTM p50; unmeasured = unbounded). */
 export function withinModelError(row: RowResult, baseline: RowResult, error: BacktestFigures): boolean {
   const close = (a: number | null, b: number | null, err: number | null) => {
     if (err === null) return true;

@@ -1,8 +1,5 @@
-/**
- * The --html report: one self-contained page (inline CSS and SVG; no scripts, fonts or network).
- * One bar chart per figure with the settings rows side by side (95% interval as a whisker), and
- * the time-to-merge distribution of every row as a CDF (one marker per quantile point).
- */
+// The --html report: one self-contained page (inline CSS/SVG, no scripts): a bar chart per figure
+// with 95% whiskers, and each row's time-to-merge CDF.
 import { durationUnit } from '../util/duration.js';
 import type { FittedInputs, RowResult, SimulateResult } from './result.js';
 import type { Estimate } from './stats.js';

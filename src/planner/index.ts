@@ -1,8 +1,5 @@
-/**
- * `mq queue simulate` without the command line: inputs in, plain result data out (the JSON
- * document is this data). The baseline comes from the caller (the queue's settings, or the
- * engine's defaults); every --compare is the baseline with some settings changed.
- */
+// `mq queue simulate` without the command line: inputs in, plain result data (the JSON document) out.
+// The baseline comes from the caller; each --compare changes some of its settings.
 import type { QueueInfo } from '../domain/types.js';
 import { UsageError } from '../errors.js';
 import { computeStats } from '../stats/compute.js';
@@ -113,10 +110,8 @@ function minutes(seconds: number | null): string {
 }
 
 /**
- * Velocity first among the rows that keep up (time to merge p50), but a cheaper row wins when its
- * p50 and p95 are tied with the fastest row's within their 95% intervals. The line then says what the pick costs and risks
- * next to the cheapest and the most reliable rows (no setting wins all three); rows that fall
- * behind are named as such, since their figures only hold for the window simulated.
+ * Fastest p50 among rows that keep up, unless a cheaper row ties on p50 and p95 within the 95%
+ * intervals; the line names cost and risk against the cheapest and most reliable rows.
  */
 export function recommend(rows: RowResult[], inputs: SimInputs): Recommendation {
   const up = rows.filter((r) => r.keepsUp);
@@ -159,11 +154,7 @@ export function recommend(rows: RowResult[], inputs: SimInputs): Recommendation 
   return { label: pick.label, text };
 }
 
-/**
- * --from-history: flags every row (after the baseline, the first) whose difference from the baseline
- * is within the backtest's error, and recommends only among the others: a difference the model
- * cannot tell from its own error is never a reason to pick a row.
- */
+/** --from-history: flags rows within the backtest's error of the baseline and never recommends them. */
 export function markWithinError(results: RowResult[], inputs: SimInputs, error: Backtest['error']): Recommendation {
   const baseRow = results[0] as RowResult;
   for (const r of results) r.withinModelError = r !== baseRow && withinModelError(r, baseRow, error);

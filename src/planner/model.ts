@@ -1,17 +1,10 @@
-/**
- * What the planner simulates: the workload (inputs), the queue settings of one row, and what one
- * simulated run measures. Plain data only, so it crosses worker-thread boundaries as it is.
- */
+// What the planner simulates: workload, one row's settings, one run's measures (plain data for workers).
 import type { OptimizationMode, QueueMode } from '../domain/vocabulary.js';
 
 export interface SimInputs {
   /** Mean PR submissions per hour (Poisson arrivals). */
   arrivalsPerHour: number;
-  /**
-   * Optional profile: 24 (hour of day) or 168 (hour of week) submission rates per hour, index = hours
-   * since the simulated window began, modulo the length (a Poisson process whose rate changes each
-   * hour). Absent: flat at arrivalsPerHour.
-   */
+  /** Optional 24 or 168 hourly rates, indexed by hours since the window began (modulo); absent: flat. */
   arrivalProfile?: number[] | null;
   /** Mean duration of one test run, minutes. */
   testMinutes: number;

@@ -1,9 +1,6 @@
-/**
- * Runs every (settings row, run) pair, across worker threads when the bundled worker file is
- * there (dist/lazy/planner-worker.js), else in this thread. Results are stored by task index, so
- * the output does not depend on the number of workers or which finished first. Each worker's heap
- * is capped, so a run too large for the machine ends in an error, not in V8 aborting the process.
- */
+// Runs every (row, run) pair on worker threads when the bundled worker exists, else in this thread.
+// Results are stored by task index (independent of scheduling); worker heaps are capped so an
+// oversized run is an error, not a V8 abort.
 import { existsSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -43,11 +40,7 @@ function outOfMemory(heapMb: number, threads: number): UsageError {
   });
 }
 
-/**
- * `worker` is the URL of the bundled worker entry (the caller knows where the bundle put it); null,
- * or a file that is not there (running from TypeScript sources), runs everything in this thread.
- * `heapMb` overrides the heap of each worker (tests).
- */
+/** `worker`: the bundled worker's URL; null or missing runs in this thread. `heapMb`: per-worker heap (tests). */
 export async function runAll(inputs: SimInputs, rows: SettingsRow[], jobs: number | null, worker: URL | null = null, heapMb?: number): Promise<RunMetrics[][]> {
   const tasks: Task[] = [];
   rows.forEach((_, row) => {

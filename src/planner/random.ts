@@ -1,8 +1,5 @@
-/**
- * Counter-based random numbers for common random numbers (CRN): every draw is a pure function of
- * (seed, stream, index, attempt), so a PR's arrival time, test times, breaking flag and flakes are
- * the same whichever settings row asks for them and in whatever order the simulation asks.
- */
+// Counter-based random numbers: each draw is a pure function of (seed, stream, index, attempt), so
+// every settings row sees the same workload in any order (common random numbers).
 
 /** A 32-bit integer hash (the finaliser of MurmurHash3, lowbias variant constants). */
 function mix32(x: number): number {

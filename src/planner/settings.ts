@@ -1,8 +1,4 @@
-/**
- * Setting names the planner accepts in --compare, and the baseline settings. Names are the
- * updateQueue API fields and the `mq queue update` flag names (one map, to be replaced by the
- * shared settings registry), plus `batch=N`: batching on with batchingMinSize N.
- */
+// Setting names --compare accepts (updateQueue fields and `mq queue update` flags, plus `batch=N`) and the baseline.
 import type { QueueInfo } from '../domain/types.js';
 import { MAX_U32, OPTIMIZATION_MODES, QUEUE_MODES } from '../domain/vocabulary.js';
 import { UsageError } from '../errors.js';
@@ -16,11 +12,7 @@ interface SettingDef {
   kind: Kind;
 }
 
-/**
- * The most runs in flight, and PRs per batch, the planner simulates. The engine keeps every run
- * with its base (the PRs ahead of it), so memory grows with the square of the PRs in flight
- * (1000 PRs/h, 5% failing: 7 days at concurrency 500 peak near 1.7 GB; one day at 4000, 3.6 GB).
- */
+// Caps on runs in flight and batch size: the engine keeps each run's base, so memory grows with the square.
 export const MAX_IN_FLIGHT = 500;
 
 const DEFS: SettingDef[] = [
@@ -133,9 +125,8 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 const bool = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
 
 /**
- * Simulation settings from a queue (read by getQueue, or the engine's defaults). A reported bisectionConcurrency equal to concurrency is read as "not configured"
- * (the service reports the shared value then), so comparing a new concurrency keeps sharing.
- * Settings past what the planner simulates are lowered to its cap, with a line in `clamped`.
+ * Simulation settings from a queue; a bisectionConcurrency equal to concurrency reads as "not configured"
+ * (so a compared concurrency keeps sharing); values past the caps are lowered, noted in `clamped`.
  */
 export function settingsFromQueue(q: QueueInfo, clamped: string[] = []): SimSettings {
   const cap = (field: string, v: number | undefined): number | undefined => {

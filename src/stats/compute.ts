@@ -1,7 +1,4 @@
-/**
- * Queue statistics for a window, from the PRs that left the queue in it, their test attempts and
- * the queue's current settings. Pure: times are epoch ms in, seconds out.
- */
+// Queue statistics for a window from its concluded PRs, attempts and settings. Pure: epoch ms in, seconds out.
 import type { ConcludedPr, QueueSettings, TestAttempt, Window } from './model.js';
 
 export interface QueueStats {

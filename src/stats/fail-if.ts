@@ -1,8 +1,5 @@
-/**
- * `--fail-if` thresholds: `p95>2h`, `flakyShare>10%`, `mergedPerHour<2`, `runs.perMergedPr>=1.5`.
- * A figure is a JSON path of `queue stats` (p50/p90/p95 alone mean time to merge); durations take
- * units (s, m, h, d), shares a percentage or a fraction.
- */
+// `--fail-if` thresholds (`p95>2h`, `flakyShare>10%`, `runs.perMergedPr>=1.5`): a `queue stats` JSON
+// path (p50/p90/p95: time to merge); durations take s/m/h/d, shares % or a fraction.
 import { UsageError } from '../errors.js';
 import type { QueueStats } from './compute.js';
 

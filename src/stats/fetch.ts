@@ -1,7 +1,4 @@
-/**
- * Reading history from the service: a PR's story, and a window's concluded PRs, test attempts and
- * settings (several PRs at once: lookup.ts). Functions of a client; no output here.
- */
+// Reading history from the service: a PR's story, a window's PRs, attempts and settings (lookup.ts).
 import type { MergeQueueClient } from '../api/client.js';
 import type { TestingResultsPage } from '../api/history.js';
 import { endpointMissing } from '../api/http-errors.js';
@@ -65,12 +62,7 @@ export async function fetchStory(client: MergeQueueClient, target: Target, pr: n
   return { record, story, checksNote };
 }
 
-/**
- * "Back to pending: a PR ahead failed" names that PR when it can: the run the PR was testing in was
- * built on the PRs ahead (`dependentPrs` of its testing details); the one of them that failed or was
- * cancelled at that moment is the cause. At most three such transitions are looked into; a run whose
- * details are gone leaves the words generic.
- */
+/** Names the failed PR ahead behind "back to pending" from the run's `dependentPrs` (at most three looks). */
 async function nameThePrsAhead(client: MergeQueueClient, target: Target, timeline: Transition[]): Promise<void> {
   // The timeline is newest first: the three newest such transitions, looked into oldest first.
   const todo = timeline
@@ -117,10 +109,7 @@ export interface WindowData {
   noTestingHistory: number | null;
 }
 
-/**
- * Every test attempt that finished in the window: the first page says how many, the rest load in
- * parallel. The status answered instead when the service has no listMergeQueueTestingResults.
- */
+/** Every attempt finished in the window (first page, then the rest in parallel); a status if unsupported. */
 async function fetchAttempts(
   client: MergeQueueClient,
   target: Target,

@@ -1,7 +1,4 @@
-/**
- * What `mq status` and `mq queue stats` need once they run: fetching history, computing the figures
- * and their views. A lazily loaded bundle of its own, so other commands (and --help) do not parse it.
- */
+// What `mq status` and `mq queue stats` load when they run: a lazy bundle of its own (not parsed for --help).
 export { computeStats, withoutTestingHistory } from './compute.js';
 export { evaluateThresholds } from './fail-if.js';
 export { fetchBatch, fetchStory, fetchWindow } from './fetch.js';

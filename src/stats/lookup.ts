@@ -1,7 +1,4 @@
-/**
- * Looking PRs up several at a time: getSubmittedPullRequests, 50 per call, or, from a service
- * without it, getSubmittedPullRequest one PR per call.
- */
+// Looking PRs up several at a time (getSubmittedPullRequests, or one per call where it is missing).
 import type { MergeQueueClient } from '../api/client.js';
 import { endpointMissing } from '../api/http-errors.js';
 import type { RepoRef } from '../api/schemas.js';
@@ -53,11 +50,7 @@ export interface Batch {
 const noBatchLookup = new WeakMap<MergeQueueClient, number>();
 const ONE_BY_ONE_PARALLEL = 6;
 
-/**
- * Several PRs, one request per 50; never-submitted ones come back in `notFound`. A service without
- * getSubmittedPullRequests (it is not in Trunk's v1 document) is asked with getSubmittedPullRequest,
- * one PR per call, a few at a time.
- */
+/** Several PRs, 50 per request (missing ones in `notFound`); one per call, a few at once, without it. */
 export async function fetchBatch(client: MergeQueueClient, target: Target, numbers: number[], includeTimeline = false): Promise<Batch> {
   const unique = [...new Set(numbers)];
   const left = new Set<number>();

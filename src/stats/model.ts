@@ -1,8 +1,4 @@
-/**
- * The history model the story and the statistics work on (with src/domain's Transition): plain
- * records with epoch-millisecond times, independent of how the service spells them on the wire
- * (src/stats/wire.ts maps those).
- */
+// The history model of the story and statistics: plain records, epoch ms, wire-independent (wire.ts maps).
 import type { TerminalState } from '../domain/vocabulary.js';
 
 /** A check of a test run, from its testing details. */

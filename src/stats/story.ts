@@ -1,7 +1,4 @@
-/**
- * A PR's story: its timeline cut into trips through the queue (newest first), each transition told
- * in plain words, plus the run that merged or failed it and the checks that failed.
- */
+// A PR's story: its timeline cut into trips (newest first) in plain words, with the deciding run and failed checks.
 import { newestFirst } from '../api/history.js';
 import type { Transition } from '../domain/types.js';
 import { isTerminal } from '../domain/vocabulary.js';
@@ -129,10 +126,7 @@ function describeReason(t: Transition, failedChecks: string[]): string {
   }
 }
 
-/**
- * Cuts a timeline (ordered by `newestFirst`, so equal times read newest first) into trips, newest
- * first; a trip ends when the PR merges, fails or is cancelled. Only the newest MAX_STORY_STEPS are told.
- */
+/** Cuts a `newestFirst` timeline into trips ending at merge, failure or cancel; only MAX_STORY_STEPS told. */
 export function buildStory(pr: number, timeline: Transition[], failingChecks: Check[] = []): Story {
   const newest = newestFirst(timeline, (t) => t.at);
   const sorted = newest.slice(0, MAX_STORY_STEPS).reverse();

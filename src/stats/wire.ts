@@ -1,8 +1,4 @@
-/**
- * Reads the v1 history answers (timelines, batch lookups, testing results, PR pages) into the
- * stats model. Lenient like the rest of the client: the service is untrusted, so fields are
- * checked one by one, unknown ones ignored, a few spellings accepted, and malformed items skipped.
- */
+// The v1 history answers into the stats model, leniently: fields checked one by one, bad items skipped.
 import { newestFirst } from '../api/history.js';
 import type { Transition } from '../domain/types.js';
 import { isTerminal } from '../domain/vocabulary.js';
@@ -41,10 +37,7 @@ function runIdOf(o: Obj): string | null {
 /** v1 puts a transition's details in an object named after its state (`failure.reason`, `testsPassed.testRunId`). */
 const STATE_KEYS = ['notReady', 'pending', 'testing', 'testsPassed', 'pendingFailure', 'failure', 'cancellation', 'merged'];
 
-/**
- * One timeline item: `{timestamp|at|time, state, reason, testRunId}`, the reason and run id also
- * read from the per-state object, a nested `testRun.id`, and `failureCausingStatuses`.
- */
+/** One timeline item; reason and run id also from the per-state object, `testRun.id`, failing statuses. */
 export function transitionOf(item: unknown): Transition | null {
   const flat = obj(item);
   if (!flat) return null;
@@ -114,10 +107,7 @@ function resultOf(o: Obj): TestAttempt['result'] | null {
   return null;
 }
 
-/**
- * A page of testing results: `{testingResults: [...], totalItems}`. Each item is one PR in one
- * run: prNumber, testRunId, the run's outcome, when it started and finished, whether it bisected.
- */
+/** A testing-results page: one item per PR per run (outcome, start, finish, bisection). */
 export function testingPageOf(body: unknown): { attempts: TestAttempt[]; items: number; total: number | null } {
   const o = obj(body) ?? {};
   const list = arr(first(o, ['testingResults', 'results']));

@@ -1,8 +1,5 @@
-/**
- * Time as a dependency. Behaviours ask the clock for the time and sleep through it, so tests run
- * them in virtual time; the real clock sleeps with Node's timers/promises and stops at once when
- * the signal aborts (Ctrl-C), failing as interrupted.
- */
+// Time as a dependency, so tests run behaviours in virtual time; the real clock's sleep ends at once
+// (interrupted) when the signal aborts.
 import { ExitCode, MqError } from '../errors.js';
 
 export interface Clock {

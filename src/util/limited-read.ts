@@ -1,7 +1,4 @@
-/**
- * Reading standard input or a file with a ceiling: the read stops as soon as the limit is passed
- * (`/dev/zero` or `yes` never fill memory), and the caller names the limit in its message.
- */
+// Reading stdin or a file with a ceiling: stops once past it (`/dev/zero` never fills memory).
 import { createReadStream } from 'node:fs';
 
 export class InputTooLarge extends Error {

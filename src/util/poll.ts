@@ -1,13 +1,6 @@
-/**
- * The polling loop shared by `wait`, `queue drain --wait` and `queue watch`: read, hand the value
- * over, sleep, repeat. A read that fails for a transient reason (exit 6: 429, 5xx, network) is a
- * blip, not an outcome: it is reported through `onBlip` and the interval doubles (up to 8x) until a
- * read succeeds again. Time comes from the clock (virtual in tests); sleeps end at once on Ctrl-C.
- *
- * With a deadline, every read gets it as an argument (so no request or retry outlives it), no read
- * starts with less than MIN_POLL_MS left, and the loop ends with 'timeout' at the deadline, unless
- * no read ever reached the service: then the last failure is the outcome (exit 6, not 8).
- */
+// The polling loop of `wait`, `queue drain --wait` and `queue watch`. A transient failure (exit 6) is a
+// blip (`onBlip`, interval doubles up to 8x). With a deadline, reads get it, none starts with less than
+// MIN_POLL_MS left, and the end is 'timeout', unless no read ever reached the service (then exit 6).
 import type { CallOptions } from '../api/http.js';
 import { ExitCode, MqError } from '../errors.js';
 import type { Clock } from './clock.js';

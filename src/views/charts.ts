@@ -1,7 +1,4 @@
-/**
- * Pictures of the queue statistics: block-character charts for a terminal (fitting a width), and
- * what the HTML report (stats-html.ts) shares with them: bins, time ticks, scales and notes.
- */
+// Queue-statistics charts for a terminal, and the bins, ticks and scales the HTML report shares.
 import type { QueueStats, StatsSeries } from '../stats/compute.js';
 import { wrapToWidth } from '../output/render.js';
 import { formatDuration } from '../util/duration.js';

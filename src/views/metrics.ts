@@ -58,11 +58,7 @@ export function metricsFields(q: QueueMetrics): Field[] {
   return fields;
 }
 
-/**
- * A figure without float noise: at most 3 decimals (milliseconds for seconds), so 0.1 + 0.2 reads
- * 0.3 and an interpolated p90 of 53.99999999999999 reads 54. NaN and infinities are kept (JSON
- * writes them as null).
- */
+/** A figure without float noise: ≤ 3 decimals (0.1 + 0.2 reads 0.3); NaN/±Inf kept (JSON null). */
 export function tidy(n: number): number {
   if (!Number.isFinite(n)) return n;
   const r = Math.round(n * 1000) / 1000;

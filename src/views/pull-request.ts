@@ -81,10 +81,7 @@ export const PR_PLAIN = plainKeys('one line per field of the PR', [
   'run',
 ]);
 
-/**
- * A PR for scripts: raw values (42, seconds, ISO time, true/false), the priority name and value
- * apart, and what keeps it from being ready as comma-separated words. Keys without a value are left out.
- */
+/** A PR for scripts: raw values, priority name and value apart, readiness gaps comma-separated; no empty keys. */
 export function pullRequestPlainFields(pr: SubmittedPullRequest, now: number): Field[] {
   const f = PR_PLAIN.field;
   const ready = pr.readiness ? notReadyReasons(pr) : undefined;

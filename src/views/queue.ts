@@ -1,8 +1,5 @@
-/**
- * How a queue reads: a warning banner when it is not running, a short summary of its settings, one
- * key per setting for scripts, the enqueued PRs in queue order, and the before -> after lines of a
- * settings change.
- */
+// How a queue reads: a banner when not running, a settings summary, key/value settings, the PRs in
+// order, and the before -> after lines of a change.
 import { QUEUE_SETTINGS, type SettingKind } from '../domain/queue-settings.js';
 import type { Queue, QueueEntry } from '../api/schemas.js';
 import { plainBool, plainColumns, plainKeys, plainNumber, plainSecondsSince } from '../output/plain.js';
@@ -99,10 +96,7 @@ export function queueSummaryFields(q: Queue, where: string): Field[] {
 /** `mq queue show --settings` and `mq queue create` piped: the keys are those of queueSettingFields. */
 export const QUEUE_SETTINGS_PLAIN = plainKeys('one line per setting', ['branch', ...QUEUE_SETTINGS.map((s) => s.key), 'enqueued']);
 
-/**
- * Every setting under a stable key, with a raw value (minutes as numbers, booleans as true/false,
- * lists comma-separated): `key<TAB>value` lines are what `awk -F'\t'` wants.
- */
+/** Every setting under a stable key with a raw value (minutes, true/false, comma lists) for `awk -F'\t'`. */
 export function queueSettingFields(q: Queue): Field[] {
   const raw = (v: unknown): string => (v === null || v === undefined ? '' : Array.isArray(v) ? v.join(',') : String(v));
   const branch: Field = { key: 'branch', label: 'Branch', value: raw(q.branch) };
@@ -139,11 +133,7 @@ export const QUEUE_PR_PLAIN = plainColumns('one line per PR in queue order', [
   'waiting_for',
 ]);
 
-/**
- * The enqueued PRs in the order the service lists them (queue order). On a terminal times read
- * `4m 10s`; piped, raw values (see QUEUE_PR_PLAIN): whole seconds in state, the priority name and
- * value apart, so columns sort and compare.
- */
+/** The PRs in queue order; terminal times read `4m 10s`, piped values are raw so columns sort. */
 export function queueRows(entries: readonly QueueEntry[], now: number, human: boolean): Row[] {
   return entries.map((e, i): Row => {
     const state = e.state ?? 'unknown';
@@ -179,8 +169,6 @@ export function queueRows(entries: readonly QueueEntry[], now: number, human: bo
   });
 }
 
-// ---- PRs submitted but not ready to enter the queue ------------------------------------------------
-
 /** What the service reports about a not-ready PR (getSubmittedPullRequest's `readiness`). */
 export interface ReadinessLike {
   hasImpactedTargets?: boolean | null;
@@ -189,10 +177,7 @@ export interface ReadinessLike {
   gitHubMergeability?: string | null;
 }
 
-/**
- * Why a submitted PR has not entered the queue, in short phrases: what its readiness still lacks,
- * else the queue's own state (a paused or draining queue admits no PRs).
- */
+/** Why a submitted PR is not in the queue yet: what its readiness lacks, else the queue's state. */
 export function notReadyReasons(r: ReadinessLike | null | undefined, pr: { prBaseBranch?: string | null }, queue: Pick<Queue, 'state' | 'branch'>): string[] {
   const why: string[] = [];
   if (r?.doesBaseBranchMatch === false) {
@@ -209,15 +194,12 @@ export function notReadyReasons(r: ReadinessLike | null | undefined, pr: { prBas
 
 export const NOT_READY_HEADERS = ['PR', 'Waiting', 'Why', 'Author', 'Title'];
 
-// ---- settings and their changes ------------------------------------------------------------------
-
 export interface SettingChange {
   field: string;
   key: string;
   label: string;
   before: unknown;
   after: unknown;
-  /** Display forms of before and after. */
   from: string;
   to: string;
   /** The user asked for this setting (it may still be unchanged). */
@@ -239,10 +221,7 @@ function same(a: unknown, b: unknown): boolean {
   return (a ?? null) === (b ?? null);
 }
 
-/**
- * Every setting that differs between `before` and `after`, and every requested one even when it
- * did not change (so the user sees the service kept their value). `before` may be unknown.
- */
+/** Settings that differ, plus requested ones even if unchanged; `before` may be unknown. */
 export function settingChanges(before: Queue | undefined, after: Queue, requested: ReadonlySet<string>): SettingChange[] {
   const out: SettingChange[] = [];
   for (const s of QUEUE_SETTINGS) {

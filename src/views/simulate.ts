@@ -1,7 +1,4 @@
-/**
- * Pure views of a `mq queue simulate` result: table rows (best value of each column marked with
- * `*`), markdown, and plain tab-separated lines. The JSON document is the result itself.
- */
+// Views of a `mq queue simulate` result: table (best value per column marked `*`), markdown, plain.
 import type { RowResult, SimulateResult } from '../planner/index.js';
 import { plainColumns } from '../output/plain.js';
 import { type Cell, type Paint, type Row, wrapToWidth } from '../output/render.js';
@@ -50,11 +47,7 @@ export function formatEstimate(e: Estimate, format: Format): string {
   return `${format(e.mean)} ±${format(e.hi - e.mean, e.mean)}`;
 }
 
-/**
- * For each column, the displayed mean that is best (ties all marked) among the rows that keep up,
- * when at least two do: the figures of a row that falls behind depend on how long the window was,
- * and the only row that keeps up is best by that alone, not by its figures.
- */
+/** Per column, the best displayed mean among rows that keep up, when two or more do (ties all marked). */
 function bestTexts(all: RowResult[], formats: Format[]): Array<string | null> {
   const up = all.filter((r) => r.keepsUp);
   return SIMULATE_COLUMNS.map((c, i) => {
@@ -95,10 +88,7 @@ function labelsFit(headers: string[], rows: Row[], width: number): boolean {
   return tableWidth(widths) <= width;
 }
 
-/**
- * The terminal table: whole settings labels when they fit `width`, else the rows numbered and their
- * settings in legend lines under the table (wrapped to the width). No width: labels as they are.
- */
+/** The terminal table: whole labels if they fit `width`, else numbered rows with a settings legend. */
 export function simulateTable(result: SimulateResult, width?: number, mark?: Paint): { headers: string[]; rows: Row[]; legend: string[] } {
   const rows = simulateRows(result, mark);
   if (width === undefined || labelsFit(SIMULATE_HEADERS, rows, width)) return { headers: SIMULATE_HEADERS, rows, legend: [] };

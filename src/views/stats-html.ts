@@ -1,8 +1,5 @@
-/**
- * `mq queue stats --html`: one self-contained page (no scripts, nothing loaded from elsewhere) with
- * the figures in their groups and two SVG charts with axes: merges per hour on a UTC time axis with
- * the settings' ceiling as a dashed line, and the time-to-merge histogram with its bin edges.
- */
+// `mq queue stats --html`: a self-contained page with the figures and two SVG charts (merges per hour
+// with the settings' ceiling; the time-to-merge histogram).
 import type { QueueStats, StatsSeries } from '../stats/compute.js';
 import { formatDuration } from '../util/duration.js';
 import { binLabel, EMPTY_NOTE, escapeHtml, histogram, leadingGapNote, niceTop, rateText, tickLabel, timeTicks } from './charts.js';

@@ -46,10 +46,7 @@ export function groupedStatsFields(s: QueueStats): Array<{ title: string | null;
 
 const percent = (n: number) => `${(n * 100).toFixed(1).replace(/\.0$/, '')}%`;
 
-/**
- * One field per figure; keys are the JSON paths. `human` formats durations (`1h 5m`) and shares
- * (`12.5%`) for people; otherwise seconds and fractions, as in the JSON.
- */
+/** One field per figure keyed by JSON path; `human` formats durations and shares, else raw as in the JSON. */
 export function statsFields(s: QueueStats, human: boolean): Field[] {
   const none = human ? '-' : '';
   const dur = (x: number | null) => (x === null ? none : human ? formatDuration(x * 1000) : String(x));

@@ -1,7 +1,4 @@
-/**
- * A PR's story: its trips newest first, each transition with time, state and reason in plain
- * words, then the failing checks. One view per format; the presenter makes every value inert.
- */
+// A PR's story: trips newest first, transitions in plain words, then failing checks; values made inert.
 import type { Block } from '../output/present.js';
 import { plainColumns } from '../output/plain.js';
 import { own, paints, type Line, type Row, v } from '../output/render.js';

@@ -80,10 +80,7 @@ export async function runLogin(opts: LoginOptions, ctx: Deps): Promise<Result> {
 /** How long `auth login` spends checking the token before saving it unchecked. */
 const LOGIN_CHECK_MS = 5000;
 
-/**
- * One cheap authenticated call with a token not yet saved: a PR that cannot exist answers 404 (or
- * 400) with a good token and 401/403 without. A service that cannot be reached is no verdict.
- */
+/** One cheap call with an unsaved token: an impossible PR gives 404/400 if good, 401/403 if not. */
 async function checkNewToken(ctx: Deps, apiUrl: string, token: string): Promise<{ ok: boolean; detail: string; refused?: MqError }> {
   try {
     const client = await ctx.client({ connection: { apiUrl, token } });

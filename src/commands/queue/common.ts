@@ -26,10 +26,7 @@ export function canPrompt(deps: Pick<Deps, 'io' | 'env'>): boolean {
   return deps.io.stdinIsTTY && deps.io.stderrIsTTY && !deps.env.CI;
 }
 
-/**
- * An option taking one of `values`: commander knows the choices (help, completions), while the
- * value is read case-insensitively and a wrong one is refused with the flag and the rule.
- */
+/** An option with choices commander knows, read case-insensitively; a wrong value names the flag and rule. */
 export function choiceOption<T extends string>(flags: string, description: string, values: readonly T[]): Option {
   const flag = /--[\w-]+/.exec(flags)?.[0] ?? flags;
   return new Option(flags, description).choices(values).argParser((v: string) => parseChoice(v, flag, values));

@@ -58,10 +58,8 @@ const changedAt = (e: QueueEntry): number => {
 };
 
 /**
- * The newest `limit` PRs, newest first. Pages are followed with `nextCursor`; while they come
- * newest first (the state change times never rise), reading stops at `limit`. A service that lists
- * in another order (the emulator pages in submission order) is read to the end, up to
- * MAX_HISTORY_READ PRs, and the newest `limit` kept.
+ * The newest `limit` PRs, newest first, following `nextCursor`; a service paging in another order
+ * (the emulator) is read to the end, up to MAX_HISTORY_READ.
  */
 export async function runQueueHistory(opts: HistoryOptions, deps: Deps): Promise<Result> {
   // Checked before anything is sent.
@@ -69,9 +67,7 @@ export async function runQueueHistory(opts: HistoryOptions, deps: Deps): Promise
   const target = deps.target();
   const client = await deps.client();
   if (opts.since !== undefined && !ISO_DATE.test(opts.since.trim())) {
-    // A duration counts back from the service's clock (its Date header), as in queue stats: right
-    // against an emulator whose clock is not this machine's. The queue's answer brings the clock
-    // (read for its state alone: its PRs are not decoded).
+    // Durations count back from the service's clock (Date header; right against an emulator), read with the queue.
     await client.getQueueState(target);
     since = parseSince(
       opts.since,

@@ -1,7 +1,4 @@
-/**
- * pause, resume and drain are one updateQueue call with `state`; this reads the state before,
- * sends the change, and reports before -> after.
- */
+// pause, resume and drain: read the state, send updateQueue with `state`, report before -> after.
 import type { MergeQueueClient } from '../../api/client.js';
 import type { Queue } from '../../api/schemas.js';
 import type { Deps, Target } from '../../context.js';

@@ -39,11 +39,7 @@ export type NotReadyPr = QueueEntry & { readiness?: ReadinessLike | null; waitin
 const NOT_READY_PAGES = 10;
 const LOOKUP_CHUNK = 50;
 
-/**
- * The PRs submitted but not ready: the service leaves them out of getQueue's `enqueuedPullRequests`
- * (they hold no position), so they are listed with listPullRequests and their readiness read with
- * getSubmittedPullRequests, 50 at a time.
- */
+/** Not-ready PRs (absent from `enqueuedPullRequests`): listed, then their readiness read 50 at a time. */
 export async function listNotReady(client: MergeQueueClient, target: Target, queue: Queue, signal?: AbortSignal): Promise<NotReadyPr[]> {
   const known = new Set((queue.enqueuedPullRequests ?? []).map((e) => e.prNumber));
   const entries: QueueEntry[] = [];
@@ -100,10 +96,7 @@ export function notReadyRows(prs: readonly NotReadyPr[], now: number, human: boo
   });
 }
 
-/**
- * The queue, in every format. On a terminal the banner of a queue that is not running leads;
- * piped, stdout carries only rows (the behaviour puts the summary and banner on stderr).
- */
+/** The queue in every format; piped, stdout has rows only (summary and banner go to stderr). */
 export function queueView(queue: Queue, target: Target, now: number, opts: ShowOptions = {}, notReady: readonly NotReadyPr[] = []): View {
   const entries = queue.enqueuedPullRequests ?? [];
   const settings = queueSettingFields(queue);

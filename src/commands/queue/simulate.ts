@@ -1,7 +1,4 @@
-/**
- * `mq queue simulate`: thin commander wiring around runSimulate (src/planner), which returns plain
- * data; the views in src/views/simulate.ts turn it into a table, markdown or plain lines.
- */
+// `mq queue simulate`: wiring around runSimulate (src/planner); views in src/views/simulate.ts.
 import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';

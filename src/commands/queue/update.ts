@@ -13,10 +13,7 @@ import { bannerToStderr, choiceOption, identity, queueName } from './common.js';
 
 type Settings = Record<string, unknown>;
 
-/**
- * The commander options of one registry setting: `--n <n>` for numbers (1..MAX_U32), a choice for
- * enums, `--x` / `--no-x` for booleans. `placeholder` names an enum's value in help.
- */
+/** A setting's commander option: `--n <n>` (1..MAX_U32), a choice, or `--x`/`--no-x`. */
 export function settingOption(s: QueueSettingInfo, help = s.help ?? '', placeholder = 'value'): Option[] {
   const flag = `--${s.flag}`;
   if (s.kind === 'int' || s.kind === 'minutes') {
@@ -89,11 +86,7 @@ function changesView(changes: SettingChange[], heading: string): View {
   };
 }
 
-/**
- * What the service did beyond the values: a mode switch it has only started (the queue is
- * `switching_modes` and still reports the old mode) reads as the mode in transition, and a setting
- * it changed unasked says so.
- */
+/** What the service did beyond the values: a mode switch still under way, a setting changed unasked. */
 export function explainChanges(changes: SettingChange[], settings: UpdateQueueSettings, after: Queue): SettingChange[] {
   const wanted = (settings as { mode?: string }).mode;
   return changes.map((c) => {

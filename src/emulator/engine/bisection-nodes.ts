@@ -1,9 +1,5 @@
-/**
- * The nodes of running bisections, as the rest of the queue sees them: a PR leaving the queue
- * drops out of them, a restart resets its node, getQueue lists their PRs. Kept apart from
- * bisection.ts (which starts, schedules and settles bisections and so needs membership.ts) so that
- * membership.ts can use these without an import cycle.
- */
+// Bisection nodes as the rest of the queue sees them (leaving, restarts, getQueue); apart from
+// bisection.ts so membership.ts can use them without an import cycle.
 import { transition, type Core } from './lifecycle.js';
 import { cancelRun } from './runs.js';
 import type { BisectNode, Bisection, Entry, QueueRecord } from './types.js';
@@ -42,10 +38,7 @@ export function resetNode(core: Core, q: QueueRecord, nd: BisectNode, reason: st
   }
 }
 
-/**
- * A PR leaving the queue without merging: out of its node (whose other PRs are retested), and out
- * of the base of every node, which is retested without it if it had run on top of it.
- */
+/** A PR leaving unmerged drops out of its node and every base; nodes run on top of it are retested. */
 export function dropFromBisections(core: Core, q: QueueRecord, e: Entry, reason: string): void {
   const n = e.prNumber;
   for (const bis of Object.values(q.bisections)) {

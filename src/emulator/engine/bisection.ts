@@ -1,27 +1,9 @@
-/**
- * Bisection of a failed batch (queue-semantics §2.3–2.4, decisions D7 and D8).
- *
- * When blame settles on a batch of two or more PRs, its PRs leave the main queue order ("a separate
- * queue for bisection analysis") and go back to PENDING with BISECTION_REQUIRED; the PRs tested on
- * top of the batch restart without it, and the main queue carries on. The batch is split in half
- * into nodes tested predictively on the batch's base — L on base, R on base + L — in the queue's
- * bisection slots (`bisectionConcurrency`; unset means the main `concurrency` is shared).
- *
- *  - A node that passes clears its PRs: TESTS_PASSED, then PENDING (BISECTION_TEST_RUN_PASSED) at
- *    the front of the waiting region, to be retested in the main queue ("PRs that pass this way will
- *    be moved back to the main queue for re-testing") — unless the run tested exactly what the main
- *    queue would test them on now: then it is their test and they stay TESTS_PASSED (reuse.ts).
- *  - A node that fails waits (PENDING_FAILURE) until every bisection PR in its base is cleared; then
- *    a single PR is the culprit and FAILS, a group is split again in place.
- *  - A culprit leaving takes itself out of every later node's base; nodes that were tested on top of
- *    it go back to waiting and are retested without it.
- *
- * With optimizationMode bisection_skip_redundant_tests, a node whose exact set of PRs (base + group)
- * already failed in this bisection is not run (§2.4; failures only are reused, D8): a single PR with
- * nothing uncertain ahead fails with TEST_RUN_FAILED_BY_OPTIMIZATION; a single PR with PRs still
- * being bisected ahead is retested on its own, without them; a group is split at once and its halves
- * are tested without the uncertain PRs ahead.
- */
+// Bisection of a failed batch (queue-semantics §2.3–2.4, D7, D8). Its PRs leave the main order
+// (BISECTION_REQUIRED) and are split in half, L on the base and R on base + L, in the bisection slots.
+// A passing node's PRs go back to the front of the main queue for a retest, unless its run is reusable
+// (reuse.ts); a failing node waits for its base to clear, then a single PR is the culprit and a group
+// splits again. A culprit leaving restarts the nodes built on it. bisection_skip_redundant_tests skips
+// a node whose exact set already failed in this bisection (D8).
 import { halves, isOpen, setKey } from './bisection-nodes.js';
 import { emitBatch, transition, type Core } from './lifecycle.js';
 import { leaveQueue } from './membership.js';

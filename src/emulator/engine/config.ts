@@ -1,9 +1,4 @@
-/**
- * Queue settings: defaults, updates, priorities. Defaults follow the service where a source gives
- * one (Trunk's Terraform client: mode single, concurrency 1, running, optimistic merge off, batch
- * off, direct merge off, optimization off; UI: 5 h testing timeout, batch target 4 / wait 5 min,
- * squash), and decision D13 (direct merge off).
- */
+// Queue settings: defaults (the service's where a source gives one; direct merge off, D13), updates, priorities.
 import { badRequest } from './errors.js';
 import {
   type DirectMergeMode,
@@ -78,11 +73,7 @@ function checkInt(field: string, value: number | undefined, min: number): void {
   }
 }
 
-/**
- * Validates an update completely before applying any of it, so a bad request never leaves the
- * queue half-updated. pendingFailureDepth and batchingMaxWaitTimeMinutes accept 0 (the live
- * service reports 0 as the default and v2 documents 0 as "off"), although the v1 schema says ≥ 1.
- */
+/** Validates a whole update before applying any; 0 is accepted for pendingFailureDepth and batch wait (as live). */
 export function validateUpdate(u: QueueUpdate): void {
   checkInt('concurrency', u.concurrency, 1);
   checkInt('bisectionConcurrency', u.bisectionConcurrency, 1);
@@ -125,10 +116,7 @@ export function applyConfigUpdate(c: QueueConfig, u: QueueUpdate): void {
 
 // ---- priority -----------------------------------------------------------------------------------
 
-/**
- * Resolves a submitted priority. Numbers 0..255 keep their value and get the name of the band they
- * fall in (0 urgent, 1–10 high, 11–100 medium, above low): the sources only name the four levels.
- */
+/** A submitted priority: 0..255 keep their value, named by band (0 urgent, 1–10 high, 11–100 medium, else low). */
 export function resolvePriority(p: string | number | null | undefined): { value: number; name: PriorityName } {
   if (p === null || p === undefined) return { value: PRIORITY_VALUES.medium, name: 'medium' };
   if (typeof p === 'string') {

@@ -1,15 +1,6 @@
-/**
- * The merge-queue engine: a pure state machine over a JSON state object. Every operation takes the
- * current time (epoch ms) and first processes every event due up to it, so callers never have to
- * "tick" it; it never reads a clock, does no I/O and draws ids from a PRNG kept in the state.
- * Time never goes backwards: a `now` earlier than the engine's time is treated as the engine's time.
- * Queue and pull-request operations live in queue-ops.ts and pr-ops.ts; this class advances time
- * and delegates.
- *
- * Operations throw EngineError (kind invalid / not_found / conflict, plain message) on bad input, and
- * validate before they change anything, so a refused call leaves the state untouched. Reads answer
- * with views (views.ts); the server spells them as the service's JSON.
- */
+// The merge-queue engine: a pure state machine over a JSON state. Each operation takes `now` and first
+// processes the events due by then (no clock, no I/O, ids from a PRNG in the state; time never goes
+// back). It validates before changing anything and throws EngineError; reads answer with views.ts.
 import type { QueueUpdate } from './config.js';
 import { badRequest, notFound } from './errors.js';
 import { heapPeek, heapPop } from './event-heap.js';
@@ -74,10 +65,7 @@ export class QueueEngine {
     return this.state.now;
   }
 
-  /**
-   * Grows with every change of state: each time step with due events and each call that changes
-   * something (a reader may keep what it read while this stays the same; see http/read-cache.ts).
-   */
+  /** Counts state changes (due events, changing calls); readers cache while it stays (http/read-cache.ts). */
   changes = 0;
 
   /** What a call that changes state does first: apply the events due by `now`, and count a change. */
@@ -86,13 +74,7 @@ export class QueueEngine {
     this.changes++;
   }
 
-  // ---- time ----------------------------------------------------------------------------------
-
-  /**
-   * Processes every event due up to `now`, in time order. Events of the same instant are applied
-   * together — all completions first, front of the queue first — and only then does each touched
-   * queue reconcile (decision D15), so "C waits for B, B waits for A" plays out as documented.
-   */
+  /** Processes events due by `now`: same-instant completions first, front first, then queues reconcile (D15). */
   advance(now: number): number {
     const s = this.state;
     const target = Math.max(now, s.now);
@@ -146,10 +128,7 @@ export class QueueEngine {
     return this.peekLive()?.[0] ?? null;
   }
 
-  /**
-   * Top of the event heap after discarding events of runs that already finished or vanished, and
-   * batch timers that were replaced.
-   */
+  /** Top of the event heap, past events of finished or vanished runs and replaced batch timers. */
   private peekLive() {
     const events = this.state.events;
     for (let top = heapPeek(events); top; top = heapPeek(events)) {
@@ -163,8 +142,6 @@ export class QueueEngine {
     }
     return undefined;
   }
-
-  // ---- queues --------------------------------------------------------------------------------
 
   createQueue(req: QueueRef & { mode?: QueueMode; concurrency?: number }, now: number): void {
     this.change(now);
@@ -189,8 +166,6 @@ export class QueueEngine {
     this.change(now);
     return queueOps.updateQueue(this.core, req);
   }
-
-  // ---- pull requests -------------------------------------------------------------------------
 
   submit(req: PrRef & { priority?: string | number | null; noBatch?: boolean }, now: number): void {
     this.change(now);
@@ -260,8 +235,6 @@ export class QueueEngine {
     }
     return runDetailsView(this.core, q, run);
   }
-
-  // ---- emulator control ----------------------------------------------------------------------
 
   upsertFakePr(input: FakePrInput, now: number): FakePrView {
     this.change(now);

@@ -1,8 +1,4 @@
-/**
- * The one error type the engine throws on purpose. It says what kind of refusal it is; the server
- * decides how to answer each kind (HTTP status), so the engine knows nothing of HTTP. Anything
- * else escaping the engine is a bug.
- */
+// The one error the engine throws on purpose: its kind; the server maps kinds to HTTP. Anything else is a bug.
 export type EngineErrorKind = 'invalid' | 'not_found' | 'conflict';
 
 export class EngineError extends Error {

@@ -1,8 +1,5 @@
-/**
- * A binary min-heap over the state's `events` array, ordered by (time, kind, sequence). Using the
- * state's own array keeps the schedule persistent for free. Cancelled runs leave their events in
- * place; the engine skips them when they surface (lazy deletion), which keeps cancellation O(1).
- */
+// A binary min-heap over the state's `events` array (persisted as is), by (time, kind, seq); cancelled
+// runs' events are skipped when they surface (lazy deletion).
 import type { ScheduledEvent } from './types.js';
 
 function less(a: ScheduledEvent, b: ScheduledEvent): boolean {
@@ -55,12 +52,7 @@ export function heapPop(heap: ScheduledEvent[]): ScheduledEvent | undefined {
   return top;
 }
 
-/**
- * Removes the events `keep` rejects and restores the heap property. Pop order of the events kept is
- * unchanged (the order is total: the sequence number breaks every tie), so this is invisible to
- * the engine; it only bounds the memory dead events hold (lazy deletion never removes the events
- * of runs that are cancelled while nothing advances the clock).
- */
+/** Removes rejected events, keeping pop order (seq breaks ties); bounds memory of dead events. */
 export function heapRetain(heap: ScheduledEvent[], keep: (e: ScheduledEvent) => boolean): void {
   let j = 0;
   for (let i = 0; i < heap.length; i++) {

@@ -1,9 +1,5 @@
-/**
- * The fake code host: PRs the emulator knows about, and what their test runs will do. Changing a
- * PR behaves as on a real host: a push (new SHA) or a retargeted base removes an admitted PR from
- * the queue (PR_PUSHED_TO / PR_BASE_BRANCH_CHANGED, T16); for a PR still NOT_READY a change only
- * re-evaluates readiness (T4 inference: the PR holds no position yet).
- */
+// The fake code host: PRs and what their runs will do. A push or retarget removes an admitted PR (T16);
+// a NOT_READY PR only has its readiness re-evaluated.
 import { badRequest } from './errors.js';
 import { prKey, queueKey, repoKey, type Core } from './lifecycle.js';
 import { sha } from './random.js';
@@ -24,10 +20,7 @@ export interface FakePrInput {
   breaksBuild?: boolean;
   outcomes?: RunOutcome[];
   testMinutes?: number;
-  /**
-   * The PR is based on the tip of its base branch (direct merge needs it; default false, as in the
-   * scenario conventions). It stays true until the next merge into that branch, as on a code host.
-   */
+  /** Based on its branch's tip (direct merge needs it; default false) until the next merge into it. */
   upToDate?: boolean;
 }
 

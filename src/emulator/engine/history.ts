@@ -1,8 +1,4 @@
-/**
- * The queue's history as the v1 read endpoints give it (trunk-wire §1.4, §1.15): several PRs at
- * once with their timelines, and the testing results — one row per PR per test run — of a window
- * of at most 45 days (the service keeps 45 days).
- */
+// The v1 history reads (trunk-wire §1.4, §1.15): PRs with timelines, and testing results over ≤ 45 days.
 import { badRequest } from './errors.js';
 import type { Core } from './lifecycle.js';
 import { TERMINAL } from './lifecycle.js';
@@ -58,10 +54,7 @@ function tripConclusion(e: Entry, runId: string): TestingResultView['conclusion'
   return null;
 }
 
-/**
- * One row per PR of each finished run's group (its own test attempt; the base PRs were not under
- * test), for runs that finished inside [since, until], ordered by finish time, paged by offset.
- */
+/** One row per PR of each run's group (base PRs were not under test), finished in the window, paged. */
 export function testingResults(core: Core, q: QueueRecord, query: TestingResultsQuery): { results: TestingResultView[]; total: number } {
   const take = query.take ?? 50;
   const offset = query.offset ?? 0;
@@ -105,11 +98,7 @@ interface FinishedRuns {
   total: number;
 }
 
-/**
- * The runs that finished inside [since, until], ordered by finish time (stable: runs finishing at the
- * same moment keep their start order). Paging asks for the same window again and again, so the
- * sorted list is kept per queue until a run finishes or is dropped (the fingerprint changes).
- */
+// Runs finished in the window by finish time (stable), cached per queue until the fingerprint changes.
 const finishedCache = new WeakMap<QueueRecord, FinishedRuns>();
 
 function finishedRuns(core: Core, q: QueueRecord, since: number, until: number): FinishedRuns {

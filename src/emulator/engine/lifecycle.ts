@@ -1,9 +1,5 @@
-/**
- * State transitions of entries. Every change of `entry.state` goes through `transition`, which
- * keeps the per-queue counters (depth, testing slots, …) exact, records the metric samples the
- * transition implies, and emits the effect that webhooks will be built from. Keeping that in one
- * place is what lets the metrics endpoint answer from counters instead of scanning the queue.
- */
+// Entry state transitions: every change goes through `transition`, which keeps the per-queue counters
+// exact (so metrics answer without a scan), records metric samples and emits the webhook effect.
 import { record } from './metrics.js';
 import type { PrState } from '../../domain/vocabulary.js';
 import {
@@ -32,11 +28,7 @@ export const repoKey = (r: RepoRef): string => `${r.host}/${r.owner}/${r.name}`;
 export const queueKey = (r: RepoRef, branch: string): string => `${repoKey(r)}:${branch}`;
 export const prKey = (r: RepoRef, n: number): string => `${repoKey(r)}#${n}`;
 
-/**
- * Fake PRs by number per queue record: the hot path looks them up for every PR of every run. Fake
- * PR records are updated in place and never removed, so a found record stays valid; a state swap
- * (reset, reload) brings new queue records and so new caches.
- */
+// Fake PRs by number per queue record (hot path); records change in place, a state swap brings new caches.
 const fakePrCache = new WeakMap<QueueRecord, Map<number, FakePr>>();
 
 export function fakePrFor(core: Core, q: QueueRecord, prNumber: number): FakePr | undefined {
@@ -62,10 +54,9 @@ function count(q: QueueRecord, s: PrState | null, delta: 1 | -1): void {
 }
 
 /**
- * Moves an entry to `to`. `from` is null only for the very first submission of a PR to a queue.
- * Metric rules (trunk-wire §2): wait = admission to first test start; test = first test start to
- * conclusion; time in queue = admission to conclusion; NOT_READY time counts in none of them, and a
- * PR cancelled before admission never entered the queue, so it is not a conclusion either.
+ * Moves an entry to `to` (`from` null only on first submission). Metrics (trunk-wire §2): wait = admitted
+ * to first test, test = first test to conclusion; NOT_READY time counts in neither, and a PR cancelled
+ * before admission is no conclusion.
  */
 export function transition(
   core: Core,
@@ -151,10 +142,7 @@ export interface Readiness {
   gitHubMergeability: 'mergeable' | 'not_mergeable' | 'unspecified';
 }
 
-/**
- * Readiness as the wire reports it. Impacted targets are stored per (PR, head SHA) in every mode,
- * but only parallel mode requires them (trunk-wire §1.4 `requiresImpactedTargets`).
- */
+/** Readiness as on the wire; targets are kept in every mode but required only in parallel mode. */
 export function readinessOf(core: Core, q: QueueRecord, prNumber: number): Readiness {
   const pr = fakePrFor(core, q, prNumber);
   const targets = q.impactedTargets[String(prNumber)];

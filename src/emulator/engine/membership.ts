@@ -1,8 +1,5 @@
-/**
- * Joining and leaving a queue: admission (NOT_READY → PENDING, direct merge, urgent preemption),
- * leaving it (merged, failed, cancelled) and restarting the PRs tested on top of a leaving one.
- * See scheduler.ts for the queue's rules as a whole.
- */
+// Joining and leaving a queue: admission (direct merge, urgent preemption), leaving, and restarting
+// the PRs tested on top of a leaving one. The rules as a whole: scheduler.ts.
 import { dropFromBisections } from './bisection-nodes.js';
 import { TERMINAL, fakePrFor, isReady, readinessOf, transition, type Core } from './lifecycle.js';
 import { append, entryOf, insertStarted, unlink } from './queue-order.js';
@@ -15,8 +12,6 @@ export function hasAny(o: object): boolean {
   return false;
 }
 
-// ---- admission ----------------------------------------------------------------------------------
-
 /** The impacted targets uploaded for the PR's current head SHA, or null. */
 export function uploadedTargets(core: Core, q: QueueRecord, prNumber: number): Targets | null {
   const pr = fakePrFor(core, q, prNumber);
@@ -24,10 +19,7 @@ export function uploadedTargets(core: Core, q: QueueRecord, prNumber: number): T
   return t === undefined ? null : t === 'ALL' ? 'ALL' : [...t];
 }
 
-/**
- * D9: submissions are accepted in any queue state but only admitted while running. Admission is
- * also where direct merge (§2.8) and urgent preemption (§2.7, D16) happen.
- */
+/** D9: admits only while running; direct merge (§2.8) and urgent preemption (§2.7, D16) happen here. */
 export function tryAdmit(core: Core, q: QueueRecord, e: Entry): boolean {
   if (q.state !== 'running' || e.state !== 'not_ready') return false;
   if (!isReady(readinessOf(core, q, e.prNumber))) return false;
@@ -61,11 +53,7 @@ export function isUpToDate(q: QueueRecord, pr: FakePr | undefined): boolean {
   return pr !== undefined && pr.upToDateTip !== null && pr.upToDateTip > q.tipSeq;
 }
 
-/**
- * Direct merge: on, the PR is up to date with the branch, and nothing is in its way — an empty
- * queue in single mode (or with batching on: "if the queue has batching enabled and isn't empty,
- * direct merge won't trigger"), an empty lane in parallel mode.
- */
+/** Direct merge: on, PR up to date, and an empty queue (single mode or batching) or an empty lane. */
 function directMergeAllowed(core: Core, q: QueueRecord, e: Entry): boolean {
   if (q.config.directMergeMode !== 'always') return false;
   if (!isUpToDate(q, fakePrFor(core, q, e.prNumber))) return false;
@@ -89,10 +77,8 @@ function laneBusy(core: Core, q: QueueRecord, lane: TargetSet): boolean {
 }
 
 /**
- * An urgent PR goes to the front of its lane, behind earlier urgent ones, ahead of PRs already
- * testing. Every started PR it overtakes in its lane (and whatever was tested on top of those) is
- * interrupted and goes back to PENDING with SKIP_THE_LINE_INTERRUPTED, to be retested behind it
- * (D16: the slots then go front to back, so the last ones wait).
+ * An urgent PR goes to the front of its lane, behind earlier urgent ones; every started PR it overtakes
+ * goes back to PENDING (SKIP_THE_LINE_INTERRUPTED, D16).
  */
 export function overtake(core: Core, q: QueueRecord, u: Entry): void {
   let after: Entry | null = null;
@@ -118,12 +104,7 @@ export function overtake(core: Core, q: QueueRecord, u: Entry): void {
   }
 }
 
-// ---- leaving the queue and restarting -----------------------------------------------------------
-
-/**
- * Back to PENDING where it stands (its run, if in flight, is cancelled). A batch shares one run,
- * so the PRs of its group still on that run go back with it.
- */
+/** Back to PENDING where it stands, with its group's PRs still on the same run. */
 export function restartInPlace(core: Core, q: QueueRecord, s: Entry, reason: string): void {
   const runId = s.runId;
   const run = runId === null ? undefined : core.state.runs[runId];
@@ -140,11 +121,8 @@ export function restartInPlace(core: Core, q: QueueRecord, s: Entry, reason: str
 }
 
 /**
- * Every started PR whose run was built on top of one of `leaving` (its base holds it, or it shares
- * the group) goes back to PENDING to be retested without it (T9/T10/T13/T14/T16). In single mode
- * that is everything started behind the first of them. Unstarted PRs are unaffected. A
- * TESTING→PENDING move counts as a restart in the metrics; PENDING_FAILURE/TESTS_PASSED→PENDING
- * does not (invariant 4.9.7).
+ * Started PRs whose run was built on one of `leaving` go back to PENDING (T9/T10/T13/T14/T16). Only
+ * TESTING→PENDING counts as a restart in the metrics (invariant 4.9.7).
  */
 export function restartDependents(core: Core, q: QueueRecord, leaving: number[], reason: string): void {
   const set = new Set(leaving);
@@ -190,11 +168,8 @@ export function leaveQueue(core: Core, q: QueueRecord, e: Entry, to: 'merged' | 
 }
 
 /**
- * A PR vouched for by another run (optimistic merging) has that run as its only proof. If a PR of
- * that run's tested set leaves without merging before the vouched PR merged (possible while
- * paused), merging it would no longer match a tested state (invariant 4.9.1), so it goes back to
- * PENDING and is retested in place. The reason code is the emulator's own: the sources do not name
- * this case.
+ * A vouched PR whose proof run held a PR that left unmerged (only while paused) is retested in place
+ * (invariant 4.9.1); the reason code is the emulator's own.
  */
 export function revokeProofsContaining(core: Core, q: QueueRecord, leaving: Entry): void {
   for (let cur = entryOf(q, q.started.head); cur; cur = entryOf(q, cur.next)) {

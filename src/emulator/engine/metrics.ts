@@ -1,9 +1,5 @@
-/**
- * The numbers behind getMergeQueueMetrics. The service's histograms and conclusion counts are
- * rolling one-hour windows ("gauge semantics"), so the engine keeps timestamped samples per queue
- * and drops those older than an hour. Series are deques (a head index into an array, compacted
- * now and then) so pruning is amortised O(1) instead of an O(n) shift per sample.
- */
+// The numbers behind getMergeQueueMetrics: rolling one-hour windows, kept as timestamped samples in
+// deques (head index, compacted now and then) so pruning is amortised O(1).
 import type { MetricSeries, QueueRecord, QueueSamples } from './types.js';
 
 export const WINDOW_MS = 60 * 60 * 1000;
@@ -47,11 +43,7 @@ export interface QueueMetricsSnapshot {
   waitSeconds: number[];
   testSeconds: number[];
   timeInQueueSeconds: number[];
-  /**
-   * The queue_type="bisection" series: PRs under bisection, those testing in bisection runs,
-   * culprits found in the last hour, restarts of bisection runs. Present once the queue batches or
-   * has bisected.
-   */
+  /** queue_type="bisection": depth, testing, culprits and restarts in the last hour, once it batches or bisected. */
   bisection?: { depth: number; testingSlots: number; failed: number; restarts: number };
 }
 

@@ -1,6 +1,4 @@
-/**
- * The pull-request operations of the API, on a queue the caller has already resolved.
- */
+// The API's pull-request operations, on a queue the caller resolved.
 import { resolvePriority } from './config.js';
 import { badRequest, notFound } from './errors.js';
 import { fakePrFor, transition, type Core } from './lifecycle.js';
@@ -33,11 +31,7 @@ export function anyEntry(q: QueueRecord, n: number): Entry {
   return e;
 }
 
-/**
- * Submit. A live PR keeps its entry and position; v1 rewrites its priority and batching flag
- * (trunk-wire §1.1). Fields left out of a resubmission keep their current value. A PR whose last
- * trip ended starts a new trip on the same entry (same id) at NOT_READY.
- */
+/** Submit: a live PR keeps entry and position (v1 rewrites priority/noBatch); an ended trip restarts at NOT_READY. */
 export function submit(core: Core, q: QueueRecord, n: number, priority: string | number | null | undefined, noBatch: boolean | undefined): void {
   checkPrNumber(n);
   const existing = q.entries[String(n)];
@@ -121,12 +115,8 @@ export function cancel(core: Core, q: QueueRecord, n: number): void {
 }
 
 /**
- * restartTestsOnPullRequest (T15): only TESTING or PENDING_FAILURE; the PR keeps its position and
- * nobody else is retested (v1: "without moving its position or causing other PRs to be
- * retested"), since the PRs behind were tested on this PR's changes, which have not changed.
- * The PR passes through PENDING and starts again as soon as a slot allows. A run in flight is
- * shared by a whole batch, so restarting one of its PRs restarts the batch's other PRs with it;
- * under bisection, the PR's bisection group is retested.
+ * restartTestsOnPullRequest (T15): TESTING or PENDING_FAILURE only; the PR keeps its position and
+ * nobody else is retested (v1), except its batch mates on a shared run, or its bisection group.
  */
 export function restart(core: Core, q: QueueRecord, n: number): void {
   checkPrNumber(n);
@@ -181,10 +171,7 @@ export interface ListQuery {
   take?: number;
 }
 
-/**
- * listPullRequests: every entry of the queue in submission order, paged by entry id. With `since` or
- * `until`, only concluded PRs (their stateChangedAt is the conclusion time).
- */
+/** listPullRequests: entries in submission order, paged by id; `since`/`until` keep concluded PRs only. */
 export function listPullRequests(core: Core, q: QueueRecord, query: ListQuery): { pullRequests: EntryView[]; nextCursor?: string } {
   const take = query.take ?? 50;
   if (!Number.isInteger(take) || take < 1 || take > 100) throw badRequest('take: expected integer 1..100');

@@ -1,7 +1,4 @@
-/**
- * The queue operations of the API (create, delete, update settings). The caller has already
- * advanced the engine to the request's time.
- */
+// The API's queue operations (create, delete, update); the caller has advanced the engine already.
 import { applyConfigUpdate, validateUpdate, type QueueUpdate } from './config.js';
 import { badRequest, conflict } from './errors.js';
 import { queueKey, type Core } from './lifecycle.js';
@@ -42,16 +39,9 @@ export function deleteQueue(core: Core, req: QueueRef): void {
 }
 
 /**
- * Stores the settings and applies them from the next scheduling decision (runs in flight keep the
- * settings they started with). `state: running` resumes a paused or draining queue and admits
- * waiting PRs; a draining queue stays draining when it empties (D10).
- *
- * Changing `mode` while PRs are admitted starts a switch (D11): the queue reports
- * switching_modes, admits nothing and lets its PRs finish as when draining, then takes the new
- * mode and returns to the state it was asked to be in. During the switch only `state` may be
- * changed (it sets the state to return to); any update that would change a setting is refused
- * with 400, as the service refuses config writes then (MODE_CHANGE_IN_PROGRESS). Repeating a
- * setting's current value is not a change and is accepted.
+ * Stores settings for the next scheduling decision (runs in flight keep theirs); `running` resumes and
+ * admits; draining stays draining when empty (D10). A mode change with admitted PRs starts a switch
+ * (D11) during which only `state` may change (else 400 MODE_CHANGE_IN_PROGRESS; same values are fine).
  */
 export function updateQueue(core: Core, req: QueueRef & QueueUpdate): QueueView {
   const q = mustQueue(core.state, req.repo, req.targetBranch);

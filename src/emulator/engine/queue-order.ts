@@ -1,18 +1,6 @@
-/**
- * Queue order without O(n) shuffling. The order of a queue is:
- *
- *   started list  (entries that began testing this trip, in queue order, never reordered)
- *   then waiting buckets in ascending priority value (admitted, not started; FIFO per bucket)
- *
- * This encodes the priority rule ("higher priority begins testing before any PR that is not
- * currently being tested"; no preemption of started PRs) without ever scanning the queue to find
- * an insertion point: admission appends to its bucket, starting moves the bucket head to the
- * started tail, merging pops the started head, cancelling unlinks in O(1). NOT_READY entries sit in
- * a separate list and hold no position.
- *
- * The lists are intrusive (prev/next live on the entries, keyed by PR number), so the structure is
- * plain JSON and persists with the rest of the state.
- */
+// Queue order without O(n) shuffling: the started list (never reordered), then waiting buckets by
+// priority value (FIFO each), so priority never preempts started PRs and every move is O(1).
+// NOT_READY entries are a separate list. Lists are intrusive (prev/next on entries): plain JSON.
 import { indexAdd } from './targets.js';
 import type { Entry, ListLinks, ListName, QueueRecord } from './types.js';
 
@@ -49,10 +37,7 @@ export function append(q: QueueRecord, e: Entry, name: ListName): void {
   if (name === 'waiting') indexAdd(q.waitingIndex, e.targets, 1);
 }
 
-/**
- * Puts a PR cleared by a bisection back at the front of its priority bucket, behind PRs returned
- * the same way that were ahead of it before (admission order), so returned PRs keep their order.
- */
+/** Puts a PR cleared by a bisection back at the front of its bucket, keeping returned PRs' order. */
 export function returnToWaiting(q: QueueRecord, e: Entry): void {
   if (e.list !== null) unlink(q, e);
   e.bucket = e.priorityValue;
@@ -73,10 +58,7 @@ export function returnToWaiting(q: QueueRecord, e: Entry): void {
   indexAdd(q.waitingIndex, e.targets, 1);
 }
 
-/**
- * Inserts an entry into the started list right after `after` (null = at the head) and renumbers
- * the ranks, which stay increasing along the list (urgent PRs overtake started ones, D16).
- */
+/** Inserts into the started list after `after` (null = head) and renumbers ranks (D16). */
 export function insertStarted(q: QueueRecord, e: Entry, after: Entry | null): void {
   if (e.list !== null) unlink(q, e);
   const list = q.started;
@@ -128,10 +110,7 @@ function sortedBuckets(q: QueueRecord): ListLinks[] {
     .map((k) => q.waiting[String(k)] as ListLinks);
 }
 
-/**
- * Iterates admitted entries in queue order. Safe against the caller moving the current entry
- * (to the started tail, or out of the queue): the next pointer is read before yielding.
- */
+/** Admitted entries in queue order; the next pointer is read before yielding, so moving the current is safe. */
 export function* inQueueOrder(q: QueueRecord): Generator<Entry> {
   const lists = [q.started, ...sortedBuckets(q)];
   for (const list of lists) {

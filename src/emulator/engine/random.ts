@@ -1,8 +1,5 @@
-/**
- * Seeded randomness. The engine may not use Math.random or crypto: ids and SHAs must come out the
- * same for the same seed and the same calls, so a scenario replays exactly. The generator state is
- * one uint32 kept in the engine state, so a reloaded engine continues the same sequence.
- */
+// Seeded randomness (never Math.random): same seed and calls give the same ids, so scenarios replay;
+// the uint32 state lives in the engine state.
 import type { EngineState } from './types.js';
 
 /** mulberry32: tiny, fast, and good enough for identifiers (not for cryptography). */
@@ -16,10 +13,7 @@ export function nextUint32(state: EngineState): number {
 
 const BYTE_HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
-/**
- * Ids and SHAs are kept for every run and PR, tens of thousands of them, so they are built as flat
- * strings (Array#join) rather than by `+`, which leaves V8 rope strings several times their size.
- */
+// Flat strings via join, not `+` ropes: ids and SHAs are kept for tens of thousands of records.
 function hexBytes(state: EngineState, words: number): string[] {
   const out: string[] = [];
   for (let i = 0; i < words; i++) {

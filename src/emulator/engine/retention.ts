@@ -1,10 +1,5 @@
-/**
- * Retention: concluded PRs (merged, failed, cancelled, no longer submitted) and finished test runs
- * whose last change is older than the cutoff are dropped from the state, as the service keeps
- * history for a limited window. Everything a live PR, a running bisection or a kept PR still
- * refers to stays. Deterministic (a function of the state and the cutoff), so a journal can replay
- * it.
- */
+// Retention: concluded PRs and finished runs older than the cutoff are dropped, unless still referred
+// to. Deterministic, so a journal can replay it.
 import type { EngineState, QueueRecord } from './types.js';
 
 export const DEFAULT_RETENTION_MS = 45 * 24 * 60 * 60 * 1000;

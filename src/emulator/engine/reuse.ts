@@ -1,15 +1,6 @@
-/**
- * No identical re-run after bisection (issue 15.2). PRs cleared by a bisection go back to the main
- * queue to be tested there. When the passing bisection run tested exactly what the main queue would
- * test them on now — the same target-branch state and the same PRs under each of them — a new run
- * would repeat it, so that run counts as their test: they stay TESTS_PASSED (verifiedByTestRun = the
- * bisection run) and take their place at the end of the started list, as if a main run had started
- * and passed. When the content differs they are retested, as before.
- *
- * What merges must still have been tested together: the run that vouches for a PR is one whose
- * tested set is the branch plus the PRs merging with or before it, as for a main-queue batch (a PR
- * of that set leaving unmerged sends the vouched PRs back to PENDING, see revokeProofsContaining).
- */
+// No identical rerun after bisection (issue 15.2): when a passing bisection run tested exactly what
+// the main queue would test its PRs on now (same branch state, same PRs under each), it is their test:
+// they stay TESTS_PASSED and join the end of the started list. Otherwise they are retested.
 import { pin, returnToWaiting, unlink } from './queue-order.js';
 import { baseFor, headOfBucketAfter, nextInOrder } from './start-runs.js';
 import type { Entry, QueueRecord, TestRun } from './types.js';
@@ -35,11 +26,7 @@ const sameSet = (a: number[], b: number[]): boolean => {
   return b.every((x) => s.has(x));
 };
 
-/**
- * Called with a passing bisection run's PRs (in group order) back in the waiting region. Moves them
- * to the started list and returns true when the run's content is what the main queue would test;
- * otherwise leaves them where they are and returns false.
- */
+/** Moves a passing bisection run's PRs to the started list if its content matches; false otherwise. */
 export function reuseBisectionPass(core: Core, q: QueueRecord, run: TestRun, members: Entry[]): boolean {
   if (members.length === 0 || members.length !== run.group.length || run.branchAt < 0) return false;
   // The same branch state: every merge since the run's starting point is a PR of its base.

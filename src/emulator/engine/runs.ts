@@ -1,16 +1,7 @@
-/**
- * Test runs ("verification runs"): one run tests a GROUP of PRs (one PR, a batch, or part of a
- * batch being bisected) on top of a BASE (the unmerged PRs ahead of it in its lane). Runs in flight
- * are counted per queue (main and bisection) because concurrency counts groups, not PRs. The
- * simulated CI decides a run's fate:
- *  - it fails when any PR of group ∪ unmerged base has `breaksBuild` (checked at completion, so a
- *    test can flip the flag while the run is in flight);
- *  - otherwise by the group members' next scripted outcomes (hang > fail > pass), read when the run
- *    starts, since a hang must be known then: it gets no completion event, only the timeout;
- *  - otherwise it passes, after the longest `testMinutes` of its group.
- * A scripted outcome is only spent by the run it was meant for: one that reaches that PR's own
- * result (see spendScripts). A run cancelled or restarted, or failed by another PR, gives it back.
- */
+// Test runs: a run tests a GROUP of PRs on top of a BASE (the unmerged PRs ahead in its lane).
+// Fate: fails if any PR of group + unmerged base `breaksBuild` (checked at completion); else the
+// group's next scripted outcomes (hang > fail > pass, read at start); else pass after the longest
+// `testMinutes`. An outcome is spent only by the run that reaches that PR's result (spendScripts).
 import { heapPush, heapRetain } from './event-heap.js';
 import { fakePrFor, type Core } from './lifecycle.js';
 import { sha, uuid } from './random.js';
@@ -20,11 +11,7 @@ export const DEFAULT_TEST_MINUTES = 10;
 /** Branch protection of the fake code host, used when the queue has no requiredStatuses override. */
 export const DEFAULT_REQUIRED_STATUSES = ['ci'];
 
-/**
- * A run's arrays are never changed in place once it exists (only replaced), so the common values —
- * no base, no scripted outcomes, the default required statuses — are one frozen array shared by all
- * runs instead of a copy each (tens of thousands of runs pile up on a clock that does not move).
- */
+// Runs' arrays are only replaced, never changed, so common values are one shared frozen array.
 const NO_PRS: number[] = Object.freeze([]) as unknown as number[];
 const NO_SCRIPTS: Array<[number, RunOutcome]> = Object.freeze([]) as unknown as Array<[number, RunOutcome]>;
 const DEFAULT_STATUSES: string[] = Object.freeze([...DEFAULT_REQUIRED_STATUSES]) as unknown as string[];
@@ -95,12 +82,7 @@ export function createRun(core: Core, q: QueueRecord, group: number[], base: num
 const sweepAt = new WeakMap<EngineState, number>();
 const MIN_SWEEP = 1_024;
 
-/**
- * A cancelled run leaves its completion and timeout events in the heap until time reaches them
- * (lazy deletion); on a clock that does not move they would pile up for ever. Once the heap has
- * doubled since the last sweep, the events of runs no longer in progress are dropped: amortised
- * O(log n) per run, and the same events surface in the same order as before.
- */
+// Cancelled runs' events stay in the heap (lazy deletion); once it doubles, dead ones are swept (same order).
 function compactEvents(s: EngineState): void {
   const events = s.events;
   if (events.length < (sweepAt.get(s) ?? MIN_SWEEP)) return;
@@ -108,10 +90,7 @@ function compactEvents(s: EngineState): void {
   sweepAt.set(s, Math.max(MIN_SWEEP, 2 * events.length));
 }
 
-/**
- * The PRs whose `breaksBuild` fails a run that reached its completion time: of its group, and of
- * its base those not merged yet (a merged PR is part of the branch it was tested on).
- */
+/** The PRs whose `breaksBuild` fails a run: of its group, and of its base those not merged yet. */
 export function breakersOf(core: Core, q: QueueRecord, run: TestRun): number[] {
   const out: number[] = [];
   for (const n of run.group) if (fakePrFor(core, q, n)?.breaksBuild) out.push(n);
@@ -126,14 +105,8 @@ export function breakersOf(core: Core, q: QueueRecord, run: TestRun): number[] {
 export type RunEnd = { kind: 'completed'; breakers: number[] } | { kind: 'timed_out' } | { kind: 'forced' };
 
 /**
- * Spends the scripted outcomes the run reached (each shifted off its fake PR, if the tester has
- * not rewritten the list meanwhile); the others stay for the PR's next run:
- *  - completed with breaking PRs in its content: only the breaking PRs' own outcomes are spent;
- *  - completed otherwise: a scripted failure spends the `fail` outcomes (a `pass` of a batch mate
- *    was not reached), a pass spends them all;
- *  - timed out: the `hang` outcomes (a run that hung because of a batch mate gives the others back);
- *  - finished by hand through the control API: all of them (the tester decided the result).
- * A cancelled run never gets here, so it spends nothing.
+ * Spends the scripted outcomes the run reached; others stay for the next run. Breakers: only theirs;
+ * failed: the `fail` ones; passed or finished by hand: all; timed out: the `hang` ones. Cancelled: none.
  */
 export function spendScripts(core: Core, q: QueueRecord, run: TestRun, end: RunEnd): void {
   for (const [n, outcome] of run.scripts) {

@@ -1,22 +1,7 @@
-/**
- * The queue's rules (queue-semantics.md §1–2). After anything happens to a queue the engine calls
- * `reconcile`, which in this order: settles blame for pending failures (a failed single PR leaves,
- * a failed batch goes to bisection), merges passed PRs whose dependencies have merged, lets running
- * bisections move on, starts runs in free slots, and completes a mode switch once the queue is
- * empty. Admission (NOT_READY → PENDING) is not part of it: readiness only changes on a few
- * triggers (submit, fake-PR update, impacted targets, resume), and those call `tryAdmit`/`admitAll`
- * directly, so reconcile never walks the NOT_READY list.
- *
- * One rule covers both modes: a run's BASE is the closure of the started PRs ahead of its group
- * whose targets overlap (parallel mode, §2.5); single mode is the case where every PR overlaps
- * every other, so the base is everything started ahead. Merges wait for the base, failures restart
- * the runs whose base holds the failed PR, and the pending-failure window counts groups along it.
- *
- * Cost: reconcile walks the started list (PRs that began testing and have not left), which is
- * bounded by the runs in flight plus passed PRs waiting on a slower one ahead — never by the queue
- * length. Starting runs walks the waiting region only until the slots are full; in parallel mode it
- * passes over PRs of blocked lanes, at most SCAN_LIMIT of them per call.
- */
+// The queue's rules. After any change, `reconcile` settles blame, merges passed PRs, moves bisections on,
+// fills free slots and ends a mode switch; admission (NOT_READY → PENDING) happens only on its triggers.
+// One rule for both modes: a run's base is the started PRs ahead whose targets overlap (all, in single mode).
+// Cost: bounded by runs in flight and passed PRs waiting, never by queue length (SCAN_LIMIT per call).
 import { reconcileBisections, startBisection } from './bisection.js';
 import { TERMINAL, emitBatch, transition, type Core } from './lifecycle.js';
 import { admitAll, hasAny, leaveQueue, restartDependents, revokeProofsContaining } from './membership.js';
@@ -42,10 +27,7 @@ export function reconcile(core: Core, q: QueueRecord): void {
 
 // ---- merging -----------------------------------------------------------------------------------
 
-/**
- * A passed PR merges once every PR of its base and the members of its group ahead of it have
- * merged — one PR per commit, even in a batch (T7). Single mode: strictly from the front.
- */
+/** A passed PR merges once its base and the group members ahead have merged (one per commit, T7). */
 function mergeReady(core: Core, q: QueueRecord): void {
   if (q.config.mode !== 'parallel') {
     for (let head = entryOf(q, q.started.head); head?.state === 'tests_passed'; head = entryOf(q, q.started.head)) {
@@ -86,11 +68,8 @@ function mergeOne(core: Core, q: QueueRecord, e: Entry): void {
 // ---- pending failure depth ----------------------------------------------------------------------
 
 /**
- * Blame settlement (T-PFD, decisions D1/D2), per failed group: once every PR of its base has passed
- * (if one failed instead, its removal restarts this group first) and the groups within
- * `pendingFailureDepth` hops behind it have finished their runs, a single PR becomes FAILED and a
- * batch goes to bisection (T10/T11). Fewer successors than the depth means less to wait for, none
- * means no wait (D2). A clearing pass from a successor is handled when its run completes.
+ * Blame settlement (T-PFD, D1/D2): once the base has passed and the groups within the depth behind have
+ * finished, a single PR fails and a batch goes to bisection (T10/T11).
  */
 function resolvePendingFailures(core: Core, q: QueueRecord): void {
   const depth = q.config.pendingFailureDepth;
@@ -143,12 +122,7 @@ function settleFailure(core: Core, q: QueueRecord, members: Entry[], run: TestRu
   startBisection(core, q, members, run);
 }
 
-/**
- * Whether the groups within `depth` hops behind a failed group have finished (passed or failed).
- * Single mode: the groups behind it in queue order; a PR not started yet inside the window keeps
- * it open. Parallel mode: the started runs built on top of it, and any PR still to start in its
- * lane (found through the waiting-region index, not by scanning).
- */
+/** Whether the groups within `depth` hops behind a failed group have finished (parallel: along its lane). */
 function windowFinished(core: Core, q: QueueRecord, members: Entry[], run: TestRun, depth: number): boolean {
   if (depth === 0) return true;
   const finished = (s: Entry) => s.state === 'tests_passed' || s.state === 'pending_failure';
@@ -187,9 +161,7 @@ function windowFinished(core: Core, q: QueueRecord, members: Entry[], run: TestR
     if (hop < depth) lane.add(r.targets ?? cur.targets ?? []);
   }
   if (!pendingInLane && !indexOverlaps(q.waitingIndex, lane)) return true;
-  // A PR still to start keeps the window open when it would be tested on top of the failed group
-  // and nothing holds it: not D3 (a PR held by any failure waits for this one, so counting it would
-  // deadlock), nor a PR ahead of it in its lane that is held.
+  // A PR still to start keeps the window open if tested on top of it and not held (D3 would deadlock).
   const none = new Set<number>();
   const held = new TargetSet();
   let looked = 0;
@@ -221,11 +193,7 @@ function hopsBehind(q: QueueRecord, base: number[], f: Entry, fRun: string): num
 
 // ---- run results -------------------------------------------------------------------------------
 
-/**
- * Applies a finished main-queue run to its group. A pass makes the group TESTS_PASSED and, with
- * optimistic merging, vouches for its whole base (T12); a failure (or timeout, D12) puts the group
- * in PENDING_FAILURE with the reason it will fail with if blame settles on it (T8).
- */
+/** Applies a finished main-queue run: pass → TESTS_PASSED (+ vouching, T12); fail/timeout → PENDING_FAILURE. */
 export function completeRun(core: Core, q: QueueRecord, run: TestRun, passed: boolean, reason: string): void {
   settleRun(core, run, passed ? 'succeeded' : 'failed');
   run.failureReason = passed ? null : reason;
@@ -247,11 +215,8 @@ export function completeRun(core: Core, q: QueueRecord, run: TestRun, passed: bo
 }
 
 /**
- * Optimistic merging: a passing run proves its whole tested set, so every PR of its base may merge
- * with it. All or nothing (invariant 4.9.1: a merge must be covered by a run whose tested set is
- * exactly what gets merged): if any base PR cannot be vouched for — a PENDING_FAILURE one while
- * pendingFailureDepth is 0 (the hold must be open, T12), one that went back to PENDING, or one
- * whose batch is only partly in the base — none is.
+ * Optimistic merging vouches for the whole base, all or nothing (invariant 4.9.1): none if one base PR
+ * cannot be (PENDING_FAILURE at depth 0, back to PENDING, or its batch only partly in the base).
  */
 function vouchForBase(core: Core, q: QueueRecord, run: TestRun): void {
   const ahead: Entry[] = [];
@@ -279,11 +244,7 @@ function vouchForBase(core: Core, q: QueueRecord, run: TestRun): void {
 
 // ---- mode switches -------------------------------------------------------------------------------
 
-/**
- * D11: once no admitted PR is left (merged, failed or cancelled, bisections included), the new mode
- * applies and the queue returns to the state it was asked to be in; waiting submissions are then
- * admitted under the new mode.
- */
+/** D11: once no admitted PR is left, the new mode applies and the requested state returns. */
 function finishModeSwitch(core: Core, q: QueueRecord): void {
   const sw = q.switching;
   if (!sw || q.counts.admitted > 0) return;

@@ -1,7 +1,4 @@
-/**
- * Starting runs in free slots (predictive testing, batching, the D3 hold behind an unresolved
- * failure). See scheduler.ts for the queue's rules as a whole.
- */
+// Starting runs in free slots: predictive testing, batching, the D3 hold. The rules as a whole: scheduler.ts.
 import { emitBatch, transition, type Core } from './lifecycle.js';
 import { entryOf, pin } from './queue-order.js';
 import { KIND_BATCH_TIMER, createRun } from './runs.js';
@@ -30,8 +27,6 @@ export function heldByFailure(q: QueueRecord, base: Entry[]): boolean {
   return false;
 }
 
-// ---- starting runs -----------------------------------------------------------------------------
-
 function mainSlots(q: QueueRecord): number {
   const c = q.config;
   const used = c.bisectionConcurrency === null ? q.inFlight.main + q.inFlight.bisection : q.inFlight.main;
@@ -55,11 +50,7 @@ export function headOfBucketAfter(q: QueueRecord, after: number): Entry | undefi
   return best === undefined ? undefined : entryOf(q, q.waiting[String(best)]?.head ?? null);
 }
 
-/**
- * Parallel mode: the started PRs a PR would be tested on top of — those ahead of it whose (group)
- * targets overlap its own, transitively. `blocked` when that set holds a started PR back in
- * PENDING: the PR must wait for it to start first. (Single mode carries its base along the walk.)
- */
+/** Parallel mode: the started PRs ahead whose targets overlap, transitively; `blocked` if one is PENDING again. */
 export function baseFor(core: Core, q: QueueRecord, e: Entry, exclude: ReadonlySet<number>): { base: Entry[]; blocked: boolean } {
   const out: Entry[] = [];
   let blocked = false;
@@ -78,16 +69,10 @@ export function baseFor(core: Core, q: QueueRecord, e: Entry, exclude: ReadonlyS
 }
 
 /**
- * Fills free slots in queue order. Each group is tested on its base (predictive testing). Behind an
- * unresolved PENDING_FAILURE only the groups within `pendingFailureDepth` hops start — they are the
- * evidence the failed group waits for; the ones further back are held (D3). Slots count runs in
- * flight (D4: a passed PR waiting to merge holds none).
- *
- * Batching (§2.3, D5/D6): a group takes up to `batchingMinSize` consecutive pending PRs of its lane
- * and starts when it is full, when it cannot grow any more (the next PR is noBatch, already started,
- * or blocked), when one of its PRs was tested before in this trip (a restart or a PR back from
- * bisection has waited already), or once `batchingMaxWaitTimeMinutes` have passed since its
- * earliest PR was admitted; otherwise a timer is set for that moment.
+ * Fills free slots in queue order, each group on its base; behind an unresolved failure only the groups
+ * within the depth start (D3); slots count runs in flight (D4). A batch (D5/D6) takes up to
+ * `batchingMinSize` PRs of its lane and starts when full, unable to grow, holding a PR tested before in
+ * this trip, or past `batchingMaxWaitTimeMinutes`; else a timer is set.
  */
 export function startRuns(core: Core, q: QueueRecord): void {
   const previousTimer = q.batchTimerAt;
@@ -111,11 +96,7 @@ function batchReady(q: QueueRecord, group: Entry[], closed: boolean, now: number
   return since + wait <= now ? true : since + wait;
 }
 
-/**
- * Single mode: one lane, so a group is tested on every started PR ahead of it and the walk stops
- * at the first PR that cannot start. The base and the D3 hop count are carried along the walk
- * instead of being recomputed per group, which keeps a start linear in the started list.
- */
+/** Single mode: one lane; the base and D3 hops are carried along the walk (linear in the started list). */
 function startRunsSingle(core: Core, q: QueueRecord, slots: number): number | null {
   let free = slots;
   const depth = q.config.pendingFailureDepth;
@@ -165,10 +146,7 @@ function startRunsSingle(core: Core, q: QueueRecord, slots: number): number | nu
   return null;
 }
 
-/**
- * Parallel mode: lanes by overlap. PRs of a lane that cannot start block the PRs behind them that
- * overlap; other lanes go on. A batch takes PRs of its first PR's lane.
- */
+/** Parallel mode: lanes by overlap; a blocked PR blocks overlapping PRs behind it; a batch stays in one lane. */
 function startRunsParallel(core: Core, q: QueueRecord, slots: number): number | null {
   let free = slots;
   const blocked = new TargetSet();
@@ -188,8 +166,7 @@ function startRunsParallel(core: Core, q: QueueRecord, slots: number): number | 
       if (block(t)) break;
       continue;
     }
-    // The batch this PR would lead, from targets alone; bases (the costly part) only once it is
-    // ready to start, so a forming batch costs nothing per reconcile.
+    // The batch from targets alone; bases (costly) only once ready, so a forming batch costs nothing.
     const group: Entry[] = [cur];
     const groupTargets = new TargetSet(t);
     if (q.config.batch && !cur.noBatch) {

@@ -1,8 +1,5 @@
-/**
- * Creating, checking and looking things up in the engine state. `validateState` is deliberately a
- * structural check, not a full schema: it exists so a truncated or foreign file is refused at start
- * with a clear message instead of crashing the first request that touches it.
- */
+// Creating, checking and looking up engine state; `validateState` is structural, so a truncated or
+// foreign file is refused at start, not at the first request.
 import { defaultConfig } from './config.js';
 import { notFound } from './errors.js';
 import { queueKey } from './lifecycle.js';
@@ -62,10 +59,7 @@ function issue6Fields() {
   } satisfies Partial<QueueRecord>;
 }
 
-/**
- * Fills in what a state saved before these fields existed lacks (nothing of it was in use then:
- * no run was ever a bisection, no entry had targets), so an older --data-dir keeps working.
- */
+/** Fills fields older saved states lack (unused then), so an older --data-dir keeps working. */
 function upgrade(state: EngineState): void {
   for (const q of Object.values(state.queues)) {
     const rec = q as Partial<QueueRecord> & QueueRecord;

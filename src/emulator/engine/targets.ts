@@ -1,10 +1,6 @@
-/**
- * Impacted targets and the dependency rule of parallel mode (queue-semantics §2.5): a PR depends on
- * every PR ahead of it whose targets overlap its own, transitively. ALL overlaps every PR with a
- * non-empty list; an empty list overlaps nothing, not even ALL ("the PR will not depend on
- * anything, and nothing will depend on it"). Single mode is the same rule with every PR at ALL,
- * which is how the scheduler treats it.
- */
+// Impacted targets and parallel mode's rule (queue-semantics §2.5): a PR depends on every PR ahead whose
+// targets overlap, transitively. ALL overlaps any non-empty list; an empty list overlaps nothing.
+// Single mode is every PR at ALL.
 import type { Entry, QueueRecord, Targets, TestRun, TargetIndex } from './types.js';
 
 const ALL: Targets = 'ALL';
@@ -61,10 +57,7 @@ export function targetsOf(q: QueueRecord, e: Entry): Targets {
   return q.config.mode === 'parallel' ? (e.targets ?? []) : ALL;
 }
 
-/**
- * The targets a started entry overlaps with: its whole group's, so that a group is always in or out
- * of a base as a unit. A PR back in PENDING uses its own.
- */
+/** A started entry's targets are its group's (a group is in or out of a base as a unit); PENDING: its own. */
 export function groupTargetsOf(q: QueueRecord, e: Entry, runs: Record<string, TestRun>): Targets {
   if (q.config.mode !== 'parallel') return ALL;
   if (e.state !== 'pending' && e.runId !== null) {

@@ -1,8 +1,4 @@
-/**
- * The engine's state model. Everything here is plain JSON (numbers, strings, arrays, records) so
- * that the whole state can be written to disk as it is and read back without a translation layer.
- * Times are epoch milliseconds; the wire layer turns them into ISO strings.
- */
+// The engine's state model: plain JSON, so the state is saved and loaded as is. Times are epoch ms.
 
 import type { DirectMergeMode, MergeMethod, OptimizationMode, PrState, QueueMode, QueueStateName, RequestableQueueState } from '../../domain/vocabulary.js';
 
@@ -53,10 +49,7 @@ export interface ListLinks {
   size: number;
 }
 
-/**
- * A PR's membership in one queue. One record per (PR, queue) for ever: a resubmission after a
- * terminal state starts a new trip on the same record, so `id` stays stable as on the live service.
- */
+/** A PR's membership in one queue, for ever: a resubmission starts a new trip, so `id` stays stable. */
 export interface Entry {
   id: string;
   prNumber: number;
@@ -82,11 +75,7 @@ export interface Entry {
   bucket: number | null;
   /** Rank in the started list (increasing along it, so sorting by it is sorting by queue position). */
   pinRank: number | null;
-  /**
-   * Impacted targets the scheduler uses for this trip (parallel mode): taken from the upload for the
-   * PR's head SHA when it is admitted, refreshed by a new upload for the same SHA. null in single
-   * mode, where every PR depends on every PR ahead of it.
-   */
+  /** Targets for this trip (parallel mode), from the upload for the head SHA; null in single mode. */
   targets: Targets | null;
   /** Id of the bisection the PR is in while its failed batch is being bisected, else null. */
   bisection: string | null;
@@ -103,10 +92,7 @@ export type HistoryItem = [number, PrState, string, string | null];
 /** Impacted targets: a list of opaque names, or ALL (overlaps every PR with a non-empty list). */
 export type Targets = string[] | 'ALL';
 
-/**
- * How many entries of the waiting region (admitted, never started in this trip) have each target,
- * so parallel mode can ask "does anything waiting overlap these targets?" without scanning.
- */
+/** How many waiting-region entries have each target (parallel-mode overlap without a scan). */
 export interface TargetIndex {
   targets: Record<string, number>;
   /** Entries whose targets are ALL. */
@@ -115,10 +101,7 @@ export interface TargetIndex {
   nonEmpty: number;
 }
 
-/**
- * One group under test in a bisection: its PRs, tested on `base` (explicit, because a skipped
- * redundant test re-tests a group without the uncertain PRs ahead of it).
- */
+/** A group under test in a bisection; `base` is explicit as a skipped redundant test drops PRs ahead. */
 export interface BisectNode {
   prs: number[];
   base: number[];
@@ -127,11 +110,7 @@ export interface BisectNode {
   failureReason: string | null;
 }
 
-/**
- * A failed batch being bisected, apart from the main queue order (queue-semantics §2.3, D7).
- * Nodes are kept in queue order; a node that passes leaves (its PRs are cleared and go back to the
- * main queue), a failed single PR whose base holds only cleared PRs is the culprit.
- */
+/** A failed batch bisected outside the main order (D7); a failed single PR on a cleared base is the culprit. */
 export interface Bisection {
   id: string;
   /** The PRs ahead of the failed batch it was tested on (frozen when the bisection starts). */
@@ -214,11 +193,7 @@ export interface FakePr {
   breaksBuild: boolean;
   outcomes: RunOutcome[];
   testMinutes: number;
-  /**
-   * Set when the PR was declared up to date with its base branch: a tick of the engine's sequence.
-   * A merge into the branch after it (QueueRecord.tipSeq) makes it stale, as on a code host.
-   * null = not up to date.
-   */
+  /** Engine tick when the PR was declared up to date; a later merge (QueueRecord.tipSeq) makes it stale. */
   upToDateTip: number | null;
 }
 
@@ -233,15 +208,9 @@ export interface TestRun {
   dueAt: number | null;
   timeoutAt: number;
   scripted: RunOutcome | null;
-  /**
-   * The scripted outcomes this run was started with: [PR of the group, the head of its outcomes].
-   * Each is spent (shifted off the fake PR) only if the run reaches that PR's own result (runs.ts).
-   */
+  /** Scripted outcomes the run started with; each is spent only if the run reaches that PR's result (runs.ts). */
   scripts: Array<[number, RunOutcome]>;
-  /**
-   * The branch state the run's content starts from: queue merges at its start minus the base PRs
-   * already merged then, so "branch at `branchAt` merges + base + group" is what it tested.
-   */
+  /** Branch state the run starts from: queue merges at its start minus the base PRs merged by then. */
   branchAt: number;
   /** A main-queue run whose failure sent its batch into bisection. */
   startedBisection: boolean;
@@ -255,10 +224,7 @@ export interface TestRun {
   failureReason: string | null;
 }
 
-/**
- * A scheduled engine event: [at, kindRank, seq, id]. kindRank 0 = run completion, 1 = run timeout
- * (id = run id), 2 = batch wait timer (id = queue key).
- */
+/** [at, kindRank, seq, id]; kindRank 0 = run completion, 1 = run timeout (run id), 2 = batch timer (queue key). */
 export type ScheduledEvent = [number, number, number, string];
 
 export interface EngineState {
@@ -298,10 +264,7 @@ export interface PrStateEffect {
   run: EffectRun | null;
 }
 
-/**
- * A group of two or more PRs reaching a state together (webhook pull_request_batch.*): emitted
- * after the last member's own transition.
- */
+/** Two or more PRs reaching a state together (pull_request_batch.*), after the last member's transition. */
 export interface BatchEffect {
   type: 'batch';
   event: 'testing' | 'pending_failure' | 'failed' | 'merged';
@@ -315,12 +278,7 @@ export interface BatchEffect {
 
 export type Effect = PrStateEffect | BatchEffect;
 
-/**
- * A run's test branch, which v1 also uses as the test run id: derived from the run (its first PR,
- * its id, whether it is a bisection run) rather than stored, as every one of tens of thousands of
- * runs would otherwise keep its own ~60-character copy. Bisection runs carry a -bisection suffix
- * (trunk-wire §1.6).
- */
+// Derived, not stored (tens of thousands of runs would each keep a ~60-char copy); bisection runs: -bisection.
 export function testBranchOf(run: Pick<TestRun, 'group' | 'id' | 'isBisection'>): string {
   return `trunk-merge/pr-${run.group[0] ?? 0}/${run.id}${run.isBisection ? '-bisection' : ''}`;
 }

@@ -1,9 +1,5 @@
-/**
- * What the engine answers with: plain read-only views of its records, in the engine's own terms
- * (epoch milliseconds, its state names, PR fields read live from the fake code host). How they are
- * spelled on the wire — ISO times, the service's field names, URLs — is the server's business
- * (src/emulator/http/wire.ts), so the engine knows nothing of the JSON the service sends.
- */
+// The engine's answers: read-only views in its own terms (epoch ms, its state names); the wire
+// spelling is the server's business (http/wire.ts).
 import { fakePrFor, readinessOf, type Core, type Readiness } from './lifecycle.js';
 import type { PrState, QueueStateName } from '../../domain/vocabulary.js';
 import { testBranchOf, type Entry, type QueueConfig, type QueueRecord, type RepoRef, type RunStatus, type TestRun } from './types.js';
