@@ -1,0 +1,76 @@
+/**
+ * Serves `/v2/...`: route, authenticate the Bearer key, read a JSON body where the route takes
+ * one, answer JSON, and every refusal in the `{"error":{"code","message"}}` envelope. Every answer
+ * carries `X-Request-Id`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import { EngineError, type QueueEngine, type RepoRef } from '../../engine/index.js';
+import { parseJson, readBody } from '../body.js';
+import { HttpError, type Reply, send } from '../respond.js';
+import { parseUrl } from '../router.js';
+import { type ApiKey, authenticate } from './auth.js';
+import { envelope, fromEngine, V2Error } from './errors.js';
+import { v2Routes } from './routes.js';
+
+export interface V2Options {
+  engine: QueueEngine;
+  keys: readonly ApiKey[];
+  /** Makes a change through the v1 route at `path`, at engine time `at`. */
+  change(path: string, input: unknown, at: number): Promise<Reply>;
+}
+
+export function v2Handler(opts: V2Options) {
+  const repos = new Map<string, RepoRef>();
+  return async (req: IncomingMessage, res: ServerResponse, at: number, headers: Record<string, string>): Promise<void> => {
+    const all = { ...headers, 'x-request-id': randomUUID() };
+    try {
+      const url = parseUrl(req.url ?? '/');
+      const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+      let params: string[] | undefined;
+      const allowed: string[] = [];
+      const route = v2Routes.find((r) => {
+        const m = r.path.exec(url.pathname);
+        if (!m) return false;
+        if (r.method !== method) {
+          allowed.push(r.method);
+          return false;
+        }
+        params = m.slice(1);
+        return true;
+      });
+      if (!route) {
+        if (allowed.length > 0) throw new V2Error('VALIDATION_FAILED', `method ${method} not allowed; use ${allowed.join(', ')}`);
+        throw new V2Error('NOT_FOUND', `no such endpoint: ${url.pathname.slice(0, 200)}`);
+      }
+      const key = authenticate(req, opts.keys);
+      let body: unknown;
+      if (route.body) {
+        try {
+          const raw = await readBody(req);
+          body = raw.length === 0 ? undefined : parseJson(raw);
+        } catch (err) {
+          if (err instanceof HttpError && err.status === 400) throw new V2Error('VALIDATION_FAILED', err.message);
+          throw err;
+        }
+      }
+      const reply = await route.handle({
+        engine: opts.engine,
+        now: at,
+        url,
+        params: params ?? [],
+        body,
+        key,
+        repos,
+        change: (path, input) => opts.change(path, input, at),
+      });
+      const status = reply.status ?? 200;
+      send(res, status === 204 ? { status, text: '' } : { status, json: reply.json }, all);
+    } catch (err) {
+      const e = err instanceof EngineError ? fromEngine(err) : err;
+      if (!(e instanceof V2Error)) throw err;
+      send(res, { status: e.status, json: envelope(e.code, e.message) }, { ...all, ...e.headers });
+    }
+  };
+}
