@@ -9,7 +9,7 @@ import { CLOCK_HORIZON, manualClock, realClock, type Clock } from './clock.js';
 import { lockDataDir, prepareDataDir, removeStaleTempFiles, type DataDirLock } from './data-dir.js';
 import { QueueEngine, createState, type Effect } from './engine/index.js';
 import { createEmulatorServer } from './server.js';
-import { PERMISSIONS, newKeyValue, type ApiKey } from './http/v2/auth.js';
+import { defaultApiKey, type ApiKey } from './http/v2/auth.js';
 import { StateStore, loadDataDir, type LoadedData } from './store.js';
 import { WebhookDispatcher, type WebhookTarget } from './webhooks.js';
 
@@ -146,7 +146,7 @@ async function startWith(
     const s = store;
     webhooks?.setPersistence({ record: (kind, data) => s.recordWebhook(kind, data) });
   }
-  const apiKeys = options.apiKeys ?? [{ name: 'default', key: options.v2Key ?? newKeyValue(), permissions: [...PERMISSIONS] }];
+  const apiKeys = options.apiKeys ?? [defaultApiKey(options.v2Key)];
   const emu = createEmulatorServer({
     engine,
     clock,

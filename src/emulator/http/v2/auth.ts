@@ -19,6 +19,9 @@ export interface ApiKey {
 
 export const newKeyValue = (): string => `trunk_v2_${randomBytes(24).toString('hex')}`;
 
+/** The key every emulator has: every permission, the value given or a fresh one. */
+export const defaultApiKey = (key?: string): ApiKey => ({ name: 'default', key: key ?? newKeyValue(), permissions: [...PERMISSIONS] });
+
 /** `NAME=PERMS` (comma-separated permissions, `all` or `none`) as a key with a fresh value. */
 export function parseApiKeySpec(spec: string): ApiKey {
   const m = /^([A-Za-z0-9_.-]{1,64})=(.*)$/.exec(spec);
