@@ -164,6 +164,7 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
 
   // v2 makes each change through the v1 route that does it, so the journal and replay stay v1's.
   const v2 = v2Handler({
+    log,
     engine,
     keys: opts.apiKeys ?? [],
     async change(path, input, at) {

@@ -218,6 +218,9 @@ it('takes Bearer keys only, in the envelope, and refuses a write a key may not m
   await fails(v2(c, 'POST', `/v2/merge-queues/${q.id}/pull-requests`, { number: 1 }, READER), 403, 'INSUFFICIENT_PERMISSIONS');
   await fails(v2(c, 'POST', `/v2/merge-queues/${q.id}/pause`, undefined, READER), 403, 'INSUFFICIENT_PERMISSIONS');
   expect((await c.pr(1).catch((e: Error) => e.message)) as string).toMatch(/404/);
+  // Malformed bodies and unknown paths answer in the envelope too.
+  await fails(v2(c, 'POST', `/v2/merge-queues/${q.id}/pull-requests`, '{"number":'), 400, 'VALIDATION_FAILED');
+  await fails(v2(c, 'GET', '/v2/nothing-here'), 404, 'NOT_FOUND');
 });
 
 it('answers the core operations with their documented codes', async () => {

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { EngineError, type QueueEngine, type RepoRef } from '../../engine/index.js';
+import { DurabilityError } from '../../journal.js';
 import { parseJson, readBody } from '../body.js';
 import { HttpError, type Reply, send } from '../respond.js';
 import { parseUrl } from '../router.js';
@@ -14,7 +15,15 @@ import { type ApiKey, authenticate } from './auth.js';
 import { envelope, fromEngine, V2Error } from './errors.js';
 import { v2Routes } from './routes.js';
 
+function asV2(err: unknown): V2Error {
+  if (err instanceof V2Error) return err;
+  if (err instanceof EngineError) return fromEngine(err);
+  if (err instanceof HttpError) return new V2Error('VALIDATION_FAILED', err.message);
+  return new V2Error('INTERNAL_ERROR', `internal error: ${(err as Error).message ?? String(err)}`);
+}
+
 export interface V2Options {
+  log(line: string): void;
   engine: QueueEngine;
   keys: readonly ApiKey[];
   /** Makes a change through the v1 route at `path`, at engine time `at`. */
@@ -47,13 +56,8 @@ export function v2Handler(opts: V2Options) {
       const key = authenticate(req, opts.keys);
       let body: unknown;
       if (route.body) {
-        try {
-          const raw = await readBody(req);
-          body = raw.length === 0 ? undefined : parseJson(raw);
-        } catch (err) {
-          if (err instanceof HttpError && err.status === 400) throw new V2Error('VALIDATION_FAILED', err.message);
-          throw err;
-        }
+        const raw = await readBody(req);
+        body = raw.length === 0 ? undefined : parseJson(raw);
       }
       const reply = await route.handle({
         engine: opts.engine,
@@ -68,8 +72,10 @@ export function v2Handler(opts: V2Options) {
       const status = reply.status ?? 200;
       send(res, status === 204 ? { status, text: '' } : { status, json: reply.json }, all);
     } catch (err) {
-      const e = err instanceof EngineError ? fromEngine(err) : err;
-      if (!(e instanceof V2Error)) throw err;
+      // Durability failures (503) and oversized bodies (413, plain text) stay the server's.
+      if (err instanceof DurabilityError || (err instanceof HttpError && err.status !== 400)) throw err;
+      const e = asV2(err);
+      if (e.code === 'INTERNAL_ERROR') opts.log(`mq emulator: internal error on ${req.method ?? ''} ${req.url ?? ''}: ${(err as Error).stack ?? String(err)}`);
       send(res, { status: e.status, json: envelope(e.code, e.message) }, { ...all, ...e.headers });
     }
   };
