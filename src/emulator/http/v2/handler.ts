@@ -13,7 +13,10 @@ import { HttpError, type Reply, send } from '../respond.js';
 import { parseUrl } from '../router.js';
 import { type ApiKey, authenticate } from './auth.js';
 import { envelope, fromEngine, V2Error } from './errors.js';
+import { configRoutes } from './config-routes.js';
 import { v2Routes } from './routes.js';
+
+const ROUTES = [...v2Routes, ...configRoutes];
 
 function asV2(err: unknown): V2Error {
   if (err instanceof V2Error) return err;
@@ -39,7 +42,7 @@ export function v2Handler(opts: V2Options) {
       const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
       let params: string[] | undefined;
       const allowed: string[] = [];
-      const route = v2Routes.find((r) => {
+      const route = ROUTES.find((r) => {
         const m = r.path.exec(url.pathname);
         if (!m) return false;
         if (r.method !== method) {

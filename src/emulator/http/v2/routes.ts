@@ -4,69 +4,13 @@
  */
 import { z } from 'zod';
 
-import { EngineError, type QueueEngine, type QueueRecord, type RepoRef } from '../../engine/index.js';
-import type { Reply } from '../respond.js';
-import { describeIssues } from '../schemas.js';
-import { type ApiKey, requirePermission } from './auth.js';
+import { EngineError, type QueueRecord, type RepoRef } from '../../engine/index.js';
+import { requirePermission } from './auth.js';
+import { at, parse, prAnswer, prOf, queueOf, ref, type V2Context, type V2Reply, type V2Route } from './context.js';
 import { fromEngine, V2Error } from './errors.js';
-import { findPullRequest, findQueue, findRepository, pullRequestId, queueId, repositoryId } from './ids.js';
+import { findPullRequest, findRepository, pullRequestId, queueId, repositoryId } from './ids.js';
 import { page } from './paging.js';
-import { v1Mode, v2EntryState, v2PullRequest, v2Queue, v2Repository, v2StateChange } from './wire.js';
-
-export interface V2Context {
-  engine: QueueEngine;
-  now: number;
-  url: URL;
-  params: string[];
-  body: unknown;
-  key: ApiKey;
-  /** Repositories resolved by provider URL (the emulator serves any repository). */
-  repos: Map<string, RepoRef>;
-  /** Makes a change through the v1 route at `path` (journaled as that route). */
-  change(path: string, input: unknown): Promise<Reply>;
-}
-
-export interface V2Reply {
-  status?: number;
-  json?: unknown;
-}
-
-export interface V2Route {
-  method: 'GET' | 'POST' | 'DELETE';
-  path: RegExp;
-  /** The route reads a JSON body. */
-  body?: boolean;
-  handle(ctx: V2Context): V2Reply | Promise<V2Reply>;
-}
-
-const ID = '([A-Za-z0-9-]{1,64})';
-const at = (p: string) => new RegExp(`^/v2/${p.replaceAll('{id}', ID)}$`);
-
-function parse<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const r = schema.safeParse(body ?? {});
-  if (!r.success) throw new V2Error('VALIDATION_FAILED', describeIssues(r.error, body));
-  return r.data;
-}
-
-function queueOf(c: V2Context): QueueRecord {
-  c.engine.advance(c.now);
-  const q = findQueue(c.engine.state, c.params[0] as string);
-  if (!q) throw new V2Error('MERGE_QUEUE_NOT_FOUND', `no merge queue has id ${c.params[0] as string}`);
-  return q;
-}
-
-function prOf(c: V2Context, id = c.params[0] as string): { q: QueueRecord; number: number } {
-  c.engine.advance(c.now);
-  const found = findPullRequest(c.engine.state, id);
-  if (!found) throw new V2Error('PR_NOT_FOUND', `no pull request has id ${id}`);
-  return found;
-}
-
-const ref = (q: QueueRecord) => ({ repo: q.repo, targetBranch: q.branch });
-
-function prAnswer(c: V2Context, q: QueueRecord, number: number) {
-  return v2PullRequest(q, c.engine.getSubmittedPullRequest({ ...ref(q), pr: { number } }, c.now));
-}
+import { v1Mode, v2EntryState, type v2PullRequest, v2Queue, v2Repository, v2StateChange } from './wire.js';
 
 /** `https://host/owner/name` (a `.git` suffix and trailing `/` normalised away), else undefined. */
 export function repoFromUrl(url: string): RepoRef | undefined {
