@@ -156,3 +156,14 @@ export async function setUp(c: Client) {
   const q = await ok(MergeQueue, v2(c, 'POST', '/v2/merge-queues', { repositoryId: repo.id, targetBranch: 'main' }), 201);
   return { repo, q };
 }
+
+export const TestingResult = z.strictObject({
+  pullRequestNumber: z.int().gt(0),
+  endedAt: isoTime,
+  testingDurationMs: z.int().gte(0),
+  outcome: z.optional(z.enum(['passed', 'failed', 'interrupted', 'cancelled'])),
+  entryConclusion: z.optional(z.enum(['merged', 'failed', 'cancelled'])),
+  isBisection: z.boolean(),
+  startedBisection: z.boolean(),
+  verificationRunId: z.optional(z.string()),
+});

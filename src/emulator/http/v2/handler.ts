@@ -14,9 +14,10 @@ import { parseUrl } from '../router.js';
 import { type ApiKey, authenticate } from './auth.js';
 import { envelope, fromEngine, V2Error } from './errors.js';
 import { configRoutes } from './config-routes.js';
+import { historyRoutes } from './history-routes.js';
 import { v2Routes } from './routes.js';
 
-const ROUTES = [...v2Routes, ...configRoutes];
+const ROUTES = [...v2Routes, ...configRoutes, ...historyRoutes];
 
 function asV2(err: unknown): V2Error {
   if (err instanceof V2Error) return err;

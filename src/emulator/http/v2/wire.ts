@@ -1,7 +1,7 @@
 /** v2 wire shapes (camelCase enums, ids, `queueEntry`) built from the engine's views and records. */
-import type { PullRequestView, QueueRecord, RepoRef } from '../../engine/index.js';
+import type { PullRequestView, QueueRecord, RepoRef, TestingResultView } from '../../engine/index.js';
 import type { PrState, QueueMode, QueueStateName } from '../../../domain/vocabulary.js';
-import { iso } from '../wire.js';
+import { iso, OUTCOME } from '../wire.js';
 import { pullRequestId, queueId, repositoryId } from './ids.js';
 
 const camel = (s: string): string => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -122,5 +122,21 @@ export function v2PullRequest(q: QueueRecord, p: PullRequestView) {
       updatedAt: iso(p.stateChangedAt),
     },
     createdAt: iso(first),
+  };
+}
+
+/** One PR's row of a finished run (a timeout is a failure; a run never finished reads as cancelled). */
+export function v2TestingResult(t: TestingResultView) {
+  const r = t.run;
+  const end = r.completedAt ?? r.createdAt;
+  return {
+    pullRequestNumber: t.prNumber,
+    endedAt: iso(end),
+    testingDurationMs: end - r.createdAt,
+    outcome: OUTCOME[r.status === 'in_progress' ? 'cancelled' : r.status],
+    ...(t.conclusion ? { entryConclusion: t.conclusion } : {}),
+    isBisection: r.isBisection,
+    startedBisection: r.startedBisection,
+    verificationRunId: r.id,
   };
 }
