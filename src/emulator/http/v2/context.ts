@@ -28,7 +28,7 @@ export interface V2Reply {
 }
 
 export interface V2Route {
-  method: 'GET' | 'POST' | 'DELETE' | 'PATCH';
+  method: 'GET' | 'POST' | 'DELETE' | 'PATCH' | 'PUT';
   path: RegExp;
   /** The route reads a JSON body. */
   body?: boolean;

@@ -16,8 +16,9 @@ import { envelope, fromEngine, V2Error } from './errors.js';
 import { configRoutes } from './config-routes.js';
 import { historyRoutes } from './history-routes.js';
 import { v2Routes } from './routes.js';
+import { targetsRoute } from './targets-route.js';
 
-const ROUTES = [...v2Routes, ...configRoutes, ...historyRoutes];
+const ROUTES = [...v2Routes, ...configRoutes, ...historyRoutes, targetsRoute];
 
 function asV2(err: unknown): V2Error {
   if (err instanceof V2Error) return err;
@@ -74,7 +75,7 @@ export function v2Handler(opts: V2Options) {
         change: (path, input) => opts.change(path, input, at),
       });
       const status = reply.status ?? 200;
-      send(res, status === 204 ? { status, text: '' } : { status, json: reply.json }, all);
+      send(res, reply.json === undefined ? { status, text: '' } : { status, json: reply.json }, all);
     } catch (err) {
       // Durability failures (503) and oversized bodies (413, plain text) stay the server's.
       if (err instanceof DurabilityError || (err instanceof HttpError && err.status !== 400)) throw err;
