@@ -167,3 +167,25 @@ export const TestingResult = z.strictObject({
   startedBisection: z.boolean(),
   verificationRunId: z.optional(z.string()),
 });
+
+const Queued = z.strictObject({ id: z.string().regex(UUID), number: z.int(), sha: z.string(), title: z.string(), url: z.optional(z.string()) });
+const EntryState = z.enum(['notReady', 'pending', 'testing', 'testsPassed', 'merged', 'failed', 'cancelled', 'pendingFailure']);
+export const MergeQueueOrder = z.strictObject({
+  mode: z.enum(['queue', 'graph']),
+  queueState: z.enum(['running', 'paused', 'draining', 'switchingModes']),
+  batchingEnabled: z.boolean(),
+  isolationResolved: z.boolean(),
+  hasCycle: z.boolean(),
+  batches: z.array(z.strictObject({ verificationRunId: z.string(), state: EntryState, isBisection: z.boolean(), pullRequests: z.array(Queued) })),
+  pending: z.array(
+    z.strictObject({
+      pullRequest: Queued,
+      schedulability: z.enum(['schedulable', 'heldBehindFailure']),
+      predictedBatch: z.optional(z.int()),
+      directlyAhead: z.array(Queued),
+      heldBy: z.array(Queued),
+    }),
+  ),
+  awaitingAdmission: z.array(Queued),
+  awaitingAdmissionTotal: z.int(),
+});
