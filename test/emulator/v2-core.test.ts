@@ -126,4 +126,8 @@ it('pages lists with limit, a cursor bound to its operation and filter, and incl
   await fails(v2(c, 'GET', `${path}?cursor=garbage`), 400, 'INVALID_CURSOR');
   await fails(v2(c, 'GET', `${path}?limit=101`), 400, 'VALIDATION_FAILED');
   await fails(v2(c, 'GET', `${path}?limit=0`), 400, 'VALIDATION_FAILED');
+  await fails(v2(c, 'GET', `${path}?state=not_ready`), 400, 'VALIDATION_FAILED');
+  const waiting = await ok(list(PullRequest), v2(c, 'GET', `${path}?state=notReady,testing`));
+  expect(waiting.data.map((p) => p.number)).toEqual([5, 4, 3, 2, 1]);
+  expect((await ok(list(PullRequest), v2(c, 'GET', `${path}?state=merged`))).data).toEqual([]);
 });

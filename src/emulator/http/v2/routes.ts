@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 
+import { PR_STATES } from '../../../domain/vocabulary.js';
 import { EngineError, type QueueRecord, type RepoRef } from '../../engine/index.js';
 import { requirePermission } from './auth.js';
 import { at, parse, prAnswer, prOf, queueOf, ref, type V2Context, type V2Reply, type V2Route } from './context.js';
@@ -160,6 +161,10 @@ export const v2Routes: V2Route[] = [
       const q = queueOf(c);
       const states = c.url.searchParams.get('state');
       const wanted = states === null ? null : new Set(states.split(','));
+      const known = PR_STATES.map(v2EntryState);
+      for (const w of wanted ?? []) {
+        if (!known.includes(w)) throw new V2Error('VALIDATION_FAILED', `state: expected comma-separated ${known.join(', ')}`);
+      }
       const rows = Object.values(q.entries)
         .filter((e) => wanted === null || wanted.has(v2EntryState(e.state)))
         .sort((a, b) => b.submittedAt - a.submittedAt || b.ordinal - a.ordinal);
