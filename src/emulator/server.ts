@@ -22,6 +22,9 @@ import { describeIssues } from './http/schemas.js';
 import { DEFAULT_RETENTION_MS, pruneConcluded } from './engine/retention.js';
 import { ReadCache } from './http/read-cache.js';
 import { engineErrorStatus } from './http/wire.js';
+import type { ApiKey } from './http/v2/auth.js';
+import { v2Handler } from './http/v2/handler.js';
+import { apiRoutes } from './http/api-routes.js';
 import { DurabilityError } from './journal.js';
 import type { StateStore } from './store.js';
 import type { WebhookDispatcher } from './webhooks.js';
@@ -33,6 +36,8 @@ export interface EmulatorServerOptions {
   engine: QueueEngine;
   clock: Clock;
   token: string;
+  /** v2 API keys (`Authorization: Bearer`); none: /v2 refuses every request. */
+  apiKeys?: readonly ApiKey[];
   store?: StateStore;
   log?: (line: string) => void;
   webhooks?: WebhookDispatcher;
@@ -157,8 +162,35 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
     }, delay);
   }
 
+  // v2 makes each change through the v1 route that does it, so the journal and replay stay v1's.
+  const v2 = v2Handler({
+    log,
+    engine,
+    keys: opts.apiKeys ?? [],
+    async change(path, input, at) {
+      const route = apiRoutes.find((r) => r.method === 'POST' && r.path.test(path));
+      if (!route) throw new Error(`internal: no v1 route ${path}`);
+      const ctx: RouteContext = { engine, clock, now: at, url: parseUrl(path), params: [] };
+      readCache.invalidate();
+      try {
+        return await apply(route, ctx, input, at);
+      } finally {
+        readCache.invalidate();
+      }
+    },
+  });
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const target = req.url ?? '/';
+    if (target.startsWith('/v2/')) {
+      const date = dateString();
+      await v2(req, res, Math.max(clock.now(), engine.now), {
+        ...(date === undefined ? {} : { date }),
+        ...(closing ? { connection: 'close' } : {}),
+      });
+      schedule();
+      return;
+    }
     const method = req.method ?? 'GET';
     const found = router.routeOf(target, method);
     const { route, allowed, pathname } = found;

@@ -4,6 +4,7 @@ import { BlockList, isIP } from 'node:net';
 
 import type { DataDirError } from './data-dir.js';
 import { type RunningEmulator, startEmulator, type StartEmulatorOptions } from './start-emulator.js';
+import { type ApiKey, defaultApiKey, parseApiKeySpec } from './http/v2/auth.js';
 import { checkWebhookUrl, generateSecret, secretKey } from './webhook-signing.js';
 import type { WebhookTarget } from './webhooks.js';
 
@@ -16,6 +17,8 @@ export interface EmulatorStartOptions extends StartEmulatorOptions {
   webhookUrls?: string[];
   /** `--webhook-secret` values: none (one is generated), one for every URL, or one per URL in order. */
   webhookSecrets?: string[];
+  /** `--api-key NAME=PERMS` values: v2 keys beside the default one. */
+  apiKeySpecs?: string[];
 }
 
 /** Pairs `--webhook` URLs with secrets; returns any generated secret to show on stderr. */
@@ -98,7 +101,7 @@ function waitForStop(signal?: AbortSignal): Promise<string> {
 
 /** Exit codes follow the CLI table: 0 clean stop, 2 refused usage, 1 could not start. */
 export async function runEmulatorStart(options: EmulatorStartOptions, io: EmulatorIo): Promise<number> {
-  const { hostExplicit, signal, webhookUrls, webhookSecrets, ...startOptions } = options;
+  const { hostExplicit, signal, webhookUrls, webhookSecrets, apiKeySpecs, ...startOptions } = options;
   const host = startOptions.host ?? '127.0.0.1';
   if (host.trim() === '') {
     io.stderr(`mq: emulator: --host must not be empty\nhint: leave --host out to listen on 127.0.0.1, or give an address such as 0.0.0.0\n`);
@@ -115,10 +118,18 @@ export async function runEmulatorStart(options: EmulatorStartOptions, io: Emulat
     io.stderr(`mq: emulator: ${(err as Error).message}\nhint: mq emulator start --webhook https://example.test/hooks --webhook-secret whsec_<base64 key>\n`);
     return 2;
   }
+  let extraKeys: ApiKey[];
+  try {
+    extraKeys = (apiKeySpecs ?? []).map(parseApiKeySpec);
+  } catch (err) {
+    io.stderr(`mq: emulator: --api-key: ${(err as Error).message}\nhint: mq emulator start --api-key dashboard=none --api-key ci=merge,priority\n`);
+    return 2;
+  }
   let emu: RunningEmulator;
   try {
     emu = await startEmulator({
       ...startOptions,
+      ...(extraKeys.length > 0 ? { apiKeys: [defaultApiKey(startOptions.v2Key), ...extraKeys] } : {}),
       host,
       log: startOptions.log ?? ((l) => io.stderr(`${l}\n`)),
       ...(hooks.targets.length > 0 ? { webhooks: [...(startOptions.webhooks ?? []), ...hooks.targets] } : {}),
@@ -133,9 +144,11 @@ export async function runEmulatorStart(options: EmulatorStartOptions, io: Emulat
   const clientUrl = isWildcard(host) ? `http://${host.includes(':') ? '[::1]' : '127.0.0.1'}:${emu.port}/v1` : emu.url;
   io.stdout(`export MQ_API_URL=${shellQuote(clientUrl)}\n`);
   io.stdout(`export MQ_TOKEN=${shellQuote(emu.token)}\n`);
+  io.stdout(`export MQ_V2_API_KEY=${shellQuote(emu.apiKeys[0]?.key ?? '')}\n`);
   if (!isLoopback(host)) io.stderr(`warning: the emulator is reachable from other machines on ${host}\n`);
   if (hooks.generated) io.stderr(`mq emulator: webhook signing secret (verify deliveries with it): ${hooks.generated}\n`);
   for (const t of hooks.targets) io.stderr(`mq emulator: delivering webhooks to ${t.url}\n`);
+  for (const k of extraKeys) io.stderr(`mq emulator: v2 API key "${k.name}" (${k.permissions.join(',') || 'read only'}): ${k.key}\n`);
   const why = await waitForStop(signal);
   io.stderr(`mq emulator: ${why === 'abort' ? 'stopping' : `received ${why}, stopping`}\n`);
   try {

@@ -5,6 +5,7 @@ import { CLOCK_HORIZON, manualClock, realClock, type Clock } from './clock.js';
 import { lockDataDir, prepareDataDir, removeStaleTempFiles, type DataDirLock } from './data-dir.js';
 import { QueueEngine, createState, type Effect } from './engine/index.js';
 import { createEmulatorServer } from './server.js';
+import { defaultApiKey, type ApiKey } from './http/v2/auth.js';
 import { StateStore, loadDataDir, type LoadedData } from './store.js';
 import { WebhookDispatcher, type WebhookTarget } from './webhooks.js';
 
@@ -12,6 +13,9 @@ export interface StartEmulatorOptions {
   host?: string;
   port?: number;
   token?: string;
+  /** v2 API keys (default: one named "default" with every permission; `v2Key` sets its value). */
+  apiKeys?: ApiKey[];
+  v2Key?: string;
   clock?: 'real' | 'manual';
   /** Engine minutes per wall minute on the real clock (default 1). */
   speed?: number;
@@ -39,6 +43,8 @@ export interface StartEmulatorOptions {
 export interface RunningEmulator {
   url: string;
   token: string;
+  /** The v2 keys; the first is the one `mq emulator start` prints. */
+  apiKeys: ApiKey[];
   host: string;
   port: number;
   engine: QueueEngine;
@@ -136,10 +142,12 @@ async function startWith(
     const s = store;
     webhooks?.setPersistence({ record: (kind, data) => s.recordWebhook(kind, data) });
   }
+  const apiKeys = options.apiKeys ?? [defaultApiKey(options.v2Key)];
   const emu = createEmulatorServer({
     engine,
     clock,
     token,
+    apiKeys,
     ...(store ? { store } : {}),
     ...(options.log ? { log: options.log } : {}),
     ...(webhooks ? { webhooks } : {}),
@@ -167,6 +175,7 @@ async function startWith(
   return {
     url: `http://${formatHost(host)}:${port}/v1`,
     token,
+    apiKeys,
     host,
     port,
     engine,

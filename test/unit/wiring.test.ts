@@ -93,6 +93,11 @@ const CASES: Array<[string[], string, unknown]> = [
     'emulator start',
     expect.objectContaining({ host: '127.0.0.1', port: 8080, clock: 'manual', seed: 3, speed: 1 }),
   ],
+  [
+    ['emulator', 'start', '--api-key', 'ci=merge,priority', '--api-key', 'dash=none'],
+    'emulator start',
+    expect.objectContaining({ apiKeySpecs: ['ci=merge,priority', 'dash=none'] }),
+  ],
   [['completion', 'bash'], 'completion', expect.objectContaining({ shell: 'bash' })],
   [['help', 'queue', 'update'], 'help', expect.objectContaining({ topic: ['queue', 'update'] })],
 ];

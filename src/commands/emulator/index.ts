@@ -15,6 +15,7 @@ interface StartFlags {
   seed?: string;
   webhook?: string[];
   webhookSecret?: string[];
+  apiKey?: string[];
 }
 
 export interface EmulatorStartOptions {
@@ -28,6 +29,7 @@ export interface EmulatorStartOptions {
   seed?: number;
   webhookUrls: string[];
   webhookSecrets: string[];
+  apiKeySpecs: string[];
 }
 
 export function emulatorStartOptions(flags: StartFlags, env: NodeJS.ProcessEnv): EmulatorStartOptions {
@@ -55,6 +57,7 @@ export function emulatorStartOptions(flags: StartFlags, env: NodeJS.ProcessEnv):
     seed,
     webhookUrls: flags.webhook ?? [],
     webhookSecrets: flags.webhookSecret ?? [],
+    apiKeySpecs: flags.apiKey ?? [],
   };
 }
 
@@ -86,7 +89,7 @@ export function emulatorCommand(ctx: Context): Command {
   const start = new Command('start')
     .summary('start the emulator and print the variables to use it')
     .description(
-      'Start the emulator. The first stdout line is `mq emulator listening on http://HOST:PORT/v1`, followed by `export MQ_API_URL=...` and `export MQ_TOKEN=...` lines a shell can eval. Runs until Ctrl-C or SIGTERM, then answers in-flight requests, saves state and exits 0.',
+      'Start the emulator. The first stdout line is `mq emulator listening on http://HOST:PORT/v1`, followed by `export MQ_API_URL=...`, `export MQ_TOKEN=...` (the v1 token) and `export MQ_V2_API_KEY=...` (a v2 key with every permission) lines a shell can eval. Runs until Ctrl-C or SIGTERM, then answers in-flight requests, saves state and exits 0.',
     )
     .option('--host <host>', 'address to listen on; anything but loopback must be given explicitly', undefined)
     .option('--port <n>', 'port (0 picks a free one)', '0')
@@ -103,6 +106,11 @@ export function emulatorCommand(ctx: Context): Command {
     .option(
       '--webhook-secret <whsec>',
       'signing secret (whsec_ + base64): one for all --webhook URLs or one per URL in order; default: generated and shown on stderr',
+      collect,
+    )
+    .option(
+      '--api-key <name=perms>',
+      'an extra v2 API key with these permissions (all, none, or merge,priority,skipBatching,direct,settings); its value is shown on stderr (repeatable)',
       collect,
     )
     .action(act(ctx, 'emulator start', (flags: StartFlags) => emulatorStartOptions(flags, ctx.env), runEmulatorStartCommand));

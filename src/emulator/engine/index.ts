@@ -3,6 +3,7 @@
 export { QueueEngine, type EngineOptions, type PrRef, type QueueRef } from './engine.js';
 export { EngineError, type EngineErrorKind } from './errors.js';
 export { createState, validateState } from './state.js';
+export { overlaps, targetsOf } from './targets.js';
 export { resolvePriority, type QueueUpdate } from './config.js';
 export type { FakePrInput, FakePrView } from './fake-prs.js';
 export type { Readiness } from './lifecycle.js';

@@ -293,7 +293,7 @@ export function wireRun(r: RunView): WireRun {
 // ---- testing results -----------------------------------------------------------------------------
 
 /** How one PR's test attempt ended. */
-const OUTCOME: Record<Exclude<RunStatus, 'in_progress'>, string> = {
+export const OUTCOME: Record<Exclude<RunStatus, 'in_progress'>, string> = {
   succeeded: 'passed',
   failed: 'failed',
   cancelled: 'cancelled',

@@ -1,0 +1,88 @@
+/**
+ * Serves `/v2/...`: route, authenticate the Bearer key, read a JSON body where the route takes
+ * one, answer JSON, and every refusal in the `{"error":{"code","message"}}` envelope. Every answer
+ * carries `X-Request-Id`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import { EngineError, type QueueEngine, type RepoRef } from '../../engine/index.js';
+import { DurabilityError } from '../../journal.js';
+import { parseJson, readBody } from '../body.js';
+import { HttpError, type Reply, send } from '../respond.js';
+import { parseUrl } from '../router.js';
+import { type ApiKey, authenticate } from './auth.js';
+import { envelope, fromEngine, V2Error } from './errors.js';
+import { configRoutes } from './config-routes.js';
+import { historyRoutes } from './history-routes.js';
+import { orderRoute } from './order-route.js';
+import { v2Routes } from './routes.js';
+import { targetsRoute } from './targets-route.js';
+
+const ROUTES = [...v2Routes, ...configRoutes, ...historyRoutes, targetsRoute, orderRoute];
+
+function asV2(err: unknown): V2Error {
+  if (err instanceof V2Error) return err;
+  if (err instanceof EngineError) return fromEngine(err);
+  if (err instanceof HttpError) return new V2Error('VALIDATION_FAILED', err.message);
+  return new V2Error('INTERNAL_ERROR', `internal error: ${(err as Error).message ?? String(err)}`);
+}
+
+export interface V2Options {
+  log(line: string): void;
+  engine: QueueEngine;
+  keys: readonly ApiKey[];
+  /** Makes a change through the v1 route at `path`, at engine time `at`. */
+  change(path: string, input: unknown, at: number): Promise<Reply>;
+}
+
+export function v2Handler(opts: V2Options) {
+  const repos = new Map<string, RepoRef>();
+  return async (req: IncomingMessage, res: ServerResponse, at: number, headers: Record<string, string>): Promise<void> => {
+    const all = { ...headers, 'x-request-id': randomUUID() };
+    try {
+      const url = parseUrl(req.url ?? '/');
+      const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+      let params: string[] | undefined;
+      const allowed: string[] = [];
+      const route = ROUTES.find((r) => {
+        const m = r.path.exec(url.pathname);
+        if (!m) return false;
+        if (r.method !== method) {
+          allowed.push(r.method);
+          return false;
+        }
+        params = m.slice(1);
+        return true;
+      });
+      if (!route) {
+        if (allowed.length > 0) throw new V2Error('VALIDATION_FAILED', `method ${method} not allowed; use ${allowed.join(', ')}`);
+        throw new V2Error('NOT_FOUND', `no such endpoint: ${url.pathname.slice(0, 200)}`);
+      }
+      const key = authenticate(req, opts.keys);
+      let body: unknown;
+      if (route.body) {
+        const raw = await readBody(req);
+        body = raw.length === 0 ? undefined : parseJson(raw);
+      }
+      const reply = await route.handle({
+        engine: opts.engine,
+        now: at,
+        url,
+        params: params ?? [],
+        body,
+        key,
+        repos,
+        change: (path, input) => opts.change(path, input, at),
+      });
+      const status = reply.status ?? 200;
+      send(res, reply.json === undefined ? { status, text: '' } : { status, json: reply.json }, all);
+    } catch (err) {
+      // Durability failures (503) and oversized bodies (413, plain text) stay the server's.
+      if (err instanceof DurabilityError || (err instanceof HttpError && err.status !== 400)) throw err;
+      const e = asV2(err);
+      if (e.code === 'INTERNAL_ERROR') opts.log(`mq emulator: internal error on ${req.method ?? ''} ${req.url ?? ''}: ${(err as Error).stack ?? String(err)}`);
+      send(res, { status: e.status, json: envelope(e.code, e.message) }, { ...all, ...e.headers });
+    }
+  };
+}
