@@ -38,14 +38,21 @@ await agent.close();
     );
     const options = { env: emu.env, input: undefined };
     const r = comparePair(
-      { name: `mq submit - (${N} PRs, --parallel 8)`, argv: ['sh', '-c', `"${node}" "${mq}" submit - --parallel 8 < /tmp/mq-bench-prs.txt > /dev/null 2>&1`] },
+      {
+        name: `mq submit - (${N} PRs, --parallel 8)`,
+        argv: ['sh', '-c', `"${node}" "${mq}" submit - --parallel 8 < /tmp/mq-bench-prs.txt > /dev/null 2>&1`],
+      },
       { name: `undici script (${N} requests, 8 at once)`, argv: [node, script] },
       { runs, warmup: 1, options },
     );
     printPair(`bulk: ${N} submits through mq vs the same requests from a bare undici script`, r, 1.5);
     // The shell loop is slow by nature; run it once.
     const loopStart = Date.now();
-    const loopRun = spawnSync('sh', ['-c', `for n in $(seq 1 ${loop}); do "${node}" "${mq}" submit "$n" >/dev/null 2>&1 || exit 1; done`], { env: emu.env });
+    const loopRun = spawnSync(
+      'sh',
+      ['-c', `for n in $(seq 1 ${loop}); do "${node}" "${mq}" submit "$n" >/dev/null 2>&1 || exit 1; done`],
+      { env: emu.env },
+    );
     if (loopRun.status !== 0) throw new Error('shell loop failed');
     const loopMs = ((Date.now() - loopStart) * N) / loop;
     console.log(
@@ -58,7 +65,10 @@ await agent.close();
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const r = await benchBulk({ runs: QUICK ? 3 : Number(process.env.RUNS ?? 10), loop: Number(process.env.LOOP ?? (QUICK ? 20 : N)) });
+  const r = await benchBulk({
+    runs: QUICK ? 3 : Number(process.env.RUNS ?? 10),
+    loop: Number(process.env.LOOP ?? (QUICK ? 20 : N)),
+  });
   pairResult('`mq submit -` 1,000 PRs vs a bare undici script (8 in flight)', r, '<= 1.5');
 }
 void runOnce;

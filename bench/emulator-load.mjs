@@ -29,7 +29,13 @@ export async function benchEmulatorLoad({ seconds = 8, connections = 32 } = {}) 
     const reqBody = JSON.stringify({ repo: REPO, targetBranch: 'main', pr: { number: 1 } });
     const record = await emu.call('POST', '/getSubmittedPullRequest', JSON.parse(reqBody));
     const bare = await bareServer(record);
-    const common = { method: 'POST', body: reqBody, connections, duration: seconds, headers: { 'content-type': 'application/json', 'x-api-token': emu.token } };
+    const common = {
+      method: 'POST',
+      body: reqBody,
+      connections,
+      duration: seconds,
+      headers: { 'content-type': 'application/json', 'x-api-token': emu.token },
+    };
     // Alternate halves so drift hits both sides alike.
     const half = Math.max(2, Math.round(seconds / 2));
     const e1 = await load({ ...common, duration: half, url: `${emu.url}/getSubmittedPullRequest` });
@@ -41,9 +47,15 @@ export async function benchEmulatorLoad({ seconds = 8, connections = 32 } = {}) 
     const bareRps = (b1.requests.average + b2.requests.average) / 2;
     const errors = e1.errors + e2.errors + e1.non2xx + e2.non2xx;
     console.log(`emulator capacity: getSubmittedPullRequest, ${connections} connections, 2 x ${half}s each side`);
-    console.log(`  emulator   ${emuRps.toFixed(0).padStart(7)} req/s  p50 ${e2.latency.p50} ms  p99 ${e2.latency.p99} ms  errors ${errors}`);
-    console.log(`  bare http  ${bareRps.toFixed(0).padStart(7)} req/s  p50 ${b2.latency.p50} ms  p99 ${b2.latency.p99} ms`);
-    console.log(`  ratio ${(emuRps / bareRps).toFixed(2)} (target >= 0.5: ${emuRps / bareRps >= 0.5 ? 'met' : 'MISSED'})`);
+    console.log(
+      `  emulator   ${emuRps.toFixed(0).padStart(7)} req/s  p50 ${e2.latency.p50} ms  p99 ${e2.latency.p99} ms  errors ${errors}`,
+    );
+    console.log(
+      `  bare http  ${bareRps.toFixed(0).padStart(7)} req/s  p50 ${b2.latency.p50} ms  p99 ${b2.latency.p99} ms`,
+    );
+    console.log(
+      `  ratio ${(emuRps / bareRps).toFixed(2)} (target >= 0.5: ${emuRps / bareRps >= 0.5 ? 'met' : 'MISSED'})`,
+    );
 
     if (process.env.ONLY === 'capacity') return { emuRps, bareRps, ratio: emuRps / bareRps };
     // 10,000 enqueued PRs, then getQueue latency one request at a time.
@@ -80,7 +92,13 @@ export async function benchEmulatorLoad({ seconds = 8, connections = 32 } = {}) 
     console.log(
       `  ${gq.requests.total} requests  p50 ${gq.latency.p50} ms  p99 ${gq.latency.p99} ms  max ${gq.latency.max} ms (target p99 <= 50 ms: ${gq.latency.p99 <= 50 ? 'met' : 'MISSED'})`,
     );
-    return { emuRps, bareRps, ratio: emuRps / bareRps, getQueueP99: gq.latency.p99, enqueued: q.enqueuedPullRequests.length };
+    return {
+      emuRps,
+      bareRps,
+      ratio: emuRps / bareRps,
+      getQueueP99: gq.latency.p99,
+      enqueued: q.enqueuedPullRequests.length,
+    };
   } finally {
     await emu.stop();
   }

@@ -5,7 +5,9 @@ const BIN = process.env.MQ_BENCH_BIN ?? new URL('../bin/mq.js', import.meta.url)
 
 export async function startEmulator(args = []) {
   const token = 'tok_bench_0123456789';
-  const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '--token', token, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '--token', token, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise((resolve, reject) => {
     let buf = '';
     child.stdout.on('data', (d) => {

@@ -48,8 +48,12 @@ export async function benchEmulatorWebhooks() {
   const plain = process.env.ONLY === 'dead' ? { s: Number(process.env.PLAIN_S ?? NaN), rss: NaN } : await run([]);
   console.log(`  no webhooks        ${plain.s.toFixed(1).padStart(6)} s   peak RSS ${plain.rss.toFixed(0)} MiB`);
   const dead = await run(['--webhook', DEAD, '--webhook-secret', 'whsec_MNnSz6d4bvxpTDSxKoC7WOnb0yN9u449']);
-  console.log(`  dead receiver      ${dead.s.toFixed(1).padStart(6)} s   peak RSS ${dead.rss.toFixed(0)} MiB  ${dead.backlog}`);
-  console.log(`  ratio ${(dead.s / plain.s).toFixed(2)} (target <= 2), peak RSS target < 200 MiB: ${dead.rss < 200 ? 'met' : 'MISSED'}`);
+  console.log(
+    `  dead receiver      ${dead.s.toFixed(1).padStart(6)} s   peak RSS ${dead.rss.toFixed(0)} MiB  ${dead.backlog}`,
+  );
+  console.log(
+    `  ratio ${(dead.s / plain.s).toFixed(2)} (target <= 2), peak RSS target < 200 MiB: ${dead.rss < 200 ? 'met' : 'MISSED'}`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchEmulatorWebhooks();

@@ -84,7 +84,9 @@ export async function benchEngine() {
       [10_000, r10],
       [20_000, r20],
     ]) {
-      console.log(`  ${String(n).padStart(6)} PRs  ${(r.ms / 1000).toFixed(2)} s  merged ${r.merged}  failed ${r.failed}  test runs ${r.runs}`);
+      console.log(
+        `  ${String(n).padStart(6)} PRs  ${(r.ms / 1000).toFixed(2)} s  merged ${r.merged}  failed ${r.failed}  test runs ${r.runs}`,
+      );
     }
     console.log(
       `  10,000 in <= 5 s: ${r10.ms <= 5000 ? 'met' : 'MISSED'}; 20,000 / 10,000 = ${ratio.toFixed(2)} (target <= 2.5: ${ratio <= 2.5 ? 'met' : 'MISSED'})`,

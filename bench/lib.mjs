@@ -48,10 +48,19 @@ export function comparePair(a, b, { runs = 15, warmup = 2, options = {} } = {}) 
 }
 
 export function printPair(title, result, target) {
-  const ok = target === undefined ? '' : result.ratio <= target ? `  (target <= ${target}: met)` : `  (target <= ${target}: MISSED)`;
+  const ok =
+    target === undefined
+      ? ''
+      : result.ratio <= target
+        ? `  (target <= ${target}: met)`
+        : `  (target <= ${target}: MISSED)`;
   console.log(`${title}`);
-  console.log(`  ${result.a.name.padEnd(34)} median ${result.a.medianMs.toFixed(1).padStart(8)} ms   peak RSS ${result.a.peakRssMiB.toFixed(1)} MiB`);
-  console.log(`  ${result.b.name.padEnd(34)} median ${result.b.medianMs.toFixed(1).padStart(8)} ms   peak RSS ${result.b.peakRssMiB.toFixed(1)} MiB`);
+  console.log(
+    `  ${result.a.name.padEnd(34)} median ${result.a.medianMs.toFixed(1).padStart(8)} ms   peak RSS ${result.a.peakRssMiB.toFixed(1)} MiB`,
+  );
+  console.log(
+    `  ${result.b.name.padEnd(34)} median ${result.b.medianMs.toFixed(1).padStart(8)} ms   peak RSS ${result.b.peakRssMiB.toFixed(1)} MiB`,
+  );
   console.log(`  ratio ${result.ratio.toFixed(2)} over ${result.runs} alternating runs each${ok}`);
 }
 

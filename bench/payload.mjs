@@ -21,11 +21,21 @@ export async function benchPayload({ runs = 10 } = {}) {
       bytes += t.length + 4;
     }
     writeFileSync('/tmp/mq-bench-targets.txt', `${targets.join('\n')}\n`);
-    const body = JSON.stringify({ repo: REPO, targetBranch: 'main', pr: { number: 42, sha: 'abc1234' }, impactedTargets: targets });
+    const body = JSON.stringify({
+      repo: REPO,
+      targetBranch: 'main',
+      pr: { number: 42, sha: 'abc1234' },
+      impactedTargets: targets,
+    });
     writeFileSync('/tmp/mq-bench-body.json', body);
-    console.log(`payload: ${targets.length} targets, request body ${(Buffer.byteLength(body) / 1048576).toFixed(1)} MiB`);
+    console.log(
+      `payload: ${targets.length} targets, request body ${(Buffer.byteLength(body) / 1048576).toFixed(1)} MiB`,
+    );
     const r = comparePair(
-      { name: 'mq targets --file (19 MiB)', argv: [node, mq, 'targets', '42', '--sha', 'abc1234', '--file', '/tmp/mq-bench-targets.txt'] },
+      {
+        name: 'mq targets --file (19 MiB)',
+        argv: [node, mq, 'targets', '42', '--sha', 'abc1234', '--file', '/tmp/mq-bench-targets.txt'],
+      },
       {
         name: 'curl --data-binary (same body)',
         argv: [
@@ -48,7 +58,9 @@ export async function benchPayload({ runs = 10 } = {}) {
       { runs, warmup: 1, options: { env: emu.env } },
     );
     printPair('payload: mq targets vs curl, same body, same emulator', r, 2.3);
-    console.log(`  mq peak RSS ${r.a.peakRssMiB.toFixed(0)} MiB (target < 120 MiB: ${r.a.peakRssMiB < 120 ? 'met' : 'MISSED'})`);
+    console.log(
+      `  mq peak RSS ${r.a.peakRssMiB.toFixed(0)} MiB (target < 120 MiB: ${r.a.peakRssMiB < 120 ? 'met' : 'MISSED'})`,
+    );
     return r;
   } finally {
     await emu.stop();
@@ -59,5 +71,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const r = await benchPayload({ runs: Number(process.env.RUNS ?? (QUICK ? 3 : 10)) });
   pairResult('`mq targets --file` 18.8 MiB vs `curl --data-binary`', r, '<= 2.3');
   const rss = r.a.peakRssMiB;
-  printResult({ figure: '`mq targets --file` 18.8 MiB: peak RSS', mq: `${rss.toFixed(1)} MiB`, reference: '120 MiB', ratio: rss / 120, target: '< 1' });
+  printResult({
+    figure: '`mq targets --file` 18.8 MiB: peak RSS',
+    mq: `${rss.toFixed(1)} MiB`,
+    reference: '120 MiB',
+    ratio: rss / 120,
+    target: '< 1',
+  });
 }

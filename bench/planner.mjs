@@ -27,7 +27,9 @@ function time(args) {
   for (let i = 0; i < REPEAT; i++) {
     const cpu0 = childCpu();
     const t = process.hrtime.bigint();
-    execFileSync(process.execPath, [bin, 'queue', 'simulate', '--baseline', 'defaults', '--json', ...args], { stdio: ['ignore', 'ignore', 'ignore'] });
+    execFileSync(process.execPath, [bin, 'queue', 'simulate', '--baseline', 'defaults', '--json', ...args], {
+      stdio: ['ignore', 'ignore', 'ignore'],
+    });
     runs.push({ wall: Number(process.hrtime.bigint() - t) / 1e9, cpu: childCpu() - cpu0 });
   }
   runs.sort((a, b) => a.wall - b.wall);
@@ -41,10 +43,14 @@ console.log(
   `load average ${(await import('node:os')).loadavg()[0].toFixed(1)}; planner benchmark (${availableParallelism()} CPUs, median of ${REPEAT}); rows: defaults (concurrency 1), concurrency=4, concurrency=8,batch=4, concurrency=2,batch=4`,
 );
 const target = time(['--arrivals', '20/h', '--duration', '7d', ...common]);
-console.log(`target: 7d, 20 PRs/h, 20 runs, 4 rows: ${target} (goal < 10 s wall) ${target.wall < 10 ? 'met' : 'MISSED'}`);
+console.log(
+  `target: 7d, 20 PRs/h, 20 runs, 4 rows: ${target} (goal < 10 s wall) ${target.wall < 10 ? 'met' : 'MISSED'}`,
+);
 console.log('growth with arrivals (7d):');
-for (const rate of ['5/h', '10/h', '20/h', '40/h']) console.log(`  ${rate.padEnd(5)} ${time(['--arrivals', rate, '--duration', '7d', ...common])}`);
+for (const rate of ['5/h', '10/h', '20/h', '40/h'])
+  console.log(`  ${rate.padEnd(5)} ${time(['--arrivals', rate, '--duration', '7d', ...common])}`);
 console.log('growth with duration (20/h):');
-for (const d of ['1d', '3d', '7d', '14d']) console.log(`  ${d.padEnd(5)} ${time(['--arrivals', '20/h', '--duration', d, ...common])}`);
+for (const d of ['1d', '3d', '7d', '14d'])
+  console.log(`  ${d.padEnd(5)} ${time(['--arrivals', '20/h', '--duration', d, ...common])}`);
 console.log('one thread (--jobs 1), target case:');
 console.log(`  ${time(['--arrivals', '20/h', '--duration', '7d', '--jobs', '1', ...common])}`);

@@ -29,15 +29,22 @@ export async function benchQueueStats() {
     const numbers = Array.from({ length: PRS }, (_, i) => i + 1);
     const flaky = (n) => n % 2 === 0;
     await inParallel(numbers, 16, (n) =>
-      emu.call('POST', '/_emulator/pullRequests', { repo: REPO, number: n, testMinutes: RUN_MINUTES, ...(flaky(n) ? { outcomes: ['fail', 'pass'] } : {}) }),
+      emu.call('POST', '/_emulator/pullRequests', {
+        repo: REPO,
+        number: n,
+        testMinutes: RUN_MINUTES,
+        ...(flaky(n) ? { outcomes: ['fail', 'pass'] } : {}),
+      }),
     );
     // Submitted in order, so the serial queue tests them in order.
     for (const n of numbers) await emu.call('POST', '/submitPullRequest', { ...target, pr: { number: n } });
     const advance = async (minutes) => {
-      for (let left = minutes; left > 0; left -= 1440) await emu.call('POST', '/_emulator/clock/advance', { minutes: Math.min(1440, left) });
+      for (let left = minutes; left > 0; left -= 1440)
+        await emu.call('POST', '/_emulator/clock/advance', { minutes: Math.min(1440, left) });
     };
     await advance(PRS * RUN_MINUTES + 10);
-    for (const n of numbers.filter(flaky)) await emu.call('POST', '/submitPullRequest', { ...target, pr: { number: n } });
+    for (const n of numbers.filter(flaky))
+      await emu.call('POST', '/submitPullRequest', { ...target, pr: { number: n } });
     await advance((PRS / 2) * RUN_MINUTES + 10);
     const clock = JSON.parse(await emu.call('GET', '/_emulator/clock'));
     const now = typeof clock.now === 'number' ? clock.now : Date.parse(clock.now);

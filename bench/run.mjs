@@ -19,7 +19,9 @@ const quick = process.env.QUICK === '1';
 
 function runScript(file) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [new URL(file, import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [new URL(file, import.meta.url).pathname], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const results = [];
     let buf = '';
     const take = (line) => {
@@ -66,18 +68,23 @@ for (const [file, figures] of SCRIPTS) {
     console.log(`  ${file} exited ${code}`);
   }
   for (const f of figures)
-    if (!results.some((r) => r.figure === f)) rows.push({ figure: f, mq: '—', reference: '—', ratio: NaN, target: '', note: 'not measured' });
+    if (!results.some((r) => r.figure === f))
+      rows.push({ figure: f, mq: '—', reference: '—', ratio: NaN, target: '', note: 'not measured' });
   rows.push(...results);
   console.log();
 }
 
 const cell = (s) => String(s).replace(/\|/g, '\\|');
-console.log(`summary (load average ${loadavg()[0].toFixed(1)} at the end${quick ? '; QUICK=1: few iterations, indicative only' : ''})\n`);
+console.log(
+  `summary (load average ${loadavg()[0].toFixed(1)} at the end${quick ? '; QUICK=1: few iterations, indicative only' : ''})\n`,
+);
 console.log('| figure | mq | reference | ratio | target | |');
 console.log('| --- | --- | --- | --- | --- | --- |');
 for (const r of rows) {
   const ratio = Number.isFinite(r.ratio) ? r.ratio.toFixed(2) : '—';
-  console.log(`| ${cell(r.figure)} | ${cell(r.mq)} | ${cell(r.reference)} | ${ratio} | ${cell(r.target)} | ${r.note ?? verdict(r.ratio, r.target)} |`);
+  console.log(
+    `| ${cell(r.figure)} | ${cell(r.mq)} | ${cell(r.reference)} | ${ratio} | ${cell(r.target)} | ${r.note ?? verdict(r.ratio, r.target)} |`,
+  );
 }
 if (failed > 0) {
   console.log(`\n${failed} benchmark script(s) failed`);

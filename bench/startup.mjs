@@ -15,7 +15,10 @@ export function benchStartup({ runs = 20 } = {}) {
     [['--help'], 1.3],
     [['queue', '--help'], 1.3],
   ]) {
-    const r = comparePair({ name: `mq ${args.join(' ')}`, argv: [node, mq, ...args] }, baseline, { runs, options: { env } });
+    const r = comparePair({ name: `mq ${args.join(' ')}`, argv: [node, mq, ...args] }, baseline, {
+      runs,
+      options: { env },
+    });
     printPair(`start-up: mq ${args.join(' ')} vs node -e 0`, r, target);
     results[args.join(' ')] = r;
   }

@@ -41,11 +41,18 @@ export async function benchStatusProxy({ runs = 15 } = {}) {
     await emu.call('POST', '/createQueue', { repo: REPO, targetBranch: 'main' });
     await emu.call('POST', '/submitPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: 1 } });
     // A name that is not loopback, so the proxy applies; only the proxy resolves it (to 127.0.0.1).
-    const env = { ...emu.env, MQ_API_URL: emu.url.replace('127.0.0.1', 'mq.bench.invalid'), HTTP_PROXY: `http://127.0.0.1:${proxy.port}` };
+    const env = {
+      ...emu.env,
+      MQ_API_URL: emu.url.replace('127.0.0.1', 'mq.bench.invalid'),
+      HTTP_PROXY: `http://127.0.0.1:${proxy.port}`,
+    };
     const baseline = { name: 'node -e 0', argv: [node, '-e', '0'] };
     for (const flags of [[], ['--liftoff-only']]) {
       const r = comparePair(
-        { name: `mq status 1 via proxy ${flags.join(' ')}`.trim(), argv: [node, ...flags, mq, 'status', '1', '--insecure-http'] },
+        {
+          name: `mq status 1 via proxy ${flags.join(' ')}`.trim(),
+          argv: [node, ...flags, mq, 'status', '1', '--insecure-http'],
+        },
         baseline,
         { runs, options: { env } },
       );

@@ -28,16 +28,29 @@ req.end(body);
 `,
     );
     const baseline = { name: 'node -e 0', argv: [node, '-e', '0'] };
-    const r = comparePair({ name: 'mq status 1 (emulator)', argv: [node, mq, 'status', '1'] }, baseline, { runs, options: { env: emu.env } });
+    const r = comparePair({ name: 'mq status 1 (emulator)', argv: [node, mq, 'status', '1'] }, baseline, {
+      runs,
+      options: { env: emu.env },
+    });
     printPair('start-up: mq status 1 against the emulator vs node -e 0', r, 1.5);
     // The figure above is a warm start (the warm-up runs leave the code cache); a first start compiles.
     const cold = comparePair(
-      { name: 'mq status 1, no code cache', argv: [node, mq, 'status', '1'], options: { env: { ...emu.env, MQ_NO_COMPILE_CACHE: '1' } } },
+      {
+        name: 'mq status 1, no code cache',
+        argv: [node, mq, 'status', '1'],
+        options: { env: { ...emu.env, MQ_NO_COMPILE_CACHE: '1' } },
+      },
       baseline,
       { runs, options: { env: emu.env } },
     );
-    printPair('for scale: mq status 1 with the code cache off (MQ_NO_COMPILE_CACHE=1, every first start) vs node -e 0', cold);
-    const bare = comparePair({ name: 'bare node:http script', argv: [node, BARE] }, baseline, { runs, options: { env: emu.env } });
+    printPair(
+      'for scale: mq status 1 with the code cache off (MQ_NO_COMPILE_CACHE=1, every first start) vs node -e 0',
+      cold,
+    );
+    const bare = comparePair({ name: 'bare node:http script', argv: [node, BARE] }, baseline, {
+      runs,
+      options: { env: emu.env },
+    });
     printPair('for scale: the same request from a bare node:http script vs node -e 0', bare);
     return r;
   } finally {

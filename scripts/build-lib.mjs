@@ -15,7 +15,9 @@ export const englishOnlyZod = {
   name: 'zod-english-only',
   setup(b) {
     b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
-      /[\\/]zod[\\/]/.test(args.importer) ? { path: resolve(args.resolveDir, '../locales/en.js'), namespace: 'zod-locales' } : undefined,
+      /[\\/]zod[\\/]/.test(args.importer)
+        ? { path: resolve(args.resolveDir, '../locales/en.js'), namespace: 'zod-locales' }
+        : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
       contents: `export { default as en } from ${JSON.stringify(args.path)};`,
@@ -37,7 +39,9 @@ export function nodeBundleOptions() {
     legalComments: 'eof',
     define: { MQ_VERSION: JSON.stringify(pkg.version) },
     // Bundled CommonJS dependencies call require(); give ESM output a real one.
-    banner: { js: "import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(import.meta.url);",
+    },
     plugins: [englishOnlyZod],
     logLevel: 'warning',
     absWorkingDir: root,
@@ -70,16 +74,25 @@ async function emitDeclarations() {
     const out = ts.transpileDeclaration(readFileSync(join(srcDir, name), 'utf8'), {
       fileName: name,
       reportDiagnostics: true,
-      compilerOptions: { module: ts.ModuleKind.NodeNext, target: ts.ScriptTarget.ES2022, isolatedDeclarations: true, declaration: true, stripInternal: true },
+      compilerOptions: {
+        module: ts.ModuleKind.NodeNext,
+        target: ts.ScriptTarget.ES2022,
+        isolatedDeclarations: true,
+        declaration: true,
+        stripInternal: true,
+      },
     });
-    const problems = (out.diagnostics ?? []).map((d) => `src/lib/${name}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    const problems = (out.diagnostics ?? []).map(
+      (d) => `src/lib/${name}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+    );
     if (problems.length > 0) throw new Error(`declarations:\n${problems.join('\n')}`);
     emitted.set(name.replace(/\.ts$/, '.d.ts'), out.outputText);
   }
   for (const [file, text] of emitted) {
     for (const m of text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
       const target = m[1].replace(/^\.\//, '').replace(/\.js$/, '.d.ts');
-      if (!emitted.has(target)) throw new Error(`declarations: ${file} imports ${m[1]}, which is not part of the public types`);
+      if (!emitted.has(target))
+        throw new Error(`declarations: ${file} imports ${m[1]}, which is not part of the public types`);
     }
     writeFileSync(join(outDir, file), text);
   }

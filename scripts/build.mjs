@@ -51,7 +51,10 @@ async function bundle(key, sources, options = {}) {
     ...common,
     ...{ format: 'cjs', minify: !process.env.MQ_BUILD_PLAIN, write: false, metafile: true, banner: options.banner },
     // A package bundle is the package's module.exports, as Node's import() hands it over.
-    stdin: { contents: key === 'lazy/cli-table3' ? 'module.exports = require("cli-table3");' : exports, resolveDir: root },
+    stdin: {
+      contents: key === 'lazy/cli-table3' ? 'module.exports = require("cli-table3");' : exports,
+      resolveDir: root,
+    },
     // The loader runs bundles as scripts, where Node 20 has no `import()`: dynamic imports become requires.
     supported: { 'dynamic-import': false },
     plugins: [lazyImports(key), standIns, englishOnlyZod],
@@ -80,7 +83,12 @@ const worker = await build({
 });
 Object.assign(meta, worker.metafile.outputs);
 const main = { format: 'cjs', minify: true, outdir: 'dist', outExtension: { '.js': '.cjs' } };
-await build({ ...common, ...main, entryPoints: { main: 'src/main.ts' }, define: { ...define, MQ_BUNDLES: JSON.stringify(bundles) } });
+await build({
+  ...common,
+  ...main,
+  entryPoints: { main: 'src/main.ts' },
+  define: { ...define, MQ_BUNDLES: JSON.stringify(bundles) },
+});
 // Which sources each output holds, for test/e2e/startup-loads.test.ts; not shipped.
 mkdirSync(resolve(root, 'node_modules/.cache/mq-build'), { recursive: true });
 writeFileSync(resolve(root, 'node_modules/.cache/mq-build/meta.json'), JSON.stringify({ outputs: meta }));

@@ -103,7 +103,14 @@ export class Context {
   private cachedConfig?: ConfigData;
   private cachedClient?: MergeQueueClient;
 
-  constructor(init: { env: NodeJS.ProcessEnv; io: IO; cwd: string; clock?: Clock; signal?: AbortSignal; client?: ClientFactory }) {
+  constructor(init: {
+    env: NodeJS.ProcessEnv;
+    io: IO;
+    cwd: string;
+    clock?: Clock;
+    signal?: AbortSignal;
+    client?: ClientFactory;
+  }) {
     this.env = init.env;
     this.io = init.io;
     this.cwd = init.cwd;
@@ -133,7 +140,10 @@ export class Context {
   }
 
   get debugEnabled(): boolean {
-    return this.options.debug === true || (this.env.MQ_DEBUG !== undefined && this.env.MQ_DEBUG !== '' && this.env.MQ_DEBUG !== '0');
+    return (
+      this.options.debug === true ||
+      (this.env.MQ_DEBUG !== undefined && this.env.MQ_DEBUG !== '' && this.env.MQ_DEBUG !== '0')
+    );
   }
 
   debug(line: string): void {
@@ -182,7 +192,8 @@ export class Context {
 
   /** The API client; with `dryRun`, mutations are recorded in `dryRuns` instead of sent and no token is needed. */
   async client(opts: ClientOptions = {}): Promise<MergeQueueClient> {
-    const plain = !opts.dryRun && !opts.waiting && opts.deadline === undefined && !opts.connection && !opts.forkedWorkflowRunId;
+    const plain =
+      !opts.dryRun && !opts.waiting && opts.deadline === undefined && !opts.connection && !opts.forkedWorkflowRunId;
     if (this.cachedClient && plain) return this.cachedClient;
     const client = await this.clientFactory(this, opts);
     if (plain) this.cachedClient = client;
@@ -214,7 +225,10 @@ export const httpClientFactory: ClientFactory = async (ctx, opts) => {
     ? { apiUrl: { value: opts.connection.apiUrl }, token: { value: opts.connection.token }, profile: { value: '' } }
     : ctx.connection();
   if (!conn.token && !opts.dryRun && !opts.forkedWorkflowRunId) throw missingToken(conn.profile.value);
-  const [{ HttpClient }, { MergeQueueClient }] = await Promise.all([import('./api/http.js'), import('./api/client.js')]);
+  const [{ HttpClient }, { MergeQueueClient }] = await Promise.all([
+    import('./api/http.js'),
+    import('./api/client.js'),
+  ]);
   const http = new HttpClient({
     baseUrl: conn.apiUrl.value,
     token: conn.token?.value ?? '',

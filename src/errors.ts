@@ -28,7 +28,11 @@ export const EXIT_CODES = [
   { code: 7, name: 'config', meaning: 'configuration problem: no token, unknown profile, unreadable config file' },
   { code: 8, name: 'timeout', meaning: 'still pending when --timeout ran out' },
   { code: 9, name: 'left-queue', meaning: 'the PR left the queue without merging (failed or cancelled)' },
-  { code: 10, name: 'confirm', meaning: 'confirmation not given: no terminal to ask on (pass --yes), another answer, or end of input' },
+  {
+    code: 10,
+    name: 'confirm',
+    meaning: 'confirmation not given: no terminal to ask on (pass --yes), another answer, or end of input',
+  },
   { code: 11, name: 'threshold', meaning: 'a --fail-if threshold was crossed (mq queue stats)' },
   { code: 130, name: 'interrupted', meaning: 'interrupted (Ctrl-C)' },
 ] as const satisfies ReadonlyArray<{ code: ExitCodeValue; name: string; meaning: string }>;
@@ -110,7 +114,14 @@ export class ApiError extends MqError {
   static override readonly brand: string = 'ApiError';
   readonly status: number;
   readonly body: string;
-  constructor(exitCode: ExitCodeValue, what: string, why: string, status: number, body: string, options: MqErrorOptions = {}) {
+  constructor(
+    exitCode: ExitCodeValue,
+    what: string,
+    why: string,
+    status: number,
+    body: string,
+    options: MqErrorOptions = {},
+  ) {
     super(exitCode, what, why, options);
     this.name = 'ApiError';
     this[KINDS].push('ApiError');

@@ -32,7 +32,8 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
   const wanted = argv === undefined ? new Set(COMMAND_NAMES) : commandsNamedIn(argv);
   // Commands that read the whole tree (help, completion) get every group whole, too.
   const groupArgv = argv === undefined || wanted.size === COMMAND_NAMES.length ? undefined : argv;
-  const load = (entry: (typeof COMMANDS)[number]) => entry.load({ ctx, program: () => program, argv: groupArgv, entry });
+  const load = (entry: (typeof COMMANDS)[number]) =>
+    entry.load({ ctx, program: () => program, argv: groupArgv, entry });
   const built = await Promise.all(COMMANDS.map((entry) => (wanted.has(entry.name) ? load(entry) : stubOf(entry))));
   for (const command of built) program.addCommand(command);
   applyShared(program, ctx);
@@ -51,12 +52,19 @@ function rootProgram(ctx: Context): Command {
     .description('Operate merge queues from a terminal or CI: submit, cancel and watch PRs, and administer queues.')
     .version(VERSION, '-V, --version', 'print the version')
     .option('--json', 'print exactly one JSON document on stdout')
-    .addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, plain when piped)').choices(FORMATS))
+    .addOption(
+      new Option('-o, --output <format>', 'output format (default: table on a terminal, plain when piped)').choices(
+        FORMATS,
+      ),
+    )
     .option('--profile <name>', 'profile to use (env MQ_PROFILE)')
     .option('--api-url <url>', 'service base URL ending in /v1 (env MQ_API_URL)')
     .option('-R, --repo <[host/]owner/name>', 'repository (env MQ_REPO; default: git remote origin)')
     .option('-B, --branch <name>', 'target branch of the queue (env MQ_BRANCH; default: origin HEAD)')
-    .option('--timeout <duration>', 'per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)')
+    .option(
+      '--timeout <duration>',
+      'per-request timeout (env MQ_TIMEOUT, default 30s); for waits, how long to wait (default 2h)',
+    )
     .option('--debug', 'log requests and responses to stderr, token redacted (env MQ_DEBUG=1)')
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('--insecure-http', 'allow plain http:// to a non-loopback host')
@@ -111,7 +119,12 @@ function applyShared(cmd: Command, ctx: Context): void {
 export function entriesOf(program: Command): CommandEntry[] {
   const help = new Help();
   return program.commands.map((c) => {
-    const entry: CommandEntry = { name: c.name(), aliases: c.aliases(), summary: help.subcommandDescription(c), term: help.subcommandTerm(c) };
+    const entry: CommandEntry = {
+      name: c.name(),
+      aliases: c.aliases(),
+      summary: help.subcommandDescription(c),
+      term: help.subcommandTerm(c),
+    };
     if (c.helpGroup()) entry.helpGroup = c.helpGroup();
     // A group's subcommands, for the groups that build only the subcommand a command line names.
     if (GROUPS_WITH_STUBS.has(c.name())) entry.subcommands = entriesOf(c);

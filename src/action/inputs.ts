@@ -64,7 +64,9 @@ function readEvent(env: NodeJS.ProcessEnv): PullRequestEvent {
     const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
     return parsed && typeof parsed === 'object' ? (parsed as PullRequestEvent) : {};
   } catch (err) {
-    throw new InputError(`GITHUB_EVENT_PATH: cannot read the event file ${path} (${(err as NodeJS.ErrnoException).code ?? 'not JSON'})`);
+    throw new InputError(
+      `GITHUB_EVENT_PATH: cannot read the event file ${path} (${(err as NodeJS.ErrnoException).code ?? 'not JSON'})`,
+    );
   }
 }
 
@@ -92,8 +94,17 @@ export function parseRepo(text: string, source: string): RepoRef {
     .split('/');
   if (parts.length === 2) parts.unshift('github.com');
   const [host, owner, name] = parts as [string, string, string];
-  if (parts.length !== 3 || !HOST_PART.test(host) || !NAME_PART.test(owner) || !NAME_PART.test(name) || name === '.' || name === '..') {
-    throw new InputError(`${source}: ${JSON.stringify(text)} is not a repository; expected [host/]owner/name, e.g. my-org/my-repo`);
+  if (
+    parts.length !== 3 ||
+    !HOST_PART.test(host) ||
+    !NAME_PART.test(owner) ||
+    !NAME_PART.test(name) ||
+    name === '.' ||
+    name === '..'
+  ) {
+    throw new InputError(
+      `${source}: ${JSON.stringify(text)} is not a repository; expected [host/]owner/name, e.g. my-org/my-repo`,
+    );
   }
   return { host: host.toLowerCase(), owner, name };
 }
@@ -101,7 +112,9 @@ export function parseRepo(text: string, source: string): RepoRef {
 function prNumber(text: string, source: string): number {
   const t = text.trim().replace(/^#/, '');
   if (!/^\d+$/.test(t) || Number(t) < 1 || Number(t) > MAX_U32)
-    throw new InputError(`${source}: ${JSON.stringify(text)} is not a PR number; expected an integer from 1 to ${MAX_U32}`);
+    throw new InputError(
+      `${source}: ${JSON.stringify(text)} is not a PR number; expected an integer from 1 to ${MAX_U32}`,
+    );
   return Number(t);
 }
 
@@ -134,9 +147,12 @@ export function readInputs(wf: Workflow, env: NodeJS.ProcessEnv): ActionInputs {
   const forkInput = wf.input('forked-workflow-run-id');
   if (forkInput !== '' && !WORKFLOW_RUN_ID.test(forkInput)) {
     const given = JSON.stringify(forkInput);
-    throw new InputError(`input forked-workflow-run-id: ${given} is not a workflow run id; expected digits (e.g. github.run_id)`);
+    throw new InputError(
+      `input forked-workflow-run-id: ${given} is not a workflow run id; expected digits (e.g. github.run_id)`,
+    );
   }
-  const tokenRequired = () => new InputError('input token: required (the merge queue API token, e.g. from secrets.MQ_TOKEN)', 7);
+  const tokenRequired = () =>
+    new InputError('input token: required (the merge queue API token, e.g. from secrets.MQ_TOKEN)', 7);
   let event: PullRequestEvent;
   try {
     event = readEvent(env);
@@ -166,14 +182,18 @@ export function readInputs(wf: Workflow, env: NodeJS.ProcessEnv): ActionInputs {
 
   const baseRef = event.pull_request?.base?.ref;
   const branch = wf.input('branch') || (typeof baseRef === 'string' ? baseRef : '') || env.GITHUB_BASE_REF || '';
-  if (branch === '') throw new InputError('input branch: required when the workflow does not run for a pull request (the target branch of the queue)');
+  if (branch === '')
+    throw new InputError(
+      'input branch: required when the workflow does not run for a pull request (the target branch of the queue)',
+    );
 
   let pr: number;
   const prInput = wf.input('pr');
   if (prInput) pr = prNumber(prInput, 'input pr');
   else {
     const m = /^refs\/pull\/(\d+)\/(merge|head)$/.exec(env.GITHUB_REF ?? '');
-    const fromEvent = event.pull_request?.number ?? (event.issue?.pull_request ? event.issue.number : undefined) ?? event.number;
+    const fromEvent =
+      event.pull_request?.number ?? (event.issue?.pull_request ? event.issue.number : undefined) ?? event.number;
     if (m?.[1]) pr = prNumber(m[1], 'GITHUB_REF');
     else if (typeof fromEvent === 'number') pr = prNumber(String(fromEvent), 'GITHUB_EVENT_PATH');
     else throw new InputError('input pr: required when the workflow does not run for a pull request');
@@ -184,7 +204,10 @@ export function readInputs(wf: Workflow, env: NodeJS.ProcessEnv): ActionInputs {
   if (p !== '') {
     if (['urgent', 'high', 'medium', 'low'].includes(p)) priority = p as PriorityName;
     else if (/^\d+$/.test(p) && Number(p) <= 255) priority = Number(p);
-    else throw new InputError(`input priority: ${JSON.stringify(p)} is not a priority; use urgent, high, medium, low or 0..255`);
+    else
+      throw new InputError(
+        `input priority: ${JSON.stringify(p)} is not a priority; use urgent, high, medium, low or 0..255`,
+      );
   }
 
   const intervalMs = duration('interval', wf.input('interval'), '15s');
@@ -200,7 +223,9 @@ export function readInputs(wf: Workflow, env: NodeJS.ProcessEnv): ActionInputs {
     const headSha = event.pull_request?.head?.sha;
     const sha = wf.input('sha') || (typeof headSha === 'string' ? headSha : '');
     if (sha === '')
-      throw new InputError("input sha: the head commit SHA of the PR is needed to upload impacted targets (it defaults to the pull_request event's head SHA)");
+      throw new InputError(
+        "input sha: the head commit SHA of the PR is needed to upload impacted targets (it defaults to the pull_request event's head SHA)",
+      );
     if (!COMMIT_SHA.test(sha)) {
       throw new InputError(`input sha: ${JSON.stringify(sha)} is not a commit SHA; expected 7 to 64 hex digits`);
     }
@@ -216,7 +241,9 @@ export function readInputs(wf: Workflow, env: NodeJS.ProcessEnv): ActionInputs {
       try {
         text = readFileSync(file, 'utf8');
       } catch (err) {
-        throw new InputError(`input impacted-targets-file: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+        throw new InputError(
+          `input impacted-targets-file: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+        );
       }
       impactedTargets = parseTargetsText(text, `input impacted-targets-file: ${file}`);
     }

@@ -21,7 +21,11 @@ export interface Report {
   failing: FailingCheck[];
 }
 
-const knownTransition = (t: Transition): Transition => ({ ...t, from: t.from === null ? null : knownState(t.from), to: knownState(t.to) });
+const knownTransition = (t: Transition): Transition => ({
+  ...t,
+  from: t.from === null ? null : knownState(t.from),
+  to: knownState(t.to),
+});
 
 function setOutputs(wf: Workflow, r: Report): void {
   wf.setOutput('state', r.state);
@@ -83,7 +87,14 @@ function headline(inputs: ActionInputs, outcome: string, state: string): string 
   }
 }
 
-export function summaryOf(inputs: ActionInputs, outcome: string, r: Report, transitions: Transition[], detail?: string, story?: PrStory): string {
+export function summaryOf(
+  inputs: ActionInputs,
+  outcome: string,
+  r: Report,
+  transitions: Transition[],
+  detail?: string,
+  story?: PrStory,
+): string {
   const rows: Array<[string, string]> = [
     ['Repository', `${inputs.repo.host}/${inputs.repo.owner}/${inputs.repo.name}`],
     ['Target branch', inputs.branch],
@@ -97,12 +108,15 @@ export function summaryOf(inputs: ActionInputs, outcome: string, r: Report, tran
   out.push('| | |', '| --- | --- |', ...rows.map(([k, v]) => `| ${k} | ${safeMarkdown(v)} |`), '');
   if (story && story.steps.length > 0) {
     out.push("#### The PR's trip through the queue", '', '| At | State | What happened |', '| --- | --- | --- |');
-    for (const st of story.steps) out.push(`| ${safeMarkdown(st.at)} | ${safeMarkdown(st.state)} | ${safeMarkdown(st.text)} |`);
+    for (const st of story.steps)
+      out.push(`| ${safeMarkdown(st.at)} | ${safeMarkdown(st.state)} | ${safeMarkdown(st.text)} |`);
     out.push('');
   } else if (transitions.length > 0) {
     out.push('#### Transitions', '', '| At | From | To | After |', '| --- | --- | --- | --- |');
     for (const t of transitions) {
-      out.push(`| ${safeMarkdown(t.at)} | ${safeMarkdown(t.from ?? '—')} | ${safeMarkdown(t.to)} | ${t.afterMs === null ? '' : formatDuration(t.afterMs)} |`);
+      out.push(
+        `| ${safeMarkdown(t.at)} | ${safeMarkdown(t.from ?? '—')} | ${safeMarkdown(t.to)} | ${t.afterMs === null ? '' : formatDuration(t.afterMs)} |`,
+      );
     }
     out.push('');
   }
@@ -150,11 +164,20 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
 
   try {
     const uploadOnly = inputs.token === '';
-    group(uploadOnly ? `Upload the impacted targets of ${label}` : `Submit ${label} to the merge queue of ${inputs.branch}`);
+    group(
+      uploadOnly ? `Upload the impacted targets of ${label}` : `Submit ${label} to the merge queue of ${inputs.branch}`,
+    );
     if (inputs.targets) {
       const t = inputs.targets;
-      await client.setImpactedTargets({ ...target, pr: { number: inputs.pr, sha: t.sha }, impactedTargets: t.impactedTargets });
-      const count = t.impactedTargets === 'ALL' ? 'ALL' : `${t.impactedTargets.length} target${t.impactedTargets.length === 1 ? '' : 's'}`;
+      await client.setImpactedTargets({
+        ...target,
+        pr: { number: inputs.pr, sha: t.sha },
+        impactedTargets: t.impactedTargets,
+      });
+      const count =
+        t.impactedTargets === 'ALL'
+          ? 'ALL'
+          : `${t.impactedTargets.length} target${t.impactedTargets.length === 1 ? '' : 's'}`;
       const as = inputs.forkedWorkflowRunId ? ` (as fork workflow run ${inputs.forkedWorkflowRunId})` : '';
       wf.log(`set impacted targets of ${label} at ${t.sha.slice(0, 12)}: ${count}${as}`);
     }
@@ -182,7 +205,9 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
       return { exitCode: 0 };
     }
 
-    group(`Wait for ${label} (timeout ${formatDuration(inputs.timeoutMs)}, polling every ${formatDuration(inputs.intervalMs)})`);
+    group(
+      `Wait for ${label} (timeout ${formatDuration(inputs.timeoutMs)}, polling every ${formatDuration(inputs.intervalMs)})`,
+    );
     const result = await client.waitForPr({
       ...prRef,
       timeoutMs: inputs.timeoutMs,
@@ -201,10 +226,17 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
     const state = knownState(result.state);
     // The story is extra: a service without the history endpoints (or a failure reading them)
     // leaves the summary with the transitions this step saw.
-    const story = result.outcome === 'timeout' ? undefined : await readStory(client, target, inputs.pr).catch(() => undefined);
+    const story =
+      result.outcome === 'timeout' ? undefined : await readStory(client, target, inputs.pr).catch(() => undefined);
     const testRun = story?.runId ?? result.pullRequest?.verifiedByTestRun ?? '';
     const failing: FailingCheck[] = result.outcome === 'failed' ? (story?.failing ?? []) : [];
-    const r: Report = { state, exitCode: result.exitCode, timeInQueueS: storyTime(story) ?? timeInQueue(result), testRun, failing };
+    const r: Report = {
+      state,
+      exitCode: result.exitCode,
+      timeInQueueS: storyTime(story) ?? timeInQueue(result),
+      testRun,
+      failing,
+    };
     setOutputs(wf, r);
     wf.summary(summaryOf(inputs, result.outcome, r, transitions, undefined, story));
     if (result.exitCode === 0) {
@@ -223,12 +255,21 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
   } catch (err) {
     endGroup();
     const e =
-      err instanceof MergeQueueError ? err : new MergeQueueError({ exitCode: 1, what: 'mq action', why: (err as Error)?.message ?? String(err), cause: err });
+      err instanceof MergeQueueError
+        ? err
+        : new MergeQueueError({
+            exitCode: 1,
+            what: 'mq action',
+            why: (err as Error)?.message ?? String(err),
+            cause: err,
+          });
     const text = [e.message, ...e.hints.map((h) => `hint: ${h}`)].join('\n');
     wf.error(text, e.kind === 'interrupted' ? 'mq: cancelled' : `mq: ${e.what}`);
     const r: Report = { state: '', exitCode: e.exitCode, timeInQueueS: null, testRun: '', failing: [] };
     setOutputs(wf, r);
-    wf.summary(summaryOf(inputs, e.kind === 'interrupted' ? 'cancelled by the workflow' : 'error', r, transitions, e.message));
+    wf.summary(
+      summaryOf(inputs, e.kind === 'interrupted' ? 'cancelled by the workflow' : 'error', r, transitions, e.message),
+    );
     return { exitCode: e.exitCode };
   }
 }

@@ -34,14 +34,22 @@ export function knownState(state: string | null | undefined): string {
 }
 
 /** The PR's last trip, read through the CLI client behind the library one; undefined without a timeline. */
-export async function readStory(client: MergeQueueClient, target: QueueTargetRequest, pr: number): Promise<PrStory | undefined> {
+export async function readStory(
+  client: MergeQueueClient,
+  target: QueueTargetRequest,
+  pr: number,
+): Promise<PrStory | undefined> {
   const { story, checksNote } = await fetchStory(innerClient(client), target, pr);
   const trip = story.trips[0];
   if (!trip) return undefined;
   return {
     runId: story.runId,
-    steps: trip.steps.slice(-50).map((st) => ({ at: new Date(st.at).toISOString(), state: knownState(st.state), text: st.text })),
-    failing: story.failingChecks.slice(0, 100).map((c) => ({ name: c.name, ...(c.url ? { url: c.url } : {}), conclusion: c.conclusion.toLowerCase() })),
+    steps: trip.steps
+      .slice(-50)
+      .map((st) => ({ at: new Date(st.at).toISOString(), state: knownState(st.state), text: st.text })),
+    failing: story.failingChecks
+      .slice(0, 100)
+      .map((c) => ({ name: c.name, ...(c.url ? { url: c.url } : {}), conclusion: c.conclusion.toLowerCase() })),
     note: checksNote,
   };
 }

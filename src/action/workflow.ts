@@ -90,7 +90,8 @@ export class Workflow {
       return;
     }
     const delimiter = `ghadelimiter_${randomUUID()}`;
-    if (name.includes(delimiter) || value.includes(delimiter)) throw new Error(`output ${name}: the value contains the delimiter`);
+    if (name.includes(delimiter) || value.includes(delimiter))
+      throw new Error(`output ${name}: the value contains the delimiter`);
     appendFileSync(file, `${name}<<${delimiter}\n${value}\n${delimiter}\n`, 'utf8');
   }
 

@@ -51,12 +51,20 @@ function decode<T>(schema: z.ZodMiniType<T>, body: string, what: string): T {
     );
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new MqError(ExitCode.unexpected, what, 'the service sent something unexpected: a JSON value that is not an object');
+    throw new MqError(
+      ExitCode.unexpected,
+      what,
+      'the service sent something unexpected: a JSON value that is not an object',
+    );
   }
   const result = schema.safeParse(parsed);
   if (!result.success) {
     const issue = result.error.issues[0];
-    throw new MqError(ExitCode.unexpected, what, `the service sent something unexpected: ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`);
+    throw new MqError(
+      ExitCode.unexpected,
+      what,
+      `the service sent something unexpected: ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`,
+    );
   }
   return result.data;
 }
@@ -108,7 +116,10 @@ export class MergeQueueClient {
 
   async getSubmittedPullRequest(req: PrRequest, call?: CallOptions): Promise<s.SubmittedPullRequest> {
     const what = `get ${prLabel(req)}`;
-    const res = await this.http.call(this.post('getSubmittedPullRequest', checked(s.prRequest, req, what), what, true), call);
+    const res = await this.http.call(
+      this.post('getSubmittedPullRequest', checked(s.prRequest, req, what), what, true),
+      call,
+    );
     return decode(s.submittedPullRequestSchema, res.body, what);
   }
 
@@ -122,7 +133,10 @@ export class MergeQueueClient {
 
   async getMergeQueueTestingDetails(req: TestingDetailsRequest, call?: CallOptions): Promise<s.TestingDetails> {
     const what = `get testing details of ${req.testRunId}`;
-    const res = await this.http.call(this.post('getMergeQueueTestingDetails', checked(s.testingDetailsRequest, req, what), what, true), call);
+    const res = await this.http.call(
+      this.post('getMergeQueueTestingDetails', checked(s.testingDetailsRequest, req, what), what, true),
+      call,
+    );
     return decode(s.testingDetailsSchema, res.body, what);
   }
 
@@ -161,11 +175,17 @@ export class MergeQueueClient {
     return decode(s.queueSchema, res.body, what);
   }
 
-  async getMergeQueueMetrics(req: { repo?: string; repoHost?: string }, call?: CallOptions): Promise<{ contentType: string; body: string }> {
+  async getMergeQueueMetrics(
+    req: { repo?: string; repoHost?: string },
+    call?: CallOptions,
+  ): Promise<{ contentType: string; body: string }> {
     const query: Record<string, string> = {};
     if (req.repo !== undefined) query.repo = req.repo;
     if (req.repoHost !== undefined) query.repoHost = req.repoHost;
-    const res = await this.http.call({ endpoint: 'getMergeQueueMetrics', method: 'GET', query, idempotent: true, what: 'get metrics' }, call);
+    const res = await this.http.call(
+      { endpoint: 'getMergeQueueMetrics', method: 'GET', query, idempotent: true, what: 'get metrics' },
+      call,
+    );
     return { contentType: res.contentType, body: res.body };
   }
 
@@ -185,27 +205,42 @@ export class MergeQueueClient {
   /** Up to 50 PRs in one call; those never submitted to the queue come back in `notFound`. */
   async getSubmittedPullRequests(req: h.GetPullRequestsRequest, call?: CallOptions): Promise<h.PullRequestsLookup> {
     const what = `get ${req.prs.length} pull request${req.prs.length === 1 ? '' : 's'} of ${req.targetBranch}`;
-    const res = await this.http.call(this.post('getSubmittedPullRequests', checked(h.getPullRequestsRequest, req, what), what, true), call);
+    const res = await this.http.call(
+      this.post('getSubmittedPullRequests', checked(h.getPullRequestsRequest, req, what), what, true),
+      call,
+    );
     return decode(h.pullRequestsLookupSchema, res.body, what);
   }
 
   /** One row per PR per test run finished in a window of at most 45 days; offset/take paging. */
   async listMergeQueueTestingResults(req: h.TestingResultsRequest, call?: CallOptions): Promise<h.TestingResultsPage> {
     const what = `list testing results of ${req.targetBranch}`;
-    const res = await this.http.call(this.post('listMergeQueueTestingResults', checked(h.testingResultsRequest, req, what), what, true), call);
+    const res = await this.http.call(
+      this.post('listMergeQueueTestingResults', checked(h.testingResultsRequest, req, what), what, true),
+      call,
+    );
     return decode(h.testingResultsPageSchema, res.body, what);
   }
 
   /** listPullRequests with a conclusion window (`since`, `until`): PRs merged, failed or cancelled in it. */
-  async listConcludedPullRequests(req: h.ListConcludedPullRequestsRequest, call?: CallOptions): Promise<s.PullRequestPage> {
+  async listConcludedPullRequests(
+    req: h.ListConcludedPullRequestsRequest,
+    call?: CallOptions,
+  ): Promise<s.PullRequestPage> {
     const what = `list concluded pull requests of ${req.targetBranch}`;
-    const res = await this.http.call(this.post('listPullRequests', checked(h.listConcludedPullRequestsRequest, req, what), what, true), call);
+    const res = await this.http.call(
+      this.post('listPullRequests', checked(h.listConcludedPullRequestsRequest, req, what), what, true),
+      call,
+    );
     return decode(h.concludedPullRequestPageSchema, res.body, what);
   }
 
   async listPullRequests(req: ListPullRequestsRequest, call?: CallOptions): Promise<s.PullRequestPage> {
     const what = `list pull requests of ${req.targetBranch}`;
-    const res = await this.http.call(this.post('listPullRequests', checked(s.listPullRequestsRequest, req, what), what, true), call);
+    const res = await this.http.call(
+      this.post('listPullRequests', checked(s.listPullRequestsRequest, req, what), what, true),
+      call,
+    );
     return decode(s.pullRequestPageSchema, res.body, what);
   }
 }

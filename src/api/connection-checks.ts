@@ -47,16 +47,21 @@ export function checkApiUrl(
   insecureHttp: boolean,
   insecureHint = 'use https://, or pass --insecure-http if this network is trusted',
 ): string {
-  const bad = (why: string, hints?: string[]): MqError => (typed(source) ? new UsageError(why, { hints }) : new ConfigError(why, { hints }));
+  const bad = (why: string, hints?: string[]): MqError =>
+    typed(source) ? new UsageError(why, { hints }) : new ConfigError(why, { hints });
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw bad(`the API URL ${JSON.stringify(withoutCredentials(raw))} (from ${source}) is not a URL`, [`expected something like ${DEFAULT_API_URL}`]);
+    throw bad(`the API URL ${JSON.stringify(withoutCredentials(raw))} (from ${source}) is not a URL`, [
+      `expected something like ${DEFAULT_API_URL}`,
+    ]);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     // `user:secret@host` parses with the scheme `user:`: never echo what may be a user name.
-    throw bad(`the API URL (from ${source}) must use https:// or http://${raw.includes('@') ? '' : `, not ${url.protocol}`}`);
+    throw bad(
+      `the API URL (from ${source}) must use https:// or http://${raw.includes('@') ? '' : `, not ${url.protocol}`}`,
+    );
   }
   checkUrlParts(url, raw, source);
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !insecureHttp) {
@@ -73,7 +78,12 @@ export function checkToken(token: string, source: string): string {
   if (TOKEN_TEXT.test(token)) return token;
   const bad = [...token].find((c) => !TOKEN_TEXT.test(c)) ?? '';
   const code = bad.codePointAt(0) ?? 0;
-  const what = code === 0x20 ? 'a space' : code < 0x20 || (code >= 0x7f && code < 0xa0) ? 'a control character' : 'a non-ASCII character';
+  const what =
+    code === 0x20
+      ? 'a space'
+      : code < 0x20 || (code >= 0x7f && code < 0xa0)
+        ? 'a control character'
+        : 'a non-ASCII character';
   throw new ConfigError(
     `the API token from ${source} contains ${what} (U+${code.toString(16).toUpperCase().padStart(4, '0')}); a token is visible ASCII only`,
     {

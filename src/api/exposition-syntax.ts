@@ -94,7 +94,9 @@ export function quote(s: string): string {
 
 export function formatSeries(name: string, labels: ReadonlyArray<readonly [string, string]>): string {
   if (labels.length === 0) return name;
-  const body = labels.map(([k, v]) => `${k}="${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`).join(',');
+  const body = labels
+    .map(([k, v]) => `${k}="${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`)
+    .join(',');
   return `${name}{${body}}`;
 }
 

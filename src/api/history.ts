@@ -14,7 +14,9 @@ export const MAX_TESTING_WINDOW_DAYS = 45;
 
 const queueTarget = { repo: repoRef, targetBranch: z.string().check(z.minLength(1), z.maxLength(255)) };
 const prNumber = z.int().check(z.gte(0), z.lte(MAX_U32));
-const isoTime = z.string().check(z.refine((s: string) => !Number.isNaN(Date.parse(s)), { error: 'expected an ISO-8601 date-time' }));
+const isoTime = z
+  .string()
+  .check(z.refine((s: string) => !Number.isNaN(Date.parse(s)), { error: 'expected an ISO-8601 date-time' }));
 
 export const getPullRequestWithTimelineRequest = z.object({
   ...queueTarget,
@@ -46,7 +48,8 @@ export const testingResultsRequest = z.lazy(() =>
         (r: { since?: string; until?: string }) =>
           r.since === undefined ||
           r.until === undefined ||
-          (Date.parse(r.since) <= Date.parse(r.until) && Date.parse(r.until) - Date.parse(r.since) <= MAX_TESTING_WINDOW_DAYS * 86_400_000),
+          (Date.parse(r.since) <= Date.parse(r.until) &&
+            Date.parse(r.until) - Date.parse(r.since) <= MAX_TESTING_WINDOW_DAYS * 86_400_000),
         { error: `expected since <= until, at most ${MAX_TESTING_WINDOW_DAYS} days apart`, path: ['since'] },
       ),
     ),
@@ -106,7 +109,16 @@ export const timelineItemSchema = z.pipe(
 );
 export type TimelineItem = z.infer<typeof timelineItemSchema>;
 
-const STATE_KEYS = ['notReady', 'pending', 'testing', 'testsPassed', 'pendingFailure', 'failure', 'cancellation', 'merged'];
+const STATE_KEYS = [
+  'notReady',
+  'pending',
+  'testing',
+  'testsPassed',
+  'pendingFailure',
+  'failure',
+  'cancellation',
+  'merged',
+];
 
 function flattenTimelineItem(input: unknown): unknown {
   if (!input || typeof input !== 'object' || Array.isArray(input)) return input;

@@ -20,9 +20,14 @@ export function sendable(body: string | StreamBody | undefined): TransportBody |
 export async function readText(res: TransportResponse, max: number, what: string): Promise<string> {
   const tooLarge = () => {
     res.destroy();
-    return new MqError(ExitCode.unexpected, what, `the answer is larger than ${formatBytes(max)}; mq stopped reading it`, {
-      hints: ['check that the API URL (--api-url, MQ_API_URL or the profile) points at the merge queue service'],
-    });
+    return new MqError(
+      ExitCode.unexpected,
+      what,
+      `the answer is larger than ${formatBytes(max)}; mq stopped reading it`,
+      {
+        hints: ['check that the API URL (--api-url, MQ_API_URL or the profile) points at the merge queue service'],
+      },
+    );
   };
   const declared = Number(res.headers['content-length']);
   if (Number.isFinite(declared) && declared > max) throw tooLarge();

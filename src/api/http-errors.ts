@@ -38,14 +38,17 @@ export function checkWriteAnswer(res: HttpResponse, what: string): void {
   const start = text.slice(0, 60).replace(/\s+/g, ' ');
   const why = html ? 'an HTML page, not an API answer' : `not JSON (starts with ${JSON.stringify(start)})`;
   throw new MqError(ExitCode.unexpected, what, `the service sent something unexpected: ${why}`, {
-    hints: ['check that the API URL (--api-url, MQ_API_URL or the profile) points at the merge queue service; rerun with --debug to see the answer'],
+    hints: [
+      'check that the API URL (--api-url, MQ_API_URL or the profile) points at the merge queue service; rerun with --debug to see the answer',
+    ],
   });
 }
 
 function describeBody(res: HttpResponse): string {
   const body = res.body.trim();
   if (body === '') return '';
-  if (/^\s*<(!doctype|html)/i.test(body) || res.contentType.includes('text/html')) return '(an HTML page, not an API answer)';
+  if (/^\s*<(!doctype|html)/i.test(body) || res.contentType.includes('text/html'))
+    return '(an HTML page, not an API answer)';
   return truncate(body.replace(/\s+/g, ' '));
 }
 
@@ -89,12 +92,19 @@ export function statusError(spec: CallSpec, res: HttpResponse, retried: boolean,
       `the API URL ${baseUrl} does not end in /v1, where the service's endpoints are: try --api-url ${suggested} (or MQ_API_URL, or the profile's api-url)`,
     );
   }
-  if (res.status === 401 || res.status === 403) hints.push('check the token with `mq auth status`; log in again with `mq auth login` or set MQ_TOKEN');
+  if (res.status === 401 || res.status === 403)
+    hints.push('check the token with `mq auth status`; log in again with `mq auth login` or set MQ_TOKEN');
   if (res.status === 413) hints.push('the request body is over the service limit (20 MiB)');
   if (res.status >= 500 && !spec.idempotent) {
-    hints.push('the service failed while handling this change, so it may or may not have taken effect: check (e.g. `mq status <pr>`) before trying again');
+    hints.push(
+      'the service failed while handling this change, so it may or may not have taken effect: check (e.g. `mq status <pr>`) before trying again',
+    );
   } else if (res.status === 429 || res.status >= 500) {
-    hints.push(retried ? 'the service kept failing after retries; try again later' : 'the service is unavailable; try again later');
+    hints.push(
+      retried
+        ? 'the service kept failing after retries; try again later'
+        : 'the service is unavailable; try again later',
+    );
   }
   return new ApiError(exitCodeForStatus(res.status), spec.what, why, res.status, res.body, { hints });
 }
@@ -111,10 +121,17 @@ export function networkError(
   const host = new URL(ctx.baseUrl).host;
   const proxy = error instanceof TransportError ? error.proxy : undefined;
   if (code === 'PROXY_AUTH') {
-    return new MqError(ExitCode.auth, spec.what, `the proxy${proxy ? ` ${proxy}` : ''} refused the credentials (HTTP 407); nothing reached the service`, {
-      hints: ['check the user and password in HTTPS_PROXY / HTTP_PROXY (http://user:password@proxy:port), or bypass the proxy for this host with NO_PROXY'],
-      cause: error,
-    });
+    return new MqError(
+      ExitCode.auth,
+      spec.what,
+      `the proxy${proxy ? ` ${proxy}` : ''} refused the credentials (HTTP 407); nothing reached the service`,
+      {
+        hints: [
+          'check the user and password in HTTPS_PROXY / HTTP_PROXY (http://user:password@proxy:port), or bypass the proxy for this host with NO_PROXY',
+        ],
+        cause: error,
+      },
+    );
   }
   const detail = error instanceof TransportError ? error.detail : undefined;
   const reason =
@@ -132,10 +149,15 @@ export function networkError(
                 ? `cannot connect to ${host} (${code})`
                 : `the connection to ${host} failed (${code})`;
   if (!spec.idempotent && !preSend) {
-    return new MqError(ExitCode.unavailable, spec.what, `outcome unknown: ${reason} after the request was sent, so it may or may not have taken effect`, {
-      hints: ['check the result before trying again (for a PR: `mq status <pr>`)'],
-      cause: error,
-    });
+    return new MqError(
+      ExitCode.unavailable,
+      spec.what,
+      `outcome unknown: ${reason} after the request was sent, so it may or may not have taken effect`,
+      {
+        hints: ['check the result before trying again (for a PR: `mq status <pr>`)'],
+        cause: error,
+      },
+    );
   }
   const tries = attempt + 1;
   const hint =
@@ -146,5 +168,8 @@ export function networkError(
       : code === 'PARSE'
         ? 'check the API URL: it must point at the merge queue service (https:// or http://, and the right port)'
         : 'check the API URL and your network or proxy settings (HTTPS_PROXY, NO_PROXY)';
-  return new MqError(ExitCode.unavailable, spec.what, `${reason}${tries > 1 ? ` (${tries} attempts)` : ''}`, { hints: [hint], cause: error });
+  return new MqError(ExitCode.unavailable, spec.what, `${reason}${tries > 1 ? ` (${tries} attempts)` : ''}`, {
+    hints: [hint],
+    cause: error,
+  });
 }

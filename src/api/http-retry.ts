@@ -15,13 +15,23 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
 }
 
 /** The wait before retry `attempt + 1`: Retry-After when given, else half the exponential step plus jitter. */
-export function backoffDelay(attempt: number, retryAfterMs: number | undefined, baseMs: number, random: () => number): number {
+export function backoffDelay(
+  attempt: number,
+  retryAfterMs: number | undefined,
+  baseMs: number,
+  random: () => number,
+): number {
   const exp = Math.min(baseMs * 2 ** attempt, MAX_RETRY_AFTER_MS);
   return retryAfterMs ?? Math.round(exp / 2 + (random() * exp) / 2);
 }
 
 /** Waits `ms` unless a signal aborts first (then rejects with what `check` throws); `check` runs first too. */
-export async function abortableWait(ms: number, signals: AbortSignal[], check: () => void, sleep: ((ms: number) => Promise<void>) | undefined): Promise<void> {
+export async function abortableWait(
+  ms: number,
+  signals: AbortSignal[],
+  check: () => void,
+  sleep: ((ms: number) => Promise<void>) | undefined,
+): Promise<void> {
   check();
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;

@@ -58,7 +58,8 @@ export async function closeHttp(): Promise<void> {
 
 /** What to say of the Date header: out of range is unused; a remote clock a day off is worth a word. */
 export function clockWarning(at: number, offset: number, loopback: boolean): string | undefined {
-  if (at < SANE_DATES[0] || at > SANE_DATES[1]) return "the service's Date header names no time mq can use; times follow this machine's clock";
+  if (at < SANE_DATES[0] || at > SANE_DATES[1])
+    return "the service's Date header names no time mq can use; times follow this machine's clock";
   if (loopback || Math.abs(offset) <= DAY_MS) return undefined;
   const days = Math.floor(Math.abs(offset) / DAY_MS);
   return `the service's clock is ${days} day${days === 1 ? '' : 's'} ${offset > 0 ? 'ahead of' : 'behind'} this machine's; times follow the service's`;
@@ -161,7 +162,12 @@ export class HttpClient {
       let limit = this.settings.timeoutMs;
       if (deadline !== undefined) {
         const left = deadline - this.now();
-        if (left <= 0) throw new MqError(ExitCode.unavailable, spec.what, 'no time left before the deadline (--timeout) to send the request');
+        if (left <= 0)
+          throw new MqError(
+            ExitCode.unavailable,
+            spec.what,
+            'no time left before the deadline (--timeout) to send the request',
+          );
         limit = Math.min(limit, left);
       }
       const outcome = await this.attempt(spec, call, limit);
@@ -173,7 +179,13 @@ export class HttpClient {
         const transient = response.status === 429 || response.status >= 500;
         // A 429 means the server refused before acting, so even a non-idempotent write may repeat.
         const safe = spec.idempotent || response.status === 429;
-        if (transient && safe && canRetry && (await this.backoff(attempt, retryAfterMs, spec, call, `HTTP ${response.status}`))) continue;
+        if (
+          transient &&
+          safe &&
+          canRetry &&
+          (await this.backoff(attempt, retryAfterMs, spec, call, `HTTP ${response.status}`))
+        )
+          continue;
         throw statusError(spec, response, transient && attempt > 0, this.settings.baseUrl);
       }
       const { code } = outcome;
@@ -198,7 +210,13 @@ export class HttpClient {
   }
 
   /** Waits before the next try; false (and no wait, no message) when the deadline leaves no room for one. */
-  private async backoff(attempt: number, retryAfterMs: number | undefined, spec: CallSpec, call: CallOptions, reason: string): Promise<boolean> {
+  private async backoff(
+    attempt: number,
+    retryAfterMs: number | undefined,
+    spec: CallSpec,
+    call: CallOptions,
+    reason: string,
+  ): Promise<boolean> {
     const delay = backoffDelay(attempt, retryAfterMs, this.settings.backoffMs ?? 500, this.random);
     if (call.deadline !== undefined && this.now() + delay + MIN_RETRY_WINDOW_MS > call.deadline) {
       this.settings.debug?.(`no retry of ${spec.endpoint} after ${reason}: the deadline is too close`);
@@ -235,7 +253,9 @@ export class HttpClient {
     const started = this.now();
     const route = this.pickTransport(url);
     if (debug) {
-      debug(`> ${spec.method} ${url.href} (${route.name}${route.proxy ? `, through the proxy ${proxyLabel(route.proxy)}` : ''})`);
+      debug(
+        `> ${spec.method} ${url.href} (${route.name}${route.proxy ? `, through the proxy ${proxyLabel(route.proxy)}` : ''})`,
+      );
       for (const [k, v] of Object.entries(this.headers(spec, true))) debug(`> ${k}: ${v}`);
       if (typeof spec.body === 'object') debug(`> ${streamSummary(spec.body)}`);
       else if (spec.body !== undefined) debug(`> ${truncate(spec.body)}`);
@@ -300,7 +320,11 @@ export class HttpClient {
       this.throwIfAborted(call);
       // Not a network failure but a bug: let it surface as one.
       if (!timedOut && !(error instanceof TransportError) && systemCode(error) === undefined) throw error;
-      const code = timedOut ? 'TIMEOUT' : error instanceof TransportError ? error.code : (systemCode(error) ?? 'unknown');
+      const code = timedOut
+        ? 'TIMEOUT'
+        : error instanceof TransportError
+          ? error.code
+          : (systemCode(error) ?? 'unknown');
       if (debug) debug(`! ${spec.endpoint}: ${code} ${this.redact(String((error as Error)?.message ?? error))}`);
       return { kind: 'error', error, code, timedOutMs: timedOut ? limit : undefined };
     } finally {

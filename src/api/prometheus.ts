@@ -76,14 +76,20 @@ export function parseExposition(text: string): Family[] {
         const found = line.slice(nameStart, scanToken(line, nameStart));
         throw new ExpositionError(
           lineNo,
-          found === '' ? `${keyword} line without a metric name` : `invalid metric name ${quote(found)} in ${keyword} line`,
+          found === ''
+            ? `${keyword} line without a metric name`
+            : `invalid metric name ${quote(found)} in ${keyword} line`,
           nameStart + 1,
         );
       }
       const name = line.slice(nameStart, nameEnd);
       const parent = parentOf(name);
       if (parent) {
-        throw new ExpositionError(lineNo, `${keyword} line for ${quote(name)}, which is a series of ${describe(parent.state)}`, nameStart + 1);
+        throw new ExpositionError(
+          lineNo,
+          `${keyword} line for ${quote(name)}, which is a series of ${describe(parent.state)}`,
+          nameStart + 1,
+        );
       }
       const existing = byName.get(name);
       const restStart = skipBlanks(line, nameEnd);
@@ -93,7 +99,10 @@ export function parseExposition(text: string): Family[] {
           throw new ExpositionError(lineNo, `second HELP line for ${quote(name)} (first at line ${existing.helpLine})`);
         }
         if (existing?.firstSampleLine !== undefined) {
-          throw new ExpositionError(lineNo, `HELP line for ${quote(name)} comes after its samples (first at line ${existing.firstSampleLine})`);
+          throw new ExpositionError(
+            lineNo,
+            `HELP line for ${quote(name)} comes after its samples (first at line ${existing.firstSampleLine})`,
+          );
         }
         const state = existing ?? create(name, 'untyped');
         state.family.help = unescapeHelp(line.slice(restStart), lineNo, restStart + 1);
@@ -113,19 +122,29 @@ export function parseExposition(text: string): Family[] {
       }
       const trailing = skipBlanks(line, typeEnd);
       if (trailing < line.length) {
-        throw new ExpositionError(lineNo, `unexpected text ${quote(line.slice(trailing))} after the type`, trailing + 1);
+        throw new ExpositionError(
+          lineNo,
+          `unexpected text ${quote(line.slice(trailing))} after the type`,
+          trailing + 1,
+        );
       }
       if (existing?.typeLine !== undefined) {
         throw new ExpositionError(lineNo, `second TYPE line for ${quote(name)} (first at line ${existing.typeLine})`);
       }
       if (existing?.firstSampleLine !== undefined) {
-        throw new ExpositionError(lineNo, `TYPE line for ${quote(name)} comes after its samples (first at line ${existing.firstSampleLine})`);
+        throw new ExpositionError(
+          lineNo,
+          `TYPE line for ${quote(name)} comes after its samples (first at line ${existing.firstSampleLine})`,
+        );
       }
       if (type === 'histogram' || type === 'summary') {
         for (const suffix of CHILD_SUFFIXES) {
           const clash = byName.get(name + suffix);
           if (clash) {
-            throw new ExpositionError(lineNo, `${type} ${quote(name)} needs the name ${quote(name + suffix)}, already used by ${describe(clash)}`);
+            throw new ExpositionError(
+              lineNo,
+              `${type} ${quote(name)} needs the name ${quote(name + suffix)}, already used by ${describe(clash)}`,
+            );
           }
         }
       }
@@ -169,10 +188,18 @@ export function parseExposition(text: string): Family[] {
     if (requiredLabel !== undefined) {
       const entry = parsed.labels.find(([k]) => k === requiredLabel);
       if (!entry) {
-        throw new ExpositionError(lineNo, `sample ${quote(parsed.name)} of ${describe(state)} has no ${quote(requiredLabel)} label`, start + 1);
+        throw new ExpositionError(
+          lineNo,
+          `sample ${quote(parsed.name)} of ${describe(state)} has no ${quote(requiredLabel)} label`,
+          start + 1,
+        );
       }
       if (parseFloatToken(entry[1]) === undefined) {
-        throw new ExpositionError(lineNo, `label ${requiredLabel}=${quote(entry[1])} of ${quote(parsed.name)} is not a number`, start + 1);
+        throw new ExpositionError(
+          lineNo,
+          `label ${requiredLabel}=${quote(entry[1])} of ${quote(parsed.name)} is not a number`,
+          start + 1,
+        );
       }
     }
 
@@ -180,7 +207,11 @@ export function parseExposition(text: string): Family[] {
     const seriesKey = JSON.stringify([parsed.name, sortedLabels]);
     const firstLine = seriesLines.get(seriesKey);
     if (firstLine !== undefined) {
-      throw new ExpositionError(lineNo, `duplicate series ${formatSeries(parsed.name, sortedLabels)} (first at line ${firstLine})`, start + 1);
+      throw new ExpositionError(
+        lineNo,
+        `duplicate series ${formatSeries(parsed.name, sortedLabels)} (first at line ${firstLine})`,
+        start + 1,
+      );
     }
     seriesLines.set(seriesKey, lineNo);
 

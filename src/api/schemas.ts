@@ -5,7 +5,13 @@ import en from 'zod/v4/locales/en.js';
 import * as z from 'zod/mini';
 
 import { MAX_U32, PR_STATES, PRIORITY_NAMES } from '../domain/vocabulary.js';
-import { QUEUE_SETTINGS, SETTING_MAX, SETTING_MIN, type QueueSetting, type QueueSettingInfo } from '../domain/queue-settings.js';
+import {
+  QUEUE_SETTINGS,
+  SETTING_MAX,
+  SETTING_MIN,
+  type QueueSetting,
+  type QueueSettingInfo,
+} from '../domain/queue-settings.js';
 
 // zod's mini API starts without messages; classic zod configures English itself.
 z.config(en());
@@ -41,7 +47,9 @@ function requestSchemaOf(s: QueueSettingInfo): z.ZodMiniType {
 /** The updateQueue request fields, one per setting (built on first use). */
 let requestFields: SettingRequestShape | undefined;
 export function settingRequestFields(): SettingRequestShape {
-  requestFields ??= Object.fromEntries(QUEUE_SETTINGS.map((s) => [s.field, requestSchemaOf(s)])) as unknown as SettingRequestShape;
+  requestFields ??= Object.fromEntries(
+    QUEUE_SETTINGS.map((s) => [s.field, requestSchemaOf(s)]),
+  ) as unknown as SettingRequestShape;
   return requestFields;
 }
 
@@ -84,7 +92,9 @@ function responseSchemaOf(s: QueueSettingInfo): z.ZodMiniType {
 
 /** How a queue record's settings are decoded (leniently: absent or null is fine); built on first use. */
 export function settingResponseFields(): SettingResponseShape {
-  return Object.fromEntries(QUEUE_SETTINGS.map((s) => [s.field, responseSchemaOf(s)])) as unknown as SettingResponseShape;
+  return Object.fromEntries(
+    QUEUE_SETTINGS.map((s) => [s.field, responseSchemaOf(s)]),
+  ) as unknown as SettingResponseShape;
 }
 
 // ---- requests ----------------------------------------------------------------------------------
@@ -118,7 +128,9 @@ export const impactedTargetsRequest = z.lazy(() =>
 export const testingDetailsRequest = z.lazy(() => z.object({ ...queueTarget, testRunId: nonEmpty() }));
 export const createQueueRequest = z.lazy(() => z.object({ ...queueTarget, ...createRequestFields() }));
 
-export const updateQueueRequest = z.lazy(() => z.object({ ...queueTarget, ...settingRequestFields(), deleteRequiredStatuses: z.optional(z.boolean()) }));
+export const updateQueueRequest = z.lazy(() =>
+  z.object({ ...queueTarget, ...settingRequestFields(), deleteRequiredStatuses: z.optional(z.boolean()) }),
+);
 export type UpdateQueueSettings = Omit<z.infer<typeof updateQueueRequest>, 'repo' | 'targetBranch'>;
 
 export const listPullRequestsRequest = z.lazy(() =>
@@ -215,7 +227,13 @@ export const testingDetailsSchema = z.lazy(() =>
     testBranchSha: str,
     createdAt: str,
     status: z.nullish(lower),
-    checkSuites: z.nullish(z.array(z.looseObject({ checkRuns: z.nullish(z.array(z.looseObject({ name: str, url: str, status: str, conclusion: str }))) }))),
+    checkSuites: z.nullish(
+      z.array(
+        z.looseObject({
+          checkRuns: z.nullish(z.array(z.looseObject({ name: str, url: str, status: str, conclusion: str }))),
+        }),
+      ),
+    ),
     statusChecks: z.nullish(z.array(z.looseObject({ context: str, url: str, state: str }))),
     testedPullRequests: z.nullish(z.array(z.looseObject({ prNumber: num, prUrl: str, title: str }))),
     impactedTargets: z.nullish(z.array(z.string())),

@@ -2,7 +2,14 @@
 import type { Agent as HttpAgent, IncomingMessage, request as httpRequest } from 'node:http';
 import type { Socket } from 'node:net';
 import { pipeline } from 'node:stream';
-import { parserError, systemCode, TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
+import {
+  parserError,
+  systemCode,
+  TransportError,
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+} from './transport.js';
 
 const AGENT_OPTIONS = { keepAlive: true, keepAliveMsecs: 10_000, maxSockets: 64, scheduling: 'lifo' as const };
 
@@ -48,7 +55,8 @@ function body(res: IncomingMessage, signal: AbortSignal): AsyncIterable<Uint8Arr
   });
   res.on('close', () => {
     // A response cut short without an error event (the socket ended early) is still a failure.
-    if (!ended && !res.complete) failure ??= new TransportError('ECONNRESET', 'the connection closed before the answer was complete');
+    if (!ended && !res.complete)
+      failure ??= new TransportError('ECONNRESET', 'the connection closed before the answer was complete');
     settle();
   });
   const next = async (): Promise<IteratorResult<Uint8Array>> => {
@@ -60,7 +68,8 @@ function body(res: IncomingMessage, signal: AbortSignal): AsyncIterable<Uint8Arr
       }
       if (failure !== undefined) throw failure;
       if (ended) {
-        if (!res.complete) throw new TransportError('ECONNRESET', 'the connection closed before the answer was complete');
+        if (!res.complete)
+          throw new TransportError('ECONNRESET', 'the connection closed before the answer was complete');
         return { value: undefined, done: true };
       }
       await new Promise<void>((resolve) => {
@@ -88,7 +97,10 @@ export function nodeTransport(): Transport {
     if (!s) {
       s =
         protocol === 'https:'
-          ? import('node:https').then((m) => ({ agent: new m.Agent(AGENT_OPTIONS), request: m.request as typeof httpRequest }))
+          ? import('node:https').then((m) => ({
+              agent: new m.Agent(AGENT_OPTIONS),
+              request: m.request as typeof httpRequest,
+            }))
           : import('node:http').then((m) => ({ agent: new m.Agent(AGENT_OPTIONS), request: m.request }));
       stacks.set(protocol, s);
     }

@@ -21,7 +21,11 @@ function tunnelFailure(err: Error, proxy: string): Error {
   if (err instanceof TransportError) return err;
   const label = proxyLabel(proxy);
   const status = /Proxy response \((\d+)\)/.exec(err.message)?.[1];
-  if (status === '407') return new TransportError('PROXY_AUTH', `the proxy ${label} refused the credentials (HTTP 407)`, { proxy: label, cause: err });
+  if (status === '407')
+    return new TransportError('PROXY_AUTH', `the proxy ${label} refused the credentials (HTTP 407)`, {
+      proxy: label,
+      cause: err,
+    });
   if (status)
     return new TransportError('PROXY_REFUSED', `the proxy ${label} refused the tunnel (HTTP ${status})`, {
       detail: `HTTP ${status}`,
@@ -30,10 +34,15 @@ function tunnelFailure(err: Error, proxy: string): Error {
     });
   const code = systemCode(err);
   if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE') {
-    return new TransportError('PROXY_DROPPED', `the proxy ${label} closed the connection before opening a tunnel`, { proxy: label, cause: err });
+    return new TransportError('PROXY_DROPPED', `the proxy ${label} closed the connection before opening a tunnel`, {
+      proxy: label,
+      cause: err,
+    });
   }
-  if (code === 'UND_ERR_CONNECT_TIMEOUT') return new TransportError('CONNECT_TIMEOUT', `no connection to the proxy ${label}`, { proxy: label, cause: err });
-  if (code && /^E[A-Z]+$/.test(code)) return new TransportError(code, `cannot connect to the proxy ${label}`, { proxy: label, cause: err });
+  if (code === 'UND_ERR_CONNECT_TIMEOUT')
+    return new TransportError('CONNECT_TIMEOUT', `no connection to the proxy ${label}`, { proxy: label, cause: err });
+  if (code && /^E[A-Z]+$/.test(code))
+    return new TransportError(code, `cannot connect to the proxy ${label}`, { proxy: label, cause: err });
   return err;
 }
 
@@ -76,15 +85,21 @@ export async function undiciTransport(proxies: ProxySettings, connectTimeoutMs: 
   // caches after it that the next start, without the flag, refuses.
   (globalThis as { [key: symbol]: (() => void) | undefined })[Symbol.for('mq.beforeV8Flags')]?.();
   setFlagsFromString('--liftoff-only');
-  const [{ default: EnvHttpProxyAgent }, { default: Agent }, { default: Pool }, { default: Dispatcher }, { default: request }, { default: connect }] =
-    await Promise.all([
-      import('undici/lib/dispatcher/env-http-proxy-agent.js'),
-      import('undici/lib/dispatcher/agent.js'),
-      import('undici/lib/dispatcher/pool.js'),
-      import('undici/lib/dispatcher/dispatcher.js'),
-      import('undici/lib/api/api-request.js'),
-      import('undici/lib/api/api-connect.js'),
-    ]);
+  const [
+    { default: EnvHttpProxyAgent },
+    { default: Agent },
+    { default: Pool },
+    { default: Dispatcher },
+    { default: request },
+    { default: connect },
+  ] = await Promise.all([
+    import('undici/lib/dispatcher/env-http-proxy-agent.js'),
+    import('undici/lib/dispatcher/agent.js'),
+    import('undici/lib/dispatcher/pool.js'),
+    import('undici/lib/dispatcher/dispatcher.js'),
+    import('undici/lib/api/api-request.js'),
+    import('undici/lib/api/api-connect.js'),
+  ]);
   // What undici's index does for its whole API, for the two methods used here: `request`, and
   // `connect` (the proxy agent opens its tunnels with it).
   Object.assign(Dispatcher.prototype, { request, connect });
@@ -105,7 +120,9 @@ export async function undiciTransport(proxies: ProxySettings, connectTimeoutMs: 
         if (typeof inner !== 'function') return new Pool(origin, opts);
         const proxy = new URL(String(origin)).protocol === 'https:' ? proxies.httpsProxy : proxies.httpProxy;
         const connect: Connector = (options, callback) =>
-          (inner as Connector)(options, (err, socket) => callback(err ? tunnelFailure(err, proxy ?? '') : null, socket));
+          (inner as Connector)(options, (err, socket) =>
+            callback(err ? tunnelFailure(err, proxy ?? '') : null, socket),
+          );
         return new Pool(origin, { ...opts, connect } as ConstructorParameters<typeof Pool>[1]);
       },
     } as ConstructorParameters<typeof EnvHttpProxyAgent>[0]));
@@ -117,7 +134,10 @@ export async function undiciTransport(proxies: ProxySettings, connectTimeoutMs: 
       if (signal.aborted) throw new TransportError('ABORTED', 'aborted');
       const dispatcher = req.proxy ? proxiedAgent() : (direct ??= new Agent(common));
       const sent = req.body;
-      const sendHeaders = typeof sent === 'object' && sent.length !== undefined ? { ...req.headers, 'content-length': String(sent.length) } : req.headers;
+      const sendHeaders =
+        typeof sent === 'object' && sent.length !== undefined
+          ? { ...req.headers, 'content-length': String(sent.length) }
+          : req.headers;
       let res: Dispatcher.ResponseData;
       try {
         res = await dispatcher.request({

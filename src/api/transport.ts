@@ -93,8 +93,11 @@ export function parserError(err: unknown): TransportError | undefined {
   const reason =
     typeof e.reason === 'string'
       ? e.reason
-      : (/^Response does not match the HTTP\/1\.1 protocol \((.*)\)$/.exec(message)?.[1] ?? message.replace(/^Parse Error:\s*/, ''));
-  const detail = [code?.startsWith('HPE_') ? code : undefined, reason || undefined].filter(Boolean).join(': ').slice(0, 200) || 'parser error';
+      : (/^Response does not match the HTTP\/1\.1 protocol \((.*)\)$/.exec(message)?.[1] ??
+        message.replace(/^Parse Error:\s*/, ''));
+  const detail =
+    [code?.startsWith('HPE_') ? code : undefined, reason || undefined].filter(Boolean).join(': ').slice(0, 200) ||
+    'parser error';
   return new TransportError('PARSE', `not a valid HTTP answer (${detail})`, { detail, cause: err });
 }
 

@@ -51,7 +51,11 @@ export interface LoadRecord {
 }
 
 /** Where the code cache goes on this machine; null when caching is off, on Windows or without a home. */
-export function defaultCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, homedir: () => string): string | null {
+export function defaultCacheDir(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform,
+  homedir: () => string,
+): string | null {
   // Windows: the checks of boot/cache-files.ts cannot be made there.
   if (platform === 'win32' || (env.MQ_NO_COMPILE_CACHE && env.MQ_NO_COMPILE_CACHE !== '0')) return null;
   if (env.MQ_COMPILE_CACHE_DIR) return env.MQ_COMPILE_CACHE_DIR;
@@ -145,7 +149,13 @@ export function bundleLoader(options: LoaderOptions): Loader {
     }
     const module = { exports: {} as unknown };
     modules.set(key, module);
-    const fn = script.runInThisContext() as (e: unknown, r: (s: string) => unknown, m: { exports: unknown }, f: string, d: string) => void;
+    const fn = script.runInThisContext() as (
+      e: unknown,
+      r: (s: string) => unknown,
+      m: { exports: unknown },
+      f: string,
+      d: string,
+    ) => void;
     try {
       fn.call(module.exports, module.exports, requireFor, module, file, dirname(file));
     } catch (error) {
@@ -183,7 +193,12 @@ export function bundleLoader(options: LoaderOptions): Loader {
 }
 
 /** The loader of the CLI bundles next to `mainFile` (dist/main.cjs), whose `require` serves built-ins. */
-export function cliLoader(mainFile: string, bundles: BundleTable, env: NodeJS.ProcessEnv, require: NodeJS.Require): Loader {
+export function cliLoader(
+  mainFile: string,
+  bundles: BundleTable,
+  env: NodeJS.ProcessEnv,
+  require: NodeJS.Require,
+): Loader {
   // node:os only when HOME does not say (an unusual environment).
   const home = () => env.HOME || (require('node:os') as typeof import('node:os')).homedir();
   const cacheDir = defaultCacheDir(env, process.platform, home);

@@ -7,9 +7,12 @@ import { UsageError } from '../errors.js';
 export function parsePrNumber(text: string, label = 'PR number'): number {
   const t = text.trim().replace(/^#/, '');
   if (!/^\d+$/.test(t) || Number(t) < 1 || Number(t) > MAX_U32) {
-    throw new UsageError(`${label}: ${JSON.stringify(text)} is not a PR number; expected an integer from 1 to ${MAX_U32}`, {
-      example: '42',
-    });
+    throw new UsageError(
+      `${label}: ${JSON.stringify(text)} is not a PR number; expected an integer from 1 to ${MAX_U32}`,
+      {
+        example: '42',
+      },
+    );
   }
   return Number(t);
 }
@@ -23,7 +26,10 @@ export function parsePrList(items: string[], stdinText?: string): number[] {
       tokens.push(...stdinText.split(/[\s,]+/).filter((s) => s !== ''));
     } else tokens.push(item);
   }
-  if (tokens.length === 0) throw new UsageError('PR list: no PR numbers given', { hints: ['pass numbers as arguments, or `-` to read them from stdin'] });
+  if (tokens.length === 0)
+    throw new UsageError('PR list: no PR numbers given', {
+      hints: ['pass numbers as arguments, or `-` to read them from stdin'],
+    });
   const numbers = tokens.map((t) => parsePrNumber(t));
   return [...new Set(numbers)];
 }
@@ -35,7 +41,9 @@ export function parsePriority(text: string): Priority {
   const t = text.trim().toLowerCase();
   if ((PRIORITY_NAMES as readonly string[]).includes(t)) return t as Priority;
   if (/^\d+$/.test(t) && Number(t) <= 255) return Number(t);
-  throw new UsageError(`--priority: ${JSON.stringify(text)} is not a priority; expected ${PRIORITY_NAMES.join(', ')} or an integer from 0 to 255`);
+  throw new UsageError(
+    `--priority: ${JSON.stringify(text)} is not a priority; expected ${PRIORITY_NAMES.join(', ')} or an integer from 0 to 255`,
+  );
 }
 
 export function priorityValue(p: Priority): number {
@@ -60,7 +68,11 @@ export function parseChoice<T extends string>(text: string, flag: string, values
 }
 
 /** Runs `fn` over `items` with at most `limit` in flight; results keep the input order. */
-export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
@@ -107,17 +119,27 @@ export function refuseFlagConflicts(cmd: Command): void {
       seen.set(name, values);
       const flag = opt.short && opt.long ? `${opt.long} (${opt.short})` : long;
       if (values.length === 2 && takesOneValue(opt)) {
-        throw new UsageError(`${flag}: given twice (${values.map((s) => JSON.stringify(s)).join(' and ')}); it takes one value`, {
-          hints: [`give ${long} once`],
-        });
+        throw new UsageError(
+          `${flag}: given twice (${values.map((s) => JSON.stringify(s)).join(' and ')}); it takes one value`,
+          {
+            hints: [`give ${long} once`],
+          },
+        );
       }
       const positive = opt.negate ? `--${long.slice('--no-'.length)}` : long;
       const negative = opt.negate ? long : `--no-${long.slice(2)}`;
       // `--no-x` alone makes `--x` an unknown option; a defined `--x` alone makes `--no-x` one.
       const negationDefined = opt.negate || (cmd.options as Option[]).some((o) => o.long === negative);
       const argv = (rootOf(cmd) as unknown as { rawArgs?: string[] }).rawArgs ?? [];
-      if (values.length === 1 && negationDefined && occurrences(argv, positive) > 0 && occurrences(argv, negative) > 0) {
-        throw new UsageError(`${positive} and ${negative}: give one or the other, not both`, { hints: [`drop ${positive} or ${negative}`] });
+      if (
+        values.length === 1 &&
+        negationDefined &&
+        occurrences(argv, positive) > 0 &&
+        occurrences(argv, negative) > 0
+      ) {
+        throw new UsageError(`${positive} and ${negative}: give one or the other, not both`, {
+          hints: [`drop ${positive} or ${negative}`],
+        });
       }
     });
   }

@@ -44,7 +44,8 @@ export function addSubcommands(
     const wanted = !entry || args === null || args.has(name) || entry.aliases.some((a) => args.has(a));
     if (wanted || !entry) {
       const sub = build();
-      if (sub.name() !== name) throw new Error(`internal: the builder "${name}" of ${group.name()} made "${sub.name()}"`);
+      if (sub.name() !== name)
+        throw new Error(`internal: the builder "${name}" of ${group.name()} made "${sub.name()}"`);
       group.addCommand(sub);
     } else {
       group.addCommand(stubOf(entry));

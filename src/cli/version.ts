@@ -15,7 +15,13 @@ export function versionRequest(argv: readonly string[]): 'plain' | 'json' | null
 export const PACKAGE_NAME = 'mq-cli';
 
 /** The --version --json document: the package, its version, and the Node.js it runs on. */
-export function versionDocument(version: string): { name: string; version: string; node: string; platform: string; arch: string } {
+export function versionDocument(version: string): {
+  name: string;
+  version: string;
+  node: string;
+  platform: string;
+  arch: string;
+} {
   return { name: PACKAGE_NAME, version, node: process.versions.node, platform: process.platform, arch: process.arch };
 }
 

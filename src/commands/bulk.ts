@@ -45,7 +45,8 @@ export async function runOverPrs(
     flush();
   }
   const failed = results.filter((r) => !r.ok).length;
-  if (options.bulk) deps.out.note(`${results.length - failed} of ${results.length} succeeded${failed ? `, ${failed} failed` : ''}`);
+  if (options.bulk)
+    deps.out.note(`${results.length - failed} of ${results.length} succeeded${failed ? `, ${failed} failed` : ''}`);
   return { results, exitCode: mostSevere(results.map((r) => r.exitCode)) };
 
   async function one(pr: number, i: number): Promise<PrResult> {
@@ -58,7 +59,13 @@ export async function runOverPrs(
       if (!options.bulk) throw err;
       const e = err instanceof MqError ? err : undefined;
       const message = e ? e.why : (err as Error).message;
-      const r: PrResult = { pr, ok: false, exitCode: e?.exitCode ?? ExitCode.unexpected, action: options.action, error: message };
+      const r: PrResult = {
+        pr,
+        ok: false,
+        exitCode: e?.exitCode ?? ExitCode.unexpected,
+        action: options.action,
+        error: message,
+      };
       // The line names the PR once, as the ✓ lines do (an error's `what` names it again).
       land(i, [own(paints.red, '✗'), ` #${pr} `, v(`${options.action} failed: ${message}`)]);
       return r;

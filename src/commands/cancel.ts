@@ -42,18 +42,36 @@ export async function runCancel(opts: CancelOptions, deps: Deps): Promise<Result
         // The service answers 404 for a PR no longer in the queue; one it already cancelled is done.
         if (opts.dryRun || !(err instanceof MqError) || err.exitCode !== ExitCode.notFound) throw err;
         if ((await stateAfter(client, target, pr)) !== 'cancelled') throw err;
-        return { repo: formatRepo(target.repo), targetBranch: target.targetBranch, state: 'cancelled', alreadyCancelled: true };
+        return {
+          repo: formatRepo(target.repo),
+          targetBranch: target.targetBranch,
+          state: 'cancelled',
+          alreadyCancelled: true,
+        };
       }
       if (opts.dryRun) return { dryRun: true };
-      return { repo: formatRepo(target.repo), targetBranch: target.targetBranch, state: await stateAfter(client, target, pr) };
+      return {
+        repo: formatRepo(target.repo),
+        targetBranch: target.targetBranch,
+        state: await stateAfter(client, target, pr),
+      };
     },
     (r) => (r.alreadyCancelled ? 'already cancelled' : `cancelled${r.state ? ` (now ${r.state})` : ''}`),
   );
   if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, bulk, doc: { requests: deps.dryRuns } } };
   const first = results[0];
-  if (!bulk && first?.alreadyCancelled) deps.out.note([own(paints.green, '✓'), ` PR #${first.pr} was already cancelled`]);
-  else if (!bulk && first) deps.out.note([own(paints.green, '✓'), ` cancelled PR #${first.pr}`, ...(first.state ? ['; it is now ', v(first.state)] : [])]);
-  return { data: prDocument(results, { action: 'cancel', repo: formatRepo(target.repo), targetBranch: target.targetBranch }), exitCode };
+  if (!bulk && first?.alreadyCancelled)
+    deps.out.note([own(paints.green, '✓'), ` PR #${first.pr} was already cancelled`]);
+  else if (!bulk && first)
+    deps.out.note([
+      own(paints.green, '✓'),
+      ` cancelled PR #${first.pr}`,
+      ...(first.state ? ['; it is now ', v(first.state)] : []),
+    ]);
+  return {
+    data: prDocument(results, { action: 'cancel', repo: formatRepo(target.repo), targetBranch: target.targetBranch }),
+    exitCode,
+  };
 }
 
 export function cancelCommand(ctx: Context): Command {
@@ -67,7 +85,11 @@ export function cancelCommand(ctx: Context): Command {
       act(
         ctx,
         'cancel',
-        (prs: string[], f: { parallel: number; dryRun?: boolean }): CancelOptions => ({ prs, parallel: f.parallel, dryRun: f.dryRun }),
+        (prs: string[], f: { parallel: number; dryRun?: boolean }): CancelOptions => ({
+          prs,
+          parallel: f.parallel,
+          dryRun: f.dryRun,
+        }),
         runCancel,
       ),
     );

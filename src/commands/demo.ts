@@ -66,7 +66,12 @@ export async function runDemo(opts: DemoOptions, ctx: Deps): Promise<Result> {
     },
   });
   try {
-    const http = new HttpClient({ baseUrl: emu.url, token: emu.token, userAgent: `mq/${VERSION} (demo)`, timeoutMs: 10_000 });
+    const http = new HttpClient({
+      baseUrl: emu.url,
+      token: emu.token,
+      userAgent: `mq/${VERSION} (demo)`,
+      timeoutMs: 10_000,
+    });
     const client = new MergeQueueClient(http);
     const control = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> => {
       const res = await fetch(`${emu.url.replace(/\/v1$/, '')}${path}`, {
@@ -95,11 +100,15 @@ export async function runDemo(opts: DemoOptions, ctx: Deps): Promise<Result> {
     }
     for (const pr of DEMO_PRS) await client.submitPullRequest({ ...target, pr: { number: pr.number } });
 
-    const states = new Map<number, DemoPrState>(DEMO_PRS.map((pr) => [pr.number, { pr, state: 'submitted', since: START }]));
+    const states = new Map<number, DemoPrState>(
+      DEMO_PRS.map((pr) => [pr.number, { pr, state: 'submitted', since: START }]),
+    );
     let emulatedNow = START;
     const wallStart = ctx.clock.now();
     for (;;) {
-      const records = await Promise.all(DEMO_PRS.map((pr) => client.getSubmittedPullRequest({ ...target, pr: { number: pr.number } })));
+      const records = await Promise.all(
+        DEMO_PRS.map((pr) => client.getSubmittedPullRequest({ ...target, pr: { number: pr.number } })),
+      );
       for (const rec of records) {
         const entry = states.get(rec.prNumber ?? -1);
         if (!entry) continue;
@@ -116,9 +125,12 @@ export async function runDemo(opts: DemoOptions, ctx: Deps): Promise<Result> {
         ]);
       }
       if ([...states.values()].every((s) => TERMINAL.has(s.state))) break;
-      if (ctx.clock.now() - wallStart > 60_000) throw new MqError(ExitCode.unexpected, 'demo', 'the queue did not settle within a minute of wall time');
+      if (ctx.clock.now() - wallStart > 60_000)
+        throw new MqError(ExitCode.unexpected, 'demo', 'the queue did not settle within a minute of wall time');
       await ctx.clock.sleep((STEP_MINUTES / speed) * 1000, ctx.signal);
-      const advanced = (await control('POST', '/_emulator/clock/advance', { minutes: STEP_MINUTES })) as { now: string };
+      const advanced = (await control('POST', '/_emulator/clock/advance', { minutes: STEP_MINUTES })) as {
+        now: string;
+      };
       emulatedNow = Date.parse(advanced.now);
     }
 
@@ -127,8 +139,14 @@ export async function runDemo(opts: DemoOptions, ctx: Deps): Promise<Result> {
     const merged = finals.filter((s) => s.state === 'merged').length;
     const failed = finals.filter((s) => s.state === 'failed').length;
     const lastChange = Math.max(...finals.map((s) => s.since));
-    const metrics = await client.getMergeQueueMetrics({ repo: `${DEMO_REPO.owner}/${DEMO_REPO.name}`, repoHost: DEMO_REPO.host });
-    const [{ parseExposition }, { summarizeMergeQueueMetrics }] = await Promise.all([import('../api/prometheus.js'), import('../api/merge-queue-metrics.js')]);
+    const metrics = await client.getMergeQueueMetrics({
+      repo: `${DEMO_REPO.owner}/${DEMO_REPO.name}`,
+      repoHost: DEMO_REPO.host,
+    });
+    const [{ parseExposition }, { summarizeMergeQueueMetrics }] = await Promise.all([
+      import('../api/prometheus.js'),
+      import('../api/merge-queue-metrics.js'),
+    ]);
     const q = summarizeMergeQueueMetrics(parseExposition(metrics.body))[0];
     // One count of restarts: the service's own (the metrics shown below), never a second tally here.
     const restarts = q?.restarts ?? 0;
@@ -167,7 +185,13 @@ export async function runDemo(opts: DemoOptions, ctx: Deps): Promise<Result> {
         `  wait ${histogramText(q.histograms.wait)} · test ${histogramText(q.histograms.test)} · time in queue ${histogramText(q.histograms.timeInQueue)}`,
       );
     }
-    lines.push('', own(paints.dim, 'next: `mq emulator start` runs this service for your own scripts; `mq --help` lists every command'));
+    lines.push(
+      '',
+      own(
+        paints.dim,
+        'next: `mq emulator start` runs this service for your own scripts; `mq --help` lists every command',
+      ),
+    );
     return { data, view: [{ lines, wrap: 2 }], exitCode: 0 };
   } finally {
     // Back from the alternate screen, on success, Ctrl-C or error: the last frame stays in the scrollback.
@@ -185,6 +209,10 @@ export function demoCommand(ctx: Context): Command {
     .option('--speed <minutes>', 'emulated minutes per real second', '4')
     .option('--seed <n>', 'seed of the emulator (same seed, same run)', '1')
     .action(act(ctx, 'demo', demoOptions, runDemo));
-  withPlainHelp(cmd, [plainNone('a narration for people (one line per state change, then a summary), not columns; --json prints one document')]);
+  withPlainHelp(cmd, [
+    plainNone(
+      'a narration for people (one line per state change, then a summary), not columns; --json prints one document',
+    ),
+  ]);
   return withExamples(cmd, ['mq demo', 'mq demo --speed 50', 'mq demo --seed 7 | tee demo.log']);
 }

@@ -21,7 +21,9 @@ export async function runHelp({ program, topic }: HelpOptions, deps: Deps): Prom
   for (const name of topic) {
     cmd = cmd?.commands.find((c) => c.name() === name || c.aliases().includes(name));
     if (!cmd) {
-      throw new UsageError(`help: no command or topic "${topic.join(' ')}"`, { hints: ['topics: exit-codes, environment; commands: `mq --help`'] });
+      throw new UsageError(`help: no command or topic "${topic.join(' ')}"`, {
+        hints: ['topics: exit-codes, environment; commands: `mq --help`'],
+      });
     }
   }
   const { describeProgram, describeCommand } = await import('../help/describe.js');

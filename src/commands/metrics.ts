@@ -11,7 +11,10 @@ export interface MetricsOptions {
 }
 
 /** `repo` and `repoHost` from --repo or MQ_REPO (host defaults to github.com), or neither (all repositories). */
-export function metricsQuery(deps: Pick<Deps, 'options' | 'env'>, opts: MetricsOptions): { repo?: string; repoHost?: string } {
+export function metricsQuery(
+  deps: Pick<Deps, 'options' | 'env'>,
+  opts: MetricsOptions,
+): { repo?: string; repoHost?: string } {
   if (opts.allRepos) return {};
   const flag = deps.options.repo;
   const text = flag ?? envValue(deps.env, 'MQ_REPO');
@@ -29,7 +32,10 @@ export async function runMetrics(opts: MetricsOptions, deps: Deps): Promise<Resu
   const { body } = await client.getMergeQueueMetrics(query);
   const sent = asSent(body);
   if (deps.out.format(PIPED) === 'raw') return { view: sent, exitCode: 0 };
-  const [{ parseExposition }, { summarizeMergeQueueMetrics }] = await Promise.all([import('../api/prometheus.js'), import('../api/merge-queue-metrics.js')]);
+  const [{ parseExposition }, { summarizeMergeQueueMetrics }] = await Promise.all([
+    import('../api/prometheus.js'),
+    import('../api/merge-queue-metrics.js'),
+  ]);
   let queues: ReturnType<typeof summarizeMergeQueueMetrics>;
   let families: ReturnType<typeof parseExposition>;
   try {
@@ -37,8 +43,17 @@ export async function runMetrics(opts: MetricsOptions, deps: Deps): Promise<Resu
     queues = summarizeMergeQueueMetrics(families);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    deps.out.note([own(paints.yellow, 'mq: warning:'), ' the metrics could not be parsed (', v(why), '); showing them as the service sent them']);
-    return { data: { repo: query.repo ?? null, repoHost: query.repoHost ?? null, parsed: false, error: why, raw: body }, view: sent, exitCode: 0 };
+    deps.out.note([
+      own(paints.yellow, 'mq: warning:'),
+      ' the metrics could not be parsed (',
+      v(why),
+      '); showing them as the service sent them',
+    ]);
+    return {
+      data: { repo: query.repo ?? null, repoHost: query.repoHost ?? null, parsed: false, error: why, raw: body },
+      view: sent,
+      exitCode: 0,
+    };
   }
   if (queues.length === 0 && deps.out.format(PIPED) !== 'json') {
     deps.out.note(
@@ -46,12 +61,24 @@ export async function runMetrics(opts: MetricsOptions, deps: Deps): Promise<Resu
     );
     return { view: sent, exitCode: 0 };
   }
-  const perQueue = queues.flatMap((q, i): Block[] => [...(i > 0 ? [{ lines: [''] }] : []), { fields: metricsFields(q), title: queueTitle(q) }]);
+  const perQueue = queues.flatMap((q, i): Block[] => [
+    ...(i > 0 ? [{ lines: [''] }] : []),
+    { fields: metricsFields(q), title: queueTitle(q) },
+  ]);
   // The series name the repository as owner/name; its host is the one asked for (unknown for every repository).
   const repoHost = query.repoHost ?? null;
   return {
-    data: { repo: query.repo ?? null, repoHost, parsed: true, queues: queues.map((q) => ({ repoHost, ...tidyQueue(q) })) },
-    view: { plain: [{ headers: [], rows: queues.flatMap((q) => metricsRows(q, repoHost)) }], table: perQueue, markdown: perQueue },
+    data: {
+      repo: query.repo ?? null,
+      repoHost,
+      parsed: true,
+      queues: queues.map((q) => ({ repoHost, ...tidyQueue(q) })),
+    },
+    view: {
+      plain: [{ headers: [], rows: queues.flatMap((q) => metricsRows(q, repoHost)) }],
+      table: perQueue,
+      markdown: perQueue,
+    },
     exitCode: 0,
   };
 }
@@ -68,5 +95,9 @@ export function metricsCommand(ctx: Context): Command {
     .option('--all-repos', 'every repository, even when --repo or MQ_REPO is set')
     .action(act(ctx, 'metrics', (f: MetricsOptions): MetricsOptions => ({ allRepos: f.allRepos }), runMetrics, PIPED));
   withPlainHelp(cmd, [METRICS_PLAIN], '  Piped without -o, the exposition text is passed through as sent instead.');
-  return withExamples(cmd, ['mq metrics --repo acme/widgets', 'mq metrics --all-repos > metrics.prom', "mq metrics -o plain | awk -F'\\t' '$5 == \"depth\"'"]);
+  return withExamples(cmd, [
+    'mq metrics --repo acme/widgets',
+    'mq metrics --all-repos > metrics.prom',
+    "mq metrics -o plain | awk -F'\\t' '$5 == \"depth\"'",
+  ]);
 }

@@ -26,11 +26,18 @@ export async function runRestart(opts: RestartOptions, deps: Deps): Promise<Resu
     if (state !== 'failed' && state !== 'cancelled') throw err;
     const branch = deps.options.branch ? ` --branch ${target.targetBranch}` : '';
     const left = state === 'failed' ? 'failed' : 'was cancelled';
-    throw withHint(err, `PR #${pr} ${left} and left the queue, so no tests run to restart: resubmit it with \`mq submit ${pr}${branch}\``);
+    throw withHint(
+      err,
+      `PR #${pr} ${left} and left the queue, so no tests run to restart: resubmit it with \`mq submit ${pr}${branch}\``,
+    );
   }
   if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, doc: { requests: deps.dryRuns } } };
   const state = await stateAfter(client, target, pr);
-  deps.out.note([own(paints.green, '✓'), ` restarted tests of PR #${pr}`, ...(state ? ['; it is now ', v(state)] : [])]);
+  deps.out.note([
+    own(paints.green, '✓'),
+    ` restarted tests of PR #${pr}`,
+    ...(state ? ['; it is now ', v(state)] : []),
+  ]);
   const common = { action: 'restart', repo: formatRepo(target.repo), targetBranch: target.targetBranch };
   return { data: prDocument([{ pr, ok: true, exitCode: 0, ...common, state }], common), exitCode: 0 };
 }
@@ -42,7 +49,15 @@ export function restartCommand(ctx: Context): Command {
     .argument('[pr]', 'PR number')
     .option('--dry-run', 'print the request instead of sending it')
     .action(
-      act(ctx, 'restart', (pr: string | undefined, f: { dryRun?: boolean }): RestartOptions => ({ pr: onePr(ctx.env, pr), dryRun: f.dryRun }), runRestart),
+      act(
+        ctx,
+        'restart',
+        (pr: string | undefined, f: { dryRun?: boolean }): RestartOptions => ({
+          pr: onePr(ctx.env, pr),
+          dryRun: f.dryRun,
+        }),
+        runRestart,
+      ),
     );
   withPlainHelp(cmd, [plainNone('nothing on stdout: a ✓ line on stderr, and the exit code')]);
   return withExamples(cmd, ['mq restart 42', 'mq restart 42 --json']);

@@ -11,7 +11,10 @@ import { InputTooLarge, limitText } from '../util/limited-read.js';
 
 // Help paragraphs are written when help is shown, not each time a command is built.
 export function withExamples(cmd: Command, examples: string[], extra?: string): Command {
-  return cmd.addHelpText('after', () => `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n${extra ? `\n${extra}\n` : ''}`);
+  return cmd.addHelpText(
+    'after',
+    () => `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n${extra ? `\n${extra}\n` : ''}`,
+  );
 }
 
 /** Adds the `Plain output (piped, or -o plain):` paragraph, written from the specs that build the rows. */
@@ -52,7 +55,8 @@ export async function readStdinLimited(deps: Pick<Deps, 'io'>, limit: number, wh
   try {
     return await deps.io.readStdin(limit);
   } catch (err) {
-    if (err instanceof InputTooLarge) throw new UsageError(`${what}: standard input is over the limit of ${limitText(limit)}; nothing was sent`);
+    if (err instanceof InputTooLarge)
+      throw new UsageError(`${what}: standard input is over the limit of ${limitText(limit)}; nothing was sent`);
     throw err;
   }
 }

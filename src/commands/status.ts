@@ -69,12 +69,22 @@ export async function runStatusMany(opts: StatusManyOptions, deps: Deps): Promis
   const byNumber = new Map(pullRequests.map((r) => [r.prNumber, r]));
   const missing = new Set(notFound);
   const now = client.serviceNow(() => deps.clock.now());
-  const rows = [...new Set(numbers)].map((n) => batchRow(n, byNumber.get(n), missing.has(n) || !byNumber.has(n), order, now));
+  const rows = [...new Set(numbers)].map((n) =>
+    batchRow(n, byNumber.get(n), missing.has(n) || !byNumber.has(n), order, now),
+  );
   const table: Block[] = [
     {
       headers: ['PR', 'State', 'For', 'Position', 'Reason'],
       fit: { truncate: ['Reason'], drop: ['Position'] },
-      rows: rows.map((r): Row => [`#${r.pr}`, { value: r.state, paint: stateColor }, r.forText, r.position === null ? '' : String(r.position), r.reason]),
+      rows: rows.map(
+        (r): Row => [
+          `#${r.pr}`,
+          { value: r.state, paint: stateColor },
+          r.forText,
+          r.position === null ? '' : String(r.position),
+          r.reason,
+        ],
+      ),
     },
   ];
   const plain: Block[] = [
@@ -92,7 +102,10 @@ export async function runStatusMany(opts: StatusManyOptions, deps: Deps): Promis
       ),
     },
   ];
-  const notes = oneByOne === null ? [] : [`mq: note: the service has no getSubmittedPullRequests (HTTP ${oneByOne}); read one PR per request`];
+  const notes =
+    oneByOne === null
+      ? []
+      : [`mq: note: the service has no getSubmittedPullRequests (HTTP ${oneByOne}); read one PR per request`];
   return {
     data: {
       ...prDocument(
@@ -129,7 +142,10 @@ export function statusCommand(ctx: Context): Command {
     .description(
       "Show where a submitted PR is: its state and for how long, priority, readiness, title, author, sha and base branch, then its story: every trip through the queue (newest first) with each transition's time, state and reason in plain words, and the run that merged or failed it (on a terminal, times read as how long ago by the service's clock and run ids by their first 8 characters; piped and with --json, ISO times and whole ids). For a failed PR the failing checks of that run are listed with their URLs. With several PRs (or `-` for numbers on stdin), one row per PR (state, for how long, position, reason), read 50 PRs per request (one per request from a service without getSubmittedPullRequests, said once on stderr). A PR never submitted to this queue exits 3.",
     )
-    .argument('[prs...]', 'PR numbers, or - to read them from stdin (in GitHub Actions it defaults to the PR of the workflow run)')
+    .argument(
+      '[prs...]',
+      'PR numbers, or - to read them from stdin (in GitHub Actions it defaults to the PR of the workflow run)',
+    )
     .action(async (prs: string[]) => (prs.length > 1 || prs.includes('-') ? many(prs) : one(prs[0])));
   withPlainHelp(
     cmd,

@@ -46,11 +46,16 @@ export async function runSubmit(opts: SubmitOptions, deps: Deps): Promise<Result
     prs,
     { parallel: opts.parallel, action: 'submit', bulk },
     async (pr) => {
-      await client.submitPullRequest({ ...target, pr: { number: pr }, priority: opts.priority, noBatch: opts.noBatch }, { deadline, signal: deps.signal });
+      await client.submitPullRequest(
+        { ...target, pr: { number: pr }, priority: opts.priority, noBatch: opts.noBatch },
+        { deadline, signal: deps.signal },
+      );
       return {
         repo: formatRepo(target.repo),
         targetBranch: target.targetBranch,
-        ...(opts.priority !== undefined ? { priority: opts.priority, priorityValue: priorityValue(opts.priority) } : {}),
+        ...(opts.priority !== undefined
+          ? { priority: opts.priority, priorityValue: priorityValue(opts.priority) }
+          : {}),
         ...(opts.noBatch ? { noBatch: opts.noBatch } : {}),
         ...(opts.dryRun ? { dryRun: true } : {}),
       };
@@ -77,9 +82,19 @@ export async function runSubmit(opts: SubmitOptions, deps: Deps): Promise<Result
       waiting = false;
     }
   }
-  if (!bulk) deps.out.note([own(paints.green, '✓'), ` submitted PR #${prs[0]} to the `, v(target.targetBranch), ' queue of ', v(formatRepo(target.repo))]);
+  if (!bulk)
+    deps.out.note([
+      own(paints.green, '✓'),
+      ` submitted PR #${prs[0]} to the `,
+      v(target.targetBranch),
+      ' queue of ',
+      v(formatRepo(target.repo)),
+    ]);
   await warn();
-  return { data: prDocument(results, { action: 'submit', repo: formatRepo(target.repo), targetBranch: target.targetBranch }), exitCode };
+  return {
+    data: prDocument(results, { action: 'submit', repo: formatRepo(target.repo), targetBranch: target.targetBranch }),
+    exitCode,
+  };
 }
 
 /** What a queue in each state does with a PR just submitted to it (running: nothing to say). */
@@ -90,7 +105,11 @@ const NOT_ADMITTING: Record<string, string> = {
 };
 
 /** Best effort: the queue's state, or that it does not exist (404 without hint); never rejects. */
-async function readQueueState(deps: Deps, client: MergeQueueClient, target: Target): Promise<{ state?: string; missing?: true }> {
+async function readQueueState(
+  deps: Deps,
+  client: MergeQueueClient,
+  target: Target,
+): Promise<{ state?: string; missing?: true }> {
   try {
     return { state: await client.getQueueState(target, { signal: deps.signal }) };
   } catch (err) {
@@ -100,7 +119,9 @@ async function readQueueState(deps: Deps, client: MergeQueueClient, target: Targ
 }
 
 export function parallelOption(): Option {
-  return new Option('--parallel <n>', 'requests in flight at once for several PRs').default(8).argParser((val) => parseIntIn(val, '--parallel', 1, 64));
+  return new Option('--parallel <n>', 'requests in flight at once for several PRs')
+    .default(8)
+    .argParser((val) => parseIntIn(val, '--parallel', 1, 64));
 }
 
 interface SubmitFlags {
@@ -115,13 +136,22 @@ interface SubmitFlags {
 export function submitCommand(ctx: Context): Command {
   const cmd = new Command('submit')
     .summary('submit PRs to the merge queue')
-    .description('Submit one or more pull requests to the merge queue of the target branch. Resubmitting a queued PR updates its priority.')
+    .description(
+      'Submit one or more pull requests to the merge queue of the target branch. Resubmitting a queued PR updates its priority.',
+    )
     .argument('[pr...]', "PR numbers; `-` reads them from stdin (in GitHub Actions: defaults to the run's PR)")
-    .addOption(new Option('-p, --priority <priority>', 'urgent, high, medium, low, or 0-255 (0 is the most urgent)').argParser(parsePriority))
+    .addOption(
+      new Option('-p, --priority <priority>', 'urgent, high, medium, low, or 0-255 (0 is the most urgent)').argParser(
+        parsePriority,
+      ),
+    )
     .option('--no-batch', 'test this PR alone, never in a batch')
     .addOption(parallelOption())
     .option('--dry-run', 'print the requests instead of sending them')
-    .option('--wait', 'then wait until the PR merges or leaves the queue (one PR; --timeout bounds the wait, default 2h)')
+    .option(
+      '--wait',
+      'then wait until the PR merges or leaves the queue (one PR; --timeout bounds the wait, default 2h)',
+    )
     .option('--interval <duration>', 'with --wait: time between polls (default 15s)')
     .action(
       act(

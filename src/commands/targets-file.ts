@@ -139,7 +139,8 @@ export class TargetsBodyWriter {
       this.lineCarry = null;
     } else this.take(this.decoder.end(), true);
     const failure = this.failure;
-    if (failure?.kind === 'invalid') throw new UsageError(`--file: ${this.source} starts with [ but is not a valid JSON array`);
+    if (failure?.kind === 'invalid')
+      throw new UsageError(`--file: ${this.source} starts with [ but is not a valid JSON array`);
     if (failure?.kind === 'json') {
       try {
         JSON.parse(failure.prefix + failure.rest.join(''));
@@ -161,9 +162,12 @@ export class TargetsBodyWriter {
     const tail = Buffer.from(']}');
     const length = head.length + this.bytes + tail.length;
     if (length > this.maxBodyBytes) {
-      throw new UsageError(`the target list makes a ${(length / 1048576).toFixed(1)} MiB request; the service accepts at most 20 MiB`, {
-        hints: ['send --all instead: the PR is then taken to impact every target'],
-      });
+      throw new UsageError(
+        `the target list makes a ${(length / 1048576).toFixed(1)} MiB request; the service accepts at most 20 MiB`,
+        {
+          hints: ['send --all instead: the PR is then taken to impact every target'],
+        },
+      );
     }
     const all = [head, ...this.pieces, tail];
     return {

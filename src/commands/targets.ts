@@ -54,7 +54,13 @@ export function targetsOptions(pr: number, f: TargetsFlags): TargetsOptions {
     });
   }
   if (f.target?.some((t) => t.trim() === '')) throw new UsageError('--target: a target must not be empty');
-  const source: TargetSource = f.all ? { all: true } : f.none ? { none: true } : f.target ? { targets: f.target } : { file: f.file as string };
+  const source: TargetSource = f.all
+    ? { all: true }
+    : f.none
+      ? { none: true }
+      : f.target
+        ? { targets: f.target }
+        : { file: f.file as string };
   const forked = f.forkedWorkflowRunId?.trim();
   if (forked !== undefined && !WORKFLOW_RUN_ID.test(forked)) {
     const given = JSON.stringify(f.forkedWorkflowRunId);
@@ -104,7 +110,9 @@ async function readTargetsFile(deps: Deps, file: string): Promise<TargetsBodyWri
     }
   } catch (err) {
     if (err instanceof InputTooLarge) throw tooLarge(file);
-    throw new UsageError(`--file: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new UsageError(
+      `--file: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
   }
   writer.end();
   return writer;
@@ -128,9 +136,12 @@ export async function runTargets(opts: TargetsOptions, deps: Deps): Promise<Resu
     count = impactedTargets === 'ALL' ? 'ALL' : impactedTargets.length;
     bytes = Buffer.byteLength(body);
     if (bytes > MAX_BODY_BYTES) {
-      throw new UsageError(`the target list makes a ${(bytes / 1048576).toFixed(1)} MiB request; the service accepts at most 20 MiB`, {
-        hints: ['send --all instead: the PR is then taken to impact every target'],
-      });
+      throw new UsageError(
+        `the target list makes a ${(bytes / 1048576).toFixed(1)} MiB request; the service accepts at most 20 MiB`,
+        {
+          hints: ['send --all instead: the PR is then taken to impact every target'],
+        },
+      );
     }
   }
   const forked = opts.forkedWorkflowRunId ?? forkWithoutToken(deps);
@@ -148,7 +159,8 @@ export async function runTargets(opts: TargetsOptions, deps: Deps): Promise<Resu
     done.abort();
     throw err;
   }
-  if (opts.dryRun) return { exitCode: 0, dryRun: { requests: deps.dryRuns, doc: { requests: deps.dryRuns, targets: count } } };
+  if (opts.dryRun)
+    return { exitCode: 0, dryRun: { requests: deps.dryRuns, doc: { requests: deps.dryRuns, targets: count } } };
   const common = { action: 'targets', repo: formatRepo(target.repo), targetBranch: target.targetBranch };
   deps.out.note([
     own(paints.green, '✓'),
@@ -202,8 +214,18 @@ export function targetsCommand(ctx: Context): Command {
     .option('--all', 'the PR impacts every target (sends "ALL")')
     .option('--none', 'the PR impacts nothing (sends an empty list)')
     .option('--dry-run', 'print the request instead of sending it')
-    .option('--forked-workflow-run-id <id>', "a fork PR's workflow run id, the upload's credential instead of a token (default there: GITHUB_RUN_ID)")
-    .action(act(ctx, 'targets', (pr: string | undefined, f: TargetsFlags) => targetsOptions(onePr(ctx.env, pr), f), runTargets));
+    .option(
+      '--forked-workflow-run-id <id>',
+      "a fork PR's workflow run id, the upload's credential instead of a token (default there: GITHUB_RUN_ID)",
+    )
+    .action(
+      act(
+        ctx,
+        'targets',
+        (pr: string | undefined, f: TargetsFlags) => targetsOptions(onePr(ctx.env, pr), f),
+        runTargets,
+      ),
+    );
   withPlainHelp(cmd, [plainNone('nothing on stdout: a ✓ line on stderr, and the exit code')]);
   return withExamples(cmd, [
     'mq targets 42 --sha "$(git rev-parse HEAD)" --target //svc/api --target //svc/web',

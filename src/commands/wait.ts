@@ -51,9 +51,17 @@ function checkRecord(record: SubmittedPullRequest, pr: number): string {
   const what = `get PR #${pr}`;
   const hints = ['check that the API URL points at the merge queue service; rerun with --debug to see the response'];
   if (typeof record.prNumber === 'number' && record.prNumber !== pr) {
-    throw new MqError(ExitCode.unexpected, what, `the service sent something unexpected: the record of PR #${record.prNumber}`, { hints });
+    throw new MqError(
+      ExitCode.unexpected,
+      what,
+      `the service sent something unexpected: the record of PR #${record.prNumber}`,
+      { hints },
+    );
   }
-  if (!record.state) throw new MqError(ExitCode.unexpected, what, 'the service sent something unexpected: a record without a state', { hints });
+  if (!record.state)
+    throw new MqError(ExitCode.unexpected, what, 'the service sent something unexpected: a record without a state', {
+      hints,
+    });
   return record.state;
 }
 
@@ -131,7 +139,19 @@ export async function waitForPr(
   deps.out.note([exitCode === 0 ? own(paints.green, '✓') : own(paints.red, '✗'), ' ', v(summary)]);
 
   const doc = prDocument(
-    [{ pr, ok: exitCode === 0, outcome, exitCode, state: finalState, submitted: info.submitted ?? false, waitedMs, transitions, pullRequest: last ?? null }],
+    [
+      {
+        pr,
+        ok: exitCode === 0,
+        outcome,
+        exitCode,
+        state: finalState,
+        submitted: info.submitted ?? false,
+        waitedMs,
+        transitions,
+        pullRequest: last ?? null,
+      },
+    ],
     {
       action: 'wait',
     },
@@ -154,11 +174,26 @@ export async function waitForPr(
         { lines: [''] },
         {
           headers: ['At', 'From', 'To', 'After'],
-          rows: transitions.map((t) => [t.at, t.from ?? '—', t.to, t.afterMs === null ? '' : formatDuration(t.afterMs)]),
+          rows: transitions.map((t) => [
+            t.at,
+            t.from ?? '—',
+            t.to,
+            t.afterMs === null ? '' : formatDuration(t.afterMs),
+          ]),
         },
       ],
       plain: [
-        { headers: [], rows: [WAIT_PLAIN.row({ pr: String(pr), outcome, state: finalState ?? '', waited_seconds: String(Math.round(waitedMs / 1000)) })] },
+        {
+          headers: [],
+          rows: [
+            WAIT_PLAIN.row({
+              pr: String(pr),
+              outcome,
+              state: finalState ?? '',
+              waited_seconds: String(Math.round(waitedMs / 1000)),
+            }),
+          ],
+        },
       ],
     },
   };

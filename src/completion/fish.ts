@@ -5,7 +5,8 @@ export function fishScript(tree: Tree): string {
   const fq = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
   const valueOptions: string[] = [];
   for (const n of tree.nodes)
-    for (const o of [...n.options, ...tree.globals]) if (takesValue(o)) for (const f of flagsOf(o)) valueOptions.push(`${n.path} ${f}`);
+    for (const o of [...n.options, ...tree.globals])
+      if (takesValue(o)) for (const f of flagsOf(o)) valueOptions.push(`${n.path} ${f}`);
   const lines = [
     HEADER,
     '# fish: copy this file to ~/.config/fish/completions/mq.fish',
@@ -39,7 +40,11 @@ export function fishScript(tree: Tree): string {
     '    switch "$argv"',
   ];
   for (const n of tree.nodes)
-    if (n.subcommands.length) lines.push(`        case ${fq(n.path)}`, `            printf '%s\\n' ${n.subcommands.map((s) => fq(s.name)).join(' ')}`);
+    if (n.subcommands.length)
+      lines.push(
+        `        case ${fq(n.path)}`,
+        `            printf '%s\\n' ${n.subcommands.map((s) => fq(s.name)).join(' ')}`,
+      );
   lines.push('    end', 'end');
   lines.push('complete -c mq -f');
   const valueArgs = (kind: ValueKind): string[] => {
@@ -63,7 +68,9 @@ export function fishScript(tree: Tree): string {
     n.positionals.forEach((kind, i) => {
       const last = n.variadic && i === n.positionals.length - 1 ? 999 : i;
       const cond2 = `-n ${fq(`__mq_arg ${fq(n.path)} ${i} ${last}`)}`;
-      if ('words' in kind) for (const w of kind.words) lines.push(`complete -c mq ${cond2} -a ${fq(w.name)}${w.summary ? ` -d ${fq(w.summary)}` : ''}`);
+      if ('words' in kind)
+        for (const w of kind.words)
+          lines.push(`complete -c mq ${cond2} -a ${fq(w.name)}${w.summary ? ` -d ${fq(w.summary)}` : ''}`);
       else if (kind.special === '@profiles') lines.push(`complete -c mq ${cond2} -a '(__mq_profiles)' -d profile`);
       else if (kind.special === '@file') lines.push(`complete -c mq ${cond2} -F`);
     });

@@ -14,11 +14,15 @@ function tables(tree: Tree): string {
   const lines: string[] = [];
   const printLines = (ls: string[]) => `printf '%s\\n' ${ls.map(q).join(' ')}`;
   lines.push('__mq_subcommands() {', '  case "$1" in');
-  for (const n of tree.nodes) if (n.subcommands.length) lines.push(`    ${q(n.path)}) ${printLines(n.subcommands.map((s) => `${s.name}\t${s.summary}`))} ;;`);
+  for (const n of tree.nodes)
+    if (n.subcommands.length)
+      lines.push(`    ${q(n.path)}) ${printLines(n.subcommands.map((s) => `${s.name}\t${s.summary}`))} ;;`);
   lines.push('  esac', '}');
   lines.push('__mq_options() {', '  case "$1" in');
   for (const n of tree.nodes) {
-    const opts = [...n.options, ...tree.globals].flatMap((o) => flagsOf(o).map((f) => `${f}\t${oneLine(o.description)}`));
+    const opts = [...n.options, ...tree.globals].flatMap((o) =>
+      flagsOf(o).map((f) => `${f}\t${oneLine(o.description)}`),
+    );
     lines.push(`    ${q(n.path)}) ${printLines(opts)} ;;`);
   }
   lines.push('  esac', '}');

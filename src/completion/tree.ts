@@ -13,7 +13,9 @@ const HELP_TOPICS = [
 ];
 
 /** What completes a value: fixed words (with descriptions), profile names, files, directories, or nothing. */
-export type ValueKind = { words: Array<{ name: string; summary: string }> } | { special: '@profiles' | '@file' | '@dir' | '@any' };
+export type ValueKind =
+  | { words: Array<{ name: string; summary: string }> }
+  | { special: '@profiles' | '@file' | '@dir' | '@any' };
 
 export interface Node {
   path: string;
@@ -33,7 +35,11 @@ export const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 const words = (names: readonly string[]): ValueKind => ({ words: names.map((name) => ({ name, summary: '' })) });
 
 /** Positional arguments whose values mq knows (by command path and argument name). */
-function positionalKind(path: string, arg: CommandDescription['arguments'][number], topLevel: Array<{ name: string; summary: string }>): ValueKind {
+function positionalKind(
+  path: string,
+  arg: CommandDescription['arguments'][number],
+  topLevel: Array<{ name: string; summary: string }>,
+): ValueKind {
   if (arg.choices) return words(arg.choices);
   if (path === 'mq completion') return words(SHELLS);
   if (path === 'mq help') return { words: [...HELP_TOPICS, ...topLevel] };
@@ -44,10 +50,17 @@ function positionalKind(path: string, arg: CommandDescription['arguments'][numbe
   return { special: '@any' };
 }
 
-function nodesOf(cmd: CommandDescription, path: string, out: Node[], topLevel: Array<{ name: string; summary: string }>): void {
+function nodesOf(
+  cmd: CommandDescription,
+  path: string,
+  out: Node[],
+  topLevel: Array<{ name: string; summary: string }>,
+): void {
   out.push({
     path,
-    subcommands: cmd.commands.flatMap((c) => [c.name, ...c.aliases].map((name) => ({ name, summary: oneLine(c.summary) }))),
+    subcommands: cmd.commands.flatMap((c) =>
+      [c.name, ...c.aliases].map((name) => ({ name, summary: oneLine(c.summary) })),
+    ),
     options: cmd.options,
     positionals: cmd.arguments.map((a) => positionalKind(path, a, topLevel)),
     variadic: cmd.arguments.at(-1)?.variadic === true,
@@ -57,9 +70,12 @@ function nodesOf(cmd: CommandDescription, path: string, out: Node[], topLevel: A
 }
 
 export function treeOf(program: { globalOptions: OptionDescription[]; commands: CommandDescription[] }): Tree {
-  const topLevel = program.commands.flatMap((c) => [c.name, ...c.aliases].map((name) => ({ name, summary: oneLine(c.summary) })));
+  const topLevel = program.commands.flatMap((c) =>
+    [c.name, ...c.aliases].map((name) => ({ name, summary: oneLine(c.summary) })),
+  );
   const nodes: Node[] = [{ path: 'mq', subcommands: topLevel, options: [], positionals: [], variadic: false }];
-  for (const c of program.commands) for (const name of [c.name, ...c.aliases]) nodesOf(c, `mq ${name}`, nodes, topLevel);
+  for (const c of program.commands)
+    for (const name of [c.name, ...c.aliases]) nodesOf(c, `mq ${name}`, nodes, topLevel);
   // commander's own --help is not in the options list, but is accepted everywhere.
   const help: OptionDescription = {
     flags: '-h, --help',

@@ -35,7 +35,10 @@ export function tokenDestinationError(d: TokenDestination): MqError | undefined 
   return new ConfigError(
     `the token of profile "${d.profileName}" is for ${home ?? 'its own service'}; mq will not send it to ${target ?? 'another service'} (API URL from ${d.apiUrl.source})`,
     {
-      hints: ['set MQ_TOKEN to a token for that service', `or make a profile for it: mq --profile NAME --api-url ${target ?? 'URL'} auth login`],
+      hints: [
+        'set MQ_TOKEN to a token for that service',
+        `or make a profile for it: mq --profile NAME --api-url ${target ?? 'URL'} auth login`,
+      ],
     },
   );
 }

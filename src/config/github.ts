@@ -21,9 +21,15 @@ export function inferPrNumber(env: NodeJS.ProcessEnv): number {
     try {
       event = JSON.parse(readFileSync(eventPath, 'utf8'));
     } catch (err) {
-      throw new UsageError(`GITHUB_EVENT_PATH: cannot read the event file ${eventPath} (${(err as NodeJS.ErrnoException).code ?? 'invalid JSON'})`);
+      throw new UsageError(
+        `GITHUB_EVENT_PATH: cannot read the event file ${eventPath} (${(err as NodeJS.ErrnoException).code ?? 'invalid JSON'})`,
+      );
     }
-    const e = event as { pull_request?: { number?: unknown }; number?: unknown; issue?: { number?: unknown; pull_request?: unknown } };
+    const e = event as {
+      pull_request?: { number?: unknown };
+      number?: unknown;
+      issue?: { number?: unknown; pull_request?: unknown };
+    };
     const n = e.pull_request?.number ?? (e.issue?.pull_request ? e.issue.number : undefined) ?? e.number;
     if (typeof n === 'number') return parsePrNumber(String(n), 'GITHUB_EVENT_PATH');
   }

@@ -35,10 +35,12 @@ export function checkProfileName(name: string, source: string): string {
 }
 
 export function resolveProfileName(flags: GlobalFlags, env: NodeJS.ProcessEnv, data: ConfigData): Sourced<string> {
-  if (flags.profile !== undefined) return { value: checkProfileName(flags.profile, 'flag --profile'), source: 'flag --profile' };
+  if (flags.profile !== undefined)
+    return { value: checkProfileName(flags.profile, 'flag --profile'), source: 'flag --profile' };
   const fromEnv = envValue(env, 'MQ_PROFILE');
   if (fromEnv) return { value: checkProfileName(fromEnv, 'env MQ_PROFILE'), source: 'env MQ_PROFILE' };
-  if (data.activeProfile && isProfileName(data.activeProfile)) return { value: data.activeProfile, source: 'config activeProfile' };
+  if (data.activeProfile && isProfileName(data.activeProfile))
+    return { value: data.activeProfile, source: 'config activeProfile' };
   return { value: DEFAULT_PROFILE, source: 'default' };
 }
 
@@ -54,11 +56,20 @@ export function activeProfile(name: Sourced<string>, data: ConfigData): Profile 
   if (name.source === 'default' || name.source === 'config activeProfile') return {};
   const known = Object.keys(data.profiles);
   throw new ConfigError(`unknown profile "${name.value}" (from ${name.source})`, {
-    hints: [known.length ? `known profiles: ${known.join(', ')}` : 'no profiles yet: create one with `mq auth login --profile NAME`'],
+    hints: [
+      known.length
+        ? `known profiles: ${known.join(', ')}`
+        : 'no profiles yet: create one with `mq auth login --profile NAME`',
+    ],
   });
 }
 
-export function resolveApiUrl(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Profile, profileName: string): Sourced<string> {
+export function resolveApiUrl(
+  flags: GlobalFlags,
+  env: NodeJS.ProcessEnv,
+  profile: Profile,
+  profileName: string,
+): Sourced<string> {
   const pick = (): Sourced<string> => {
     if (flags.apiUrl) return { value: flags.apiUrl, source: 'flag --api-url' };
     const fromEnv = envValue(env, 'MQ_API_URL');
@@ -70,12 +81,17 @@ export function resolveApiUrl(flags: GlobalFlags, env: NodeJS.ProcessEnv, profil
   return { value: checkApiUrl(chosen.value, chosen.source, flags.insecureHttp === true), source: chosen.source };
 }
 
-export function resolveToken(env: NodeJS.ProcessEnv, profile: Profile, profileName: string): Sourced<string> | undefined {
+export function resolveToken(
+  env: NodeJS.ProcessEnv,
+  profile: Profile,
+  profileName: string,
+): Sourced<string> | undefined {
   const mq = envValue(env, 'MQ_TOKEN');
   if (mq) return { value: checkToken(mq, 'env MQ_TOKEN'), source: 'env MQ_TOKEN' };
   const trunk = envValue(env, 'TRUNK_API_TOKEN');
   if (trunk) return { value: checkToken(trunk, 'env TRUNK_API_TOKEN'), source: 'env TRUNK_API_TOKEN' };
-  if (profile.token) return { value: checkToken(profile.token, `profile "${profileName}"`), source: `profile "${profileName}"` };
+  if (profile.token)
+    return { value: checkToken(profile.token, `profile "${profileName}"`), source: `profile "${profileName}"` };
   return undefined;
 }
 
@@ -101,7 +117,8 @@ export function parseRepo(text: string, source: string): RepoRef {
   if (parts.length === 2) parts.unshift('github.com');
   if (parts.length !== 3) throw bad();
   const [host, owner, name] = parts as [string, string, string];
-  if (!HOST_PART.test(host) || !NAME_PART.test(owner) || !NAME_PART.test(name) || name === '.' || name === '..') throw bad();
+  if (!HOST_PART.test(host) || !NAME_PART.test(owner) || !NAME_PART.test(name) || name === '.' || name === '..')
+    throw bad();
   return { host: host.toLowerCase(), owner, name };
 }
 
@@ -140,7 +157,11 @@ export function resolveRepo(t: TargetContext): Sourced<RepoRef> {
     }
     return { value: parseRepo(`${host}/${gh}`, 'GITHUB_REPOSITORY'), source: 'env GITHUB_REPOSITORY' };
   }
-  if (t.profile.repo) return { value: parseRepo(t.profile.repo, `profile "${t.profileName}" repo`), source: `profile "${t.profileName}"` };
+  if (t.profile.repo)
+    return {
+      value: parseRepo(t.profile.repo, `profile "${t.profileName}" repo`),
+      source: `profile "${t.profileName}"`,
+    };
   const facts = git(t.cwd);
   const inferred = facts.repo;
   if (inferred) return { value: parseRepo(inferred, 'git remote origin'), source: 'git remote origin' };
@@ -150,7 +171,9 @@ export function resolveRepo(t: TargetContext): Sourced<RepoRef> {
       ? 'the URL of git remote origin is not a [host/]owner/name repository'
       : 'this git clone has no remote named origin';
   throw new UsageError(`no repository: pass --repo [host/]owner/name (${why})`, {
-    hints: ['or set MQ_REPO, set a default with `mq profile set repo OWNER/NAME`, or run inside a clone with an origin remote'],
+    hints: [
+      'or set MQ_REPO, set a default with `mq profile set repo OWNER/NAME`, or run inside a clone with an origin remote',
+    ],
   });
 }
 
@@ -165,7 +188,11 @@ export function resolveBranch(t: TargetContext): Sourced<string> {
   const inferred = facts.defaultBranch;
   if (inferred) return { value: inferred, source: 'git origin/HEAD' };
   const setHead = facts.inRepo && facts.hasOrigin;
-  const why = !facts.inRepo ? 'not inside a git clone' : facts.hasOrigin ? 'origin/HEAD is not set in this clone' : 'this git clone has no remote named origin';
+  const why = !facts.inRepo
+    ? 'not inside a git clone'
+    : facts.hasOrigin
+      ? 'origin/HEAD is not set in this clone'
+      : 'this git clone has no remote named origin';
   throw new UsageError(`no target branch: pass --branch NAME (${why})`, {
     hints: [
       ...(setHead ? ['or record the remote default branch: git remote set-head origin --auto'] : []),

@@ -82,7 +82,8 @@ function check(raw: unknown, path: string): Loaded {
   const ignoredProfiles: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [name, p] of Object.entries(profilesRaw as Record<string, unknown>)) {
     let why: string | undefined;
-    if (!isProfileName(name)) why = `has a profile name ${quoteName(name)} that is not allowed (letters, digits, _ . -; at most 64)`;
+    if (!isProfileName(name))
+      why = `has a profile name ${quoteName(name)} that is not allowed (letters, digits, _ . -; at most 64)`;
     else if (!p || typeof p !== 'object' || Array.isArray(p)) why = `has a profile "${name}" that is not an object`;
     else {
       const bad = PROFILE_KEYS.find((key) => {
@@ -108,8 +109,11 @@ function check(raw: unknown, path: string): Loaded {
   if (obj.activeProfile !== undefined) {
     if (typeof obj.activeProfile === 'string' && isProfileName(obj.activeProfile)) activeProfile = obj.activeProfile;
     else {
-      const shown = typeof obj.activeProfile === 'string' ? quoteName(obj.activeProfile) : `a ${typeof obj.activeProfile}`;
-      warnings.push(`the config file ${path} has an "activeProfile" that is not a profile name (${shown}); ignoring it`);
+      const shown =
+        typeof obj.activeProfile === 'string' ? quoteName(obj.activeProfile) : `a ${typeof obj.activeProfile}`;
+      warnings.push(
+        `the config file ${path} has an "activeProfile" that is not a profile name (${shown}); ignoring it`,
+      );
     }
   }
   return { data: { activeProfile, profiles }, raw: obj, ignoredProfiles, warnings };
@@ -158,7 +162,13 @@ export class ProfileStore {
     try {
       const st = fstatSync(fd);
       if (!st.isFile()) {
-        const kind = st.isFIFO() ? 'a FIFO' : st.isDirectory() ? 'a directory' : st.isSocket() ? 'a socket' : 'a device';
+        const kind = st.isFIFO()
+          ? 'a FIFO'
+          : st.isDirectory()
+            ? 'a directory'
+            : st.isSocket()
+              ? 'a socket'
+              : 'a device';
         throw invalid(this.path, `is ${kind}, not a regular file`);
       }
       if (st.size > MAX_CONFIG_BYTES) throw unusable(this.path, 'is larger than 1 MiB');
@@ -222,7 +232,10 @@ export class ProfileStore {
       Object.assign(profiles, loaded.ignoredProfiles, loaded.data.profiles);
       const doc: Record<string, unknown> = { ...loaded.raw, profiles };
       if (loaded.data.activeProfile !== undefined) doc.activeProfile = loaded.data.activeProfile;
-      else if (loaded.raw.activeProfile === undefined || (typeof loaded.raw.activeProfile === 'string' && isProfileName(loaded.raw.activeProfile)))
+      else if (
+        loaded.raw.activeProfile === undefined ||
+        (typeof loaded.raw.activeProfile === 'string' && isProfileName(loaded.raw.activeProfile))
+      )
         delete doc.activeProfile;
       writeConfig(this.path, doc);
       return result;

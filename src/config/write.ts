@@ -71,7 +71,12 @@ async function takeOver(file: string, now: () => number): Promise<boolean> {
   try {
     // Locked under its own name: proper-lockfile keeps one record per path per process, so relocking
     // `file` would overwrite the config lock's record of another caller here.
-    releaseGuard = await lockfile.lock(`${file}.takeover`, { realpath: false, stale: 2_000, retries: 0, onCompromised: () => {} });
+    releaseGuard = await lockfile.lock(`${file}.takeover`, {
+      realpath: false,
+      stale: 2_000,
+      retries: 0,
+      onCompromised: () => {},
+    });
   } catch {
     return false; // another process is taking it over
   }
@@ -115,9 +120,11 @@ export async function lockConfig(file: string, now: () => number = Date.now): Pr
       if (await takeOver(file, now)) continue;
       if (now() > deadline) {
         const owner = readOwner(file);
-        throw lockError(file, `is locked by another mq process${owner ? ` (pid ${owner.pid})` : ''}: ${lockDirOf(file)}`, [
-          'try again; remove the lock directory by hand if no mq is running',
-        ]);
+        throw lockError(
+          file,
+          `is locked by another mq process${owner ? ` (pid ${owner.pid})` : ''}: ${lockDirOf(file)}`,
+          ['try again; remove the lock directory by hand if no mq is running'],
+        );
       }
       await new Promise((r) => setTimeout(r, 5 + Math.random() * 20));
       continue;
@@ -136,7 +143,10 @@ export async function lockConfig(file: string, now: () => number = Date.now): Pr
     }
     return async () => {
       await unlock();
-      if (compromised) throw lockError(file, `lost its lock while being written (${compromised.message})`, ['check the file, and try again']);
+      if (compromised)
+        throw lockError(file, `lost its lock while being written (${compromised.message})`, [
+          'check the file, and try again',
+        ]);
     };
   }
 }
@@ -180,8 +190,10 @@ export function writeConfig(file: string, doc: Record<string, unknown>): void {
     conf.store = doc;
   } catch (err) {
     removeTempFiles(file);
-    throw lockError(file, `cannot be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); it is unchanged`, [
-      'free some space or fix the permissions, then try again',
-    ]);
+    throw lockError(
+      file,
+      `cannot be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); it is unchanged`,
+      ['free some space or fix the permissions, then try again'],
+    );
   }
 }

@@ -16,7 +16,14 @@ export const FRAME_HEADERS = ['PR', 'Title', 'Author', 'State', 'For', 'Note'];
 export const FRAME_FIT: TableFit = { truncate: ['Title', 'Note'], drop: ['Note', 'Author'] };
 
 export function frameRows(prs: DemoPrState[], now: number): Row[] {
-  return prs.map((p) => [`#${p.pr.number}`, p.pr.title, p.pr.author, { value: p.state, paint: stateColor }, formatDuration(now - p.since), p.pr.note ?? '']);
+  return prs.map((p) => [
+    `#${p.pr.number}`,
+    p.pr.title,
+    p.pr.author,
+    { value: p.state, paint: stateColor },
+    formatDuration(now - p.since),
+    p.pr.note ?? '',
+  ]);
 }
 
 /** The line over the table; what changes comes first, so a narrow terminal cuts only the queue's name. */
@@ -31,7 +38,13 @@ export function frameTitle(queueState: string, elapsedMs: number): Line {
   ];
 }
 
-export function changeLine(pr: DemoPr, from: string | undefined, to: string, elapsedMs: number, reason?: string): string {
+export function changeLine(
+  pr: DemoPr,
+  from: string | undefined,
+  to: string,
+  elapsedMs: number,
+  reason?: string,
+): string {
   const at = `+${formatDuration(elapsedMs)}`.padEnd(9);
   const why = reason ? `  (${reason.toLowerCase().replace(/_/g, ' ')})` : '';
   return `${at} PR #${pr.number} ${from ? `${from} -> ` : ''}${to}${why}`;

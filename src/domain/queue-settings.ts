@@ -1,7 +1,15 @@
 // The one registry of queue settings: v1 field, flag, label, key, kind, bounds, help, on/off words.
 // Request fields, decoding, `queue update`/`create` flags and `queue show --settings` rows are all
 // generated from it. Free of zod (schemas.ts), so command wiring stays cheap to load.
-import { DIRECT_MERGE_MODES, MAX_U32, MERGE_METHODS, OPTIMIZATION_MODES, QUEUE_MODES, QUEUE_STATES, REQUESTABLE_QUEUE_STATES } from './vocabulary.js';
+import {
+  DIRECT_MERGE_MODES,
+  MAX_U32,
+  MERGE_METHODS,
+  OPTIMIZATION_MODES,
+  QUEUE_MODES,
+  QUEUE_STATES,
+  REQUESTABLE_QUEUE_STATES,
+} from './vocabulary.js';
 
 export type SettingKind = 'int' | 'minutes' | 'bool' | 'enum' | 'list';
 
@@ -29,7 +37,14 @@ interface SettingBase {
 }
 
 export const QUEUE_SETTINGS = [
-  { field: 'state', key: 'state', label: 'State', kind: 'enum', values: QUEUE_STATES, requestValues: REQUESTABLE_QUEUE_STATES },
+  {
+    field: 'state',
+    key: 'state',
+    label: 'State',
+    kind: 'enum',
+    values: QUEUE_STATES,
+    requestValues: REQUESTABLE_QUEUE_STATES,
+  },
   {
     field: 'mode',
     key: 'mode',

@@ -4,7 +4,16 @@
 /** Largest value of the spec's uint32 fields (PR numbers, queue settings). */
 export const MAX_U32 = 4_294_967_295;
 
-export const PR_STATES = ['not_ready', 'pending', 'testing', 'tests_passed', 'merged', 'failed', 'cancelled', 'pending_failure'] as const;
+export const PR_STATES = [
+  'not_ready',
+  'pending',
+  'testing',
+  'tests_passed',
+  'merged',
+  'failed',
+  'cancelled',
+  'pending_failure',
+] as const;
 export type PrState = (typeof PR_STATES)[number];
 
 /** States that end a PR's trip through the queue. */

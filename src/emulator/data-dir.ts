@@ -27,7 +27,11 @@ export class DataDirError extends Error {
   /** 2: the directory is refused as given (usage); 1: it could not be used. */
   readonly exitCode: 1 | 2;
   readonly hint: string;
-  constructor(message: string, exitCode: 1 | 2 = 1, hint = 'give --data-dir a directory this user can create and write, e.g. --data-dir .mq-emulator') {
+  constructor(
+    message: string,
+    exitCode: 1 | 2 = 1,
+    hint = 'give --data-dir a directory this user can create and write, e.g. --data-dir .mq-emulator',
+  ) {
     super(message);
     this.name = 'DataDirError';
     this.exitCode = exitCode;
@@ -213,7 +217,9 @@ export function lockDataDir(dir: string): DataDirLock {
     }
     const holder = readLock(file);
     if (holderAlive(file, holder.pid, holder.start)) {
-      throw new DataDirError(`--data-dir ${dir} is in use by another emulator (pid ${holder.pid}); stop it or choose another --data-dir`);
+      throw new DataDirError(
+        `--data-dir ${dir} is in use by another emulator (pid ${holder.pid}); stop it or choose another --data-dir`,
+      );
     }
     // Stale: move it aside, then check what moved is the stale lock, not a racing emulator's new one.
     const aside = `${file}.stale.${process.pid}.${tries}`;

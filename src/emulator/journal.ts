@@ -45,7 +45,8 @@ export function readJournal(dir: string, afterSeq: number): JournalRecord[] {
       let rec: JournalRecord;
       try {
         rec = JSON.parse(line) as JournalRecord;
-        if (typeof rec.s !== 'number' || typeof rec.t !== 'number' || typeof rec.k !== 'string') throw new Error('not a record');
+        if (typeof rec.s !== 'number' || typeof rec.t !== 'number' || typeof rec.k !== 'string')
+          throw new Error('not a record');
       } catch {
         // Torn by a crash mid-append (may be in an older file: a restart opens a new one before its snapshot).
         if (!complete) break;

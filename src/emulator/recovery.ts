@@ -32,7 +32,9 @@ export interface LoadedData {
   snapshotBytes: number;
 }
 
-function readSnapshot(dir: string): { state: EngineState; seq: number; webhooks: PersistedWebhooks; bytes: number } | undefined {
+function readSnapshot(
+  dir: string,
+): { state: EngineState; seq: number; webhooks: PersistedWebhooks; bytes: number } | undefined {
   const file = join(dir, STATE_FILE);
   let text: string;
   try {
@@ -47,11 +49,14 @@ function readSnapshot(dir: string): { state: EngineState; seq: number; webhooks:
     parsed = JSON.parse(text) as typeof parsed;
     state = validateState(parsed?.state);
   } catch (err) {
-    throw new StateLoadError(`emulator state file ${file} is corrupt (${(err as Error).message}); move it away or choose another --data-dir`);
+    throw new StateLoadError(
+      `emulator state file ${file} is corrupt (${(err as Error).message}); move it away or choose another --data-dir`,
+    );
   }
   checkTime(state.now, file);
   const seq = typeof parsed.seq === 'number' && Number.isInteger(parsed.seq) && parsed.seq >= 0 ? parsed.seq : 0;
-  const webhooks = parsed.webhooks && Array.isArray(parsed.webhooks.pending) ? parsed.webhooks : { pending: [], dropped: {} };
+  const webhooks =
+    parsed.webhooks && Array.isArray(parsed.webhooks.pending) ? parsed.webhooks : { pending: [], dropped: {} };
   return { state, seq, webhooks, bytes: Buffer.byteLength(text) };
 }
 
@@ -64,7 +69,12 @@ function checkTime(now: number, file: string): void {
 }
 
 /** A clock for replay: the route sees a manual clock standing at the record's time. */
-const replayClock = (t: number) => ({ kind: 'manual' as const, speed: 0, now: () => t, wallDelayUntil: () => Infinity });
+const replayClock = (t: number) => ({
+  kind: 'manual' as const,
+  speed: 0,
+  now: () => t,
+  wallDelayUntil: () => Infinity,
+});
 const REPLAY_URL = new URL('http://emulator.invalid/');
 
 /** Applies journal records to an engine (and to the pending-webhook list) in order. */
@@ -74,10 +84,14 @@ export function replay(engine: QueueEngine, records: JournalRecord[], webhooks: 
     switch (rec.k) {
       case 'op': {
         const route = ROUTES.get(String(rec.r));
-        if (!route) throw new StateLoadError(`the journal holds a request this emulator does not know (${String(rec.r)})`);
+        if (!route)
+          throw new StateLoadError(`the journal holds a request this emulator does not know (${String(rec.r)})`);
         engine.advance(rec.t);
         try {
-          void route.handle({ engine, clock: replayClock(rec.t), now: rec.t, url: REPLAY_URL, params: (rec.p as string[]) ?? [] }, rec.b as never);
+          void route.handle(
+            { engine, clock: replayClock(rec.t), now: rec.t, url: REPLAY_URL, params: (rec.p as string[]) ?? [] },
+            rec.b as never,
+          );
         } catch {
           // It succeeded when it ran; the engine is deterministic, so this does not happen.
         }
@@ -113,13 +127,16 @@ export function loadDataDir(dir: string): LoadedData | undefined {
   try {
     records = readJournal(dir, snap?.seq ?? 0);
   } catch (err) {
-    if (err instanceof JournalCorruptError) throw new StateLoadError(`${err.message}; move it away or choose another --data-dir`);
+    if (err instanceof JournalCorruptError)
+      throw new StateLoadError(`${err.message}; move it away or choose another --data-dir`);
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') records = [];
     else throw err;
   }
   if (!snap && records.length === 0) return undefined;
   if (!snap) {
-    throw new StateLoadError(`--data-dir ${dir} has journal files but no ${STATE_FILE}; move them away or choose another --data-dir`);
+    throw new StateLoadError(
+      `--data-dir ${dir} has journal files but no ${STATE_FILE}; move them away or choose another --data-dir`,
+    );
   }
   const webhooks: PersistedWebhooks = { pending: [...snap.webhooks.pending], dropped: { ...snap.webhooks.dropped } };
   const engine = new QueueEngine(snap.state);

@@ -124,7 +124,9 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
     const pruned = pruneConcluded(engine.state, cutoff);
     if (pruned.prs + pruned.runs === 0) return undefined;
     readCache.invalidate();
-    log(`mq emulator: retention dropped ${pruned.prs} concluded pull requests and ${pruned.runs} test runs older than ${new Date(cutoff).toISOString()}`);
+    log(
+      `mq emulator: retention dropped ${pruned.prs} concluded pull requests and ${pruned.runs} test runs older than ${new Date(cutoff).toISOString()}`,
+    );
     return store?.recordPrune(now, cutoff);
   }
 
@@ -329,7 +331,10 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
   server.keepAliveTimeout = KEEP_ALIVE_MS;
   server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   server.on('clientError', (err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\nbad request');
+    if (socket.writable)
+      socket.end(
+        'HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\nbad request',
+      );
     else socket.destroy(err);
   });
 

@@ -42,7 +42,9 @@ export function webhookTargets(urls: string[], secrets: string[]): { targets: We
     }
   }
   if (secrets.length > 1 && secrets.length !== urls.length) {
-    throw new Error(`--webhook-secret: give one secret for all URLs or one per --webhook (${urls.length}), not ${secrets.length}`);
+    throw new Error(
+      `--webhook-secret: give one secret for all URLs or one per --webhook (${urls.length}), not ${secrets.length}`,
+    );
   }
   const generated = secrets.length === 0 ? generateSecret() : undefined;
   const secretFor = (i: number) => generated ?? (secrets.length === 1 ? secrets[0] : secrets[i]) ?? '';
@@ -104,25 +106,33 @@ export async function runEmulatorStart(options: EmulatorStartOptions, io: Emulat
   const { hostExplicit, signal, webhookUrls, webhookSecrets, apiKeySpecs, ...startOptions } = options;
   const host = startOptions.host ?? '127.0.0.1';
   if (host.trim() === '') {
-    io.stderr(`mq: emulator: --host must not be empty\nhint: leave --host out to listen on 127.0.0.1, or give an address such as 0.0.0.0\n`);
+    io.stderr(
+      `mq: emulator: --host must not be empty\nhint: leave --host out to listen on 127.0.0.1, or give an address such as 0.0.0.0\n`,
+    );
     return 2;
   }
   if (!isLoopback(host) && !hostExplicit) {
-    io.stderr(`mq: emulator: refusing to listen on non-loopback host ${host}\nhint: pass --host ${host} explicitly to expose the emulator\n`);
+    io.stderr(
+      `mq: emulator: refusing to listen on non-loopback host ${host}\nhint: pass --host ${host} explicitly to expose the emulator\n`,
+    );
     return 2;
   }
   let hooks: ReturnType<typeof webhookTargets>;
   try {
     hooks = webhookTargets(webhookUrls ?? [], webhookSecrets ?? []);
   } catch (err) {
-    io.stderr(`mq: emulator: ${(err as Error).message}\nhint: mq emulator start --webhook https://example.test/hooks --webhook-secret whsec_<base64 key>\n`);
+    io.stderr(
+      `mq: emulator: ${(err as Error).message}\nhint: mq emulator start --webhook https://example.test/hooks --webhook-secret whsec_<base64 key>\n`,
+    );
     return 2;
   }
   let extraKeys: ApiKey[];
   try {
     extraKeys = (apiKeySpecs ?? []).map(parseApiKeySpec);
   } catch (err) {
-    io.stderr(`mq: emulator: --api-key: ${(err as Error).message}\nhint: mq emulator start --api-key dashboard=none --api-key ci=merge,priority\n`);
+    io.stderr(
+      `mq: emulator: --api-key: ${(err as Error).message}\nhint: mq emulator start --api-key dashboard=none --api-key ci=merge,priority\n`,
+    );
     return 2;
   }
   let emu: RunningEmulator;
@@ -146,9 +156,11 @@ export async function runEmulatorStart(options: EmulatorStartOptions, io: Emulat
   io.stdout(`export MQ_TOKEN=${shellQuote(emu.token)}\n`);
   io.stdout(`export MQ_V2_API_KEY=${shellQuote(emu.apiKeys[0]?.key ?? '')}\n`);
   if (!isLoopback(host)) io.stderr(`warning: the emulator is reachable from other machines on ${host}\n`);
-  if (hooks.generated) io.stderr(`mq emulator: webhook signing secret (verify deliveries with it): ${hooks.generated}\n`);
+  if (hooks.generated)
+    io.stderr(`mq emulator: webhook signing secret (verify deliveries with it): ${hooks.generated}\n`);
   for (const t of hooks.targets) io.stderr(`mq emulator: delivering webhooks to ${t.url}\n`);
-  for (const k of extraKeys) io.stderr(`mq emulator: v2 API key "${k.name}" (${k.permissions.join(',') || 'read only'}): ${k.key}\n`);
+  for (const k of extraKeys)
+    io.stderr(`mq emulator: v2 API key "${k.name}" (${k.permissions.join(',') || 'read only'}): ${k.key}\n`);
   const why = await waitForStop(signal);
   io.stderr(`mq emulator: ${why === 'abort' ? 'stopping' : `received ${why}, stopping`}\n`);
   try {

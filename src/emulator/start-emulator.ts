@@ -97,7 +97,8 @@ async function startWith(
 ): Promise<RunningEmulator> {
   const wallNow = Date.now();
   const startTime = options.startTime ?? wallNow;
-  if (!(startTime >= 0 && startTime <= CLOCK_HORIZON)) throw new Error(`start time must lie between 1970 and ${new Date(CLOCK_HORIZON).toISOString()}`);
+  if (!(startTime >= 0 && startTime <= CLOCK_HORIZON))
+    throw new Error(`start time must lie between 1970 and ${new Date(CLOCK_HORIZON).toISOString()}`);
   const state = loaded?.state ?? createState(options.seed ?? randomBytes(4).readUInt32LE(0), startTime);
   const webhooks = options.webhooks?.length
     ? new WebhookDispatcher({
@@ -124,7 +125,8 @@ async function startWith(
   const onEffect = (e: Effect) => (store ? store.effect(e) : passOn(e));
   const engine = new QueueEngine(state, webhooks || listener ? { onEffect } : {});
   // A reloaded real clock continues from the later of the saved time and now: time never runs back.
-  const clock: Clock = options.clock === 'manual' ? manualClock(() => engine.now) : realClock(Math.max(engine.now, wallNow), speed);
+  const clock: Clock =
+    options.clock === 'manual' ? manualClock(() => engine.now) : realClock(Math.max(engine.now, wallNow), speed);
   engine.advance(clock.now());
 
   let emuRef: { changed(): void } | undefined;

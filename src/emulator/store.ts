@@ -87,7 +87,13 @@ export class StateStore {
   }
 
   recordOp(route: Route, params: string[], input: unknown, at: number): number {
-    return this.journal.append({ k: 'op', t: at, r: routeKey(route), ...(params.length ? { p: params } : {}), ...(input !== undefined ? { b: input } : {}) });
+    return this.journal.append({
+      k: 'op',
+      t: at,
+      r: routeKey(route),
+      ...(params.length ? { p: params } : {}),
+      ...(input !== undefined ? { b: input } : {}),
+    });
   }
 
   recordTick(at: number): number {
@@ -126,14 +132,22 @@ export class StateStore {
       const ready = this.held.splice(0, i);
       for (const h of ready) this.release(h.effect);
     }
-    if (!this.compacting && !this.closed && this.journal.bytesSinceRotate > Math.max(this.minCompact, this.snapshotBytes)) {
-      this.compact().catch((err: unknown) => this.log(`mq emulator: writing a snapshot failed: ${(err as Error).message}`));
+    if (
+      !this.compacting &&
+      !this.closed &&
+      this.journal.bytesSinceRotate > Math.max(this.minCompact, this.snapshotBytes)
+    ) {
+      this.compact().catch((err: unknown) =>
+        this.log(`mq emulator: writing a snapshot failed: ${(err as Error).message}`),
+      );
     }
   }
 
   /** A write failed: everything after the durable point is gone; rebuild the state from disk. */
   private rollback(err: unknown): void {
-    this.log(`mq emulator: could not write to --data-dir ${this.dir}: ${(err as Error).message}; changes since the last durable one were undone`);
+    this.log(
+      `mq emulator: could not write to --data-dir ${this.dir}: ${(err as Error).message}; changes since the last durable one were undone`,
+    );
     this.held = [];
     try {
       const loaded = loadDataDir(this.dir);

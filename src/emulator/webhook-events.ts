@@ -1,5 +1,12 @@
 // Engine effects on the wire: `pull_request.*` per PR transition, `pull_request_batch.*` per batch.
-import { testBranchOf, type Effect, type EffectRun, type PrStateEffect, type BatchEffect, type RepoRef } from './engine/index.js';
+import {
+  testBranchOf,
+  type Effect,
+  type EffectRun,
+  type PrStateEffect,
+  type BatchEffect,
+  type RepoRef,
+} from './engine/index.js';
 
 const PR_EVENTS: Partial<Record<PrStateEffect['to'], { status: string; reasonField: string }>> = {
   not_ready: { status: 'submitted', reasonField: 'submitted_reason' },
@@ -34,7 +41,8 @@ export interface WebhookEvent {
 
 const repository = (r: RepoRef) => ({ host: r.host, owner: r.owner, name: r.name });
 // Joined, not concatenated: a flat string, not a rope (a key lives as long as its delivery).
-const orderKey = (r: RepoRef, branch: string, pr: number) => [r.host, '/', r.owner, '/', r.name, ':', branch, '#', pr].join('');
+const orderKey = (r: RepoRef, branch: string, pr: number) =>
+  [r.host, '/', r.owner, '/', r.name, ':', branch, '#', pr].join('');
 
 /** A `pull_request_batch.*` event (trunk-wire §3.2: pr_numbers and pr_numbers_in_batch, test branch required). */
 export function batchEvent(
@@ -89,7 +97,9 @@ export interface PrEvent {
   isBisection: boolean;
 }
 
-const PR_TYPE: Record<string, string> = Object.fromEntries(Object.values(PR_EVENTS).map((k) => [k.status, `pull_request.${k.status}`]));
+const PR_TYPE: Record<string, string> = Object.fromEntries(
+  Object.values(PR_EVENTS).map((k) => [k.status, `pull_request.${k.status}`]),
+);
 const WITH_BISECTION_FLAG = new Set(['testing', 'failed', 'canceled']);
 
 /** The event of a PR transition, written into `into` if given; null when it has none (tests_passed). */
@@ -166,7 +176,8 @@ export class BatchCollector {
 
   /** Returns the events to send before this effect's own event. */
   before(effect: Effect): WebhookEvent[] {
-    if (effect.type === 'batch' && effect.event === 'testing') return [batchEvent('submitted', { ...effect, reason: '' })];
+    if (effect.type === 'batch' && effect.event === 'testing')
+      return [batchEvent('submitted', { ...effect, reason: '' })];
     return [];
   }
 
@@ -177,7 +188,8 @@ export class BatchCollector {
     const key = `${effect.repo.host}/${effect.repo.owner}/${effect.repo.name}:${effect.branch}|${effect.run.id}`;
     let g = this.groups.get(key);
     if (effect.to === 'pending') {
-      if (effect.from !== 'testing' && effect.from !== 'pending_failure' && effect.from !== 'tests_passed') return false;
+      if (effect.from !== 'testing' && effect.from !== 'pending_failure' && effect.from !== 'tests_passed')
+        return false;
       if (!g) this.groups.set(key, (g = { queued: [], cancelled: [] }));
       g.queued.push(effect);
     } else {
@@ -208,7 +220,9 @@ export class BatchCollector {
         this.emit(batchEvent('canceled', { ...base, prNumbers: prs, reason: cancelled[0]!.reason }));
       }
       if (queued.length >= 2) {
-        this.emit(batchEvent('queued', { ...base, prNumbers: queued.map((e) => e.prNumber), reason: queued[0]!.reason }));
+        this.emit(
+          batchEvent('queued', { ...base, prNumbers: queued.map((e) => e.prNumber), reason: queued[0]!.reason }),
+        );
       }
     }
   }

@@ -4,7 +4,13 @@ import { request as httpsRequest } from 'node:https';
 
 // One POST, resolving with the status once the answer is drained; no redirects. node:http, not fetch
 // (which would load undici's memory for a handful of attempts).
-export function post(url: string, body: string, headers: Record<string, string>, timeoutMs: number, stop: AbortSignal): Promise<number> {
+export function post(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  stop: AbortSignal,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     if (stop.aborted) {
       reject(new Error('stopped'));
@@ -12,7 +18,11 @@ export function post(url: string, body: string, headers: Record<string, string>,
     }
     const u = new URL(url);
     const request = u.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = request(u, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, signal: stop });
+    const req = request(u, {
+      method: 'POST',
+      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      signal: stop,
+    });
     const timer = setTimeout(() => {
       const e = new Error(`timed out after ${timeoutMs} ms`);
       e.name = 'TimeoutError';

@@ -174,7 +174,14 @@ export class WebhookDispatcher {
     for (const p of saved.pending) {
       const t = this.targets.find((x) => x.url === p.url);
       if (!t) continue; // that receiver is no longer configured
-      const d = fill(this.obtain(), p.id, p.eventType, p.prNumbers, p.keys, Array.isArray(p.attempts) ? p.attempts : []);
+      const d = fill(
+        this.obtain(),
+        p.id,
+        p.eventType,
+        p.prNumbers,
+        p.keys,
+        Array.isArray(p.attempts) ? p.attempts : [],
+      );
       d.pr = undefined;
       d.text = p.body;
       this.add(t, d);

@@ -22,7 +22,13 @@ export interface CommandDescription {
   aliases: string[];
   summary: string;
   description: string;
-  arguments: Array<{ name: string; description: string; required: boolean; variadic: boolean; choices?: readonly string[] }>;
+  arguments: Array<{
+    name: string;
+    description: string;
+    required: boolean;
+    variadic: boolean;
+    choices?: readonly string[];
+  }>;
   options: OptionDescription[];
   commands: CommandDescription[];
 }
@@ -34,7 +40,11 @@ function describeOption(o: Option): OptionDescription {
     long: o.long ?? undefined,
     short: o.short ?? undefined,
     description: o.description,
-    type: takesValue ? (o.variadic || (o.parseArg as { repeatable?: boolean } | undefined)?.repeatable === true ? 'string[]' : 'string') : 'boolean',
+    type: takesValue
+      ? o.variadic || (o.parseArg as { repeatable?: boolean } | undefined)?.repeatable === true
+        ? 'string[]'
+        : 'string'
+      : 'boolean',
     negate: o.negate,
     ...(o.defaultValue !== undefined && !(o.negate && o.defaultValue === true) ? { default: o.defaultValue } : {}),
     ...(o.argChoices ? { choices: o.argChoices } : {}),
@@ -43,7 +53,13 @@ function describeOption(o: Option): OptionDescription {
 }
 
 function describeArgument(a: Argument) {
-  return { name: a.name(), description: a.description, required: a.required, variadic: a.variadic, ...(a.argChoices ? { choices: a.argChoices } : {}) };
+  return {
+    name: a.name(),
+    description: a.description,
+    required: a.required,
+    variadic: a.variadic,
+    ...(a.argChoices ? { choices: a.argChoices } : {}),
+  };
 }
 
 export function describeCommand(cmd: Command, parentPath = ''): CommandDescription {

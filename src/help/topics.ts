@@ -12,7 +12,10 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; meaning: string }> = [
   { name: 'MQ_CONFIG_DIR', meaning: 'directory of config.json (default $XDG_CONFIG_HOME/mq or ~/.config/mq)' },
   { name: 'MQ_DEBUG', meaning: 'set to 1 to log requests and responses to stderr (token redacted)' },
   { name: 'MQ_RETRY_BASE_MS', meaning: 'first delay of the retry backoff in ms (default 500; doubles each retry)' },
-  { name: 'MQ_EMULATOR_TOKEN', meaning: 'token for `mq emulator start` when --token is not given (default: generated)' },
+  {
+    name: 'MQ_EMULATOR_TOKEN',
+    meaning: 'token for `mq emulator start` when --token is not given (default: generated)',
+  },
   { name: 'GITHUB_REPOSITORY', meaning: 'repository fallback in GitHub Actions' },
   { name: 'GITHUB_SERVER_URL', meaning: 'host of GITHUB_REPOSITORY (default github.com)' },
   { name: 'GITHUB_BASE_REF', meaning: 'target branch fallback in GitHub Actions' },

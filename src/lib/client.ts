@@ -133,7 +133,8 @@ export class MergeQueueClient {
       ['maxRetries', options.maxRetries],
       ['retryBaseMs', options.retryBaseMs],
     ] as const) {
-      if (value !== undefined && !(Number.isFinite(value) && value >= 0)) throw usage(`${name}: expected a number 0 or more`);
+      if (value !== undefined && !(Number.isFinite(value) && value >= 0))
+        throw usage(`${name}: expected a number 0 or more`);
     }
     this.apiUrl = options.apiUrl;
     const http = new HttpClient({
@@ -207,7 +208,8 @@ export class MergeQueueClient {
   async updateQueue(req: UpdateQueueRequest, call?: CallOptions): Promise<Queue> {
     const q = await publicErrors(() => this.#inner.updateQueue(req, call));
     // Only a dry run answers undefined, and this client never makes one.
-    if (q === undefined) throw new MergeQueueError({ exitCode: 1, what: `update the queue for ${req.targetBranch}`, why: 'no answer' });
+    if (q === undefined)
+      throw new MergeQueueError({ exitCode: 1, what: `update the queue for ${req.targetBranch}`, why: 'no answer' });
     return q;
   }
 
@@ -230,8 +232,10 @@ export class MergeQueueClient {
     if (typeof pr !== 'number' || !Number.isInteger(pr) || pr < 0) throw usage('pr: expected a PR number');
     const timeoutMs = req.timeoutMs ?? DEFAULT_WAIT_MS;
     const intervalMs = req.intervalMs ?? 15_000;
-    if (!(Number.isFinite(timeoutMs) && timeoutMs >= 0 && timeoutMs <= MAX_TIMEOUT_MS)) throw usage('timeoutMs: expected 0 ms to about 24 days');
-    if (!(Number.isFinite(intervalMs) && intervalMs >= 100 && intervalMs <= MAX_TIMEOUT_MS)) throw usage('intervalMs: expected at least 100 ms');
+    if (!(Number.isFinite(timeoutMs) && timeoutMs >= 0 && timeoutMs <= MAX_TIMEOUT_MS))
+      throw usage('timeoutMs: expected 0 ms to about 24 days');
+    if (!(Number.isFinite(intervalMs) && intervalMs >= 100 && intervalMs <= MAX_TIMEOUT_MS))
+      throw usage('intervalMs: expected at least 100 ms');
     const started = Date.now();
     const deadline = started + timeoutMs;
     const transitions: Transition[] = [];
@@ -245,7 +249,10 @@ export class MergeQueueClient {
       let record: SubmittedPullRequest | undefined;
       try {
         // No poll, and none of its retries, runs past the wait's own deadline.
-        record = await this.getSubmittedPullRequest(target, { deadline, ...(req.signal ? { signal: req.signal } : {}) });
+        record = await this.getSubmittedPullRequest(target, {
+          deadline,
+          ...(req.signal ? { signal: req.signal } : {}),
+        });
         interval = intervalMs;
       } catch (err) {
         if (err instanceof MergeQueueError && err.kind === 'unavailable' && Date.now() >= deadline) break;
@@ -258,7 +265,12 @@ export class MergeQueueClient {
         if (state !== last?.state) {
           const seen = record.stateChangedAt ? Date.parse(record.stateChangedAt) : NaN;
           const at = Number.isNaN(seen) ? Date.now() : seen;
-          const t: Transition = { from: last?.state ?? null, to: state, at: new Date(at).toISOString(), afterMs: last ? Math.max(0, at - lastChange) : null };
+          const t: Transition = {
+            from: last?.state ?? null,
+            to: state,
+            at: new Date(at).toISOString(),
+            afterMs: last ? Math.max(0, at - lastChange) : null,
+          };
           transitions.push(t);
           lastChange = at;
           req.onTransition?.(t, record);

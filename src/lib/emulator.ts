@@ -7,7 +7,13 @@
 import { randomBytes } from 'node:crypto';
 
 import { startEmulator as startServer } from '../emulator/start-emulator.js';
-import type { EmulatorRun, EmulatorWebhookTarget, FakePullRequest, FakePullRequestInput, StartEmulatorOptions } from './emulator-types.js';
+import type {
+  EmulatorRun,
+  EmulatorWebhookTarget,
+  FakePullRequest,
+  FakePullRequestInput,
+  StartEmulatorOptions,
+} from './emulator-types.js';
 
 export type * from './emulator-types.js';
 export type { RepoRef } from './types.js';
@@ -48,8 +54,13 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const token = options.token ?? `emu_${randomBytes(16).toString('hex')}`;
   const webhooks: EmulatorWebhookTarget[] | undefined = options.webhooks;
   const startTime =
-    options.startTime === undefined ? undefined : options.startTime instanceof Date ? options.startTime.getTime() : Date.parse(options.startTime);
-  if (startTime !== undefined && Number.isNaN(startTime)) throw new TypeError(`startTime: ${String(options.startTime)} is not a date`);
+    options.startTime === undefined
+      ? undefined
+      : options.startTime instanceof Date
+        ? options.startTime.getTime()
+        : Date.parse(options.startTime);
+  if (startTime !== undefined && Number.isNaN(startTime))
+    throw new TypeError(`startTime: ${String(options.startTime)} is not a date`);
   const running = await startServer({
     host: '127.0.0.1',
     port: options.port ?? 0,
@@ -97,13 +108,19 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       const runs: EmulatorRun[] = [];
       for (;;) {
         q.set('offset', String(runs.length));
-        const page = await control<{ testRuns: EmulatorRun[]; total: number }>('GET', `testRuns?${q}`, 'list test runs');
+        const page = await control<{ testRuns: EmulatorRun[]; total: number }>(
+          'GET',
+          `testRuns?${q}`,
+          'list test runs',
+        );
         runs.push(...page.testRuns);
         if (page.testRuns.length === 0 || runs.length >= page.total) return runs;
       }
     },
     completeRun(id, result) {
-      return control<EmulatorRun>('POST', `testRuns/${encodeURIComponent(id)}/complete`, `complete test run ${id}`, { result });
+      return control<EmulatorRun>('POST', `testRuns/${encodeURIComponent(id)}/complete`, `complete test run ${id}`, {
+        result,
+      });
     },
     async reset() {
       await control<unknown>('POST', 'reset', 'reset the emulator');

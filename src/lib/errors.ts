@@ -35,7 +35,15 @@ export class MergeQueueError extends Error {
   readonly why: string;
   readonly hints: readonly string[];
 
-  constructor(init: { exitCode: number; what: string; why: string; status?: number; body?: string; hints?: readonly string[]; cause?: unknown }) {
+  constructor(init: {
+    exitCode: number;
+    what: string;
+    why: string;
+    status?: number;
+    body?: string;
+    hints?: readonly string[];
+    cause?: unknown;
+  }) {
     super(`${init.what}: ${init.why}`, init.cause === undefined ? undefined : { cause: init.cause });
     this.name = 'MergeQueueError';
     this.exitCode = init.exitCode;

@@ -9,7 +9,15 @@ export interface RepoRef {
   name: string;
 }
 
-export type PrState = 'not_ready' | 'pending' | 'testing' | 'tests_passed' | 'merged' | 'failed' | 'cancelled' | 'pending_failure';
+export type PrState =
+  | 'not_ready'
+  | 'pending'
+  | 'testing'
+  | 'tests_passed'
+  | 'merged'
+  | 'failed'
+  | 'cancelled'
+  | 'pending_failure';
 export type PriorityName = 'urgent' | 'high' | 'medium' | 'low';
 
 export interface QueueTargetRequest {
@@ -167,7 +175,9 @@ export interface TestingDetails {
   status?: Maybe<string>;
   checkSuites?: Maybe<Array<{ checkRuns?: Maybe<CheckRun[]>; [field: string]: unknown }>>;
   statusChecks?: Maybe<StatusCheck[]>;
-  testedPullRequests?: Maybe<Array<{ prNumber?: Maybe<number>; prUrl?: Maybe<string>; title?: Maybe<string>; [field: string]: unknown }>>;
+  testedPullRequests?: Maybe<
+    Array<{ prNumber?: Maybe<number>; prUrl?: Maybe<string>; title?: Maybe<string>; [field: string]: unknown }>
+  >;
   impactedTargets?: Maybe<string[]>;
   impactedTargetsForTestedPrs?: Maybe<string[]>;
   dependentPrs?: Maybe<number[]>;
@@ -221,7 +231,9 @@ export interface TimelineRun {
   status?: Maybe<string>;
   isBisection?: Maybe<boolean>;
   requiredStatuses?: Maybe<string[]>;
-  testedPullRequests?: Maybe<Array<{ prNumber?: Maybe<number>; prUrl?: Maybe<string>; title?: Maybe<string>; [field: string]: unknown }>>;
+  testedPullRequests?: Maybe<
+    Array<{ prNumber?: Maybe<number>; prUrl?: Maybe<string>; title?: Maybe<string>; [field: string]: unknown }>
+  >;
   [field: string]: unknown;
 }
 

@@ -95,8 +95,12 @@ export function processIO(env: NodeJS.ProcessEnv): IO {
   const errPlain = notTerminal(2);
   const stdoutIsTTY = !outPlain && Boolean(stream(process.stdout).isTTY);
   const stderrIsTTY = !errPlain && Boolean(stream(process.stderr).isTTY);
-  const writeOut = outPlain ? fdWriter(1, () => stream(process.stdout), gone) : (t: string) => void stream(process.stdout).write(t);
-  const writeErr = errPlain ? fdWriter(2, () => stream(process.stderr), gone) : (t: string) => void stream(process.stderr).write(t);
+  const writeOut = outPlain
+    ? fdWriter(1, () => stream(process.stdout), gone)
+    : (t: string) => void stream(process.stdout).write(t);
+  const writeErr = errPlain
+    ? fdWriter(2, () => stream(process.stderr), gone)
+    : (t: string) => void stream(process.stderr).write(t);
   const io: IO = {
     out: (text) => writeOut(redactor.apply(text)),
     err: (text) => {

@@ -31,7 +31,11 @@ export interface PlainNone {
 
 export type PlainSpec = PlainColumns | PlainKeys | PlainNone;
 
-export function plainColumns<const K extends string>(what: string, columns: readonly K[], tag?: string): PlainColumns<K> {
+export function plainColumns<const K extends string>(
+  what: string,
+  columns: readonly K[],
+  tag?: string,
+): PlainColumns<K> {
   return {
     kind: 'columns',
     what,
@@ -57,7 +61,8 @@ export function plainNone(what: string): PlainNone {
 /** One spec as a help line: `one line per PR: pr<TAB>state<TAB>since`. */
 export function plainSpecText(spec: PlainSpec): string {
   if (spec.kind === 'none') return spec.what;
-  if (spec.kind === 'columns') return `${spec.what}: ${[...(spec.tag === undefined ? [] : [spec.tag]), ...spec.columns].join('<TAB>')}`;
+  if (spec.kind === 'columns')
+    return `${spec.what}: ${[...(spec.tag === undefined ? [] : [spec.tag]), ...spec.columns].join('<TAB>')}`;
   return `${spec.what}: key<TAB>value, keys ${spec.keys.join(', ')}`;
 }
 

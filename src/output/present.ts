@@ -3,7 +3,19 @@
 import type { RequestDescription } from '../api/http.js';
 import { errorKind, ExitCode, MqError } from '../errors.js';
 import { DEFAULT_COLUMNS, DEFAULT_ROWS, type IO, startLine } from './io.js';
-import { FORMATS, type Field, type Format, json, jsonText, type Line, renderFields, renderLine, renderRows, type Row, wrapLine } from './render.js';
+import {
+  FORMATS,
+  type Field,
+  type Format,
+  json,
+  jsonText,
+  type Line,
+  renderFields,
+  renderLine,
+  renderRows,
+  type Row,
+  wrapLine,
+} from './render.js';
 import { safeLine } from './sanitize.js';
 import { makeStyle, type Style } from './style.js';
 import { type TableFit, truncateToWidth } from './width.js';
@@ -79,14 +91,26 @@ export function blocksFor(view: View | undefined, format: Format): Block[] {
 }
 
 /** The blocks as text; `width` (a terminal's, tables only) makes tables fit it. */
-export async function renderBlocks(blocks: readonly Block[], format: Format, style: Style, width?: number): Promise<string> {
+export async function renderBlocks(
+  blocks: readonly Block[],
+  format: Format,
+  style: Style,
+  width?: number,
+): Promise<string> {
   let out = '';
   for (const b of blocks) {
     if ('fields' in b) out += renderFields(b.fields, format, style, b.title, format === 'table' ? width : undefined);
-    else if ('rows' in b) out += await renderRows(b.headers, b.rows, format, style, { width: format === 'table' ? width : undefined, fit: b.fit });
+    else if ('rows' in b)
+      out += await renderRows(b.headers, b.rows, format, style, {
+        width: format === 'table' ? width : undefined,
+        fit: b.fit,
+      });
     else if ('lines' in b) {
       const wrap = b.wrap;
-      const lines = wrap !== undefined && format === 'table' && width !== undefined ? b.lines.flatMap((l) => wrapLine(l, width, wrap)) : b.lines;
+      const lines =
+        wrap !== undefined && format === 'table' && width !== undefined
+          ? b.lines.flatMap((l) => wrapLine(l, width, wrap))
+          : b.lines;
       out += lines.map((l) => `${renderLine(l, style, format === 'markdown')}\n`).join('');
     } else out += b.text;
   }
@@ -105,7 +129,8 @@ export function curlCommand(req: RequestDescription): string {
     if (k === 'x-api-token') parts.push('-H', `"x-api-token: $MQ_TOKEN"`);
     else if (k !== 'user-agent' && k !== 'accept') parts.push('-H', shellQuote(`${k}: ${val}`));
   }
-  if (req.body !== undefined) parts.push('--data-binary', req.body.length > CURL_INLINE_MAX ? '@body.json' : shellQuote(req.body));
+  if (req.body !== undefined)
+    parts.push('--data-binary', req.body.length > CURL_INLINE_MAX ? '@body.json' : shellQuote(req.body));
   return parts.join(' ');
 }
 
@@ -113,7 +138,8 @@ export function curlCommand(req: RequestDescription): string {
 export function requestText(req: RequestDescription): string {
   const lines = [`${req.method} ${req.url}`, ...Object.entries(req.headers).map(([k, val]) => `${k}: ${val}`)];
   if (req.body !== undefined) lines.push('', req.body);
-  const saveBody = req.body !== undefined && req.body.length > CURL_INLINE_MAX ? ' and save the body above as body.json' : '';
+  const saveBody =
+    req.body !== undefined && req.body.length > CURL_INLINE_MAX ? ' and save the body above as body.json' : '';
   lines.push('', `# equivalent curl command (set MQ_TOKEN first${saveBody}):`, curlCommand(req), '');
   return `${lines.join('\n')}\n`;
 }
@@ -169,7 +195,10 @@ export class Presenter {
         const requests = d.bulk ? { requests: d.requests } : { request: d.requests[0] ?? null };
         this.io.out(json({ dryRun: true, ...requests, ...d.doc }));
       } else {
-        this.io.out(d.requests.map(requestText).join('') + (await renderBlocks(blocksFor(d.view, format), format, this.style, this.width)));
+        this.io.out(
+          d.requests.map(requestText).join('') +
+            (await renderBlocks(blocksFor(d.view, format), format, this.style, this.width)),
+        );
       }
       this.io.err('dry run: nothing was sent\n');
       return result.exitCode;
@@ -226,8 +255,13 @@ export class Presenter {
       const lines = (await renderBlocks(live.blocks, 'table', this.style, width)).replace(/\n$/, '').split('\n');
       // The last row stays free: writing into it could scroll the screen.
       const room = height - 1;
-      const shown = lines.length > room ? [...lines.slice(0, room - 1), this.style.dim(`… ${lines.length - room + 1} more`)] : lines;
-      this.io.out(`${HOME}${clear ? CLEAR_DOWN : ''}${shown.map((l) => `${truncateToWidth(l, width)}${CLEAR_LINE}`).join('\n')}\n${CLEAR_DOWN}`);
+      const shown =
+        lines.length > room
+          ? [...lines.slice(0, room - 1), this.style.dim(`… ${lines.length - room + 1} more`)]
+          : lines;
+      this.io.out(
+        `${HOME}${clear ? CLEAR_DOWN : ''}${shown.map((l) => `${truncateToWidth(l, width)}${CLEAR_LINE}`).join('\n')}\n${CLEAR_DOWN}`,
+      );
     });
     return live.drawing;
   }
@@ -263,7 +297,10 @@ interface CommanderLikeError {
 
 function isCommanderError(err: unknown): err is CommanderLikeError {
   return (
-    typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'string' && (err as { code: string }).code.startsWith('commander.')
+    typeof err === 'object' &&
+    err !== null &&
+    typeof (err as { code?: unknown }).code === 'string' &&
+    (err as { code: string }).code.startsWith('commander.')
   );
 }
 
@@ -297,7 +334,10 @@ export function presentError(c: ErrorContext, err: unknown): number {
     line = `${err.what}: ${err.why}`;
     // An example names the command being run (`mq cancel 42`), whichever command raised it.
     const example = err.example === undefined ? [] : [`for example: ${c.commandPath} ${err.example}`];
-    hints = code === ExitCode.usage ? [...err.hints, ...example, `see \`${c.commandPath} --help\``] : [...err.hints, ...example];
+    hints =
+      code === ExitCode.usage
+        ? [...err.hints, ...example, `see \`${c.commandPath} --help\``]
+        : [...err.hints, ...example];
   } else if ((err as { code?: string })?.code === 'MQ_INTERRUPTED') {
     code = ExitCode.interrupted;
     line = 'interrupted';
@@ -309,7 +349,8 @@ export function presentError(c: ErrorContext, err: unknown): number {
   startLine(c.io);
   c.io.err(`${style.red('mq:')} ${safeLine(line)}\n`);
   for (const h of hints) c.io.err(`${style.dim('hint:')} ${safeLine(h)}\n`);
-  if (c.debug && err instanceof Error && err.stack && !isCommanderError(err)) c.io.err(`${err.stack.split('\n').map(safeLine).join('\n')}\n`);
+  if (c.debug && err instanceof Error && err.stack && !isCommanderError(err))
+    c.io.err(`${err.stack.split('\n').map(safeLine).join('\n')}\n`);
   if (c.json && code !== ExitCode.interrupted) {
     c.io.out(json({ ok: false, error: { exitCode: code, kind: errorKind(code), message: line, hints } }));
   }

@@ -191,7 +191,13 @@ function joinPieces(pieces: Piece[]): Span[] {
   return out;
 }
 
-export function renderFields(fields: Field[], format: Format, style: Style, title?: string, termWidth?: number): string {
+export function renderFields(
+  fields: Field[],
+  format: Format,
+  style: Style,
+  title?: string,
+  termWidth?: number,
+): string {
   if (format === 'plain' || format === 'raw') {
     return fields.map((f) => `${safeLine(f.key)}\t${safeLine(f.value)}\n`).join('');
   }
@@ -203,7 +209,8 @@ export function renderFields(fields: Field[], format: Format, style: Style, titl
   const head = title ? `${style.bold(safeLine(title))}\n` : '';
   if (termWidth !== undefined && format === 'table') {
     // On a terminal a long value wraps under itself, not under the labels.
-    const wrapped = (f: Field) => wrapLine([own(paints.dim, f.label.padEnd(width)), '  ', v(f.value, f.paint)], termWidth, width + 2);
+    const wrapped = (f: Field) =>
+      wrapLine([own(paints.dim, f.label.padEnd(width)), '  ', v(f.value, f.paint)], termWidth, width + 2);
     return (
       head +
       fields
@@ -212,7 +219,9 @@ export function renderFields(fields: Field[], format: Format, style: Style, titl
         .join('')
     );
   }
-  return head + fields.map((f) => `${style.dim(`${safeLine(f.label).padEnd(width)}`)}  ${paintCell(f, style)}\n`).join('');
+  return (
+    head + fields.map((f) => `${style.dim(`${safeLine(f.label).padEnd(width)}`)}  ${paintCell(f, style)}\n`).join('')
+  );
 }
 
 const plainOf = (c: string | Cell): string => (typeof c === 'string' ? c : c.value);
@@ -232,12 +241,21 @@ export interface FitOptions {
   fit?: TableFit;
 }
 
-export async function renderRows(headers: string[], rows: Row[], format: Format, style: Style, options: FitOptions = {}): Promise<string> {
+export async function renderRows(
+  headers: string[],
+  rows: Row[],
+  format: Format,
+  style: Style,
+  options: FitOptions = {},
+): Promise<string> {
   if (format === 'plain' || format === 'raw') {
     return rows.map((r) => `${r.map((c) => safeLine(plainOf(c))).join('\t')}\n`).join('');
   }
   if (format === 'markdown') {
-    const lines = [`| ${headers.map((h) => safeMarkdown(h)).join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`];
+    const lines = [
+      `| ${headers.map((h) => safeMarkdown(h)).join(' | ')} |`,
+      `| ${headers.map(() => '---').join(' | ')} |`,
+    ];
     for (const r of rows) lines.push(`| ${r.map((c) => safeMarkdown(plainOf(c))).join(' | ')} |`);
     return `${lines.join('\n')}\n`;
   }
@@ -247,7 +265,9 @@ export async function renderRows(headers: string[], rows: Row[], format: Format,
   let head = headers.map((h) => style.bold(h));
   let body = shown.map((r) => r.map((c) => paintCell(c, style)));
   if (options.width !== undefined && options.fit && headers.length > 0) {
-    const natural = headers.map((h, i) => Math.max(displayWidth(safeLine(h)), ...shown.map((r) => displayWidth(safeLine(plainOf(r[i] ?? ''))))));
+    const natural = headers.map((h, i) =>
+      Math.max(displayWidth(safeLine(h)), ...shown.map((r) => displayWidth(safeLine(plainOf(r[i] ?? ''))))),
+    );
     const { keep, widths } = fitColumns(headers, natural, options.fit, options.width);
     const whole = (options.fit.whole ?? []).map((h) => headers.indexOf(h)).filter((i) => i >= 0);
     if (whole.length > 0 && (whole.some((i) => !keep.includes(i)) || tableWidth(widths) > options.width)) {
@@ -274,7 +294,13 @@ export async function renderRows(headers: string[], rows: Row[], format: Format,
 }
 
 /** The table without the `whole` columns, then `<first cell>  <value>` per row, wrapped: the values stay whole. */
-async function wholeAfter(headers: string[], rows: Row[], whole: number[], style: Style, options: Required<FitOptions>): Promise<string> {
+async function wholeAfter(
+  headers: string[],
+  rows: Row[],
+  whole: number[],
+  style: Style,
+  options: Required<FitOptions>,
+): Promise<string> {
   const rest = (r: readonly (string | Cell)[]) => r.filter((_, i) => !whole.includes(i));
   const table = await renderRows(rest(headers) as string[], rows.map(rest), 'table', style, options);
   const lines = rows.slice(0, MAX_TABLE_ROWS).flatMap((r) =>

@@ -26,12 +26,16 @@ const WORD = /[\p{L}\p{N}]/u;
 /** Text as markdown that renders as that text (GFM): syntax escaped, HTML inert; `lineStart` escapes block markers. */
 export function safeMarkdown(text: string, lineStart = false): string {
   const out = safeLine(text)
-    .replace(MD_SYNTAX, (c: string, i: number, s: string) => (c === '_' && WORD.test(s[i - 1] ?? '') && WORD.test(s[i + 1] ?? '') ? c : `\\${c}`))
+    .replace(MD_SYNTAX, (c: string, i: number, s: string) =>
+      c === '_' && WORD.test(s[i - 1] ?? '') && WORD.test(s[i + 1] ?? '') ? c : `\\${c}`,
+    )
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;');
   if (!lineStart) return out;
-  return out.replace(/^(\s*)(?:([#+=-])|(\d+)([.)]))/, (_m, space: string, mark?: string, digits?: string, dot?: string) =>
-    mark ? `${space}\\${mark}` : `${space}${digits}\\${dot}`,
+  return out.replace(
+    /^(\s*)(?:([#+=-])|(\d+)([.)]))/,
+    (_m, space: string, mark?: string, digits?: string, dot?: string) =>
+      mark ? `${space}\\${mark}` : `${space}${digits}\\${dot}`,
   );
 }

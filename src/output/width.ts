@@ -11,7 +11,13 @@ function charWidth(cp: number, ch: string): number {
   if (cp < 0x300) return 1;
   if (COMBINING.test(ch)) return 0;
   // Zero-width spaces and joiners, variation selectors, the byte order mark.
-  if ((cp >= 0x200b && cp <= 0x200f) || (cp >= 0x2060 && cp <= 0x2064) || (cp >= 0xfe00 && cp <= 0xfe0f) || cp === 0xfeff) return 0;
+  if (
+    (cp >= 0x200b && cp <= 0x200f) ||
+    (cp >= 0x2060 && cp <= 0x2064) ||
+    (cp >= 0xfe00 && cp <= 0xfe0f) ||
+    cp === 0xfeff
+  )
+    return 0;
   if (
     (cp >= 0x1100 && cp <= 0x115f) ||
     (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
@@ -100,7 +106,12 @@ export function tableWidth(widths: readonly number[]): number {
  * Which columns a table keeps and their widths for `width` cells: truncate widest first (not below
  * `min`), else drop the next droppable column and retry, else truncate to a few cells.
  */
-export function fitColumns(headers: readonly string[], natural: readonly number[], fit: TableFit, width: number): { keep: number[]; widths: number[] } {
+export function fitColumns(
+  headers: readonly string[],
+  natural: readonly number[],
+  fit: TableFit,
+  width: number,
+): { keep: number[]; widths: number[] } {
   const truncatable = new Set((fit.truncate ?? []).map((h) => headers.indexOf(h)).filter((i) => i >= 0));
   const dropOrder = (fit.drop ?? []).map((h) => headers.indexOf(h)).filter((i) => i >= 0);
   let keep = headers.map((_, i) => i);
@@ -109,7 +120,9 @@ export function fitColumns(headers: readonly string[], natural: readonly number[
     if (tableWidth(widths) <= width) return widths;
     const capped = (cap: number) =>
       keep.map((i) =>
-        truncatable.has(i) ? Math.max(Math.min(floorOf(i), natural[i] as number), Math.min(natural[i] as number, cap)) : (natural[i] as number),
+        truncatable.has(i)
+          ? Math.max(Math.min(floorOf(i), natural[i] as number), Math.min(natural[i] as number, cap))
+          : (natural[i] as number),
       );
     // The largest cap on truncated columns that fits, if any does.
     let lo = 0;
@@ -133,6 +146,10 @@ export function fitColumns(headers: readonly string[], natural: readonly number[
   if (last) return { keep, widths: last };
   return {
     keep,
-    widths: keep.map((i) => (truncatable.has(i) ? Math.min(natural[i] as number, Math.max(FLOOR, displayWidth(headers[i] ?? ''))) : (natural[i] as number))),
+    widths: keep.map((i) =>
+      truncatable.has(i)
+        ? Math.min(natural[i] as number, Math.max(FLOOR, displayWidth(headers[i] ?? '')))
+        : (natural[i] as number),
+    ),
   };
 }

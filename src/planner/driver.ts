@@ -84,7 +84,8 @@ export function testDurationMs(inputs: SimInputs, seed: number, pr: number, atte
 export function nextArrivalAfter(inputs: SimInputs, t: number, e: number): number {
   const profile = inputs.arrivalProfile;
   const period = profile?.length ?? 0;
-  if (!profile || (period !== 24 && period !== 168) || !profile.some((r) => r > 0)) return t + Math.max(1, Math.round(e * (HOUR / inputs.arrivalsPerHour)));
+  if (!profile || (period !== 24 && period !== 168) || !profile.some((r) => r > 0))
+    return t + Math.max(1, Math.round(e * (HOUR / inputs.arrivalsPerHour)));
   let at = t;
   let left = e;
   for (let guard = 0; guard < period * 400; guard++) {

@@ -42,7 +42,8 @@ export class SimEngine {
   submit(n: number, breaksBuild: boolean, lane: string | null, now: number): void {
     // The planner completes runs itself, so the engine's own completion must never come first.
     const pr = this.engine.upsertFakePr({ repo: SIM_REPO, number: n, breaksBuild, testMinutes: 1e8 }, now);
-    if (lane !== null) this.engine.setImpactedTargets({ ...Q, pr: { number: n, sha: pr.sha }, impactedTargets: [lane] }, now);
+    if (lane !== null)
+      this.engine.setImpactedTargets({ ...Q, pr: { number: n, sha: pr.sha }, impactedTargets: [lane] }, now);
     this.engine.submit({ ...Q, pr: { number: n } }, now);
   }
 

@@ -43,24 +43,38 @@ export function fitHistory(window: Window, prs: ConcludedPr[], attempts: TestAtt
   const hours = Math.max(1, window.until - window.since) / HOUR;
 
   // Arrivals: each merged or failed PR arrived when its last trip began (or when it concluded, when the service did not say).
-  const arrivals = modelled.map((p) => (p.submittedAt !== null && p.submittedAt <= p.concludedAt ? p.submittedAt : p.concludedAt)).filter(inWindow);
+  const arrivals = modelled
+    .map((p) => (p.submittedAt !== null && p.submittedAt <= p.concludedAt ? p.submittedAt : p.concludedAt))
+    .filter(inWindow);
   const arrivalsPerHour = arrivals.length / hours;
   const days = hours / 24;
-  const byWeek = days >= WEEK_PROFILE_MIN_DAYS && arrivals.length >= WEEK_PROFILE_MIN_PRS ? rateProfile(window, arrivals, 168, hourOfWeek) : null;
-  const byHour = !byWeek && days >= PROFILE_MIN_DAYS && arrivals.length >= PROFILE_MIN_PRS ? rateProfile(window, arrivals, 24, hourOfDay) : null;
+  const byWeek =
+    days >= WEEK_PROFILE_MIN_DAYS && arrivals.length >= WEEK_PROFILE_MIN_PRS
+      ? rateProfile(window, arrivals, 168, hourOfWeek)
+      : null;
+  const byHour =
+    !byWeek && days >= PROFILE_MIN_DAYS && arrivals.length >= PROFILE_MIN_PRS
+      ? rateProfile(window, arrivals, 24, hourOfDay)
+      : null;
 
   // Test time: each completed run once (a batch's run is one run), cancelled runs left out.
   const runs = new Map<string, number>();
   for (const a of attempts)
-    if (inWindow(a.finishedAt) && a.result !== 'cancelled' && !runs.has(a.runId)) runs.set(a.runId, Math.max(0, a.finishedAt - a.startedAt) / 60_000);
+    if (inWindow(a.finishedAt) && a.result !== 'cancelled' && !runs.has(a.runId))
+      runs.set(a.runId, Math.max(0, a.finishedAt - a.startedAt) / 60_000);
   const durations = [...runs.values()];
   const mean = durations.length > 0 ? durations.reduce((s, x) => s + x, 0) / durations.length : 0;
-  const variance = durations.length > 1 ? durations.reduce((s, x) => s + (x - mean) ** 2, 0) / (durations.length - 1) : 0;
+  const variance =
+    durations.length > 1 ? durations.reduce((s, x) => s + (x - mean) ** 2, 0) / (durations.length - 1) : 0;
 
   const failures = ownFailures(window, concluded, attempts);
   const real = failures.prsWithOwnFailure - failures.flakyPrs;
   return {
-    window: { since: new Date(window.since).toISOString(), until: new Date(window.until).toISOString(), hours: r4(hours) },
+    window: {
+      since: new Date(window.since).toISOString(),
+      until: new Date(window.until).toISOString(),
+      hours: r4(hours),
+    },
     arrivalsPerHour: r4(arrivalsPerHour),
     arrivalsShape: byWeek ? 'hour-of-week' : byHour ? 'hour-of-day' : 'flat',
     arrivalsByHourOfDay: byHour,
@@ -100,7 +114,9 @@ function ownFailures(window: Window, concluded: ConcludedPr[], attempts: TestAtt
     const passes = list.filter((a) => a.result === 'passed').sort((a, b) => a.finishedAt - b.finishedAt);
     const mergedSha = merged.has(pr) ? (passes.at(-1)?.sha ?? null) : undefined;
     const healed = own.filter(
-      (f) => passes.some((a) => a.finishedAt > f.finishedAt && same(a.sha, f.sha)) || (mergedSha !== undefined && same(mergedSha, f.sha)),
+      (f) =>
+        passes.some((a) => a.finishedAt > f.finishedAt && same(a.sha, f.sha)) ||
+        (mergedSha !== undefined && same(mergedSha, f.sha)),
     );
     prsWithOwnFailure += 1;
     if (healed.length === own.length) flakyPrs += 1;
@@ -119,7 +135,8 @@ export function profileFrom(fitted: FittedInputs): number[] | null {
   return Array.from({ length: 24 }, (_, i) => byHour[(hourOfDay(since) + i) % 24] as number);
 }
 
-const rel = (sim: number | null, meas: number | null): number | null => (sim === null || meas === null || meas <= 0 ? null : r4(Math.abs(sim - meas) / meas));
+const rel = (sim: number | null, meas: number | null): number | null =>
+  sim === null || meas === null || meas <= 0 ? null : r4(Math.abs(sim - meas) / meas);
 
 /** The figures the backtest sets side by side: every figure of the table. */
 export const BACKTEST_KEYS = [
@@ -148,7 +165,12 @@ export function simulatedFigures(r: RowResult): BacktestFigures {
 }
 
 /** What the window measured: the stats figures, mean PRs in queue, failed and all-flaky PRs per day. */
-export function measuredFigures(window: Window, stats: QueueStats, prs: ConcludedPr[], fitted: FittedInputs): BacktestFigures {
+export function measuredFigures(
+  window: Window,
+  stats: QueueStats,
+  prs: ConcludedPr[],
+  fitted: FittedInputs,
+): BacktestFigures {
   const span = Math.max(1, window.until - window.since);
   let inQueue = 0;
   for (const p of prs) {

@@ -8,7 +8,10 @@ const COLORS = ['#2b6cb0', '#c05621', '#2f855a', '#6b46c1', '#b83280', '#2c7a7b'
 const color = (i: number) => COLORS[i % COLORS.length] as string;
 
 function esc(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
 }
 const n = (x: number) => (Math.round(x * 10) / 10).toString();
 
@@ -60,7 +63,9 @@ function barChart(chart: Chart, rows: RowResult[]): string {
     );
     if (v.lo !== null && v.hi !== null) {
       const cx = x + w / 2;
-      parts.push(`<line class="ci" x1="${n(cx)}" y1="${n(y(v.lo * s))}" x2="${n(cx)}" y2="${n(y(v.hi * s))}" stroke="#000"/>`);
+      parts.push(
+        `<line class="ci" x1="${n(cx)}" y1="${n(y(v.lo * s))}" x2="${n(cx)}" y2="${n(y(v.hi * s))}" stroke="#000"/>`,
+      );
     }
     parts.push(`<text x="${n(x + w / 2)}" y="${H - 8}" text-anchor="middle" class="tick axis">${i + 1}</text>`);
   });
@@ -86,7 +91,9 @@ function cdfChart(rows: RowResult[]): string {
     `<line x1="${left}" y1="${top}" x2="${left}" y2="${top + plotH}" stroke="#999"/>`,
   ];
   for (const f of [0, 0.25, 0.5, 0.75, 1]) {
-    parts.push(`<text x="${n(x(maxMin * f))}" y="${H - 12}" text-anchor="middle" class="tick axis">${esc(n(maxMin * f))}</text>`);
+    parts.push(
+      `<text x="${n(x(maxMin * f))}" y="${H - 12}" text-anchor="middle" class="tick axis">${esc(n(maxMin * f))}</text>`,
+    );
     parts.push(`<text x="${left - 4}" y="${n(y(f) + 4)}" text-anchor="end" class="tick axis">${f * 100}%</text>`);
   }
   rows.forEach((r, i) => {
@@ -97,7 +104,8 @@ function cdfChart(rows: RowResult[]): string {
     parts.push(
       `<polyline class="cdf" fill="none" stroke="${color(i)}" stroke-width="2" points="${pts.map(([s, p]) => `${n(x(s / per))},${n(y(p))}`).join(' ')}"/>`,
     );
-    for (const [s, p] of pts) parts.push(`<circle class="pt" cx="${n(x(s / per))}" cy="${n(y(p))}" r="2.5" fill="${color(i)}"/>`);
+    for (const [s, p] of pts)
+      parts.push(`<circle class="pt" cx="${n(x(s / per))}" cy="${n(y(p))}" r="2.5" fill="${color(i)}"/>`);
   });
   return `<figure class="wide"><figcaption>Time to merge distribution <span class="unit">(share of merged PRs merged within x ${unit} of submission; mean quantiles over runs)</span></figcaption><svg class="chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img">${parts.join('')}</svg></figure>`;
 }
@@ -129,14 +137,23 @@ export interface HtmlHistory {
 }
 
 /** `legend`: what the table's marks mean, one paragraph each under it. */
-export function renderHtml(result: SimulateResult, inputsText: string, tableHtml: string, legend: string[] = [], history?: HtmlHistory): string {
+export function renderHtml(
+  result: SimulateResult,
+  inputsText: string,
+  tableHtml: string,
+  legend: string[] = [],
+  history?: HtmlHistory,
+): string {
   const fitted = result.inputs.fitted;
   const fit =
     history && fitted
       ? `<h2>Fitted from history</h2>\n${fittedTable(fitted)}\n${history.lines.map((l) => `<p>${esc(l)}</p>`).join('')}\n<h2>Backtest</h2>\n${history.backtest}\n<p class="note">${esc(history.note)}</p>\n`
       : '';
   const swatches = result.results
-    .map((r, i) => `<li><span class="swatch" style="background:${color(i)}"></span>${i + 1}. ${esc(r.label)}${r.keepsUp ? '' : ' (falls behind)'}</li>`)
+    .map(
+      (r, i) =>
+        `<li><span class="swatch" style="background:${color(i)}"></span>${i + 1}. ${esc(r.label)}${r.keepsUp ? '' : ' (falls behind)'}</li>`,
+    )
     .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>mq queue simulate</title>

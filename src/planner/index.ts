@@ -72,7 +72,11 @@ export function fittedLine(f: FittedInputs): string {
 
 const round = (x: number | null): number | null => (x === null ? null : Math.round(x * 1e4) / 1e4);
 /** Every figure here is a count, rate or duration: an interval never reaches below 0. */
-const r4 = (e: Estimate): Estimate => ({ mean: round(e.mean), lo: round(e.lo === null ? null : Math.max(0, e.lo)), hi: round(e.hi) });
+const r4 = (e: Estimate): Estimate => ({
+  mean: round(e.mean),
+  lo: round(e.lo === null ? null : Math.max(0, e.lo)),
+  hi: round(e.hi),
+});
 
 function aggregate(label: string, settings: SimSettings, inputs: SimInputs, runs: RunMetrics[]): RowResult {
   const hours = inputs.durationHours;
@@ -125,7 +129,9 @@ export function recommend(rows: RowResult[], inputs: SimInputs): Recommendation 
     (a.lo ?? a.mean ?? Number.POSITIVE_INFINITY) <= (b.hi ?? b.mean ?? Number.POSITIVE_INFINITY) &&
     (b.lo ?? b.mean ?? Number.POSITIVE_INFINITY) <= (a.hi ?? a.mean ?? Number.POSITIVE_INFINITY);
   const tied = cands.filter(
-    (r) => r === fastest || (overlaps(r.timeToMerge.p50, fastest.timeToMerge.p50) && overlaps(r.timeToMerge.p95, fastest.timeToMerge.p95)),
+    (r) =>
+      r === fastest ||
+      (overlaps(r.timeToMerge.p50, fastest.timeToMerge.p50) && overlaps(r.timeToMerge.p95, fastest.timeToMerge.p95)),
   );
   const pick = [...tied].sort((a, b) => cost(a) - cost(b) || flaky(a) - flaky(b))[0] as RowResult;
   const cheapest = [...rows].sort((a, b) => cost(a) - cost(b))[0] as RowResult;
@@ -145,8 +151,13 @@ export function recommend(rows: RowResult[], inputs: SimInputs): Recommendation 
         ? 'cheapest'
         : other(cheapest, fmt(cheapest.testMinutesPerMergedPr.mean, 0));
   const relNote =
-    pick.failedPerDay.flaky.mean === null ? 'n/a' : flaky(pick) <= flaky(reliable) ? 'fewest' : other(reliable, fmt(reliable.failedPerDay.flaky.mean));
-  const head = up.length === 0 ? `No row keeps up (the backlog grows); least bad: ${pick.label}` : `Recommended: ${pick.label}`;
+    pick.failedPerDay.flaky.mean === null
+      ? 'n/a'
+      : flaky(pick) <= flaky(reliable)
+        ? 'fewest'
+        : other(reliable, fmt(reliable.failedPerDay.flaky.mean));
+  const head =
+    up.length === 0 ? `No row keeps up (the backlog grows); least bad: ${pick.label}` : `Recommended: ${pick.label}`;
   const text =
     `${head} — velocity: time to merge p50 ${minutes(pick.timeToMerge.p50.mean)}, p95 ${minutes(pick.timeToMerge.p95.mean)} (${velocity}); ` +
     `cost: ${fmt(pick.testMinutesPerMergedPr.mean, 0)} test min per merged PR (${costNote}); ` +
@@ -162,7 +173,10 @@ export function markWithinError(results: RowResult[], inputs: SimInputs, error: 
   const within = results.filter((r) => r.withinModelError).map((r) => r.label);
   const rec = recommend(told, inputs);
   if (within.length === 0) return rec;
-  return { label: rec.label, text: `${rec.text} Within the model's error of the baseline, so not a result: ${within.join(', ')}.` };
+  return {
+    label: rec.label,
+    text: `${rec.text} Within the model's error of the baseline, so not a result: ${within.join(', ')}.`,
+  };
 }
 
 export async function runSimulate(flags: SimulateFlags, deps: SimulateDeps): Promise<SimulateResult> {
@@ -177,10 +191,19 @@ export async function runSimulate(flags: SimulateFlags, deps: SimulateDeps): Pro
     if (!deps.loadHistory) throw new UsageError('--from-history needs a configured queue to read the history of');
     history = await deps.loadHistory(parsed.fromHistoryMs);
     fitted = fitHistory(history.window, history.prs, history.attempts);
-    if (fitted.samples.prs < MIN_PRS || fitted.samples.runs < MIN_RUNS || !(fitted.testMinutes > 0) || !(fitted.arrivalsPerHour > 0)) {
+    if (
+      fitted.samples.prs < MIN_PRS ||
+      fitted.samples.runs < MIN_RUNS ||
+      !(fitted.testMinutes > 0) ||
+      !(fitted.arrivalsPerHour > 0)
+    ) {
       throw new UsageError(
         `--from-history: the window holds ${fitted.samples.prs} merged or failed PRs and ${fitted.samples.runs} test runs; the fit needs at least ${MIN_PRS} and ${MIN_RUNS}`,
-        { hints: ['widen the window (at most 45d), or give the workload with --arrivals, --test-time and --failure-rate'] },
+        {
+          hints: [
+            'widen the window (at most 45d), or give the workload with --arrivals, --test-time and --failure-rate',
+          ],
+        },
       );
     }
     inputs = {
@@ -210,19 +233,27 @@ export async function runSimulate(flags: SimulateFlags, deps: SimulateDeps): Pro
     deps.notice('baseline: the service defaults (no queue configured, or --baseline defaults)');
   }
   if (base.mode === 'parallel' && inputs.lanes === 1) {
-    deps.notice('parallel mode with --lanes 1: every PR shares one lane (impacted targets overlap); pass --lanes N to model independent lanes');
+    deps.notice(
+      'parallel mode with --lanes 1: every PR shares one lane (impacted targets overlap); pass --lanes N to model independent lanes',
+    );
   }
-  const rows: SettingsRow[] = [{ label: 'baseline', settings: base }, ...compares.map((c) => ({ label: c.label, settings: { ...base, ...c.change } }))];
+  const rows: SettingsRow[] = [
+    { label: 'baseline', settings: base },
+    ...compares.map((c) => ({ label: c.label, settings: { ...base, ...c.change } })),
+  ];
   // The bundle puts the worker entry next to this module's entry file (dist/lazy/planner-worker.js).
   const workerUrl = new URL('./planner-worker.js', import.meta.url);
   for (const row of rows) {
     if (inputs.testMinutes >= row.settings.testingTimeoutMinutes) {
-      deps.notice(`${row.label}: --test-time is not below the testing timeout (${row.settings.testingTimeoutMinutes} min), so most runs time out and fail`);
+      deps.notice(
+        `${row.label}: --test-time is not below the testing timeout (${row.settings.testingTimeoutMinutes} min), so most runs time out and fail`,
+      );
     }
   }
   const metrics = await runAll(inputs, rows, jobs, workerUrl);
   const results = rows.map((row, i) => aggregate(row.label, row.settings, inputs, metrics[i] as RunMetrics[]));
-  if (!history || !fitted) return { inputs: { ...inputs, baseline: source }, results, recommendation: recommend(results, inputs) };
+  if (!history || !fitted)
+    return { inputs: { ...inputs, baseline: source }, results, recommendation: recommend(results, inputs) };
 
   // Backtest: the window replayed with the queue's actual settings, against what was measured in it.
   const clamped: string[] = [];
@@ -234,7 +265,12 @@ export async function runSimulate(flags: SimulateFlags, deps: SimulateDeps): Pro
     const m = await runAll(replayInputs, [{ label: 'backtest', settings: actual }], jobs, workerUrl);
     replay = aggregate('backtest', actual, replayInputs, m[0] as RunMetrics[]);
   }
-  const measured = computeStats({ window: history.window, prs: history.prs, attempts: history.attempts, settings: null }).stats;
+  const measured = computeStats({
+    window: history.window,
+    prs: history.prs,
+    attempts: history.attempts,
+    settings: null,
+  }).stats;
   const backtest = backtestOf(measuredFigures(history.window, measured, history.prs, fitted), simulatedFigures(replay));
   const recommendation = markWithinError(results, inputs, backtest.error);
   return { inputs: { ...inputs, baseline: source, fitted }, backtest, results, recommendation };

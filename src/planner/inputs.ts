@@ -45,7 +45,9 @@ export function parseRate(text: string, flag = '--arrivals'): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(?:\/\s*(h|hr|hour|d|day))?\s*$/i.exec(text);
   const perHour = m ? Number(m[1]) / (m[2]?.toLowerCase().startsWith('d') ? 24 : 1) : Number.NaN;
   if (!m || !(perHour > 0) || perHour > 10_000) {
-    throw new UsageError(`${flag}: ${JSON.stringify(text)} must be a rate above 0 and at most 10000/h, written like 20/h or 150/d`);
+    throw new UsageError(
+      `${flag}: ${JSON.stringify(text)} must be a rate above 0 and at most 10000/h, written like 20/h or 150/d`,
+    );
   }
   return perHour;
 }
@@ -57,14 +59,17 @@ export function parsePercent(text: string, flag: string, maxPercent: number): nu
   if (/^\d+(\.\d+)?%$/.test(t)) v = Number(t.slice(0, -1)) / 100;
   else if (/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(t)) v = Number(t);
   if (!Number.isFinite(v) || v < 0 || v > maxPercent / 100) {
-    throw new UsageError(`${flag}: ${JSON.stringify(text)} must be a percentage from 0% to ${maxPercent}% (like 5% or 0.05)`);
+    throw new UsageError(
+      `${flag}: ${JSON.stringify(text)} must be a percentage from 0% to ${maxPercent}% (like 5% or 0.05)`,
+    );
   }
   return v;
 }
 
 function parseInteger(text: string, flag: string, min: number, max: number): number {
   const t = text.trim();
-  if (!/^\d+$/.test(t) || Number(t) < min || Number(t) > max) throw new UsageError(`${flag}: ${JSON.stringify(text)} must be an integer from ${min} to ${max}`);
+  if (!/^\d+$/.test(t) || Number(t) < min || Number(t) > max)
+    throw new UsageError(`${flag}: ${JSON.stringify(text)} must be an integer from ${min} to ${max}`);
   return Number(t);
 }
 
@@ -86,9 +91,12 @@ export interface ParsedFlags {
 export function checkVolume(arrivalsPerHour: number, durationHours: number): void {
   const expected = arrivalsPerHour * durationHours;
   if (expected > 200_000) {
-    throw new UsageError(`--arrivals x --duration: ${Math.round(expected)} PRs per run is more than the 200000 the planner simulates`, {
-      hints: ['shorten --duration: a week is usually enough for the intervals to settle'],
-    });
+    throw new UsageError(
+      `--arrivals x --duration: ${Math.round(expected)} PRs per run is more than the 200000 the planner simulates`,
+      {
+        hints: ['shorten --duration: a week is usually enough for the intervals to settle'],
+      },
+    );
   }
 }
 
@@ -112,19 +120,24 @@ export function parseSimulateFlags(f: SimulateFlags): ParsedFlags {
   const fitted = fromHistoryMs !== null;
   // With --from-history the workload is filled in from the fit later; these stand in until then.
   const arrivalsPerHour = fitted ? 1 : parseRate(required(f.arrivals, '--arrivals', '20/h'));
-  const testMs = fitted ? 60_000 : parseSpan(required(f.testTime, '--test-time', '30m'), '--test-time', 1000, 24 * 3_600_000, '1s to 24h');
+  const testMs = fitted
+    ? 60_000
+    : parseSpan(required(f.testTime, '--test-time', '30m'), '--test-time', 1000, 24 * 3_600_000, '1s to 24h');
   const failureRate = fitted ? 0 : parsePercent(required(f.failureRate, '--failure-rate', '5%'), '--failure-rate', 100);
   const testTimeSpread = f.testTimeSpread === undefined ? 0 : parsePercent(f.testTimeSpread, '--test-time-spread', 300);
   const flakeRate = f.flakeRate === undefined ? 0 : parsePercent(f.flakeRate, '--flake-rate', 99);
   const durationMs =
-    f.duration === undefined ? (fromHistoryMs ?? 7 * 86_400_000) : parseSpan(f.duration, '--duration', 3_600_000, 90 * 86_400_000, '1h to 90d');
+    f.duration === undefined
+      ? (fromHistoryMs ?? 7 * 86_400_000)
+      : parseSpan(f.duration, '--duration', 3_600_000, 90 * 86_400_000, '1h to 90d');
   const runs = f.runs === undefined ? 20 : parseInteger(f.runs, '--runs', 2, 1000);
   const seed = f.seed === undefined ? 1 : parseInteger(f.seed, '--seed', 0, MAX_U32);
   const ciCapacity = f.ciCapacity === undefined ? null : parseInteger(f.ciCapacity, '--ci-capacity', 1, 100_000);
   const lanes = f.lanes === undefined ? 1 : parseInteger(f.lanes, '--lanes', 1, 1000);
   const jobs = f.jobs === undefined ? null : parseInteger(f.jobs, '--jobs', 1, 64);
   const b = (f.baseline ?? 'auto').toLowerCase();
-  if (!['auto', 'queue', 'defaults'].includes(b)) throw new UsageError(`--baseline: ${JSON.stringify(f.baseline)} is not one of queue, defaults`);
+  if (!['auto', 'queue', 'defaults'].includes(b))
+    throw new UsageError(`--baseline: ${JSON.stringify(f.baseline)} is not one of queue, defaults`);
   if (f.html !== undefined && f.html.trim() === '') throw new UsageError('--html: the file name cannot be empty');
   checkVolume(arrivalsPerHour, durationMs / 3_600_000);
   return {

@@ -32,16 +32,27 @@ export function memoryPlan(wanted: number, totalBytes = totalmem()): { threads: 
 }
 
 function outOfMemory(heapMb: number, threads: number): UsageError {
-  return new UsageError(`queue simulate: a simulated run needed more than ${heapMb} MB, the memory of a worker thread on this machine`, {
-    hints: [
-      'simulate less at once: lower concurrency or batch sizes in --compare, --arrivals, --failure-rate or --duration',
-      ...(threads > 1 && heapMb < MAX_HEAP_MB ? [`--jobs 1 gives the one thread more memory (up to ${MAX_HEAP_MB} MB)`] : []),
-    ],
-  });
+  return new UsageError(
+    `queue simulate: a simulated run needed more than ${heapMb} MB, the memory of a worker thread on this machine`,
+    {
+      hints: [
+        'simulate less at once: lower concurrency or batch sizes in --compare, --arrivals, --failure-rate or --duration',
+        ...(threads > 1 && heapMb < MAX_HEAP_MB
+          ? [`--jobs 1 gives the one thread more memory (up to ${MAX_HEAP_MB} MB)`]
+          : []),
+      ],
+    },
+  );
 }
 
 /** `worker`: the bundled worker's URL; null or missing runs in this thread. `heapMb`: per-worker heap (tests). */
-export async function runAll(inputs: SimInputs, rows: SettingsRow[], jobs: number | null, worker: URL | null = null, heapMb?: number): Promise<RunMetrics[][]> {
+export async function runAll(
+  inputs: SimInputs,
+  rows: SettingsRow[],
+  jobs: number | null,
+  worker: URL | null = null,
+  heapMb?: number,
+): Promise<RunMetrics[][]> {
   const tasks: Task[] = [];
   rows.forEach((_, row) => {
     for (let run = 0; run < inputs.runs; run++) tasks.push({ index: tasks.length, row, run });
@@ -63,7 +74,10 @@ export async function runAll(inputs: SimInputs, rows: SettingsRow[], jobs: numbe
         for (const w of workers) void w.terminate();
       };
       for (let i = 0; i < threads; i++) {
-        const w = new Worker(file, { workerData: { inputs, rows }, resourceLimits: { maxOldGenerationSizeMb: limitMb } });
+        const w = new Worker(file, {
+          workerData: { inputs, rows },
+          resourceLimits: { maxOldGenerationSizeMb: limitMb },
+        });
         workers.push(w);
         const feed = () => {
           if (next < tasks.length) w.postMessage(tasks[next++]);
@@ -78,7 +92,9 @@ export async function runAll(inputs: SimInputs, rows: SettingsRow[], jobs: numbe
         });
         w.on('error', (err) => {
           stop();
-          reject((err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY' ? outOfMemory(limitMb, threads) : err);
+          reject(
+            (err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY' ? outOfMemory(limitMb, threads) : err,
+          );
         });
         feed();
       }

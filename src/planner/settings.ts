@@ -75,7 +75,8 @@ function bad(why: string, hint?: string): UsageError {
 export function parseCompare(text: string): Partial<SimSettings> {
   const out: Record<string, unknown> = {};
   const parts = text.split(',').map((p) => p.trim());
-  if (parts.length === 0 || parts.some((p) => p === '')) throw bad(`${JSON.stringify(text)} has an empty setting; expected name=value[,name=value…]`);
+  if (parts.length === 0 || parts.some((p) => p === ''))
+    throw bad(`${JSON.stringify(text)} has an empty setting; expected name=value[,name=value…]`);
   for (const part of parts) {
     const eq = part.indexOf('=');
     if (eq <= 0) throw bad(`${JSON.stringify(part)} is not name=value`);
@@ -89,7 +90,8 @@ export function parseCompare(text: string): Partial<SimSettings> {
     const lower = value.toLowerCase();
     if (def.field === 'batch' && /^\d+$/.test(value)) {
       const n = Number(value);
-      if (n < 1 || n > MAX_IN_FLIGHT) throw bad(`batch=${value}: the batch size must be an integer from 1 to ${MAX_IN_FLIGHT}`, CAP_HINT);
+      if (n < 1 || n > MAX_IN_FLIGHT)
+        throw bad(`batch=${value}: the batch size must be an integer from 1 to ${MAX_IN_FLIGHT}`, CAP_HINT);
       out.batch = true;
       out.batchingMinSize = n;
       continue;
@@ -97,7 +99,10 @@ export function parseCompare(text: string): Partial<SimSettings> {
     if (def.kind.type === 'int') {
       const max = def.kind.max ?? MAX_U32;
       if (!/^\d+$/.test(value) || Number(value) < def.kind.min || Number(value) > max) {
-        throw bad(`${name}=${value}: must be an integer from ${def.kind.min} to ${max}`, max < MAX_U32 && /^\d+$/.test(value) ? CAP_HINT : undefined);
+        throw bad(
+          `${name}=${value}: must be an integer from ${def.kind.min} to ${max}`,
+          max < MAX_U32 && /^\d+$/.test(value) ? CAP_HINT : undefined,
+        );
       }
       out[def.field] = Number(value);
     } else if (def.kind.type === 'bool') {
@@ -139,7 +144,10 @@ export function settingsFromQueue(q: QueueInfo, clamped: string[] = []): SimSett
   const shared = num(q.bisectionConcurrency) === num(q.concurrency);
   const bis = shared ? concurrency : cap('bisectionConcurrency', num(q.bisectionConcurrency));
   const mode = String(q.mode ?? 'single').toLowerCase() === 'parallel' ? 'parallel' : 'single';
-  const opt = String(q.optimizationMode ?? 'off').toLowerCase() === 'bisection_skip_redundant_tests' ? 'bisection_skip_redundant_tests' : 'off';
+  const opt =
+    String(q.optimizationMode ?? 'off').toLowerCase() === 'bisection_skip_redundant_tests'
+      ? 'bisection_skip_redundant_tests'
+      : 'off';
   return {
     mode,
     concurrency,

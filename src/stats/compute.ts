@@ -74,11 +74,16 @@ export function classifyFailures(window: Window, allAttempts: TestAttempt[]): Fa
   let flakyPrs = 0;
   let flakyRuns = 0;
   for (const list of byPr.values()) {
-    const own = list.filter((a) => inWindow(a.finishedAt) && a.result === 'failed' && (runSize.get(a.runId) ?? 1) === 1);
+    const own = list.filter(
+      (a) => inWindow(a.finishedAt) && a.result === 'failed' && (runSize.get(a.runId) ?? 1) === 1,
+    );
     if (own.length === 0) continue;
     prsWithOwnFailure += 1;
     const healed = own.filter((f) =>
-      list.some((a) => a.result === 'passed' && a.startedAt >= f.finishedAt && (a.sha == null || f.sha == null || a.sha === f.sha)),
+      list.some(
+        (a) =>
+          a.result === 'passed' && a.startedAt >= f.finishedAt && (a.sha == null || f.sha == null || a.sha === f.sha),
+      ),
     );
     if (healed.length > 0) flakyPrs += 1;
     flakyRuns += healed.length;
@@ -99,7 +104,8 @@ export function computeStats(input: StatsInput): { stats: QueueStats; series: St
     if (list) list.push(a);
     else attemptsByPr.set(a.prNumber, [a]);
   }
-  for (const list of attemptsByPr.values()) list.sort((a, b) => a.startedAt - b.startedAt || a.finishedAt - b.finishedAt);
+  for (const list of attemptsByPr.values())
+    list.sort((a, b) => a.startedAt - b.startedAt || a.finishedAt - b.finishedAt);
 
   // Time to merge, split at the start of the first test run of the merging trip.
   const ttm: number[] = [];
@@ -109,7 +115,9 @@ export function computeStats(input: StatsInput): { stats: QueueStats; series: St
     const submitted = p.submittedAt;
     if (submitted === null || submitted > p.concludedAt) continue;
     ttm.push(p.concludedAt - submitted);
-    const first = (attemptsByPr.get(p.number) ?? []).find((a) => a.startedAt >= submitted && a.startedAt <= p.concludedAt);
+    const first = (attemptsByPr.get(p.number) ?? []).find(
+      (a) => a.startedAt >= submitted && a.startedAt <= p.concludedAt,
+    );
     const start = first ? first.startedAt : p.concludedAt;
     waiting.push(start - submitted);
     testing.push(p.concludedAt - start);
@@ -123,7 +131,13 @@ export function computeStats(input: StatsInput): { stats: QueueStats; series: St
   for (const a of attempts) {
     const r = runs.get(a.runId);
     if (r) r.prs += 1;
-    else runs.set(a.runId, { result: a.result, bisection: a.bisection, ms: Math.max(0, a.finishedAt - a.startedAt), prs: 1 });
+    else
+      runs.set(a.runId, {
+        result: a.result,
+        bisection: a.bisection,
+        ms: Math.max(0, a.finishedAt - a.startedAt),
+        prs: 1,
+      });
   }
   let failedRuns = 0;
   let bisectionRuns = 0;
@@ -178,7 +192,8 @@ export function computeStats(input: StatsInput): { stats: QueueStats; series: St
   }
   // A loop, not Math.min(...xs): a window may hold more runs than a call takes arguments.
   let firstAt: number | null = null;
-  for (const t of [...prs.map((p) => p.concludedAt), ...attempts.map((a) => a.finishedAt)]) if (firstAt === null || t < firstAt) firstAt = t;
+  for (const t of [...prs.map((p) => p.concludedAt), ...attempts.map((a) => a.finishedAt)])
+    if (firstAt === null || t < firstAt) firstAt = t;
   return { stats, series: { mergesPerHour, timeToMergeSeconds: ttm.map((ms) => Math.round(ms / 1000)), firstAt } };
 }
 

@@ -33,7 +33,15 @@ export interface Crossed {
   unit: LimitUnit;
 }
 
-const DURATION_FIGURES = ['timeToMerge.p50', 'timeToMerge.p90', 'timeToMerge.p95', 'waiting.p50', 'waiting.p95', 'testing.p50', 'testing.p95'];
+const DURATION_FIGURES = [
+  'timeToMerge.p50',
+  'timeToMerge.p90',
+  'timeToMerge.p95',
+  'waiting.p50',
+  'waiting.p95',
+  'testing.p50',
+  'testing.p95',
+];
 const SHARE_FIGURES = ['flakyShare'];
 const COUNT_FIGURES = [
   'prs.merged',
@@ -87,7 +95,8 @@ export function parseThreshold(text: string): Threshold {
 
 function figureValue(stats: QueueStats, path: string): number | null {
   let v: unknown = stats;
-  for (const key of path.split('.')) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined;
+  for (const key of path.split('.'))
+    v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined;
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
 
@@ -97,8 +106,25 @@ export function evaluateThresholds(stats: QueueStats, thresholds: Threshold[]): 
   for (const t of thresholds) {
     const actual = figureValue(stats, t.figure);
     if (actual === null) continue;
-    const crossed = t.op === '>' ? actual > t.value : t.op === '>=' ? actual >= t.value : t.op === '<' ? actual < t.value : actual <= t.value;
-    if (crossed) out.push({ threshold: t.text, figure: t.figure, actual, limit: t.value, name: t.name, op: t.op, limitText: t.limitText, unit: t.unit });
+    const crossed =
+      t.op === '>'
+        ? actual > t.value
+        : t.op === '>='
+          ? actual >= t.value
+          : t.op === '<'
+            ? actual < t.value
+            : actual <= t.value;
+    if (crossed)
+      out.push({
+        threshold: t.text,
+        figure: t.figure,
+        actual,
+        limit: t.value,
+        name: t.name,
+        op: t.op,
+        limitText: t.limitText,
+        unit: t.unit,
+      });
   }
   return out;
 }

@@ -21,8 +21,10 @@ async function renamed<T>(what: string, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (err) {
-    if (err instanceof ApiError) throw new ApiError(err.exitCode, what, err.why, err.status, err.body, { hints: err.hints, cause: err });
-    if (err instanceof MqError && !(err instanceof UsageError)) throw new MqError(err.exitCode, what, err.why, { hints: err.hints, cause: err });
+    if (err instanceof ApiError)
+      throw new ApiError(err.exitCode, what, err.why, err.status, err.body, { hints: err.hints, cause: err });
+    if (err instanceof MqError && !(err instanceof UsageError))
+      throw new MqError(err.exitCode, what, err.why, { hints: err.hints, cause: err });
     throw err;
   }
 }
@@ -36,14 +38,17 @@ export interface StoryResult {
 
 /** A PR with its timeline; for a failed PR, the failing run's checks too. */
 export async function fetchStory(client: MergeQueueClient, target: Target, pr: number): Promise<StoryResult> {
-  const record = await renamed(`get PR #${pr}`, () => client.getSubmittedPullRequestWithTimeline({ ...base(target), pr: { number: pr } }));
+  const record = await renamed(`get PR #${pr}`, () =>
+    client.getSubmittedPullRequestWithTimeline({ ...base(target), pr: { number: pr } }),
+  );
   const timeline = timelineOf(record);
   const state = typeof record.state === 'string' ? record.state.toLowerCase() : '';
   let checks: ReturnType<typeof failingChecksOf> = [];
   let checksNote: string | null = null;
   if (state === 'failed') {
     const lastFailure = timeline.find((t) => t.state === 'failed');
-    const runId = (typeof record.verifiedByTestRun === 'string' && record.verifiedByTestRun) || lastFailure?.runId || null;
+    const runId =
+      (typeof record.verifiedByTestRun === 'string' && record.verifiedByTestRun) || lastFailure?.runId || null;
     if (runId) {
       try {
         const details = await client.getMergeQueueTestingDetails({ ...base(target), testRunId: runId });
@@ -57,7 +62,11 @@ export async function fetchStory(client: MergeQueueClient, target: Target, pr: n
   await nameThePrsAhead(client, target, timeline);
   const story = buildStory(pr, timeline, checks);
   if (story.trips.length === 0) story.state = state || 'unknown';
-  if (story.runId === null && typeof record.verifiedByTestRun === 'string' && (state === 'merged' || state === 'failed'))
+  if (
+    story.runId === null &&
+    typeof record.verifiedByTestRun === 'string' &&
+    (state === 'merged' || state === 'failed')
+  )
     story.runId = record.verifiedByTestRun;
   return { record, story, checksNote };
 }
@@ -88,7 +97,9 @@ async function nameThePrsAhead(client: MergeQueueClient, target: Target, timelin
     if (ahead.length === 0 || ahead.length > BATCH_SIZE) continue;
     const wanted = t.reason.endsWith('FAILED') ? 'failed' : 'cancelled';
     const { pullRequests } = await fetchBatch(client, target, ahead, true);
-    const culprit = pullRequests.find((r) => timelineOf(r).some((x) => x.state === wanted && Math.abs(x.at - t.at) <= 1000));
+    const culprit = pullRequests.find((r) =>
+      timelineOf(r).some((x) => x.state === wanted && Math.abs(x.at - t.at) <= 1000),
+    );
     if (culprit && typeof culprit.prNumber === 'number') t.aheadPr = culprit.prNumber;
   }
 }
@@ -255,7 +266,8 @@ export async function fetchWindow(
     );
     requests += oneByOne === null ? Math.ceil(missing.length / BATCH_SIZE) : missing.length;
     const starts = new Map<number, number | null>();
-    for (const r of pullRequests) if (typeof r.prNumber === 'number') starts.set(r.prNumber, lastTripStart(timelineOf(r)));
+    for (const r of pullRequests)
+      if (typeof r.prNumber === 'number') starts.set(r.prNumber, lastTripStart(timelineOf(r)));
     for (const p of missing) p.submittedAt = starts.get(p.number) ?? null;
   }
   const settings: QueueSettings = {
@@ -264,5 +276,11 @@ export async function fetchWindow(
     batchingMinSize: typeof queue.batchingMinSize === 'number' ? queue.batchingMinSize : null,
   };
   const attempts = typeof attemptsOrStatus === 'number' ? [] : attemptsOrStatus;
-  return { prs, attempts, settings, requests, noTestingHistory: typeof attemptsOrStatus === 'number' ? attemptsOrStatus : null };
+  return {
+    prs,
+    attempts,
+    settings,
+    requests,
+    noTestingHistory: typeof attemptsOrStatus === 'number' ? attemptsOrStatus : null,
+  };
 }

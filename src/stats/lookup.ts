@@ -51,12 +51,21 @@ const noBatchLookup = new WeakMap<MergeQueueClient, number>();
 const ONE_BY_ONE_PARALLEL = 6;
 
 /** Several PRs, 50 per request (missing ones in `notFound`); one per call, a few at once, without it. */
-export async function fetchBatch(client: MergeQueueClient, target: Target, numbers: number[], includeTimeline = false): Promise<Batch> {
+export async function fetchBatch(
+  client: MergeQueueClient,
+  target: Target,
+  numbers: number[],
+  includeTimeline = false,
+): Promise<Batch> {
   const unique = [...new Set(numbers)];
   const left = new Set<number>();
   const lookUp = async (prs: number[]) => {
     if (!noBatchLookup.has(client)) {
-      const req = { ...base(target), prs: prs.map((number) => ({ number })), ...(includeTimeline ? { includeTimeline: true } : {}) };
+      const req = {
+        ...base(target),
+        prs: prs.map((number) => ({ number })),
+        ...(includeTimeline ? { includeTimeline: true } : {}),
+      };
       try {
         return batchOf(await client.getSubmittedPullRequests(req));
       } catch (err) {
@@ -72,7 +81,11 @@ export async function fetchBatch(client: MergeQueueClient, target: Target, numbe
   const pages = first ? [await lookUp(first), ...(await pool(rest, PARALLEL, lookUp))] : [];
   const rereads = unique.filter((n) => left.has(n));
   if (rereads.length > 0) pages.push(await oneByOne(client, target, rereads, includeTimeline));
-  return { pullRequests: pages.flatMap((p) => p.pullRequests), notFound: pages.flatMap((p) => p.notFound), oneByOne: noBatchLookup.get(client) ?? null };
+  return {
+    pullRequests: pages.flatMap((p) => p.pullRequests),
+    notFound: pages.flatMap((p) => p.notFound),
+    oneByOne: noBatchLookup.get(client) ?? null,
+  };
 }
 
 /** One getSubmittedPullRequest per PR; a PR the service answers 404 for (not the endpoint) is not found. */
@@ -80,7 +93,9 @@ async function oneByOne(client: MergeQueueClient, target: Target, numbers: numbe
   const records = await pool(numbers, ONE_BY_ONE_PARALLEL, async (number): Promise<Obj | null> => {
     const req = { ...base(target), pr: { number } };
     try {
-      const record = await (includeTimeline ? client.getSubmittedPullRequestWithTimeline(req) : client.getSubmittedPullRequest(req));
+      const record = await (includeTimeline
+        ? client.getSubmittedPullRequestWithTimeline(req)
+        : client.getSubmittedPullRequest(req));
       return { ...record, prNumber: number };
     } catch (err) {
       if (err instanceof ApiError && err.status === 404 && !endpointMissing(err)) return null;

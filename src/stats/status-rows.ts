@@ -8,11 +8,16 @@ type Obj = Record<string, unknown>;
 
 /** The story's part of `mq status N --json`: the timeline oldest first, the run, the failing checks. */
 export function storyJson(story: Story): Obj {
-  const timeline = [...story.trips]
-    .reverse()
-    .flatMap((trip) =>
-      trip.steps.map((s) => ({ at: new Date(s.at).toISOString(), trip: trip.number, state: s.state, reason: s.reason, testRunId: s.runId, text: s.text })),
-    );
+  const timeline = [...story.trips].reverse().flatMap((trip) =>
+    trip.steps.map((s) => ({
+      at: new Date(s.at).toISOString(),
+      trip: trip.number,
+      state: s.state,
+      reason: s.reason,
+      testRunId: s.runId,
+      text: s.text,
+    })),
+  );
   const cut = story.earlierSteps > 0 ? { earlierSteps: story.earlierSteps } : {};
   return { runId: story.runId, timeline, ...cut, failingChecks: story.failingChecks };
 }
@@ -29,9 +34,24 @@ export interface BatchRow {
 }
 
 /** One PR of `mq status 41 42 43`: state, for how long, its place in the queue, the latest reason. */
-export function batchRow(pr: number, record: Obj | undefined, notFound: boolean, order: Array<number | null | undefined>, now: number): BatchRow {
+export function batchRow(
+  pr: number,
+  record: Obj | undefined,
+  notFound: boolean,
+  order: Array<number | null | undefined>,
+  now: number,
+): BatchRow {
   if (!record || notFound) {
-    return { pr, found: false, state: 'not found', since: '', forText: '', position: null, reason: 'never submitted to this queue', json: { prNumber: pr } };
+    return {
+      pr,
+      found: false,
+      state: 'not found',
+      since: '',
+      forText: '',
+      position: null,
+      reason: 'never submitted to this queue',
+      json: { prNumber: pr },
+    };
   }
   const state = typeof record.state === 'string' ? clean(record.state.toLowerCase(), 40) : 'unknown';
   const changed = timeOf(record.stateChangedAt);
@@ -50,6 +70,12 @@ export function batchRow(pr: number, record: Obj | undefined, notFound: boolean,
     forText: changed === null ? '' : formatDuration(Math.max(0, now - changed)),
     position,
     reason,
-    json: { ...rest, state, position, reason, testRunId: last?.runId ?? (typeof record.verifiedByTestRun === 'string' ? record.verifiedByTestRun : null) },
+    json: {
+      ...rest,
+      state,
+      position,
+      reason,
+      testRunId: last?.runId ?? (typeof record.verifiedByTestRun === 'string' ? record.verifiedByTestRun : null),
+    },
   };
 }

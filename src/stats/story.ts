@@ -63,7 +63,8 @@ export function describeTransition(t: Transition, failedChecks: string[] = []): 
   if (failedChecks.length === 0 && t.statuses) failedChecks = t.statuses;
   const text = describeReason(t, failedChecks);
   // A failure reason on pending_failure: failed, but held until the PRs ahead are known.
-  if (t.state === 'pending_failure' && text.startsWith('failed: ')) return `pending failure: ${text.slice(8)}; waiting for the PRs ahead before failing it`;
+  if (t.state === 'pending_failure' && text.startsWith('failed: '))
+    return `pending failure: ${text.slice(8)}; waiting for the PRs ahead before failing it`;
   return text;
 }
 
@@ -171,7 +172,9 @@ export function buildStory(pr: number, timeline: Transition[], failingChecks: Ch
 
 /** Checks that did not pass, from a run's testing details (check runs and commit statuses). */
 export function failingChecksOf(details: {
-  checkSuites?: Array<{ checkRuns?: Array<{ name?: string | null; url?: string | null; conclusion?: string | null }> | null }> | null;
+  checkSuites?: Array<{
+    checkRuns?: Array<{ name?: string | null; url?: string | null; conclusion?: string | null }> | null;
+  }> | null;
   statusChecks?: Array<{ context?: string | null; url?: string | null; state?: string | null }> | null;
 }): Check[] {
   const out: Check[] = [];
@@ -179,14 +182,16 @@ export function failingChecksOf(details: {
   for (const suite of details.checkSuites ?? []) {
     for (const run of suite.checkRuns ?? []) {
       const conclusion = (run.conclusion ?? '').toUpperCase();
-      if (bad.has(conclusion)) out.push({ name: clean(run.name ?? '(unnamed)', 120), conclusion, url: safeUrl(run.url) });
+      if (bad.has(conclusion))
+        out.push({ name: clean(run.name ?? '(unnamed)', 120), conclusion, url: safeUrl(run.url) });
     }
   }
   for (const s of details.statusChecks ?? []) {
     const state = (s.state ?? '').toUpperCase();
     // The same status often comes both as a check run and as a commit status: list it once.
     if (out.some((c) => c.name === clean(s.context ?? '(unnamed)', 120))) continue;
-    if (state === 'FAILURE' || state === 'ERROR') out.push({ name: clean(s.context ?? '(unnamed)', 120), conclusion: state, url: safeUrl(s.url) });
+    if (state === 'FAILURE' || state === 'ERROR')
+      out.push({ name: clean(s.context ?? '(unnamed)', 120), conclusion: state, url: safeUrl(s.url) });
   }
   return out;
 }

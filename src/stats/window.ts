@@ -12,7 +12,9 @@ export function parseWhen(text: string, flag: string): When {
   if (/^\d{4}-\d{2}-\d{2}/.test(t)) {
     const ms = Date.parse(t);
     if (Number.isNaN(ms))
-      throw new UsageError(`${flag}: ${JSON.stringify(text)} is not a valid time; use ISO 8601 (2026-05-01T09:00:00Z) or a duration like 24h or 7d`);
+      throw new UsageError(
+        `${flag}: ${JSON.stringify(text)} is not a valid time; use ISO 8601 (2026-05-01T09:00:00Z) or a duration like 24h or 7d`,
+      );
     return { kind: 'at', ms };
   }
   let ms: number;
@@ -41,18 +43,23 @@ export function checkReach(ms: number, text: string, flag: string): void {
 /** `since` and `until` as epoch ms, or as negative durations back from now (`ago`). */
 function check(since: number, until: number, ago = false): void {
   const show = (ms: number) => (ago ? `${formatDuration(-ms)} ago` : new Date(ms).toISOString());
-  if (since >= until) throw new UsageError(`--since: the window is empty: ${show(since)} is not before --until ${show(until)}`);
+  if (since >= until)
+    throw new UsageError(`--since: the window is empty: ${show(since)} is not before --until ${show(until)}`);
   if (until - since > MAX_WINDOW_DAYS * DAY) {
-    throw new UsageError(`--since: the window may span at most ${MAX_WINDOW_DAYS} days (the service keeps ${MAX_WINDOW_DAYS} days of history)`, {
-      hints: ['use --since 45d or less, or narrow it with --until'],
-    });
+    throw new UsageError(
+      `--since: the window may span at most ${MAX_WINDOW_DAYS} days (the service keeps ${MAX_WINDOW_DAYS} days of history)`,
+      {
+        hints: ['use --since 45d or less, or narrow it with --until'],
+      },
+    );
   }
 }
 
 /** Checks what can be checked without a clock (both durations, or both times). */
 export function checkWindowEarly(since: When, until: When | undefined): void {
   const u = until ?? { kind: 'ago', ms: 0 };
-  if (since.kind === u.kind) check(since.kind === 'ago' ? -since.ms : since.ms, u.kind === 'ago' ? -u.ms : u.ms, u.kind === 'ago');
+  if (since.kind === u.kind)
+    check(since.kind === 'ago' ? -since.ms : since.ms, u.kind === 'ago' ? -u.ms : u.ms, u.kind === 'ago');
 }
 
 /** The window in epoch ms, durations counted back from `now` (the service's clock). */

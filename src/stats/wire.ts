@@ -5,11 +5,16 @@ import { isTerminal } from '../domain/vocabulary.js';
 import type { ConcludedPr, TestAttempt } from './model.js';
 
 type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
+const obj = (v: unknown): Obj | undefined =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const int = (v: unknown): number | null =>
-  typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : typeof v === 'string' && /^\d{1,10}$/.test(v) ? Number(v) : null;
+  typeof v === 'number' && Number.isInteger(v) && v >= 0
+    ? v
+    : typeof v === 'string' && /^\d{1,10}$/.test(v)
+      ? Number(v)
+      : null;
 
 /** The most a Date holds either side of 1970 (ms): a time beyond it cannot be shown or compared sensibly. */
 const MAX_DATE_MS = 8.64e15;
@@ -35,7 +40,16 @@ function runIdOf(o: Obj): string | null {
 }
 
 /** v1 puts a transition's details in an object named after its state (`failure.reason`, `testsPassed.testRunId`). */
-const STATE_KEYS = ['notReady', 'pending', 'testing', 'testsPassed', 'pendingFailure', 'failure', 'cancellation', 'merged'];
+const STATE_KEYS = [
+  'notReady',
+  'pending',
+  'testing',
+  'testsPassed',
+  'pendingFailure',
+  'failure',
+  'cancellation',
+  'merged',
+];
 
 /** One timeline item; reason and run id also from the per-state object, `testRun.id`, failing statuses. */
 export function transitionOf(item: unknown): Transition | null {
@@ -45,7 +59,8 @@ export function transitionOf(item: unknown): Transition | null {
   for (const key of STATE_KEYS) {
     const d = obj(flat[key]);
     if (!d) continue;
-    for (const k of ['reason', 'testRunId', 'failureCausingStatuses']) if (o[k] === undefined || o[k] === null) o[k] = d[k];
+    for (const k of ['reason', 'testRunId', 'failureCausingStatuses'])
+      if (o[k] === undefined || o[k] === null) o[k] = d[k];
   }
   const at = timeOf(first(o, ['at', 'timestamp', 'time', 'createdAt', 'stateChangedAt']));
   const state = str(o.state)?.toLowerCase();
@@ -98,7 +113,9 @@ export function batchOf(body: unknown): { pullRequests: Obj[]; notFound: number[
 }
 
 function resultOf(o: Obj): TestAttempt['result'] | null {
-  const raw = str(first(o, ['outcome', 'testRunConclusion', 'runConclusion', 'result', 'status', 'conclusion', 'testRunStatus']));
+  const raw = str(
+    first(o, ['outcome', 'testRunConclusion', 'runConclusion', 'result', 'status', 'conclusion', 'testRunStatus']),
+  );
   if (!raw) return null;
   const r = raw.toLowerCase();
   if (['passed', 'succeeded', 'success', 'pass'].includes(r)) return 'passed';
@@ -118,12 +135,14 @@ export function testingPageOf(body: unknown): { attempts: TestAttempt[]; items: 
     const run = obj(first(x, ['testRun', 'run'])) ?? {};
     const prNumber = int(first(x, ['prNumber', 'number']));
     const runId = str(first(x, ['testRunId', 'runId'])) ?? str(run.id);
-    const finishedAt = timeOf(first(x, ['completedAt', 'finishedAt', 'endedAt'])) ?? timeOf(first(run, ['completedAt', 'finishedAt']));
+    const finishedAt =
+      timeOf(first(x, ['completedAt', 'finishedAt', 'endedAt'])) ?? timeOf(first(run, ['completedAt', 'finishedAt']));
     let startedAt = timeOf(first(x, ['createdAt', 'startedAt'])) ?? timeOf(first(run, ['createdAt', 'startedAt']));
     const seconds = first(x, ['durationSeconds', 'duration']);
     const ms = x.testingDurationMs;
     if (startedAt === null && finishedAt !== null && typeof ms === 'number') startedAt = finishedAt - ms;
-    if (startedAt === null && finishedAt !== null && typeof seconds === 'number') startedAt = finishedAt - seconds * 1000;
+    if (startedAt === null && finishedAt !== null && typeof seconds === 'number')
+      startedAt = finishedAt - seconds * 1000;
     const result = resultOf(x) ?? resultOf(run);
     if (prNumber === null || !runId || finishedAt === null || startedAt === null || !result) continue;
     const b = first(x, ['bisection', 'isBisection']) ?? run.isBisection;

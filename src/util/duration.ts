@@ -15,7 +15,9 @@ export function parseDuration(text: string, flag: string): number {
     matched = re.lastIndex;
   }
   if (t === '' || matched !== t.length) {
-    throw new UsageError(`${flag}: ${JSON.stringify(text)} is not a duration; use a number of seconds or units like 30s, 5m, 2h, 1h30m`);
+    throw new UsageError(
+      `${flag}: ${JSON.stringify(text)} is not a duration; use a number of seconds or units like 30s, 5m, 2h, 1h30m`,
+    );
   }
   return Math.round(total);
 }

@@ -15,7 +15,10 @@ export function limitText(bytes: number): string {
 }
 
 /** The stream's bytes as UTF-8, or InputTooLarge once more than `limit` bytes arrived. */
-export async function readLimited(stream: AsyncIterable<Buffer | string> & { destroy?: () => void }, limit: number): Promise<string> {
+export async function readLimited(
+  stream: AsyncIterable<Buffer | string> & { destroy?: () => void },
+  limit: number,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {

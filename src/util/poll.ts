@@ -68,7 +68,9 @@ export async function poll<T>(deps: PollDeps, opts: PollOptions<T>): Promise<'do
 function ended(reached: boolean, lastFailure: MqError | undefined): 'timeout' {
   if (!reached && lastFailure) {
     throw new MqError(lastFailure.exitCode, lastFailure.what, lastFailure.why, {
-      hints: ['no poll reached the service before --timeout ran out; check the API URL and the network, or raise --timeout'],
+      hints: [
+        'no poll reached the service before --timeout ran out; check the API URL and the network, or raise --timeout',
+      ],
       cause: lastFailure,
     });
   }

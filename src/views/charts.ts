@@ -23,7 +23,9 @@ export interface Bin {
   count: number;
 }
 
-const NICE_STEPS = [1, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400, 172_800, 604_800];
+const NICE_STEPS = [
+  1, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400, 172_800, 604_800,
+];
 
 /** Equal-width bins over ascending durations (seconds), at most `bins` of them, on round boundaries (5m, 10m, 1h, …). */
 export function histogram(sortedSeconds: number[], bins = 8): Bin[] {
@@ -41,7 +43,11 @@ export function histogram(sortedSeconds: number[], bins = 8): Bin[] {
     start = Math.floor(min / step) * step;
   }
   const n = count();
-  const out: Bin[] = Array.from({ length: n }, (_, i) => ({ from: start + i * step, to: start + (i + 1) * step, count: 0 }));
+  const out: Bin[] = Array.from({ length: n }, (_, i) => ({
+    from: start + i * step,
+    to: start + (i + 1) * step,
+    count: 0,
+  }));
   for (const s of sortedSeconds) (out[Math.min(n - 1, Math.floor((s - start) / step))] as Bin).count += 1;
   return out;
 }
@@ -181,5 +187,8 @@ export function terminalCharts(stats: QueueStats, series: StatsSeries, width: nu
 
 /** Text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
 }

@@ -54,7 +54,8 @@ export function metricsFields(q: QueueMetrics): Field[] {
     },
     { key: 'restarts_1h', label: 'Restarts, last hour', value: num(q.restarts) },
   ];
-  for (const h of HISTOGRAMS) fields.push({ key: h.key, label: `${h.label}, last hour`, value: histogramText(q.histograms[h.key]) });
+  for (const h of HISTOGRAMS)
+    fields.push({ key: h.key, label: `${h.label}, last hour`, value: histogramText(q.histograms[h.key]) });
   return fields;
 }
 
@@ -78,25 +79,43 @@ function tidyHistogram(h: HistogramSummary): HistogramSummary {
 export function tidyQueue(q: QueueMetrics): QueueMetrics {
   const opt = (n: number | undefined) => (n === undefined ? undefined : tidy(n));
   const histograms: QueueMetrics['histograms'] = {};
-  for (const [k, h] of Object.entries(q.histograms) as Array<[HistogramKey, HistogramSummary]>) histograms[k] = tidyHistogram(h);
+  for (const [k, h] of Object.entries(q.histograms) as Array<[HistogramKey, HistogramSummary]>)
+    histograms[k] = tidyHistogram(h);
   const out: QueueMetrics = {
     ...q,
     conclusions: Object.fromEntries(Object.entries(q.conclusions).map(([k, n]) => [k, tidy(n)])),
     histograms,
   };
-  for (const k of ['depth', 'awaitingMergeability', 'testingSlotsActive', 'restarts'] as const) if (q[k] !== undefined) out[k] = opt(q[k]);
+  for (const k of ['depth', 'awaitingMergeability', 'testingSlotsActive', 'restarts'] as const)
+    if (q[k] !== undefined) out[k] = opt(q[k]);
   return out;
 }
 
 /** `mq metrics -o plain`: one line per metric; repo_host is empty when every repository was asked for. */
-export const METRICS_PLAIN = plainColumns('one line per metric', ['repo_host', 'repo', 'branch', 'queue_type', 'metric', 'value']);
+export const METRICS_PLAIN = plainColumns('one line per metric', [
+  'repo_host',
+  'repo',
+  'branch',
+  'queue_type',
+  'metric',
+  'value',
+]);
 
 /** One metric a line, durations in seconds, values as `tidy` rounds them. */
 export function metricsRows(q: QueueMetrics, repoHost: string | null = null): Row[] {
   const rows: Row[] = [];
   const add = (metric: string, v: number | undefined) => {
     if (v !== undefined && !Number.isNaN(v)) {
-      rows.push(METRICS_PLAIN.row({ repo_host: repoHost ?? '', repo: q.repo, branch: q.branch, queue_type: q.queueType, metric, value: String(tidy(v)) }));
+      rows.push(
+        METRICS_PLAIN.row({
+          repo_host: repoHost ?? '',
+          repo: q.repo,
+          branch: q.branch,
+          queue_type: q.queueType,
+          metric,
+          value: String(tidy(v)),
+        }),
+      );
     }
   };
   add('depth', q.depth);

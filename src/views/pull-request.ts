@@ -33,7 +33,8 @@ export function readinessText(pr: SubmittedPullRequest): string {
   if (!r) return '';
   const missing: string[] = [];
   if (r.doesBaseBranchMatch === false) missing.push('base branch differs from the queue');
-  if (r.gitHubMergeability && r.gitHubMergeability !== 'mergeable') missing.push(`not mergeable (${r.gitHubMergeability})`);
+  if (r.gitHubMergeability && r.gitHubMergeability !== 'mergeable')
+    missing.push(`not mergeable (${r.gitHubMergeability})`);
   if (r.requiresImpactedTargets && !r.hasImpactedTargets) missing.push('impacted targets not uploaded');
   return missing.length === 0 ? 'yes' : `no: ${missing.join('; ')}`;
 }

@@ -75,14 +75,22 @@ export function queueSummaryFields(q: Queue, where: string): Field[] {
   return [
     { key: 'queue', label: 'Queue', value: `${q.branch ?? '—'} · ${where}` },
     { key: 'state', label: 'State', value: state, paint: stateColor },
-    { key: 'mode', label: 'Mode', value: `${val(q.mode)} · concurrency ${val(q.concurrency)} · merge method ${val(q.mergeMethod)}` },
+    {
+      key: 'mode',
+      label: 'Mode',
+      value: `${val(q.mode)} · concurrency ${val(q.concurrency)} · merge method ${val(q.mergeMethod)}`,
+    },
     { key: 'batching', label: 'Batching', value: batching },
     {
       key: 'testing',
       label: 'Testing',
       value: `timeout ${minutes(q.testingTimeoutMinutes)} · optimistic merge ${onOff(q.canOptimisticallyMerge)} · pending failure depth ${val(q.pendingFailureDepth)}`,
     },
-    { key: 'shortcuts', label: 'Shortcuts', value: `direct merge ${val(q.directMergeMode)} · optimization ${val(q.optimizationMode)}` },
+    {
+      key: 'shortcuts',
+      label: 'Shortcuts',
+      value: `direct merge ${val(q.directMergeMode)} · optimization ${val(q.optimizationMode)}`,
+    },
     { key: 'required_statuses', label: 'Required', value: requiredStatusesText(q.requiredStatuses) },
     {
       key: 'on_prs',
@@ -94,7 +102,11 @@ export function queueSummaryFields(q: Queue, where: string): Field[] {
 }
 
 /** `mq queue show --settings` and `mq queue create` piped: the keys are those of queueSettingFields. */
-export const QUEUE_SETTINGS_PLAIN = plainKeys('one line per setting', ['branch', ...QUEUE_SETTINGS.map((s) => s.key), 'enqueued']);
+export const QUEUE_SETTINGS_PLAIN = plainKeys('one line per setting', [
+  'branch',
+  ...QUEUE_SETTINGS.map((s) => s.key),
+  'enqueued',
+]);
 
 /** Every setting under a stable key with a raw value (minutes, true/false, comma lists) for `awk -F'\t'`. */
 export function queueSettingFields(q: Queue): Field[] {
@@ -178,16 +190,25 @@ export interface ReadinessLike {
 }
 
 /** Why a submitted PR is not in the queue yet: what its readiness lacks, else the queue's state. */
-export function notReadyReasons(r: ReadinessLike | null | undefined, pr: { prBaseBranch?: string | null }, queue: Pick<Queue, 'state' | 'branch'>): string[] {
+export function notReadyReasons(
+  r: ReadinessLike | null | undefined,
+  pr: { prBaseBranch?: string | null },
+  queue: Pick<Queue, 'state' | 'branch'>,
+): string[] {
   const why: string[] = [];
   if (r?.doesBaseBranchMatch === false) {
-    why.push(pr.prBaseBranch && queue.branch ? `base branch mismatch (${pr.prBaseBranch}, not ${queue.branch})` : 'base branch mismatch');
+    why.push(
+      pr.prBaseBranch && queue.branch
+        ? `base branch mismatch (${pr.prBaseBranch}, not ${queue.branch})`
+        : 'base branch mismatch',
+    );
   }
   const m = r?.gitHubMergeability;
   if (m === 'not_mergeable') why.push('not mergeable (failing checks, missing reviews or conflicts)');
   else if (m === 'in_progress' || m === 'unspecified') why.push('checks pending');
   if (r?.requiresImpactedTargets && !r.hasImpactedTargets) why.push('impacted targets missing');
-  if (why.length === 0 && queue.state && queue.state !== 'running') why.push(`queue is ${queue.state.replace(/_/g, ' ')}: no PRs enter`);
+  if (why.length === 0 && queue.state && queue.state !== 'running')
+    why.push(`queue is ${queue.state.replace(/_/g, ' ')}: no PRs enter`);
   if (why.length === 0) why.push(r ? 'ready: about to enter the queue' : 'unknown');
   return why;
 }
@@ -222,7 +243,11 @@ function same(a: unknown, b: unknown): boolean {
 }
 
 /** Settings that differ, plus requested ones even if unchanged; `before` may be unknown. */
-export function settingChanges(before: Queue | undefined, after: Queue, requested: ReadonlySet<string>): SettingChange[] {
+export function settingChanges(
+  before: Queue | undefined,
+  after: Queue,
+  requested: ReadonlySet<string>,
+): SettingChange[] {
   const out: SettingChange[] = [];
   for (const s of QUEUE_SETTINGS) {
     const b = before?.[s.field];
@@ -264,13 +289,24 @@ export function changeRows(changes: readonly SettingChange[]): Row[] {
 }
 
 /** `mq queue update` piped: one line per setting changed or asked for, raw values as in `queue show --settings`. */
-export const CHANGE_PLAIN = plainColumns('one line per setting changed or asked for', ['setting', 'before', 'after', 'changed']);
+export const CHANGE_PLAIN = plainColumns('one line per setting changed or asked for', [
+  'setting',
+  'before',
+  'after',
+  'changed',
+]);
 
-const rawSetting = (v: unknown): string => (v === null || v === undefined ? '' : Array.isArray(v) ? v.join(',') : String(v));
+const rawSetting = (v: unknown): string =>
+  v === null || v === undefined ? '' : Array.isArray(v) ? v.join(',') : String(v);
 
 /** Raw before/after values (minutes as numbers, true/false, lists comma-separated); before is '' when unknown. */
 export function changePlainRows(changes: readonly SettingChange[]): Row[] {
   return changes.map((c) =>
-    CHANGE_PLAIN.row({ setting: c.key, before: c.from === '?' ? '' : rawSetting(c.before), after: rawSetting(c.after), changed: String(c.changed) }),
+    CHANGE_PLAIN.row({
+      setting: c.key,
+      before: c.from === '?' ? '' : rawSetting(c.before),
+      after: rawSetting(c.after),
+      changed: String(c.changed),
+    }),
   );
 }

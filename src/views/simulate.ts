@@ -89,14 +89,25 @@ function labelsFit(headers: string[], rows: Row[], width: number): boolean {
 }
 
 /** The terminal table: whole labels if they fit `width`, else numbered rows with a settings legend. */
-export function simulateTable(result: SimulateResult, width?: number, mark?: Paint): { headers: string[]; rows: Row[]; legend: string[] } {
+export function simulateTable(
+  result: SimulateResult,
+  width?: number,
+  mark?: Paint,
+): { headers: string[]; rows: Row[]; legend: string[] } {
   const rows = simulateRows(result, mark);
-  if (width === undefined || labelsFit(SIMULATE_HEADERS, rows, width)) return { headers: SIMULATE_HEADERS, rows, legend: [] };
+  if (width === undefined || labelsFit(SIMULATE_HEADERS, rows, width))
+    return { headers: SIMULATE_HEADERS, rows, legend: [] };
   const legend = result.results.flatMap((r, i) => {
     const tag = `${i + 1}  `;
-    return wrapToWidth(safeLine(rowLabel(r)), Math.max(10, width - tag.length)).map((l, k) => `${k === 0 ? tag : ' '.repeat(tag.length)}${l}`);
+    return wrapToWidth(safeLine(rowLabel(r)), Math.max(10, width - tag.length)).map(
+      (l, k) => `${k === 0 ? tag : ' '.repeat(tag.length)}${l}`,
+    );
   });
-  return { headers: ['#', ...SIMULATE_HEADERS.slice(1)], rows: rows.map((r, i) => [String(i + 1), ...r.slice(1)]), legend };
+  return {
+    headers: ['#', ...SIMULATE_HEADERS.slice(1)],
+    rows: rows.map((r, i) => [String(i + 1), ...r.slice(1)]),
+    legend,
+  };
 }
 
 export function inputsLine(result: SimulateResult): string {
@@ -121,7 +132,12 @@ export function historyLines(result: SimulateResult): string[] {
   const f = result.inputs.fitted;
   if (!f || !result.backtest) return [];
   const s = f.samples;
-  const shape = f.arrivalsShape === 'hour-of-week' ? 'by hour of the week' : f.arrivalsShape === 'hour-of-day' ? 'by hour of day' : 'flat';
+  const shape =
+    f.arrivalsShape === 'hour-of-week'
+      ? 'by hour of the week'
+      : f.arrivalsShape === 'hour-of-day'
+        ? 'by hour of day'
+        : 'flat';
   return [
     `history read: ${f.window.since} to ${f.window.until} (${Math.round(f.window.hours * 10) / 10}h), ${s.prs} merged or failed PRs, ${s.runs} finished test runs (cancelled ones left out); ` +
       `PRs that failed on their own (not merged on that commit): ${s.prsWithOwnFailure - (s.flakyPrs ?? 0)}, only by flakes (passed or merged later on it): ${s.flakyPrs ?? 'n/a'}; ` +
@@ -149,7 +165,8 @@ export function backtestRows(result: SimulateResult): string[][] {
     const m = b.measured[key] ?? null;
     const sim = b.simulated[key] ?? null;
     const unit = durationUnit([m, sim]);
-    const f = (x: number | null) => (x === null ? 'n/a' : digits === 'duration' ? durationIn(x, unit) : x.toFixed(digits));
+    const f = (x: number | null) =>
+      x === null ? 'n/a' : digits === 'duration' ? durationIn(x, unit) : x.toFixed(digits);
     return [label, f(m), f(sim), relPct(b.error[key])];
   });
 }
@@ -172,8 +189,16 @@ export function simulateLegend(result: SimulateResult, width?: number): string[]
 /** `mq queue simulate` piped: the estimates, then tagged lines for rows within the model's error, the backtest and the recommendation. */
 export const SIMULATE_PLAIN = {
   estimate: plainColumns('one line per row and figure', ['row', 'figure', 'mean', 'lo', 'hi']),
-  withinError: plainColumns("then one line per row closer to the baseline than the model's error", ['row'], 'within_model_error'),
-  backtest: plainColumns('with --from-history, one line per backtested figure', ['figure', 'measured', 'simulated', 'error'], 'backtest'),
+  withinError: plainColumns(
+    "then one line per row closer to the baseline than the model's error",
+    ['row'],
+    'within_model_error',
+  ),
+  backtest: plainColumns(
+    'with --from-history, one line per backtested figure',
+    ['figure', 'measured', 'simulated', 'error'],
+    'backtest',
+  ),
   recommendation: plainColumns('last, the recommendation', ['row', 'text'], 'recommendation'),
 };
 
@@ -194,7 +219,14 @@ export function simulatePlainRows(result: SimulateResult): Row[] {
   if (b) {
     for (const [key, figure] of BACKTEST_ROWS) {
       if (b.measured[key] === undefined && b.simulated[key] === undefined) continue;
-      out.push(P.backtest.row({ figure, measured: raw(b.measured[key]), simulated: raw(b.simulated[key]), error: raw(b.error[key]) }));
+      out.push(
+        P.backtest.row({
+          figure,
+          measured: raw(b.measured[key]),
+          simulated: raw(b.simulated[key]),
+          error: raw(b.error[key]),
+        }),
+      );
     }
   }
   out.push(P.recommendation.row({ row: result.recommendation.label, text: result.recommendation.text }));

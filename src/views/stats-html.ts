@@ -2,7 +2,17 @@
 // with the settings' ceiling; the time-to-merge histogram).
 import type { QueueStats, StatsSeries } from '../stats/compute.js';
 import { formatDuration } from '../util/duration.js';
-import { binLabel, EMPTY_NOTE, escapeHtml, histogram, leadingGapNote, niceTop, rateText, tickLabel, timeTicks } from './charts.js';
+import {
+  binLabel,
+  EMPTY_NOTE,
+  escapeHtml,
+  histogram,
+  leadingGapNote,
+  niceTop,
+  rateText,
+  tickLabel,
+  timeTicks,
+} from './charts.js';
 
 export interface ReportMeta {
   /** e.g. `main of github.com/acme/widgets` (service-provided parts are escaped here). */
@@ -42,11 +52,16 @@ function el(tag: string, attrs: Attrs, body?: string): string {
   return body === undefined ? `<${tag}${a}/>` : `<${tag}${a}>${body}</${tag}>`;
 }
 
-const text = (cls: string, x: number, y: number, body: string, anchor = 'middle') => el('text', { class: cls, x, y, 'text-anchor': anchor }, escapeHtml(body));
+const text = (cls: string, x: number, y: number, body: string, anchor = 'middle') =>
+  el('text', { class: cls, x, y, 'text-anchor': anchor }, escapeHtml(body));
 const across = (cls: string, y: number) => el('line', { class: cls, x1: LEFT, y1: y, x2: W - RIGHT, y2: y });
 /** A bar from the axis up to `y`, its value and a tooltip. */
 const bar = (cls: string, x: number, width: number, y: number, value: number, tip: string) =>
-  el('rect', { class: cls, x, y, width, height: BASE - y, 'data-value': value }, el('title', {}, escapeHtml(`${tip}: ${value}`)));
+  el(
+    'rect',
+    { class: cls, x, y, width, height: BASE - y, 'data-value': value },
+    el('title', {}, escapeHtml(`${tip}: ${value}`)),
+  );
 const figure = (title: string, body: string) => `<figure><figcaption>${title}</figcaption>${body}</figure>`;
 const note = (words: string) => `<p class="note">${escapeHtml(words)}</p>`;
 
@@ -76,22 +91,31 @@ function mergesSvg(stats: QueueStats, series: StatsSeries): string {
   const y = (v: number) => BASE - (PLOT_H * v) / top;
   const bw = PLOT_W / Math.max(1, counts.length);
   const hourLabel = (t: number) => new Date(t).toISOString().slice(0, 16).replace('T', ' ');
-  const bars = series.mergesPerHour.map((b, i) => bar('bar', LEFT + i * bw, Math.max(1, bw - 1), y(b.count), b.count, hourLabel(b.start)));
+  const bars = series.mergesPerHour.map((b, i) =>
+    bar('bar', LEFT + i * bw, Math.max(1, bw - 1), y(b.count), b.count, hourLabel(b.start)),
+  );
   const xOf = (t: number) => LEFT + ((t - since) / HOUR) * bw;
   const ticks = timeTicks(since, until, Math.ceil(LABEL_PX / bw))
     .filter((t) => xOf(t) >= LEFT + LABEL_PX / 2 && xOf(t) <= W - RIGHT - LABEL_PX / 2)
-    .map((t) => el('line', { class: 'tick', x1: xOf(t), y1: BASE, x2: xOf(t), y2: BASE + 5 }) + text('tick-label', xOf(t), BASE + 18, tickLabel(t)));
+    .map(
+      (t) =>
+        el('line', { class: 'tick', x1: xOf(t), y1: BASE, x2: xOf(t), y2: BASE + 5 }) +
+        text('tick-label', xOf(t), BASE + 18, tickLabel(t)),
+    );
   const edges = [
     text('tick-label edge', LEFT, BASE + 34, `from ${hourLabel(since)}`, 'start'),
     text('tick-label edge', W - RIGHT, BASE + 34, `to ${hourLabel(until)} UTC`, 'end'),
   ];
   const gap = leadingGapNote(series, until);
   const shade =
-    gap && series.firstAt !== null ? el('rect', { class: 'nodata', x: LEFT, y: TOP, width: Math.max(0, xOf(series.firstAt) - LEFT), height: PLOT_H }) : '';
+    gap && series.firstAt !== null
+      ? el('rect', { class: 'nodata', x: LEFT, y: TOP, width: Math.max(0, xOf(series.firstAt) - LEFT), height: PLOT_H })
+      : '';
   const ceilingLine =
     ceiling === null
       ? ''
-      : across('ceiling', y(ceiling)) + text('ceiling-label', W - RIGHT, y(ceiling) - 5, `ceiling ${rateText(ceiling)}/h (settings)`, 'end');
+      : across('ceiling', y(ceiling)) +
+        text('ceiling-label', W - RIGHT, y(ceiling) - 5, `ceiling ${rateText(ceiling)}/h (settings)`, 'end');
   const body = [shade, frame(top, '/h'), ...bars, ...ticks, ...edges, ceilingLine].join('');
   return figure(title, svg('merges-per-hour', title, body) + (gap ? note(gap) : ''));
 }

@@ -32,7 +32,18 @@ export const STATS_PLAIN = plainKeys('one line per figure', [
 /** The figures of the table, markdown and HTML in groups; plain and JSON keep one flat list. */
 export const STATS_GROUPS: ReadonlyArray<{ title: string; keys: readonly string[] }> = [
   { title: 'Throughput', keys: ['prs.merged', 'mergedPerHour', 'ceilingPerHour'] },
-  { title: 'Time to merge', keys: ['timeToMerge.p50', 'timeToMerge.p90', 'timeToMerge.p95', 'waiting.p50', 'waiting.p95', 'testing.p50', 'testing.p95'] },
+  {
+    title: 'Time to merge',
+    keys: [
+      'timeToMerge.p50',
+      'timeToMerge.p90',
+      'timeToMerge.p95',
+      'waiting.p50',
+      'waiting.p95',
+      'testing.p50',
+      'testing.p95',
+    ],
+  },
   { title: 'CI cost', keys: ['runs.total', 'runs.bisection', 'runs.perMergedPr', 'testMinutesPerMergedPr'] },
   { title: 'Reliability', keys: ['prs.failed', 'prs.cancelled', 'runs.failed', 'flakyShare'] },
 ];
@@ -40,8 +51,12 @@ export const STATS_GROUPS: ReadonlyArray<{ title: string; keys: readonly string[
 /** The window's fields first (no title), then one list per group. */
 export function groupedStatsFields(s: QueueStats): Array<{ title: string | null; fields: Field[] }> {
   const all = statsFields(s, true);
-  const pick = (keys: readonly string[]) => keys.map((k) => all.find((f) => f.key === k)).filter((f): f is Field => f !== undefined);
-  return [{ title: null, fields: pick(['window.since', 'window.until']) }, ...STATS_GROUPS.map((g) => ({ title: g.title, fields: pick(g.keys) }))];
+  const pick = (keys: readonly string[]) =>
+    keys.map((k) => all.find((f) => f.key === k)).filter((f): f is Field => f !== undefined);
+  return [
+    { title: null, fields: pick(['window.since', 'window.until']) },
+    ...STATS_GROUPS.map((g) => ({ title: g.title, fields: pick(g.keys) })),
+  ];
 }
 
 const percent = (n: number) => `${(n * 100).toFixed(1).replace(/\.0$/, '')}%`;
@@ -77,7 +92,11 @@ export function statsFields(s: QueueStats, human: boolean): Field[] {
   ];
 }
 
-const RUN_WORDS: Record<string, string> = { 'runs.total': 'test runs', 'runs.failed': 'failed runs', 'runs.bisection': 'bisection runs' };
+const RUN_WORDS: Record<string, string> = {
+  'runs.total': 'test runs',
+  'runs.failed': 'failed runs',
+  'runs.bisection': 'bisection runs',
+};
 
 /** `flakyShare` -> `flaky share`, `runs.perMergedPr` -> `runs per merged PR`; `p95` as written. */
 function figureWords(c: Crossed): string {

@@ -15,9 +15,17 @@ function tripLabel(trip: Story['trips'][number]): string {
 /** The plain lines of a story, after the PR's fields: a `trip` line, its `step` lines, then failing `check` lines. */
 export const STORY_PLAIN = {
   trip: plainColumns('one line per trip through the queue, newest first', ['number', 'outcome', 'run'], 'trip'),
-  step: plainColumns('after each trip, one line per step of it, newest first', ['at', 'state', 'reason', 'run', 'text'], 'step'),
+  step: plainColumns(
+    'after each trip, one line per step of it, newest first',
+    ['at', 'state', 'reason', 'run', 'text'],
+    'step',
+  ),
   check: plainColumns('one line per failing check', ['name', 'conclusion', 'url'], 'check'),
-  cut: plainColumns('after the steps of a timeline too long to tell: how many older steps are left out', ['earlier_steps'], 'cut'),
+  cut: plainColumns(
+    'after the steps of a timeline too long to tell: how many older steps are left out',
+    ['earlier_steps'],
+    'cut',
+  ),
 };
 
 const cutText = (n: number) => `… ${n} earlier step${n === 1 ? '' : 's'} not shown`;
@@ -26,13 +34,28 @@ const cutText = (n: number) => `… ${n} earlier step${n === 1 ? '' : 's'} not s
 function storyRows(story: Story): Row[] {
   const rows: Row[] = [];
   for (const trip of story.trips) {
-    rows.push(STORY_PLAIN.trip.row({ number: String(trip.number), outcome: trip.endedAt === null ? 'in_queue' : trip.outcome, run: trip.runId ?? '' }));
+    rows.push(
+      STORY_PLAIN.trip.row({
+        number: String(trip.number),
+        outcome: trip.endedAt === null ? 'in_queue' : trip.outcome,
+        run: trip.runId ?? '',
+      }),
+    );
     for (const step of [...trip.steps].reverse()) {
-      rows.push(STORY_PLAIN.step.row({ at: iso(step.at), state: step.state, reason: step.reason, run: step.runId ?? '', text: step.text }));
+      rows.push(
+        STORY_PLAIN.step.row({
+          at: iso(step.at),
+          state: step.state,
+          reason: step.reason,
+          run: step.runId ?? '',
+          text: step.text,
+        }),
+      );
     }
   }
   if (story.earlierSteps > 0) rows.push(STORY_PLAIN.cut.row({ earlier_steps: String(story.earlierSteps) }));
-  for (const c of story.failingChecks) rows.push(STORY_PLAIN.check.row({ name: c.name, conclusion: c.conclusion.toLowerCase(), url: c.url ?? '' }));
+  for (const c of story.failingChecks)
+    rows.push(STORY_PLAIN.check.row({ name: c.name, conclusion: c.conclusion.toLowerCase(), url: c.url ?? '' }));
   return rows;
 }
 
@@ -40,12 +63,14 @@ function storyMarkdown(story: Story): Line[] {
   const lines: Line[] = [];
   for (const trip of story.trips) {
     lines.push('', ['**', v(tripLabel(trip)), '**'], '');
-    for (const step of [...trip.steps].reverse()) lines.push(['- ', v(iso(step.at)), ' `', v(step.state), '` ', v(step.text)]);
+    for (const step of [...trip.steps].reverse())
+      lines.push(['- ', v(iso(step.at)), ' `', v(step.state), '` ', v(step.text)]);
   }
   if (story.earlierSteps > 0) lines.push('', own(paints.dim, cutText(story.earlierSteps)));
   if (story.failingChecks.length > 0) {
     lines.push('', '**failing checks**', '');
-    for (const c of story.failingChecks) lines.push(['- ', v(c.name), ` (${c.conclusion.toLowerCase()})`, ...(c.url ? [' ', v(c.url)] : [])]);
+    for (const c of story.failingChecks)
+      lines.push(['- ', v(c.name), ` (${c.conclusion.toLowerCase()})`, ...(c.url ? [' ', v(c.url)] : [])]);
   }
   return lines;
 }
@@ -54,7 +79,8 @@ function storyMarkdown(story: Story): Line[] {
 const SHORT_RUN = 8;
 const short = (id: string) => id.slice(0, SHORT_RUN);
 /** The step's words with its run named short. */
-const shortText = (step: StoryStep) => (step.runId && step.runId.length > SHORT_RUN ? step.text.split(step.runId).join(short(step.runId)) : step.text);
+const shortText = (step: StoryStep) =>
+  step.runId && step.runId.length > SHORT_RUN ? step.text.split(step.runId).join(short(step.runId)) : step.text;
 const STATE_WIDTH = 15;
 
 /** On a terminal: times before the service's `now`, short run ids, reasons wrapped under themselves, URLs whole. */
@@ -74,7 +100,9 @@ function storyTable(story: Story, now: number): Block[] {
   if (story.earlierSteps > 0) blocks.push({ lines: ['', own(paints.dim, cutText(story.earlierSteps))], wrap: 2 });
   if (story.failingChecks.length > 0) {
     // A URL that does not fit goes whole onto a line of its own.
-    const checks = story.failingChecks.map((c): Line => ['  ', v(c.name), '  ', v(c.conclusion.toLowerCase()), ...(c.url ? ['  ', v(c.url)] : [])]);
+    const checks = story.failingChecks.map(
+      (c): Line => ['  ', v(c.name), '  ', v(c.conclusion.toLowerCase()), ...(c.url ? ['  ', v(c.url)] : [])],
+    );
     blocks.push({ lines: ['', own(paints.bold, 'failing checks'), ...checks], wrap: 4 });
   }
   return blocks;
@@ -83,5 +111,9 @@ function storyTable(story: Story, now: number): Block[] {
 /** The story after the PR's fields, per format (`now`: the service's clock); nothing when the service sent no timeline. */
 export function storyView(story: Story, now: number): { table: Block[]; plain: Block[]; markdown: Block[] } {
   if (story.trips.length === 0 && story.failingChecks.length === 0) return { table: [], plain: [], markdown: [] };
-  return { table: storyTable(story, now), plain: [{ headers: [], rows: storyRows(story) }], markdown: [{ lines: storyMarkdown(story) }] };
+  return {
+    table: storyTable(story, now),
+    plain: [{ headers: [], rows: storyRows(story) }],
+    markdown: [{ lines: storyMarkdown(story) }],
+  };
 }

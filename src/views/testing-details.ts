@@ -24,7 +24,9 @@ export function testingFields(d: TestingDetails, now: number): Field[] {
   const status = d.status ?? 'unknown';
   const statuses = d.requiredStatuses ?? [];
   const source = d.requiredStatusesSource ? (SOURCES[d.requiredStatusesSource] ?? d.requiredStatusesSource) : '';
-  const created = d.createdAt ? `${d.createdAt}${sinceText(d.createdAt, now) ? ` (${sinceText(d.createdAt, now)} ago)` : ''}` : '';
+  const created = d.createdAt
+    ? `${d.createdAt}${sinceText(d.createdAt, now) ? ` (${sinceText(d.createdAt, now)} ago)` : ''}`
+    : '';
   const fields: Field[] = [
     { key: 'status', label: 'Status', value: status, paint: statusColor },
     { key: 'test_branch', label: 'Test branch', value: d.testBranch ?? '' },
@@ -34,9 +36,18 @@ export function testingFields(d: TestingDetails, now: number): Field[] {
     { key: 'required_statuses_source', label: 'Required from', value: source },
   ];
   if (d.dependentPrs && d.dependentPrs.length > 0) {
-    fields.push({ key: 'dependent_prs', label: 'Tested on top of', value: d.dependentPrs.map((n) => `#${n}`).join(', ') });
+    fields.push({
+      key: 'dependent_prs',
+      label: 'Tested on top of',
+      value: d.dependentPrs.map((n) => `#${n}`).join(', '),
+    });
   }
-  if (d.impactedTargetsForTestedPrs) fields.push({ key: 'impacted_targets', label: 'Impacted targets', value: String(d.impactedTargetsForTestedPrs.length) });
+  if (d.impactedTargetsForTestedPrs)
+    fields.push({
+      key: 'impacted_targets',
+      label: 'Impacted targets',
+      value: String(d.impactedTargetsForTestedPrs.length),
+    });
   return fields.filter((f) => f.value !== '');
 }
 
@@ -53,7 +64,11 @@ export const TESTING_PLAIN = {
     'impacted_targets',
   ]),
   pr: plainColumns('then one line per tested PR', ['number', 'title', 'url'], 'pr'),
-  check: plainColumns('then one line per check (kind: check_run or status)', ['name', 'state', 'required', 'url', 'kind'], 'check'),
+  check: plainColumns(
+    'then one line per check (kind: check_run or status)',
+    ['name', 'state', 'required', 'url', 'kind'],
+    'check',
+  ),
 };
 
 /** The run for scripts: wire values (status and source as sent, lists comma-separated, ISO time). */
@@ -67,7 +82,11 @@ export function testingPlainFields(d: TestingDetails): Field[] {
     f('required_statuses', 'Required', plainList(d.requiredStatuses)),
     f('required_statuses_source', 'Required from', d.requiredStatusesSource ?? ''),
     f('dependent_prs', 'Tested on top of', plainList(d.dependentPrs)),
-    f('impacted_targets', 'Impacted targets', d.impactedTargetsForTestedPrs ? String(d.impactedTargetsForTestedPrs.length) : ''),
+    f(
+      'impacted_targets',
+      'Impacted targets',
+      d.impactedTargetsForTestedPrs ? String(d.impactedTargetsForTestedPrs.length) : '',
+    ),
   ];
   return fields.filter((x) => x.value !== '');
 }
@@ -84,16 +103,28 @@ function webUrl(url: string | null | undefined): string {
 }
 
 export function testedPrRows(d: TestingDetails): Row[] {
-  return (d.testedPullRequests ?? []).map((p) => [p.prNumber === null || p.prNumber === undefined ? '—' : `#${p.prNumber}`, p.title ?? '', webUrl(p.prUrl)]);
+  return (d.testedPullRequests ?? []).map((p) => [
+    p.prNumber === null || p.prNumber === undefined ? '—' : `#${p.prNumber}`,
+    p.title ?? '',
+    webUrl(p.prUrl),
+  ]);
 }
 
 export function testedPrPlainRows(d: TestingDetails): Row[] {
-  return (d.testedPullRequests ?? []).map((p) => TESTING_PLAIN.pr.row({ number: plainNumber(p.prNumber), title: p.title ?? '', url: webUrl(p.prUrl) }));
+  return (d.testedPullRequests ?? []).map((p) =>
+    TESTING_PLAIN.pr.row({ number: plainNumber(p.prNumber), title: p.title ?? '', url: webUrl(p.prUrl) }),
+  );
 }
 
 export function checkPlainRows(list: readonly Check[]): Row[] {
   return list.map((c) =>
-    TESTING_PLAIN.check.row({ name: c.name, state: c.state, required: plainBool(c.required), url: c.url, kind: c.kind === 'status' ? 'status' : 'check_run' }),
+    TESTING_PLAIN.check.row({
+      name: c.name,
+      state: c.state,
+      required: plainBool(c.required),
+      url: c.url,
+      kind: c.kind === 'status' ? 'status' : 'check_run',
+    }),
   );
 }
 
@@ -111,8 +142,18 @@ export function checks(d: TestingDetails): Check[] {
   const out: Check[] = [];
   for (const suite of d.checkSuites ?? []) {
     for (const run of suite.checkRuns ?? []) {
-      const state = (run.status?.toUpperCase() === 'COMPLETED' && run.conclusion ? run.conclusion : (run.status ?? run.conclusion ?? 'unknown')).toLowerCase();
-      out.push({ kind: 'check run', name: run.name ?? '', state, url: webUrl(run.url), required: required.has(run.name ?? '') });
+      const state = (
+        run.status?.toUpperCase() === 'COMPLETED' && run.conclusion
+          ? run.conclusion
+          : (run.status ?? run.conclusion ?? 'unknown')
+      ).toLowerCase();
+      out.push({
+        kind: 'check run',
+        name: run.name ?? '',
+        state,
+        url: webUrl(run.url),
+        required: required.has(run.name ?? ''),
+      });
     }
   }
   for (const st of d.statusChecks ?? []) {

@@ -44,7 +44,10 @@ interface Run {
 /** Starts the action for a `pull_request` event of PR `pr`, with the runner's defaults for unset inputs. */
 function runAction(pr: number, inputs: Record<string, string> = {}, env: Record<string, string> = {}): Run {
   const event = join(dir, 'event.json');
-  writeFileSync(event, JSON.stringify({ number: pr, pull_request: { number: pr, base: { ref: 'main' }, head: { sha: 'f'.repeat(40) } } }));
+  writeFileSync(
+    event,
+    JSON.stringify({ number: pr, pull_request: { number: pr, base: { ref: 'main' }, head: { sha: 'f'.repeat(40) } } }),
+  );
   const output = join(dir, 'output');
   const summary = join(dir, 'summary.md');
   writeFileSync(output, '');
@@ -75,7 +78,11 @@ function runAction(pr: number, inputs: Record<string, string> = {}, env: Record<
     extendEnv: false,
     reject: false,
   });
-  return { child, outputs: () => parseOutputs(readFileSync(output, 'utf8')), summary: () => readFileSync(summary, 'utf8') };
+  return {
+    child,
+    outputs: () => parseOutputs(readFileSync(output, 'utf8')),
+    summary: () => readFileSync(summary, 'utf8'),
+  };
 }
 
 /** Reads `name<<DELIM\nvalue\nDELIM\n` records as the runner does. */
@@ -124,7 +131,13 @@ describe('the action against the emulator', () => {
     const result = await run.child;
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
-    expect(run.outputs()).toEqual({ state: 'merged', 'exit-code': '0', 'time-in-queue': '600', 'test-run': runId, 'failing-checks': '[]' });
+    expect(run.outputs()).toEqual({
+      state: 'merged',
+      'exit-code': '0',
+      'time-in-queue': '600',
+      'test-run': runId,
+      'failing-checks': '[]',
+    });
     expectTokenOnlyMasked(result.stdout);
     expect(result.stdout).toMatch(/^::group::Submit PR #7 to the merge queue of main$/m);
     expect(result.stdout).toMatch(/^PR #7: testing → merged \(after 10m in testing\)$/m);
@@ -137,7 +150,9 @@ describe('the action against the emulator', () => {
     expect(summary).toContain("#### The PR's trip through the queue");
     expect(summary).toMatch(new RegExp(`^\\| \\S+ \\| testing \\| .*${runId}.* \\|$`, 'm'));
     expect(summary).toMatch(new RegExp(`^\\| \\S+ \\| merged \\| .*${runId}.* \\|$`, 'm'));
-    expect(await client.getSubmittedPullRequest({ repo, targetBranch: 'main', pr: { number: 7 } })).toMatchObject({ state: 'merged' });
+    expect(await client.getSubmittedPullRequest({ repo, targetBranch: 'main', pr: { number: 7 } })).toMatchObject({
+      state: 'merged',
+    });
   });
 
   it('fails the step with an annotation and exit 9 when the PR fails in the queue', async () => {
@@ -154,7 +169,9 @@ describe('the action against the emulator', () => {
     expect(JSON.parse(outputs['failing-checks'] ?? '')).toEqual([
       { name: 'ci', url: `https://ci.emulator.invalid/runs/${failedRun?.id}`, conclusion: 'failure' },
     ]);
-    expect(result.stdout).toMatch(/^::error title=mq%3A PR left the queue without merging::PR #8 failed in the merge queue/m);
+    expect(result.stdout).toMatch(
+      /^::error title=mq%3A PR left the queue without merging::PR #8 failed in the merge queue/m,
+    );
     const summary = run.summary();
     expect(summary).toContain('### ❌ PR #8 failed in the merge queue');
     expect(summary).toContain("#### The PR's trip through the queue");
@@ -170,9 +187,13 @@ describe('the action against the emulator', () => {
     const result = await run.child;
     expect(result.exitCode).toBe(8);
     expect(run.outputs()).toMatchObject({ state: 'testing', 'exit-code': '8', 'test-run': '', 'failing-checks': '[]' });
-    expect(result.stdout).toMatch(/^::error title=mq%3A still in the queue::PR #9 is still testing after \d+s \(timeout 1s\); it stays in the queue$/m);
+    expect(result.stdout).toMatch(
+      /^::error title=mq%3A still in the queue::PR #9 is still testing after \d+s \(timeout 1s\); it stays in the queue$/m,
+    );
     expect(run.summary()).toContain('### ⏳ PR #9 still testing at the timeout');
-    expect((await client.getSubmittedPullRequest({ repo, targetBranch: 'main', pr: { number: 9 } })).state).toBe('testing');
+    expect((await client.getSubmittedPullRequest({ repo, targetBranch: 'main', pr: { number: 9 } })).state).toBe(
+      'testing',
+    );
   });
 
   it('uploads impacted targets for the head SHA before submitting; wait: false ends after the submit', async () => {
@@ -186,7 +207,11 @@ describe('the action against the emulator', () => {
     expect(result.stdout).toContain(`set impacted targets of PR #10 at ${'f'.repeat(12)}: 2 targets`);
     expect(run.outputs()).toMatchObject({ state: 'testing', 'exit-code': '0', 'time-in-queue': '' });
     const [runInfo] = (await emu.listRuns()).filter((r) => r.prNumbers.includes(10));
-    const details = await client.getMergeQueueTestingDetails({ repo, targetBranch: 'main', testRunId: runInfo?.id ?? '' });
+    const details = await client.getMergeQueueTestingDetails({
+      repo,
+      targetBranch: 'main',
+      testRunId: runInfo?.id ?? '',
+    });
     expect(details.impactedTargetsForTestedPrs).toEqual(['//svc/api', '//svc/web']);
   });
 
@@ -198,7 +223,9 @@ describe('the action against the emulator', () => {
     expect(result.exitCode).toBe(130);
     expect(result.stdout).toMatch(/^::error title=mq%3A cancelled::/m);
     expect(run.outputs()).toMatchObject({ 'exit-code': '130' });
-    expect((await client.getSubmittedPullRequest({ repo, targetBranch: 'main', pr: { number: 13 } })).state).toBe('testing');
+    expect((await client.getSubmittedPullRequest({ repo, targetBranch: 'main', pr: { number: 13 } })).state).toBe(
+      'testing',
+    );
   });
 
   it('reports the service refusing the token as exit 4, without printing the token', async () => {
@@ -229,7 +256,10 @@ describe('the README workflow', () => {
         while ((lines[i + 1] ?? '').search(/\S/) > indent) block.push((lines[++i] ?? '').trim());
         inputs[key] = `${block.join('\n')}\n`;
       } else {
-        inputs[key] = (value ?? '').replace(/\$\{\{ *([^}]+?) *\}\}/g, (_, expr: string) => expressions[expr] ?? `unknown expression ${expr}`);
+        inputs[key] = (value ?? '').replace(
+          /\$\{\{ *([^}]+?) *\}\}/g,
+          (_, expr: string) => expressions[expr] ?? `unknown expression ${expr}`,
+        );
       }
     }
     return inputs;
@@ -242,13 +272,19 @@ describe('the README workflow', () => {
     const run = runAction(12, { ...inputs, interval: '100ms' });
     await untilTesting(run, 12);
     const [testRun] = await emu.listRuns();
-    const details = await client.getMergeQueueTestingDetails({ repo, targetBranch: 'main', testRunId: testRun?.id ?? '' });
+    const details = await client.getMergeQueueTestingDetails({
+      repo,
+      targetBranch: 'main',
+      testRunId: testRun?.id ?? '',
+    });
     expect(details.impactedTargetsForTestedPrs).toEqual(['//svc/api', '//svc/web']);
     await emu.advance(10);
     const result = await run.child;
     expect(result.exitCode).toBe(0);
     expect(run.outputs()).toMatchObject({ state: 'merged', 'exit-code': '0' });
-    expect((await client.getSubmittedPullRequest({ repo, targetBranch: 'main', pr: { number: 12 } })).priorityName).toBe('high');
+    expect(
+      (await client.getSubmittedPullRequest({ repo, targetBranch: 'main', pr: { number: 12 } })).priorityName,
+    ).toBe('high');
   });
 });
 
@@ -260,7 +296,11 @@ describe('bad inputs, refused before anything is sent', () => {
   });
 
   it('a bad timeout, a bad boolean, two kinds of targets: exit 2', async () => {
-    const cases: Array<Record<string, string>> = [{ timeout: 'soon' }, { wait: 'yes' }, { 'impacts-all': 'true', 'impacted-targets': '//a' }];
+    const cases: Array<Record<string, string>> = [
+      { timeout: 'soon' },
+      { wait: 'yes' },
+      { 'impacts-all': 'true', 'impacted-targets': '//a' },
+    ];
     for (const inputs of cases) {
       const result = await runAction(1, inputs).child;
       expect(result.exitCode, JSON.stringify(inputs)).toBe(2);
@@ -269,7 +309,8 @@ describe('bad inputs, refused before anything is sent', () => {
   });
 
   it('no PR outside a pull_request run: exit 2', async () => {
-    const result = await runAction(1, { branch: 'main' }, { GITHUB_REF: 'refs/heads/main', GITHUB_EVENT_PATH: '' }).child;
+    const result = await runAction(1, { branch: 'main' }, { GITHUB_REF: 'refs/heads/main', GITHUB_EVENT_PATH: '' })
+      .child;
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toMatch(/^::error title=mq%3A bad input::input pr: required/m);
   });
@@ -278,14 +319,17 @@ describe('bad inputs, refused before anything is sent', () => {
 describe('the committed bundle', () => {
   it('is what `npm run build:action` builds from the sources now (rebuild and commit action/dist when this fails)', async () => {
     const { build } = await import('esbuild');
-    const mod = (await import(join(ROOT, 'scripts/build-action.mjs'))) as { actionBuildOptions(outdir?: string): Record<string, unknown> };
+    const mod = (await import(join(ROOT, 'scripts/build-action.mjs'))) as {
+      actionBuildOptions(outdir?: string): Record<string, unknown>;
+    };
     const result = await build({ ...mod.actionBuildOptions(join(tmpdir(), 'mq-action-check')), write: false });
     const fresh = result.outputFiles?.find((f) => f.path.endsWith('index.js'));
     expect(fresh, 'the build produced index.js').toBeDefined();
     const committed = readFileSync(ACTION);
-    expect(Buffer.compare(Buffer.from(fresh?.contents ?? []), committed) === 0, 'action/dist/index.js is stale: run `npm run build:action` and commit it').toBe(
-      true,
-    );
+    expect(
+      Buffer.compare(Buffer.from(fresh?.contents ?? []), committed) === 0,
+      'action/dist/index.js is stale: run `npm run build:action` and commit it',
+    ).toBe(true);
   });
 
   it('is built for node24, the Node action.yml runs it on', async () => {

@@ -31,7 +31,16 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 async function run(inputs: Record<string, string>) {
   const event = join(dir, 'event.json');
   const side = (fullName: string) => ({ repo: { full_name: fullName } });
-  writeFileSync(event, JSON.stringify({ pull_request: { number: 7, head: { ...side('someone/app'), sha: SHA }, base: { ...side('acme/app'), ref: 'main' } } }));
+  writeFileSync(
+    event,
+    JSON.stringify({
+      pull_request: {
+        number: 7,
+        head: { ...side('someone/app'), sha: SHA },
+        base: { ...side('acme/app'), ref: 'main' },
+      },
+    }),
+  );
   const output = join(dir, 'output');
   const summary = join(dir, 'summary.md');
   writeFileSync(output, '');
@@ -60,9 +69,13 @@ describe("the action in a fork PR's run", () => {
     expect(fake.requests[0]?.headers['x-api-token']).toBe('');
     expect(fake.requests[0]?.headers['x-forked-workflow-run-id']).toBe(RUN_ID);
     expect(fake.requests[0]?.body).toMatchObject({ pr: { number: 7, sha: SHA }, impactedTargets: ['//svc/api'] });
-    expect(r.log).toContain(`set impacted targets of PR #7 at ${SHA.slice(0, 12)}: 1 target (as fork workflow run ${RUN_ID})`);
+    expect(r.log).toContain(
+      `set impacted targets of PR #7 at ${SHA.slice(0, 12)}: 1 target (as fork workflow run ${RUN_ID})`,
+    );
     expect(r.log).not.toContain('::add-mask::');
-    expect(r.summary).toContain(`### ⬆️ impacted targets of PR #7 uploaded as fork run ${RUN_ID}; not submitted (no token)`);
+    expect(r.summary).toContain(
+      `### ⬆️ impacted targets of PR #7 uploaded as fork run ${RUN_ID}; not submitted (no token)`,
+    );
     expect(r.output).toMatch(/^exit-code<<.*\n0\n/m);
   });
 
@@ -76,12 +89,19 @@ describe("the action in a fork PR's run", () => {
   it('with a token and forked-workflow-run-id: the upload as the run, the submit with the token', async () => {
     fake.on('POST /submitPullRequest', { status: 200, body: 'OK' });
     fake.on('POST /getSubmittedPullRequest', { status: 200, body: { state: 'pending', prNumber: 7 } });
-    const r = await run({ token: 'tok_fork_test_12345', 'forked-workflow-run-id': '123', 'impacts-all': 'true', wait: 'false' });
+    const r = await run({
+      token: 'tok_fork_test_12345',
+      'forked-workflow-run-id': '123',
+      'impacts-all': 'true',
+      wait: 'false',
+    });
     expect(r.exitCode).toBe(0);
-    expect(fake.requests.map((q) => [q.path, q.headers['x-api-token'], q.headers['x-forked-workflow-run-id']])).toEqual([
-      ['/setImpactedTargets', '', '123'],
-      ['/submitPullRequest', 'tok_fork_test_12345', undefined],
-      ['/getSubmittedPullRequest', 'tok_fork_test_12345', undefined],
-    ]);
+    expect(fake.requests.map((q) => [q.path, q.headers['x-api-token'], q.headers['x-forked-workflow-run-id']])).toEqual(
+      [
+        ['/setImpactedTargets', '', '123'],
+        ['/submitPullRequest', 'tok_fork_test_12345', undefined],
+        ['/getSubmittedPullRequest', 'tok_fork_test_12345', undefined],
+      ],
+    );
   });
 });

@@ -17,7 +17,8 @@ import { foreignElements, HOSTILE_MD, renderMarkdown } from '../helpers/markdown
 import { entry } from '../helpers/test-context.js';
 
 const TOKEN = 'tok_action_hostile_3d9e';
-const INJECTED = '\n::add-mask::leak\n::warning::forged\n::set-output name=state::merged\n  ::stop-commands::x\n##[error]legacy\r::error::cr\x1b[2J';
+const INJECTED =
+  '\n::add-mask::leak\n::warning::forged\n::set-output name=state::merged\n  ::stop-commands::x\n##[error]legacy\r::error::cr\x1b[2J';
 const LINK_AND_IMAGE = `${HOSTILE_MD.link} ${HOSTILE_MD.image}`;
 const CHECK_URL = 'https://ci.example/runs/1';
 const STRUCTURE = ['h3', 'h4', 'p', 'ul', 'li', 'table', 'thead', 'tbody', 'tr', 'th', 'td'];
@@ -78,7 +79,11 @@ describe('hostile service strings', () => {
       ],
     });
     server.on('POST /submitPullRequest', { status: 200, body: {} });
-    server.on('POST /getSubmittedPullRequest', { status: 200, body: entry(7, `testing${INJECTED}`) }, { status: 200, body: failed });
+    server.on(
+      'POST /getSubmittedPullRequest',
+      { status: 200, body: entry(7, `testing${INJECTED}`) },
+      { status: 200, body: failed },
+    );
     server.on('POST /getMergeQueueTestingDetails', {
       status: 200,
       body: { checkSuites: [{ checkRuns: [{ name: HOSTILE_MD.backtick, url: CHECK_URL, conclusion: 'FAILURE' }] }] },
@@ -101,7 +106,10 @@ describe('hostile service strings', () => {
 
   it('a state outside the known set is `unknown` in the outputs and the summary', async () => {
     server.on('POST /submitPullRequest', { status: 200, body: {} });
-    server.on('POST /getSubmittedPullRequest', { status: 200, body: entry(7, `merged${INJECTED}`, { isCurrentlySubmittedToQueue: false }) });
+    server.on('POST /getSubmittedPullRequest', {
+      status: 200,
+      body: entry(7, `merged${INJECTED}`, { isCurrentlySubmittedToQueue: false }),
+    });
     const r = await run();
     expect(r.exitCode).toBe(9);
     expectInertLog(r.log);
@@ -125,7 +133,13 @@ describe('what the Workflow writes', () => {
   it('log lines, group titles, messages and titles: only the commands called, controls escaped', () => {
     let log = '';
     const wf = new Workflow({ env: {}, write: (t) => void (log += t) });
-    for (const text of [INJECTED, `::warning::x${INJECTED}`, '  ::stop-commands::tok', 'x ##[add-mask]y', '\u2028::error::ls']) {
+    for (const text of [
+      INJECTED,
+      `::warning::x${INJECTED}`,
+      '  ::stop-commands::tok',
+      'x ##[add-mask]y',
+      '\u2028::error::ls',
+    ]) {
       wf.log(text);
       wf.log(`! PR #7: a poll failed (${text}); retrying`);
       wf.group(text);

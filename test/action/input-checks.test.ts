@@ -9,7 +9,12 @@ import { InputError, readInputs } from '../../src/action/inputs.js';
 import { Workflow } from '../../src/action/workflow.js';
 import { checkApiUrl } from '../../src/api/connection-checks.js';
 
-const BASE = { GITHUB_REPOSITORY: 'acme/app', GITHUB_REF: 'refs/pull/7/merge', INPUT_BRANCH: 'main', INPUT_TOKEN: 'tok_1' };
+const BASE = {
+  GITHUB_REPOSITORY: 'acme/app',
+  GITHUB_REF: 'refs/pull/7/merge',
+  INPUT_BRANCH: 'main',
+  INPUT_TOKEN: 'tok_1',
+};
 
 function refusal(env: Record<string, string>): InputError {
   const all = { ...BASE, ...env };
@@ -49,8 +54,14 @@ describe("the action's inputs take the CLI's checks", () => {
   });
 
   it('a timeout beyond what a timer holds, or zero: exit 2', () => {
-    expect(refusal({ INPUT_TIMEOUT: '30d' })).toMatchObject({ exitCode: 2, message: 'input timeout: must be at most 24 days' });
-    expect(refusal({ INPUT_TIMEOUT: '0s' })).toMatchObject({ exitCode: 2, message: 'input timeout: must be greater than zero' });
+    expect(refusal({ INPUT_TIMEOUT: '30d' })).toMatchObject({
+      exitCode: 2,
+      message: 'input timeout: must be at most 24 days',
+    });
+    expect(refusal({ INPUT_TIMEOUT: '0s' })).toMatchObject({
+      exitCode: 2,
+      message: 'input timeout: must be greater than zero',
+    });
   });
 
   it('accepts a plain https URL and loopback http', () => {

@@ -48,7 +48,10 @@ describe('PR numbers', () => {
 
 describe('the sha of impacted targets', () => {
   it('takes a commit id', () =>
-    expect(read({ 'INPUT_IMPACTS-ALL': 'true', INPUT_SHA: 'abc1234' }).targets).toEqual({ sha: 'abc1234', impactedTargets: 'ALL' }));
+    expect(read({ 'INPUT_IMPACTS-ALL': 'true', INPUT_SHA: 'abc1234' }).targets).toEqual({
+      sha: 'abc1234',
+      impactedTargets: 'ALL',
+    }));
 
   it.each(['x', 'abc123', 'HEAD', 'a'.repeat(65)])('refuses %j (exit 2)', (sha) => {
     const err = refusal({ 'INPUT_IMPACTS-ALL': 'true', INPUT_SHA: sha });
@@ -63,20 +66,36 @@ describe("a fork PR's run", () => {
     const side = (fullName: string) => ({ repo: { full_name: fullName } });
     writeFileSync(
       path,
-      JSON.stringify({ pull_request: { number: 7, head: { ...side(head), sha: 'f'.repeat(40) }, base: { ...side('acme/app'), ref: 'main' } } }),
+      JSON.stringify({
+        pull_request: {
+          number: 7,
+          head: { ...side(head), sha: 'f'.repeat(40) },
+          base: { ...side('acme/app'), ref: 'main' },
+        },
+      }),
     );
     return path;
   };
-  const fork = (extra: Record<string, string> = {}) => ({ GITHUB_RUN_ID: '9876543210', GITHUB_EVENT_PATH: eventFile('someone/app'), ...extra });
+  const fork = (extra: Record<string, string> = {}) => ({
+    GITHUB_RUN_ID: '9876543210',
+    GITHUB_EVENT_PATH: eventFile('someone/app'),
+    ...extra,
+  });
 
   it('without a token: the run id is the credential of the upload', () => {
     const inputs = read(fork({ INPUT_TOKEN: '', 'INPUT_IMPACTS-ALL': 'true' }));
-    expect(inputs).toMatchObject({ token: '', forkedWorkflowRunId: '9876543210', targets: { sha: 'f'.repeat(40), impactedTargets: 'ALL' } });
+    expect(inputs).toMatchObject({
+      token: '',
+      forkedWorkflowRunId: '9876543210',
+      targets: { sha: 'f'.repeat(40), impactedTargets: 'ALL' },
+    });
   });
 
   it('with a token: the token alone, unless the input names a run', () => {
     expect(read(fork({ 'INPUT_IMPACTS-ALL': 'true' })).forkedWorkflowRunId).toBeUndefined();
-    expect(read(fork({ 'INPUT_IMPACTS-ALL': 'true', 'INPUT_FORKED-WORKFLOW-RUN-ID': '123' })).forkedWorkflowRunId).toBe('123');
+    expect(read(fork({ 'INPUT_IMPACTS-ALL': 'true', 'INPUT_FORKED-WORKFLOW-RUN-ID': '123' })).forkedWorkflowRunId).toBe(
+      '123',
+    );
   });
 
   it.each([
@@ -103,6 +122,9 @@ describe("a fork PR's run", () => {
 
   it('refuses a forked-workflow-run-id that is not digits (exit 2)', () => {
     const err = refusal(fork({ 'INPUT_FORKED-WORKFLOW-RUN-ID': 'run-1', 'INPUT_IMPACTS-ALL': 'true' }));
-    expect([err.exitCode, err.message]).toEqual([2, 'input forked-workflow-run-id: "run-1" is not a workflow run id; expected digits (e.g. github.run_id)']);
+    expect([err.exitCode, err.message]).toEqual([
+      2,
+      'input forked-workflow-run-id: "run-1" is not a workflow run id; expected digits (e.g. github.run_id)',
+    ]);
   });
 });

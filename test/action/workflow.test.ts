@@ -16,7 +16,9 @@ describe('workflow commands', () => {
   it('escapes %, CR and LF in messages, and also : and , in properties', () => {
     expect(escapeData('100% done\r\nnext')).toBe('100%25 done%0D%0Anext');
     expect(escapeProperty('a:b,c%\n')).toBe('a%3Ab%2Cc%25%0A');
-    expect(command('error', { title: 'mq: x, y' }, 'line 1\nline 2')).toBe('::error title=mq%3A x%2C y::line 1%0Aline 2\n');
+    expect(command('error', { title: 'mq: x, y' }, 'line 1\nline 2')).toBe(
+      '::error title=mq%3A x%2C y::line 1%0Aline 2\n',
+    );
   });
 
   it('a message cannot inject a second command', () => {
@@ -34,7 +36,10 @@ describe('workflow commands', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mq-wf-'));
     try {
       const file = join(dir, 'out');
-      const wf = new Workflow({ env: { 'INPUT_API-URL': '  http://x/v1 \n', INPUT_NO_BATCH: 'true', GITHUB_OUTPUT: file }, write: () => {} });
+      const wf = new Workflow({
+        env: { 'INPUT_API-URL': '  http://x/v1 \n', INPUT_NO_BATCH: 'true', GITHUB_OUTPUT: file },
+        write: () => {},
+      });
       expect(wf.input('api-url')).toBe('http://x/v1');
       expect(wf.input('no batch')).toBe('true');
       expect(wf.input('missing')).toBe('');

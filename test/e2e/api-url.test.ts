@@ -18,7 +18,8 @@ afterAll(async () => {
 beforeEach(() => {
   fake.requests.length = 0;
   other.requests.length = 0;
-  for (const f of [fake, other]) f.on('POST /getSubmittedPullRequest', { status: 200, body: { state: 'pending', prNumber: 1 } });
+  for (const f of [fake, other])
+    f.on('POST /getSubmittedPullRequest', { status: 200, body: { state: 'pending', prNumber: 1 } });
 });
 
 const TARGET = ['-R', 'acme/widgets', '-B', 'main'];
@@ -26,7 +27,10 @@ const TARGET = ['-R', 'acme/widgets', '-B', 'main'];
 /** An environment whose only token is the one stored by `auth login` (with `--api-url url` if given). */
 async function loggedIn(url?: string): Promise<Record<string, string | undefined>> {
   const env = baseEnv();
-  const r = await runCli([...(url ? ['--api-url', url] : []), 'auth', 'login', '--with-token'], { env, input: `${TOKEN}\n` });
+  const r = await runCli([...(url ? ['--api-url', url] : []), 'auth', 'login', '--with-token'], {
+    env,
+    input: `${TOKEN}\n`,
+  });
   expect(r.exitCode, r.stderr).toBe(0);
   // auth login checks the token once with the service it stores it for; what follows counts afresh.
   if (url === fake.url) expect(fake.requests.map((q) => q.path)).toEqual(['/getSubmittedPullRequest']);
@@ -88,7 +92,9 @@ describe('a stored token stays with its service', () => {
 
   it('a token from MQ_TOKEN goes where the URL says', async () => {
     const env = await loggedIn(fake.url);
-    const r = await runCli(['status', '1', ...TARGET], { env: { ...env, MQ_API_URL: other.url, MQ_TOKEN: 'tok_env_for_other_1' } });
+    const r = await runCli(['status', '1', ...TARGET], {
+      env: { ...env, MQ_API_URL: other.url, MQ_TOKEN: 'tok_env_for_other_1' },
+    });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(other.requests[0]?.headers['x-api-token']).toBe('tok_env_for_other_1');
     expect(fake.requests).toHaveLength(0);
@@ -108,7 +114,9 @@ describe('the API URL is just a URL', () => {
     ] as Array<[string[], Record<string, string>]>) {
       const r = await runCli([...args, 'status', '1'], { env: { ...env, ...extra } });
       expect(r.exitCode, JSON.stringify([args, extra])).toBe(2);
-      expect(r.stderr).toMatch(/mq: usage: the API URL \(from (flag --api-url|env MQ_API_URL)\) must be a plain URL, without (a query string|a fragment)/);
+      expect(r.stderr).toMatch(
+        /mq: usage: the API URL \(from (flag --api-url|env MQ_API_URL)\) must be a plain URL, without (a query string|a fragment)/,
+      );
     }
     expect(sent()).toBe(0);
   });
@@ -140,7 +148,11 @@ describe('the API URL is just a URL', () => {
     const dir = env.MQ_CONFIG_DIR as string;
     mkdirSync(dir, { recursive: true });
     const url = `http://alice:${SECRET}@127.0.0.1:${fake.port}/v1?x=1`;
-    writeFileSync(join(dir, 'config.json'), JSON.stringify({ activeProfile: 'work', profiles: { work: { token: TOKEN, apiUrl: url } } }), { mode: 0o600 });
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({ activeProfile: 'work', profiles: { work: { token: TOKEN, apiUrl: url } } }),
+      { mode: 0o600 },
+    );
     const r = await runCli(['status', '1', ...TARGET], { env });
     expect(r.exitCode).toBe(7);
     expect(r.stderr).toContain(

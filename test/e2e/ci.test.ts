@@ -94,7 +94,12 @@ describe('mq wait', () => {
 
   it('Ctrl-C during a hanging poll exits 130 at once', async () => {
     fake.on('POST /getSubmittedPullRequest', { hang: true });
-    const child = execa(process.execPath, [BIN, 'wait', '42', '--debug'], { env: env(), extendEnv: false, reject: false, stdin: 'ignore' });
+    const child = execa(process.execPath, [BIN, 'wait', '42', '--debug'], {
+      env: env(),
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+    });
     await new Promise<void>((resolve) => {
       child.stderr?.on('data', (d: Buffer) => {
         if (d.toString().includes('> POST')) setTimeout(resolve, 300);
@@ -116,7 +121,12 @@ describe('mq wait', () => {
 
   it('Ctrl-C exits 130', async () => {
     fake.on('POST /getSubmittedPullRequest', pr('testing'));
-    const child = execa(process.execPath, [BIN, 'wait', '42', '--interval', '5s'], { env: env(), extendEnv: false, reject: false, stdin: 'ignore' });
+    const child = execa(process.execPath, [BIN, 'wait', '42', '--interval', '5s'], {
+      env: env(),
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+    });
     await new Promise<void>((resolve) => {
       child.stderr?.on('data', (d: Buffer) => {
         if (d.toString().includes('PR #42: testing')) resolve();
@@ -139,7 +149,9 @@ describe('mq wait', () => {
 describe('mq submit --wait', () => {
   it('submits, then waits in one step', async () => {
     fake.on('POST /getSubmittedPullRequest', pr('pending'), pr('merged'));
-    const r = await runCli(['submit', '42', '--wait', '--interval', '100ms', '--timeout', '30s', '--json'], { env: env() });
+    const r = await runCli(['submit', '42', '--wait', '--interval', '100ms', '--timeout', '30s', '--json'], {
+      env: env(),
+    });
     expect(r.exitCode).toBe(0);
     // The queue's state is read alongside the submit, so the order of the two on the wire is not fixed.
     expect(fake.requests.map((q) => q.path).filter((p) => p !== '/getQueue')[0]).toBe('/submitPullRequest');
@@ -150,9 +162,14 @@ describe('mq submit --wait', () => {
 describe('bulk', () => {
   it('200 PRs from stdin reach the server exactly once each', async () => {
     const numbers = Array.from({ length: 200 }, (_, i) => 1000 + i);
-    const r = await runCli(['submit', '-', '--json'], { env: env(), input: `${numbers.slice(0, 100).join('\n')}\n${numbers.slice(100).join(' ')}\n` });
+    const r = await runCli(['submit', '-', '--json'], {
+      env: env(),
+      input: `${numbers.slice(0, 100).join('\n')}\n${numbers.slice(100).join(' ')}\n`,
+    });
     expect(r.exitCode).toBe(0);
-    const sent = fake.requests.filter((q) => q.path === '/submitPullRequest').map((q) => (q.body as { pr: { number: number } }).pr.number);
+    const sent = fake.requests
+      .filter((q) => q.path === '/submitPullRequest')
+      .map((q) => (q.body as { pr: { number: number } }).pr.number);
     expect(sent).toHaveLength(200);
     expect(new Set(sent)).toEqual(new Set(numbers));
     const doc = JSON.parse(r.stdout);
@@ -162,12 +179,21 @@ describe('bulk', () => {
   });
 
   it('reports exactly which PRs failed and exits with the most severe code', async () => {
-    fake.on('POST /cancelPullRequest', { status: 200, body: 'OK' }, { status: 404, body: 'not in queue' }, { status: 200, body: 'OK' });
+    fake.on(
+      'POST /cancelPullRequest',
+      { status: 200, body: 'OK' },
+      { status: 404, body: 'not in queue' },
+      { status: 200, body: 'OK' },
+    );
     // #2 left the queue by merging (an already-cancelled PR would be a success)
     fake.on('POST /getSubmittedPullRequest', pr('cancelled'), pr('merged'), pr('cancelled'));
     const r = await runCli(['cancel', '1', '2', '3', '--parallel', '1', '--json'], { env: env() });
     expect(r.exitCode).toBe(3);
-    const doc = JSON.parse(r.stdout) as { ok: boolean; exitCode: number; results: Array<{ pr: number; ok: boolean; exitCode: number }> };
+    const doc = JSON.parse(r.stdout) as {
+      ok: boolean;
+      exitCode: number;
+      results: Array<{ pr: number; ok: boolean; exitCode: number }>;
+    };
     expect([doc.ok, doc.exitCode]).toEqual([false, 3]);
     expect(doc.results.map((d) => [d.pr, d.ok, d.exitCode])).toEqual([
       [1, true, 0],
@@ -204,7 +230,11 @@ describe('--dry-run sends nothing', () => {
     const r = await runCli(['submit', '42', '--dry-run', '--json'], { env: env() });
     const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({ dryRun: true, request: { method: 'POST', headers: { 'x-api-token': '***' } } });
-    expect(JSON.parse(doc.request.body)).toEqual({ repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main', pr: { number: 42 } });
+    expect(JSON.parse(doc.request.body)).toEqual({
+      repo: { host: 'github.com', owner: 'acme', name: 'widgets' },
+      targetBranch: 'main',
+      pr: { number: 42 },
+    });
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -225,7 +255,9 @@ describe('GitHub Actions', () => {
   it('takes the PR number from the event payload', async () => {
     const file = join(tempDir(), 'event.json');
     writeFileSync(file, JSON.stringify({ action: 'labeled', pull_request: { number: 88, head: { sha: 'abc' } } }));
-    const r = await runCli(['submit'], { env: { ...env(), GITHUB_ACTIONS: 'true', GITHUB_REF: 'refs/heads/feature', GITHUB_EVENT_PATH: file } });
+    const r = await runCli(['submit'], {
+      env: { ...env(), GITHUB_ACTIONS: 'true', GITHUB_REF: 'refs/heads/feature', GITHUB_EVENT_PATH: file },
+    });
     expect(r.exitCode).toBe(0);
     expect(fake.requests.find((q) => q.path === '/submitPullRequest')?.body).toMatchObject({ pr: { number: 88 } });
   });

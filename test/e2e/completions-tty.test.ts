@@ -12,7 +12,10 @@ import { baseEnv, BIN, runCli, tempDir } from '../helpers/run-cli.js';
 const ROOT = resolve(import.meta.dirname, '../..');
 const has = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
 const missing = ['tmux', 'zsh', 'fish'].filter((t) => !has(t));
-if (missing.length) console.warn(`completions-tty: ${missing.join(', ')} not installed; the interactive shell tests that need them are skipped`);
+if (missing.length)
+  console.warn(
+    `completions-tty: ${missing.join(', ')} not installed; the interactive shell tests that need them are skipped`,
+  );
 
 const sessions: Array<() => void> = [];
 afterEach(() => {
@@ -20,7 +23,10 @@ afterEach(() => {
 });
 
 /** A home with `mq` on PATH, two profiles (or `profiles`), and the completion script installed for `shell`. */
-async function home(shell: string, profiles?: Record<string, unknown>): Promise<{ dir: string; env: Record<string, string> }> {
+async function home(
+  shell: string,
+  profiles?: Record<string, unknown>,
+): Promise<{ dir: string; env: Record<string, string> }> {
   const dir = tempDir('mq-tty-home-');
   const bin = join(dir, 'bin');
   mkdirSync(bin);
@@ -35,12 +41,18 @@ async function home(shell: string, profiles?: Record<string, unknown>): Promise<
     MQ_CONFIG_DIR: base.MQ_CONFIG_DIR as string,
   };
   if (profiles) writeFileSync(join(env.MQ_CONFIG_DIR as string, 'config.json'), JSON.stringify({ profiles }));
-  else for (const name of ['alpha', 'bravo']) await runCli(['--profile', name, 'auth', 'login', '--with-token'], { env, input: 'tok_tty_completion_1\n' });
-  if (shell === 'bash') writeFileSync(join(dir, '.bashrc'), `PS1='$ '\nsource '${join(ROOT, 'completions/mq.bash')}'\n`);
+  else
+    for (const name of ['alpha', 'bravo'])
+      await runCli(['--profile', name, 'auth', 'login', '--with-token'], { env, input: 'tok_tty_completion_1\n' });
+  if (shell === 'bash')
+    writeFileSync(join(dir, '.bashrc'), `PS1='$ '\nsource '${join(ROOT, 'completions/mq.bash')}'\n`);
   if (shell === 'zsh') {
     mkdirSync(join(dir, 'zfunc'));
     copyFileSync(join(ROOT, 'completions/mq.zsh'), join(dir, 'zfunc', '_mq'));
-    writeFileSync(join(dir, '.zshrc'), `fpath=('${join(dir, 'zfunc')}' $fpath)\nautoload -U compinit && compinit -u\nPS1='%% '\n`);
+    writeFileSync(
+      join(dir, '.zshrc'),
+      `fpath=('${join(dir, 'zfunc')}' $fpath)\nautoload -U compinit && compinit -u\nPS1='%% '\n`,
+    );
     env.ZDOTDIR = dir;
   }
   if (shell === 'fish') {
@@ -106,7 +118,13 @@ describe.skipIf(!has('tmux'))('completion in an interactive shell', () => {
 
   it.skipIf(!has('zsh') || !has('fish'))('hostile names in the config are never run, in any shell', async () => {
     const marker = join(tempDir('mq-tty-hostile-'), 'pwned');
-    const profiles = { [`$(touch ${marker})`]: {}, [`\`touch ${marker}\``]: {}, [`(touch ${marker})`]: {}, [`;touch ${marker}`]: {}, 'ok-name': {} };
+    const profiles = {
+      [`$(touch ${marker})`]: {},
+      [`\`touch ${marker}\``]: {},
+      [`(touch ${marker})`]: {},
+      [`;touch ${marker}`]: {},
+      'ok-name': {},
+    };
     for (const shell of ['bash', 'zsh', 'fish']) {
       const { env } = await home(shell, profiles);
       const t = terminal(shell, env);

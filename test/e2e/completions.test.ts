@@ -12,7 +12,9 @@ describe('completions/ is what the generator produces', () => {
     it(shell, async () => {
       const r = await runCli(['completion', shell]);
       expect(r.exitCode).toBe(0);
-      expect(readFileSync(file(shell), 'utf8'), `completions/mq.${shell} is stale: run npm run completions`).toBe(r.stdout);
+      expect(readFileSync(file(shell), 'utf8'), `completions/mq.${shell} is stale: run npm run completions`).toBe(
+        r.stdout,
+      );
     });
   }
   it('no script evaluates words it reads (no compgen -W, no eval)', () => {
@@ -29,15 +31,21 @@ describe('completions/ is what the generator produces', () => {
 });
 
 /** A directory with `mq` (running the built CLI, or `stub` when given) on its PATH, and a config. */
-async function shellEnv(options: { stub?: string; config?: unknown } = {}): Promise<Record<string, string | undefined>> {
+async function shellEnv(
+  options: { stub?: string; config?: unknown } = {},
+): Promise<Record<string, string | undefined>> {
   const bin = tempDir('mq-bin-');
   writeFileSync(join(bin, 'mq'), options.stub ?? `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   chmodSync(join(bin, 'mq'), 0o755);
   const env: Record<string, string | undefined> = { ...baseEnv(), PATH: `${bin}:${process.env.PATH}` };
-  if (options.config !== undefined) writeFileSync(join(env.MQ_CONFIG_DIR as string, 'config.json'), JSON.stringify(options.config));
+  if (options.config !== undefined)
+    writeFileSync(join(env.MQ_CONFIG_DIR as string, 'config.json'), JSON.stringify(options.config));
   else {
     for (const name of ['alpha', 'bravo']) {
-      await runCli(['--profile', name, '--api-url', 'https://mq.example.com/v1', 'auth', 'login', '--with-token'], { env, input: 'tok_completion_test\n' });
+      await runCli(['--profile', name, '--api-url', 'https://mq.example.com/v1', 'auth', 'login', '--with-token'], {
+        env,
+        input: 'tok_completion_test\n',
+      });
     }
   }
   return env;
@@ -114,7 +122,8 @@ describe.each(['bash', 'zsh', 'fish'])('completion in real %s', async (shell) =>
   it('profile names after --profile and after profile use, show and rm, read at completion time', async () => {
     expect(await offered('mq', '--profile', '')).toEqual(['alpha', 'bravo']);
     expect(await offered('mq', 'status', '1', '--profile', 'b')).toEqual(['bravo']);
-    for (const sub of ['use', 'show', 'rm', 'remove']) expect(await offered('mq', 'profile', sub, '')).toEqual(['alpha', 'bravo']);
+    for (const sub of ['use', 'show', 'rm', 'remove'])
+      expect(await offered('mq', 'profile', sub, '')).toEqual(['alpha', 'bravo']);
     expect(await offered('mq', 'profile', 'use', 'alpha', '')).toEqual([]);
   });
 
@@ -154,7 +163,16 @@ describe.each(['bash', 'zsh', 'fish'])('completion in real %s', async (shell) =>
 
 describe.each(['bash', 'zsh', 'fish'])('hostile profile names in real %s', async (shell) => {
   const marker = join(tempDir('mq-hostile-'), 'pwned');
-  const hostileNames = [`$(touch ${marker})`, `\`touch ${marker}\``, `(touch ${marker})`, `;touch ${marker}`, `a'b`, '*', '-rf', 'x y'];
+  const hostileNames = [
+    `$(touch ${marker})`,
+    `\`touch ${marker}\``,
+    `(touch ${marker})`,
+    `;touch ${marker}`,
+    `a'b`,
+    '*',
+    '-rf',
+    'x y',
+  ];
 
   it('are never evaluated: the config file holds them', async () => {
     const profiles = Object.fromEntries([...hostileNames, 'ok-name'].map((n) => [n, { token: 'tok_hostile_1234' }]));

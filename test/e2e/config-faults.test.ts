@@ -3,7 +3,16 @@
  * read-only file system, a FIFO where the file should be, a corrupt file.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statfsSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statfsSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -92,7 +101,9 @@ describe('a corrupt config file', () => {
     const dir = corrupt();
     const r = await runCli(['status', '1', '--json'], { env: fullEnv(dir) });
     expect(r.exitCode).toBe(0);
-    expect(r.stderr).toBe(`mq: warning: the config file ${join(dir, 'config.json')} is not valid JSON; going on without it\n`);
+    expect(r.stderr).toBe(
+      `mq: warning: the config file ${join(dir, 'config.json')} is not valid JSON; going on without it\n`,
+    );
     expect(JSON.parse(r.stdout)).toMatchObject({ state: 'pending' });
     expect(fake.requests[0]?.headers['x-api-token']).toBe(TOKEN);
   });
@@ -123,7 +134,8 @@ function mountTmpfs(options: string): { dir: string; unmount: () => void } | und
 
 const probe = mountTmpfs('size=64k');
 probe?.unmount();
-const CANNOT_MOUNT = 'cannot mount a tmpfs here (needs root and CAP_SYS_ADMIN): the full-disk and read-only cases are skipped';
+const CANNOT_MOUNT =
+  'cannot mount a tmpfs here (needs root and CAP_SYS_ADMIN): the full-disk and read-only cases are skipped';
 if (!probe) console.warn(CANNOT_MOUNT);
 
 describe.skipIf(!probe)('on a full disk (a 64 KiB tmpfs)', () => {
@@ -151,14 +163,18 @@ describe.skipIf(!probe)('on a full disk (a 64 KiB tmpfs)', () => {
   for (const freePages of [0, 1]) {
     it(`a failed write (${freePages} page${freePages === 1 ? '' : 's'} free) is exit 7, leaves no lock and no temporary file, and the file unchanged`, async () => {
       const { dir, before } = await fullDisk(freePages);
-      const r = await runCli(['profile', 'set', 'branch', 'a-much-longer-branch-name'.repeat(20)], { env: { ...baseEnv(), MQ_CONFIG_DIR: dir } });
+      const r = await runCli(['profile', 'set', 'branch', 'a-much-longer-branch-name'.repeat(20)], {
+        env: { ...baseEnv(), MQ_CONFIG_DIR: dir },
+      });
       expect(r.exitCode).toBe(7);
       expect(r.stderr).toMatch(/ENOSPC/);
       expect(entries(dir)).toEqual(['config.json']);
       expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(before);
       // Space again: the next write goes through (nothing was left locked).
       rmSync(join(dir, '..', 'filler'));
-      expect((await runCli(['profile', 'set', 'branch', 'dev'], { env: { ...baseEnv(), MQ_CONFIG_DIR: dir } })).exitCode).toBe(0);
+      expect(
+        (await runCli(['profile', 'set', 'branch', 'dev'], { env: { ...baseEnv(), MQ_CONFIG_DIR: dir } })).exitCode,
+      ).toBe(0);
     });
   }
 });
@@ -172,7 +188,10 @@ describe.skipIf(!probe)('on a read-only file system', () => {
 
   it('without a config directory: saving is exit 7 naming the directory; reading commands run', async () => {
     const dir = join(fs.dir, 'mq');
-    const login = await runCli(['--api-url', fake.url, 'auth', 'login', '--with-token'], { env: { ...baseEnv(), MQ_CONFIG_DIR: dir }, input: `${TOKEN}\n` });
+    const login = await runCli(['--api-url', fake.url, 'auth', 'login', '--with-token'], {
+      env: { ...baseEnv(), MQ_CONFIG_DIR: dir },
+      input: `${TOKEN}\n`,
+    });
     expect(login.exitCode).toBe(7);
     expect(login.stderr).toContain(`cannot create the config directory ${dir} (EROFS)`);
     const status = await runCli(['status', '1'], { env: fullEnv(dir) });

@@ -52,7 +52,9 @@ describe('profiles and auth', () => {
     await login(env);
     await runCli(['status', '1', '-R', 'a/b', '-B', 'main'], { env: { ...env, MQ_TOKEN: 'tok_from_env_123' } });
     expect(fake.requests.at(-1)?.headers['x-api-token']).toBe('tok_from_env_123');
-    await runCli(['status', '1', '-R', 'a/b', '-B', 'main'], { env: { ...env, MQ_TOKEN: '', TRUNK_API_TOKEN: 'tok_trunk_456' } });
+    await runCli(['status', '1', '-R', 'a/b', '-B', 'main'], {
+      env: { ...env, MQ_TOKEN: '', TRUNK_API_TOKEN: 'tok_trunk_456' },
+    });
     expect(fake.requests.at(-1)?.headers['x-api-token']).toBe('tok_trunk_456');
   });
 
@@ -60,7 +62,9 @@ describe('profiles and auth', () => {
     const env = bareEnv();
     await login(env);
     fake.on('POST /getSubmittedPullRequest', { status: 404, body: 'not found' });
-    const r = await runCli(['auth', 'status', '--repo', 'acme/widgets', '--branch', 'main'], { env: { ...env, MQ_BRANCH: '' } });
+    const r = await runCli(['auth', 'status', '--repo', 'acme/widgets', '--branch', 'main'], {
+      env: { ...env, MQ_BRANCH: '' },
+    });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain(`api_url\t${fake.url}\napi_url_source\tprofile "default"\n`);
     expect(r.stdout).toContain('token_set\ttrue\ntoken_source\tprofile "default"\n');
@@ -124,7 +128,10 @@ describe('profiles and auth', () => {
   it('profile list and show never echo credentials of a hand-edited API URL', async () => {
     const env = bareEnv();
     mkdirSync(env.MQ_CONFIG_DIR as string, { recursive: true });
-    const config = { activeProfile: 'default', profiles: { default: { apiUrl: 'https://user:hunter2-secret@mq.example.com/v1', token: TOKEN } } };
+    const config = {
+      activeProfile: 'default',
+      profiles: { default: { apiUrl: 'https://user:hunter2-secret@mq.example.com/v1', token: TOKEN } },
+    };
     writeFileSync(join(env.MQ_CONFIG_DIR as string, 'config.json'), JSON.stringify(config), { mode: 0o600 });
     for (const args of [
       ['profile', 'list'],
@@ -151,7 +158,10 @@ describe('profiles and auth', () => {
     await runCli(['profile', 'set', 'repo', 'ghe.corp.example/team/app'], { env });
     await runCli(['profile', 'set', 'branch', 'develop'], { env });
     await runCli(['status', '1'], { env });
-    expect(fake.requests.at(-1)?.body).toMatchObject({ repo: { host: 'ghe.corp.example', owner: 'team', name: 'app' }, targetBranch: 'develop' });
+    expect(fake.requests.at(-1)?.body).toMatchObject({
+      repo: { host: 'ghe.corp.example', owner: 'team', name: 'app' },
+      targetBranch: 'develop',
+    });
   });
 
   it('login without a terminal and without --with-token exits 10 naming the flag', async () => {
@@ -195,8 +205,12 @@ describe('repository and branch inference', () => {
   function repoWithOrigin(url: string, head?: string): string {
     const dir = tempDir('mq-git-');
     mkdirSync(join(dir, '.git', 'refs', 'remotes', 'origin'), { recursive: true });
-    writeFileSync(join(dir, '.git', 'config'), `[core]\n\tbare = false\n[remote "origin"]\n\turl = ${url}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n`);
-    if (head) writeFileSync(join(dir, '.git', 'refs', 'remotes', 'origin', 'HEAD'), `ref: refs/remotes/origin/${head}\n`);
+    writeFileSync(
+      join(dir, '.git', 'config'),
+      `[core]\n\tbare = false\n[remote "origin"]\n\turl = ${url}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n`,
+    );
+    if (head)
+      writeFileSync(join(dir, '.git', 'refs', 'remotes', 'origin', 'HEAD'), `ref: refs/remotes/origin/${head}\n`);
     mkdirSync(join(dir, 'sub', 'dir'), { recursive: true });
     return dir;
   }
@@ -219,11 +233,19 @@ describe('repository and branch inference', () => {
   it('GITHUB_REPOSITORY with the host of GITHUB_SERVER_URL beats git, and GITHUB_BASE_REF gives the branch', async () => {
     const dir = repoWithOrigin('git@github.com:acme/widgets.git', 'main');
     const r = await runCli(['status', '1'], {
-      env: { ...env(), GITHUB_REPOSITORY: 'corp/service', GITHUB_SERVER_URL: 'https://github.corp.example', GITHUB_BASE_REF: 'release' },
+      env: {
+        ...env(),
+        GITHUB_REPOSITORY: 'corp/service',
+        GITHUB_SERVER_URL: 'https://github.corp.example',
+        GITHUB_BASE_REF: 'release',
+      },
       cwd: dir,
     });
     expect(r.exitCode).toBe(0);
-    expect(fake.requests.at(-1)?.body).toMatchObject({ repo: { host: 'github.corp.example', owner: 'corp', name: 'service' }, targetBranch: 'release' });
+    expect(fake.requests.at(-1)?.body).toMatchObject({
+      repo: { host: 'github.corp.example', owner: 'corp', name: 'service' },
+      targetBranch: 'release',
+    });
   });
 
   it('nothing to infer: a usage error naming --repo, nothing sent', async () => {
@@ -245,7 +267,9 @@ describe('concurrent writers', () => {
   it('twelve mq processes saving profiles at once lose no write', async () => {
     const env = bareEnv();
     const names = Array.from({ length: 12 }, (_, i) => `p${i}`);
-    const results = await Promise.all(names.map((n) => runCli(['--profile', n, 'profile', 'set', 'branch', `branch-${n}`], { env })));
+    const results = await Promise.all(
+      names.map((n) => runCli(['--profile', n, 'profile', 'set', 'branch', `branch-${n}`], { env })),
+    );
     expect(results.map((r) => r.exitCode)).toEqual(names.map(() => 0));
     const data = JSON.parse(readFileSync(join(env.MQ_CONFIG_DIR as string, 'config.json'), 'utf8'));
     for (const n of names) expect(data.profiles[n]).toEqual({ branch: `branch-${n}` });
@@ -254,11 +278,24 @@ describe('concurrent writers', () => {
 
 describe('profile names', () => {
   function configWith(doc: unknown): Record<string, string | undefined> {
-    const env: Record<string, string | undefined> = { ...baseEnv(), MQ_TOKEN: TOKEN, MQ_API_URL: fake.url, MQ_REPO: 'acme/widgets', MQ_BRANCH: 'main' };
+    const env: Record<string, string | undefined> = {
+      ...baseEnv(),
+      MQ_TOKEN: TOKEN,
+      MQ_API_URL: fake.url,
+      MQ_REPO: 'acme/widgets',
+      MQ_BRANCH: 'main',
+    };
     writeFileSync(join(env.MQ_CONFIG_DIR as string, 'config.json'), JSON.stringify(doc));
     return env;
   }
-  const hostile = { '$(touch /tmp/mq-hostile)': {}, ';rm -rf x': {}, '-rf': {}, 'a b': {}, '\u001b]52;c;aGk=\u0007': {}, x: {} } as Record<string, object>;
+  const hostile = {
+    '$(touch /tmp/mq-hostile)': {},
+    ';rm -rf x': {},
+    '-rf': {},
+    'a b': {},
+    '\u001b]52;c;aGk=\u0007': {},
+    x: {},
+  } as Record<string, object>;
 
   it('invalid names in the file are reported (escaped) and ignored; valid ones are listed', async () => {
     const env = configWith({ activeProfile: ';rm', profiles: { ...hostile, good: { branch: 'dev' } } });
@@ -319,7 +356,12 @@ describe('profile names', () => {
 });
 
 describe('tokens are visible ASCII', () => {
-  const env = (): Record<string, string | undefined> => ({ ...baseEnv(), MQ_API_URL: fake.url, MQ_REPO: 'acme/widgets', MQ_BRANCH: 'main' });
+  const env = (): Record<string, string | undefined> => ({
+    ...baseEnv(),
+    MQ_API_URL: fake.url,
+    MQ_REPO: 'acme/widgets',
+    MQ_BRANCH: 'main',
+  });
   for (const [variable, token, what] of [
     ['MQ_TOKEN', 'tok_\u001b[2Jabc', 'a control character (U+001B)'],
     ['MQ_TOKEN', 'tok abc', 'a space (U+0020)'],
@@ -336,7 +378,10 @@ describe('tokens are visible ASCII', () => {
 
   it('a token in the config file with a control character: exit 7 naming the profile', async () => {
     const e = env();
-    writeFileSync(join(e.MQ_CONFIG_DIR as string, 'config.json'), JSON.stringify({ profiles: { default: { token: 'tok_\u0007bell' } } }));
+    writeFileSync(
+      join(e.MQ_CONFIG_DIR as string, 'config.json'),
+      JSON.stringify({ profiles: { default: { token: 'tok_\u0007bell' } } }),
+    );
     const r = await runCli(['status', '1'], { env: e });
     expect(r.exitCode).toBe(7);
     expect(r.stderr).toContain('the API token from profile "default" contains a control character (U+0007)');
@@ -347,7 +392,9 @@ describe('tokens are visible ASCII', () => {
     const e = bareEnv();
     const r = await login(e, 'tok_\u00a0nbsp_1');
     expect(r.exitCode).toBe(7);
-    expect(r.stderr).toContain('the API token from standard input (--with-token) contains a non-ASCII character (U+00A0)');
+    expect(r.stderr).toContain(
+      'the API token from standard input (--with-token) contains a non-ASCII character (U+00A0)',
+    );
     expect(existsSync(join(e.MQ_CONFIG_DIR as string, 'config.json'))).toBe(false);
   });
 });
@@ -376,7 +423,9 @@ describe('the config writer (conf, the lock)', () => {
     expect(status.modules.filter((m) => m.includes('config-write'))).toEqual([]);
     const set = await runLoggingModules(['profile', 'set', 'branch', 'dev'], env);
     expect(set.r.exitCode).toBe(0);
-    expect(set.modules.filter((m) => m.includes('config-write'))).toEqual([expect.stringMatching(/\/dist\/lazy\/config-write\.cjs$/)]);
+    expect(set.modules.filter((m) => m.includes('config-write'))).toEqual([
+      expect.stringMatching(/\/dist\/lazy\/config-write\.cjs$/),
+    ]);
   });
 
   it('history and statistics code is loaded by mq status, not by --help or other commands', async () => {
@@ -387,6 +436,8 @@ describe('the config writer (conf, the lock)', () => {
     expect(help.modules.filter((m) => m.includes('/lazy/api') || m.includes('/lazy/stats'))).toEqual([]);
     const status = await runLoggingModules(['status', '1'], env);
     expect(status.r.exitCode).toBe(0);
-    expect(status.modules.filter((m) => m.includes('/lazy/api'))).toEqual([expect.stringMatching(/\/dist\/lazy\/api\.cjs$/)]);
+    expect(status.modules.filter((m) => m.includes('/lazy/api'))).toEqual([
+      expect.stringMatching(/\/dist\/lazy\/api\.cjs$/),
+    ]);
   });
 });

@@ -111,8 +111,17 @@ describe('mq demo', () => {
 describe('demo frame', () => {
   it('renders rows and change lines', () => {
     const rows = frameRows([{ pr: DEMO_PRS[2]!, state: 'failed', since: 0 }], 90_000);
-    expect(rows[0]).toEqual(['#103', 'Rename the billing job', 'linus', { value: 'failed', paint: expect.any(Function) }, '1m 30s', 'breaks the build']);
+    expect(rows[0]).toEqual([
+      '#103',
+      'Rename the billing job',
+      'linus',
+      { value: 'failed', paint: expect.any(Function) },
+      '1m 30s',
+      'breaks the build',
+    ]);
     expect(changeLine(DEMO_PRS[0]!, 'testing', 'merged', 540_000)).toBe('+9m       PR #101 testing -> merged');
-    expect(changeLine(DEMO_PRS[0]!, 'tests_passed', 'merged', 0, 'MERGE_GRAPH_MERGE')).toBe('+0s       PR #101 tests_passed -> merged  (merge graph merge)');
+    expect(changeLine(DEMO_PRS[0]!, 'tests_passed', 'merged', 0, 'MERGE_GRAPH_MERGE')).toBe(
+      '+0s       PR #101 tests_passed -> merged  (merge graph merge)',
+    );
   });
 });

@@ -41,7 +41,9 @@ describe('mq against the emulator (manual clock)', () => {
     expect(show.enqueuedPullRequests.filter((p: { state: string }) => p.state === 'testing')).toHaveLength(2);
     // Let all runs finish.
     for (let i = 0; i < 6; i++) await emu.advance(10);
-    const states = await Promise.all([11, 12, 13].map(async (n) => JSON.parse((await mq('status', String(n), '--json')).stdout).state));
+    const states = await Promise.all(
+      [11, 12, 13].map(async (n) => JSON.parse((await mq('status', String(n), '--json')).stdout).state),
+    );
     expect(states).toEqual(['merged', 'failed', 'merged']);
   });
 
@@ -70,7 +72,11 @@ describe('mq against the emulator (manual clock)', () => {
     const b = (...args: string[]) => mq(...args, '--branch', 'rel');
     expect((await b('queue', 'create', '--mode', 'parallel')).exitCode).toBe(0);
     // #61 targets another base branch; #62 has no impacted targets yet (parallel mode needs them).
-    await emu.control('POST', '/_emulator/pullRequests', { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, number: 61, baseBranch: 'dev' });
+    await emu.control('POST', '/_emulator/pullRequests', {
+      repo: { host: 'github.com', owner: 'acme', name: 'widgets' },
+      number: 61,
+      baseBranch: 'dev',
+    });
     expect((await b('queue', 'drain')).exitCode).toBe(0);
     const submit = await b('submit', '61', '62');
     expect(submit.exitCode).toBe(0);

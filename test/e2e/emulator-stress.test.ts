@@ -44,7 +44,8 @@ const running: EmulatorProcess[] = [];
 const clients: StressClient[] = [];
 afterEach(async () => {
   for (const c of clients.splice(0)) await c.close().catch(() => {});
-  for (const e of running.splice(0)) if (e.child.exitCode === null && e.child.signalCode === null) await e.stop('SIGTERM');
+  for (const e of running.splice(0))
+    if (e.child.exitCode === null && e.child.signalCode === null) await e.stop('SIGTERM');
 });
 
 async function start(args: string[]): Promise<EmulatorProcess> {
@@ -67,7 +68,12 @@ async function setUp(c: StressClient, seed: number): Promise<void> {
   const numbers = Array.from({ length: SHARED_POOL }, (_, i) => i + 1);
   await inParallel(numbers, 16, async (n) => {
     const breaks = rand() < 0.04;
-    const a = await c.call('POST', '/_emulator/pullRequests', { repo: REPO, number: n, testMinutes: 1 + Math.floor(rand() * 4), breaksBuild: breaks });
+    const a = await c.call('POST', '/_emulator/pullRequests', {
+      repo: REPO,
+      number: n,
+      testMinutes: 1 + Math.floor(rand() * 4),
+      breaksBuild: breaks,
+    });
     expect(a.status).toBe(200);
     if (breaks) c.ledger.breakers.add(n);
   });
@@ -86,7 +92,9 @@ function summary(s: LoadStats): string {
 }
 
 describe('emulator under load and faults', () => {
-  it('50 clients × 200 mixed operations: nothing acknowledged is lost, states and merge order hold, no 5xx', { timeout: 50_000 }, async () => {
+  it('50 clients × 200 mixed operations: nothing acknowledged is lost, states and merge order hold, no 5xx', {
+    timeout: 50_000,
+  }, async () => {
     const emu = await start(['--seed', '11']);
     const ledger = new Ledger();
     const c = clientFor(emu, ledger);
@@ -167,7 +175,9 @@ describe('emulator under load and faults', () => {
     console.log(`[stress] load latency ms: ${latencySummary(stats)}`);
   });
 
-  it('kill -9 mid-load and restart from the same --data-dir: every acknowledged submission survives', { timeout: 50_000 }, async () => {
+  it('kill -9 mid-load and restart from the same --data-dir: every acknowledged submission survives', {
+    timeout: 50_000,
+  }, async () => {
     const dir = tempDir('mq-stress-data-');
     let emu = await start(['--seed', '12', '--data-dir', dir]);
     const ledger = new Ledger();
@@ -238,10 +248,14 @@ describe('emulator under load and faults', () => {
     expect(tail.ops).toBe(500);
     const stopped = await emu.stop('SIGTERM');
     expect(stopped.exitCode).toBe(0);
-    console.log(`[stress] kill -9: kills=${KILLS} restarts=${KILLS} ops before kills=${totalOps} then ${tail.ops} after; ${figures.join('; ')}`);
+    console.log(
+      `[stress] kill -9: kills=${KILLS} restarts=${KILLS} ops before kills=${totalOps} then ${tail.ops} after; ${figures.join('; ')}`,
+    );
   });
 
-  it('hostile bodies are refused with 4xx, the server keeps serving, memory stays bounded', { timeout: 50_000 }, async () => {
+  it('hostile bodies are refused with 4xx, the server keeps serving, memory stays bounded', {
+    timeout: 50_000,
+  }, async () => {
     const emu = await start(['--seed', '13']);
     const ledger = new Ledger();
     const c = clientFor(emu, ledger);
@@ -292,28 +306,63 @@ describe('emulator under load and faults', () => {
     }
     // Three oversized streams at once: each is abandoned at the limit, not accumulated.
     const afterSequential = await procMemory(pid);
-    const parallel = await Promise.all([0, 1, 2].map(() => upload(target, '/v1/setImpactedTargets', { ...json, 'transfer-encoding': 'chunked' }, 25 * MiB)));
+    const parallel = await Promise.all(
+      [0, 1, 2].map(() =>
+        upload(target, '/v1/setImpactedTargets', { ...json, 'transfer-encoding': 'chunked' }, 25 * MiB),
+      ),
+    );
     faults += parallel.length;
     expect(parallel.map((r) => r.status)).toEqual([413, 413, 413]);
     expect((await c.api('getQueue', QUEUE)).status).toBe(200);
     const afterParallel = await procMemory(pid);
 
     const deep = 100_000;
-    await expectRefused('100k [ truncated', post(target, '/v1/submitPullRequest', json, '['.repeat(deep)), 400, /malformed JSON/);
-    await expectRefused('100k [ ] balanced', post(target, '/v1/submitPullRequest', json, '['.repeat(deep) + ']'.repeat(deep)), 400, /expected a JSON object/);
+    await expectRefused(
+      '100k [ truncated',
+      post(target, '/v1/submitPullRequest', json, '['.repeat(deep)),
+      400,
+      /malformed JSON/,
+    );
+    await expectRefused(
+      '100k [ ] balanced',
+      post(target, '/v1/submitPullRequest', json, '['.repeat(deep) + ']'.repeat(deep)),
+      400,
+      /expected a JSON object/,
+    );
     await expectRefused(
       '100k nested objects in repo',
       post(target, '/v1/getQueue', json, `{"targetBranch":"main","repo":${'{"a":'.repeat(deep)}1${'}'.repeat(deep)}}`),
       400,
       /repo\.host: required/,
     );
-    await expectRefused('100k { truncated', post(target, '/v1/getQueue', json, '{"a":'.repeat(deep)), 400, /malformed JSON/);
+    await expectRefused(
+      '100k { truncated',
+      post(target, '/v1/getQueue', json, '{"a":'.repeat(deep)),
+      400,
+      /malformed JSON/,
+    );
 
     const valid = JSON.stringify(QUEUE);
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', 'text/json']) {
-      await expectRefused(`content-type ${type}`, post(target, '/v1/getQueue', { 'content-type': type }, valid), 415, /content-type: application\/json/);
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/jsonx',
+      'text/json',
+    ]) {
+      await expectRefused(
+        `content-type ${type}`,
+        post(target, '/v1/getQueue', { 'content-type': type }, valid),
+        415,
+        /content-type: application\/json/,
+      );
     }
-    await expectRefused('content-type missing', post(target, '/v1/getQueue', {}, valid), 415, /content-type: application\/json/);
+    await expectRefused(
+      'content-type missing',
+      post(target, '/v1/getQueue', {}, valid),
+      415,
+      /content-type: application\/json/,
+    );
     // Parameters and case do not matter: these are JSON.
     for (const type of ['application/json; charset=utf-8', 'Application/JSON']) {
       const r = await post(target, '/v1/getQueue', { 'content-type': type }, valid);
@@ -326,15 +375,45 @@ describe('emulator under load and faults', () => {
         Buffer.from(bytes),
         Buffer.from(`me","name":"${REPO.name}"},"targetBranch":"${BRANCH}","pr":{"number":1}}`),
       ]);
-    await expectRefused('invalid UTF-8 0xFF', post(target, '/v1/submitPullRequest', json, utf8([0xff, 0xfe])), 400, /UTF-8/);
-    await expectRefused('overlong UTF-8', post(target, '/v1/submitPullRequest', json, utf8([0xc0, 0xaf])), 400, /UTF-8/);
-    await expectRefused('UTF-8 surrogate', post(target, '/v1/submitPullRequest', json, utf8([0xed, 0xa0, 0x80])), 400, /UTF-8/);
-    await expectRefused('cut UTF-8 sequence', post(target, '/v1/submitPullRequest', json, utf8([0xe2, 0x82])), 400, /UTF-8/);
+    await expectRefused(
+      'invalid UTF-8 0xFF',
+      post(target, '/v1/submitPullRequest', json, utf8([0xff, 0xfe])),
+      400,
+      /UTF-8/,
+    );
+    await expectRefused(
+      'overlong UTF-8',
+      post(target, '/v1/submitPullRequest', json, utf8([0xc0, 0xaf])),
+      400,
+      /UTF-8/,
+    );
+    await expectRefused(
+      'UTF-8 surrogate',
+      post(target, '/v1/submitPullRequest', json, utf8([0xed, 0xa0, 0x80])),
+      400,
+      /UTF-8/,
+    );
+    await expectRefused(
+      'cut UTF-8 sequence',
+      post(target, '/v1/submitPullRequest', json, utf8([0xe2, 0x82])),
+      400,
+      /UTF-8/,
+    );
 
-    await expectRefused('truncated JSON', post(target, '/v1/submitPullRequest', json, '{"repo":{"host":"github.com","owner":"ac'), 400, /malformed JSON/);
+    await expectRefused(
+      'truncated JSON',
+      post(target, '/v1/submitPullRequest', json, '{"repo":{"host":"github.com","owner":"ac'),
+      400,
+      /malformed JSON/,
+    );
     await expectRefused('empty body', post(target, '/v1/submitPullRequest', json, ''), 400, /expected a JSON object/);
     for (const body of ['[1,2,3]', '42', '"text"', 'null', 'true']) {
-      await expectRefused(`top-level ${body}`, post(target, '/v1/submitPullRequest', json, body), 400, /expected a JSON object/);
+      await expectRefused(
+        `top-level ${body}`,
+        post(target, '/v1/submitPullRequest', json, body),
+        400,
+        /expected a JSON object/,
+      );
     }
 
     polling = false;
@@ -391,11 +470,18 @@ function post(t: Target, path: string, headers: Record<string, string>, body: st
   });
 }
 
-function collect(res: import('node:http').IncomingMessage, written: number, resolve: (r: Raw) => void, reject: (e: Error) => void): void {
+function collect(
+  res: import('node:http').IncomingMessage,
+  written: number,
+  resolve: (r: Raw) => void,
+  reject: (e: Error) => void,
+): void {
   let body = '';
   res.setEncoding('utf8');
   res.on('data', (d: string) => (body += d));
-  res.on('end', () => resolve({ status: res.statusCode ?? 0, body, type: String(res.headers['content-type'] ?? ''), written }));
+  res.on('end', () =>
+    resolve({ status: res.statusCode ?? 0, body, type: String(res.headers['content-type'] ?? ''), written }),
+  );
   res.on('error', reject);
 }
 
@@ -404,18 +490,21 @@ function upload(t: Target, path: string, headers: Record<string, string>, total:
   return new Promise((resolve, reject) => {
     let written = 0;
     let answered = false;
-    const req = httpRequest({ host: t.hostname, port: t.port, method: 'POST', path, headers: { 'x-api-token': t.token, ...headers } }, (res) => {
-      answered = true;
-      collect(
-        res,
-        written,
-        (r) => {
-          req.destroy();
-          resolve(r);
-        },
-        reject,
-      );
-    });
+    const req = httpRequest(
+      { host: t.hostname, port: t.port, method: 'POST', path, headers: { 'x-api-token': t.token, ...headers } },
+      (res) => {
+        answered = true;
+        collect(
+          res,
+          written,
+          (r) => {
+            req.destroy();
+            resolve(r);
+          },
+          reject,
+        );
+      },
+    );
     const timer = setTimeout(() => req.destroy(new Error(`no answer to the ${total}-byte upload within 15 s`)), 15_000);
     req.on('close', () => clearTimeout(timer));
     // The server may close the connection once it has answered; a write error after that is expected.

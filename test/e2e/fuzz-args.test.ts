@@ -18,17 +18,36 @@ let fake: FakeServer;
 beforeAll(async () => {
   fake = await startFakeServer({ status: 200, body: 'OK' });
   // Reads answer with records that end any wait at once.
-  fake.on('POST /getSubmittedPullRequest', { status: 200, body: { state: 'merged', isCurrentlySubmittedToQueue: false } });
-  fake.on('POST /getQueue', { status: 200, body: { state: 'running', branch: 'main', concurrency: 1, mode: 'single', enqueuedPullRequests: [] } });
-  fake.on('POST /updateQueue', { status: 200, body: { state: 'paused', branch: 'main', concurrency: 2, mode: 'single' } });
+  fake.on('POST /getSubmittedPullRequest', {
+    status: 200,
+    body: { state: 'merged', isCurrentlySubmittedToQueue: false },
+  });
+  fake.on('POST /getQueue', {
+    status: 200,
+    body: { state: 'running', branch: 'main', concurrency: 1, mode: 'single', enqueuedPullRequests: [] },
+  });
+  fake.on('POST /updateQueue', {
+    status: 200,
+    body: { state: 'paused', branch: 'main', concurrency: 2, mode: 'single' },
+  });
   fake.on('POST /getMergeQueueTestingDetails', {
     status: 200,
-    body: { testBranch: 'trunk-merge/pr-1/x', testBranchSha: 'abc', checkSuites: [], statusChecks: [], testedPullRequests: [], requiredStatuses: [] },
+    body: {
+      testBranch: 'trunk-merge/pr-1/x',
+      testBranchSha: 'abc',
+      checkSuites: [],
+      statusChecks: [],
+      testedPullRequests: [],
+      requiredStatuses: [],
+    },
   });
   fake.on('POST /listPullRequests', { status: 200, body: { pullRequests: [] } });
   fake.on('POST /getSubmittedPullRequests', { status: 200, body: { pullRequests: [], notFound: [] } });
   fake.on('POST /listMergeQueueTestingResults', { status: 200, body: { testingResults: [], totalItems: 0 } });
-  fake.on('GET /getMergeQueueMetrics', { status: 200, body: 'mq_depth_current{repo="a/b",branch="main",queue_type="main"} 1\n' });
+  fake.on('GET /getMergeQueueMetrics', {
+    status: 200,
+    body: 'mq_depth_current{repo="a/b",branch="main",queue_type="main"} 1\n',
+  });
 });
 afterAll(async () => {
   await fake.close();
@@ -64,12 +83,44 @@ const COMMANDS = [
 ];
 
 const numberish = fc.oneof(
-  fc.constantFrom('0', '1', '42', '255', '256', '4294967295', '4294967296', '-1', '1.5', '1e3', '0x10', '#7', '', ' ', '00', '99999999999999999999'),
+  fc.constantFrom(
+    '0',
+    '1',
+    '42',
+    '255',
+    '256',
+    '4294967295',
+    '4294967296',
+    '-1',
+    '1.5',
+    '1e3',
+    '0x10',
+    '#7',
+    '',
+    ' ',
+    '00',
+    '99999999999999999999',
+  ),
   fc.integer({ min: -10, max: 5_000_000_000 }).map(String),
 );
 const text = fc.oneof(
   fc.string({ maxLength: 12 }),
-  fc.constantFrom('ALL', 'urgent', 'HIGH', 'single', 'parallel', 'squash', 'ünïcödé', '日本', '🚀', '--', '-', 'a/b', 'github.com/a/b', 'x/y/z/w'),
+  fc.constantFrom(
+    'ALL',
+    'urgent',
+    'HIGH',
+    'single',
+    'parallel',
+    'squash',
+    'ünïcödé',
+    '日本',
+    '🚀',
+    '--',
+    '-',
+    'a/b',
+    'github.com/a/b',
+    'x/y/z/w',
+  ),
 );
 const FLAGS = [
   '--priority',
@@ -124,7 +175,11 @@ const flagWithValue = fc
   .tuple(fc.constantFrom(...FLAGS), fc.option(fc.oneof(numberish, text), { nil: undefined }))
   .map(([f, v]) => (v === undefined ? [f] : [f, v]));
 const commandLine = fc
-  .tuple(fc.constantFrom(...COMMANDS), fc.array(fc.oneof(numberish, text), { maxLength: 3 }), fc.array(flagWithValue, { maxLength: 4 }))
+  .tuple(
+    fc.constantFrom(...COMMANDS),
+    fc.array(fc.oneof(numberish, text), { maxLength: 3 }),
+    fc.array(flagWithValue, { maxLength: 4 }),
+  )
   .map(([cmd, args, flags]) => [...cmd, ...args, ...flags.flat()]);
 
 describe('argument fuzzing', () => {

@@ -25,7 +25,13 @@ describe('mq help --json', async () => {
     expect(r.exitCode).toBe(0);
     expect(doc.exitCodes.map((e) => e.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 130]);
     expect(doc.environment.map((e) => e.name)).toContain('MQ_TOKEN');
-    expect(doc.globalOptions.find((o) => o.long === '--output')?.choices).toEqual(['table', 'plain', 'json', 'markdown', 'raw']);
+    expect(doc.globalOptions.find((o) => o.long === '--output')?.choices).toEqual([
+      'table',
+      'plain',
+      'json',
+      'markdown',
+      'raw',
+    ]);
   });
 
   it('agrees with every command’s --help: the same options and subcommands', async () => {
@@ -54,7 +60,15 @@ describe('help topics', () => {
   it('mq help exit-codes prints the table', async () => {
     const r = await runCli(['help', 'exit-codes']);
     expect(r.exitCode).toBe(0);
-    for (const line of ['  0  ok', '  2  usage', '  7  config', '  9  left-queue', ' 11  threshold', '130  interrupted']) expect(r.stdout).toContain(line);
+    for (const line of [
+      '  0  ok',
+      '  2  usage',
+      '  7  config',
+      '  9  left-queue',
+      ' 11  threshold',
+      '130  interrupted',
+    ])
+      expect(r.stdout).toContain(line);
   });
 
   it('mq help environment prints the variables', async () => {
@@ -103,7 +117,11 @@ describe('a closed pipe', () => {
   it('stops quietly when the reader goes away (mq … | head)', async () => {
     const { execa } = await import('execa');
     const { BIN } = await import('../helpers/run-cli.js');
-    const r = await execa('bash', ['-c', `"${process.execPath}" "${BIN}" help --json | (exit 0); echo "exit=\${PIPESTATUS[0]}"`], { reject: false });
+    const r = await execa(
+      'bash',
+      ['-c', `"${process.execPath}" "${BIN}" help --json | (exit 0); echo "exit=\${PIPESTATUS[0]}"`],
+      { reject: false },
+    );
     expect(r.stdout.trim()).toBe('exit=0');
     expect(r.stderr).not.toContain('EPIPE');
   });

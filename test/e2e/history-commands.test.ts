@@ -35,7 +35,13 @@ const FAILED_PR = {
   timeline: [
     { at: '2026-11-20T10:00:00Z', state: 'pending', reason: 'MERGE_ITEM_NOW_READY', testRunId: null },
     { at: '2026-11-20T10:01:00Z', state: 'testing', reason: 'TEST_RUN_STARTED', testRunId: 'run-8' },
-    { at: '2026-11-20T10:04:00Z', state: 'pending', reason: 'PREREQUISITE_MERGE_ITEM_FAILED', testRunId: null, aheadPr: 40 },
+    {
+      at: '2026-11-20T10:04:00Z',
+      state: 'pending',
+      reason: 'PREREQUISITE_MERGE_ITEM_FAILED',
+      testRunId: null,
+      aheadPr: 40,
+    },
     { at: '2026-11-20T10:06:00Z', state: 'testing', reason: 'TEST_RUN_STARTED', testRunId: 'run-9' },
     { at: '2026-11-20T10:16:00Z', state: 'failed', reason: 'TEST_RUN_REQUIRED_STATUS_FAILED', testRunId: 'run-9' },
   ],
@@ -54,7 +60,9 @@ const DETAILS = {
     },
   ],
   statusChecks: [],
-  testedPullRequests: [{ prNumber: 42, prUrl: 'https://github.com/acme/widgets/pull/42', title: 'Add the widget cache' }],
+  testedPullRequests: [
+    { prNumber: 42, prUrl: 'https://github.com/acme/widgets/pull/42', title: 'Add the widget cache' },
+  ],
 };
 
 describe('mq status N: the story', () => {
@@ -72,11 +80,17 @@ describe('mq status N: the story', () => {
     const lines = r.stdout.split('\n');
     expect(lines).toContain('run\trun-9');
     expect(lines).toContain('trip\t1\tfailed\trun-9');
-    expect(lines).toContain('step\t2026-11-20T10:16:00Z\tfailed\tTEST_RUN_REQUIRED_STATUS_FAILED\trun-9\tfailed: required status `test` failed in run run-9');
-    expect(lines).toContain('step\t2026-11-20T10:04:00Z\tpending\tPREREQUISITE_MERGE_ITEM_FAILED\t\tback to pending: PR #40 ahead failed');
+    expect(lines).toContain(
+      'step\t2026-11-20T10:16:00Z\tfailed\tTEST_RUN_REQUIRED_STATUS_FAILED\trun-9\tfailed: required status `test` failed in run run-9',
+    );
+    expect(lines).toContain(
+      'step\t2026-11-20T10:04:00Z\tpending\tPREREQUISITE_MERGE_ITEM_FAILED\t\tback to pending: PR #40 ahead failed',
+    );
     expect(lines).toContain('check\ttest\tfailure\thttps://ci.example/runs/9/test');
     // Newest first.
-    expect(lines.findIndex((l) => l.includes('10:16:00Z'))).toBeLessThan(lines.findIndex((l) => l.includes('10:00:00Z')));
+    expect(lines.findIndex((l) => l.includes('10:16:00Z'))).toBeLessThan(
+      lines.findIndex((l) => l.includes('10:00:00Z')),
+    );
   });
 
   it('--json carries the timeline, the run and the failing checks', async () => {
@@ -85,7 +99,11 @@ describe('mq status N: the story', () => {
     expect(doc.state).toBe('failed');
     expect(doc.runId).toBe('run-9');
     expect(doc.timeline).toHaveLength(5);
-    expect(doc.timeline[4]).toMatchObject({ state: 'failed', testRunId: 'run-9', text: 'failed: required status `test` failed in run run-9' });
+    expect(doc.timeline[4]).toMatchObject({
+      state: 'failed',
+      testRunId: 'run-9',
+      text: 'failed: required status `test` failed in run run-9',
+    });
     expect(doc.failingChecks).toEqual([{ name: 'test', conclusion: 'FAILURE', url: 'https://ci.example/runs/9/test' }]);
   });
 
@@ -121,9 +139,16 @@ describe('mq status N: the story', () => {
   it('names the PR ahead from the dependent PRs of the run it was testing in', async () => {
     const timeline = FAILED_PR.timeline.map(({ aheadPr: _a, ...t }: Record<string, unknown>) => t).reverse(); // newest first, as v1 sends it
     fake.on('POST /getSubmittedPullRequest', { status: 200, body: { ...FAILED_PR, timeline } });
-    fake.on('POST /getMergeQueueTestingDetails', { status: 200, body: DETAILS }, { status: 200, body: { ...DETAILS, dependentPrs: [40] } });
+    fake.on(
+      'POST /getMergeQueueTestingDetails',
+      { status: 200, body: DETAILS },
+      { status: 200, body: { ...DETAILS, dependentPrs: [40] } },
+    );
     const r = await runCli(['status', '42'], { env: env() });
-    expect(sent('/getMergeQueueTestingDetails').map((q) => (q.body as { testRunId: string }).testRunId)).toEqual(['run-9', 'run-8']);
+    expect(sent('/getMergeQueueTestingDetails').map((q) => (q.body as { testRunId: string }).testRunId)).toEqual([
+      'run-9',
+      'run-8',
+    ]);
     expect(r.stdout).toContain('back to pending: PR #40 ahead failed');
   });
 
@@ -149,19 +174,28 @@ describe('mq status with several PRs', () => {
             prNumber: 2,
             state: 'testing',
             isCurrentlySubmittedToQueue: true,
-            timeline: [{ at: '2026-11-20T10:06:00Z', state: 'testing', reason: 'TEST_RUN_STARTED', testRunId: 'run-3' }],
+            timeline: [
+              { at: '2026-11-20T10:06:00Z', state: 'testing', reason: 'TEST_RUN_STARTED', testRunId: 'run-3' },
+            ],
           },
         ],
         notFound: [120],
       },
     });
-    fake.on('POST /getQueue', { status: 200, body: { state: 'running', branch: 'main', enqueuedPullRequests: [{ prNumber: 7 }, { prNumber: 2 }] } });
+    fake.on('POST /getQueue', {
+      status: 200,
+      body: { state: 'running', branch: 'main', enqueuedPullRequests: [{ prNumber: 7 }, { prNumber: 2 }] },
+    });
     const r = await runCli(['status', '-'], { env: env(), input: numbers.join('\n') });
-    expect(sent('/getSubmittedPullRequests').map((q) => (q.body as { prs: unknown[] }).prs.length)).toEqual([50, 50, 20]);
+    expect(sent('/getSubmittedPullRequests').map((q) => (q.body as { prs: unknown[] }).prs.length)).toEqual([
+      50, 50, 20,
+    ]);
     expect(sent('/getSubmittedPullRequest')).toHaveLength(0);
     expect(r.exitCode).toBe(3);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toMatch(/^1\tfailed\t2026-11-20T10:16:00\.000Z\t\d+\t\tfailed: a required status failed in run run-9$/);
+    expect(lines[0]).toMatch(
+      /^1\tfailed\t2026-11-20T10:16:00\.000Z\t\d+\t\tfailed: a required status failed in run run-9$/,
+    );
     expect(lines[1]).toMatch(/^2\ttesting\t2026-11-20T10:16:00\.000Z\t\d+\t2\ttesting in run run-3$/);
     expect(lines).toContain('120\tnot_found\t\t\t\tnever submitted to this queue');
   });
@@ -186,7 +220,10 @@ describe('mq status with several PRs', () => {
   });
 
   it('positions are optional, but a refused token on the queue read is not hidden (exit 4)', async () => {
-    fake.on('POST /getSubmittedPullRequests', { status: 200, body: { pullRequests: [{ ...FAILED_PR, prNumber: 5 }], notFound: [] } });
+    fake.on('POST /getSubmittedPullRequests', {
+      status: 200,
+      body: { pullRequests: [{ ...FAILED_PR, prNumber: 5 }], notFound: [] },
+    });
     fake.on('POST /getQueue', { status: 403, body: 'forbidden' });
     const r = await runCli(['status', '5', '6', '--json'], { env: env() });
     expect(r.exitCode).toBe(4);
@@ -215,8 +252,22 @@ describe('mq queue stats', () => {
   });
   const page1 = {
     testingResults: [
-      { prNumber: 1, testRunId: 'r1', createdAt: at(10), completedAt: at(20), testRunStatus: 'succeeded', cycleConclusion: 'merged' },
-      { prNumber: 4, testRunId: 'r4', createdAt: at(101), completedAt: at(111), testRunStatus: 'failed', cycleConclusion: 'failed' },
+      {
+        prNumber: 1,
+        testRunId: 'r1',
+        createdAt: at(10),
+        completedAt: at(20),
+        testRunStatus: 'succeeded',
+        cycleConclusion: 'merged',
+      },
+      {
+        prNumber: 4,
+        testRunId: 'r4',
+        createdAt: at(101),
+        completedAt: at(111),
+        testRunStatus: 'failed',
+        cycleConclusion: 'failed',
+      },
       ...Array.from({ length: 98 }, (_, i) => result(i)),
     ],
     totalItems: 150,
@@ -224,7 +275,10 @@ describe('mq queue stats', () => {
   const page2 = { testingResults: Array.from({ length: 50 }, (_, i) => result(98 + i)), totalItems: 150 };
 
   beforeEach(() => {
-    fake.on('POST /getQueue', { status: 200, body: { state: 'running', branch: 'main', concurrency: 3, batch: false } });
+    fake.on('POST /getQueue', {
+      status: 200,
+      body: { state: 'running', branch: 'main', concurrency: 3, batch: false },
+    });
     fake.on('POST /listPullRequests', { status: 200, body: { pullRequests: prs } });
     fake.on('POST /listMergeQueueTestingResults', { status: 200, body: page1 }, { status: 200, body: page2 });
   });
@@ -233,7 +287,9 @@ describe('mq queue stats', () => {
     const r = await runCli(['queue', 'stats', '--since', since, '--until', until, '--json'], { env: env() });
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
-    const pages = sent('/listMergeQueueTestingResults').map((q) => q.body as { offset: number; take: number; since: string; until: string });
+    const pages = sent('/listMergeQueueTestingResults').map(
+      (q) => q.body as { offset: number; take: number; since: string; until: string },
+    );
     expect(pages.map((p) => [p.offset, p.take])).toEqual([
       [0, 100],
       [100, 100],
@@ -246,7 +302,18 @@ describe('mq queue stats', () => {
     ).toEqual(['cancelled', 'failed', 'merged']);
     const doc = JSON.parse(r.stdout);
     expect(Object.keys(doc).sort()).toEqual(
-      ['window', 'prs', 'mergedPerHour', 'timeToMerge', 'waiting', 'testing', 'runs', 'testMinutesPerMergedPr', 'flakyShare', 'ceilingPerHour'].sort(),
+      [
+        'window',
+        'prs',
+        'mergedPerHour',
+        'timeToMerge',
+        'waiting',
+        'testing',
+        'runs',
+        'testMinutesPerMergedPr',
+        'flakyShare',
+        'ceilingPerHour',
+      ].sort(),
     );
     expect(doc.window).toEqual({ since, until });
     expect(doc.prs).toEqual({ merged: 3, failed: 1, cancelled: 0 });
@@ -265,7 +332,9 @@ describe('mq queue stats', () => {
     const md = await runCli(['queue', 'stats', '--since', since, '--until', until, '-o', 'markdown'], { env: env() });
     expect(md.stdout).toContain('| time to merge p50 | 30m |');
     expect(md.stdout).toContain('| PRs merged | 3 |');
-    const table = await runCli(['queue', 'stats', '--since', since, '--until', until, '-o', 'table'], { env: { ...env(), COLUMNS: '60' } });
+    const table = await runCli(['queue', 'stats', '--since', since, '--until', until, '-o', 'table'], {
+      env: { ...env(), COLUMNS: '60' },
+    });
     expect(table.stdout).toContain('merges per hour (UTC): peak 1/h\n┄ ceiling of the settings: 18/h\n');
     expect(table.stdout).toMatch(/^20\/h ┤┄+\n/m);
     expect(table.stdout).toMatch(/^ {3}0 └┬[─┬]+\n {6}08:00 +09:00 +10:00 +11:00\n/m);
@@ -275,12 +344,27 @@ describe('mq queue stats', () => {
 
   it('--fail-if exits 11 and names the figures that crossed', async () => {
     const r = await runCli(
-      ['queue', 'stats', '--since', since, '--until', until, '--fail-if', 'p95>1h', '--fail-if', 'flakyShare>10%', '--fail-if', 'mergedPerHour<1'],
+      [
+        'queue',
+        'stats',
+        '--since',
+        since,
+        '--until',
+        until,
+        '--fail-if',
+        'p95>1h',
+        '--fail-if',
+        'flakyShare>10%',
+        '--fail-if',
+        'mergedPerHour<1',
+      ],
       { env: env() },
     );
     expect(r.exitCode).toBe(11);
     expect(r.stderr).toBe('mq: threshold crossed: p95 1h 40m > 1h\nmq: threshold crossed: merged per hour 0.75 < 1\n');
-    const ok = await runCli(['queue', 'stats', '--since', since, '--until', until, '--fail-if', 'p95>2h'], { env: env() });
+    const ok = await runCli(['queue', 'stats', '--since', since, '--until', until, '--fail-if', 'p95>2h'], {
+      env: env(),
+    });
     expect(ok.exitCode).toBe(0);
   });
 
@@ -301,7 +385,9 @@ describe('mq queue stats', () => {
 
   it('--html writes a self-contained page with one bar per hour', async () => {
     const file = join(tempDir(), 'report.html');
-    const r = await runCli(['queue', 'stats', '--since', since, '--until', until, '--html', file, '--json'], { env: env() });
+    const r = await runCli(['queue', 'stats', '--since', since, '--until', until, '--html', file, '--json'], {
+      env: env(),
+    });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe(`wrote ${file}\n`);
     const html = readFileSync(file, 'utf8');

@@ -94,10 +94,15 @@ describe('mq queue stats on a known workload', () => {
   });
 
   it('--fail-if exits 11 on the flaky share and 0 under the limits', async () => {
-    const crossed = await runCli(['queue', 'stats', ...window(), '--fail-if', 'flakyShare>10%', '--fail-if', 'p95>3h'], { env: emu.env });
+    const crossed = await runCli(
+      ['queue', 'stats', ...window(), '--fail-if', 'flakyShare>10%', '--fail-if', 'p95>3h'],
+      { env: emu.env },
+    );
     expect(crossed.exitCode).toBe(11);
     expect(crossed.stderr).toBe('mq: threshold crossed: flaky share 50% > 10%\n');
-    const fine = await runCli(['queue', 'stats', ...window(), '--fail-if', 'flakyShare>60%', '--fail-if', 'p95>3h'], { env: emu.env });
+    const fine = await runCli(['queue', 'stats', ...window(), '--fail-if', 'flakyShare>60%', '--fail-if', 'p95>3h'], {
+      env: emu.env,
+    });
     expect(fine.exitCode).toBe(0);
   });
 });
@@ -146,7 +151,9 @@ describe('mq status against the emulator', () => {
     ]);
     const doc = JSON.parse((await runCli(['status', '20', '21', '--json'], { env: emu.env })).stdout);
     expect(doc.pullRequests[0].testRunId).toEqual(expect.any(String));
-    const steps = (await runCli(['status', '20'], { env: emu.env })).stdout.split('\n').filter((l) => l.startsWith('step\t'));
+    const steps = (await runCli(['status', '20'], { env: emu.env })).stdout
+      .split('\n')
+      .filter((l) => l.startsWith('step\t'));
     expect(steps.map((l) => l.split('\t')[2])).toEqual(['testing', 'pending', 'not_ready']);
   });
 });

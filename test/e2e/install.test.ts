@@ -10,7 +10,11 @@ import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 import { baseEnv, tempDir, TOKEN } from '../helpers/run-cli.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; scripts: Record<string, string>; dependencies?: object };
+const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  scripts: Record<string, string>;
+  dependencies?: object;
+};
 
 describe('npm pack, then npm install -g of the tarball', { timeout: 60_000 }, () => {
   let prefix: string;
@@ -25,11 +29,15 @@ describe('npm pack, then npm install -g of the tarball', { timeout: 60_000 }, ()
     [packed] = JSON.parse(pack.stdout) as Array<{ files: Array<{ path: string }> }>;
     const tarball = join(dest, `mq-cli-${PKG.version}.tgz`);
     prefix = tempDir('mq-prefix-');
-    const install = await execa('npm', ['install', '-g', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tarball], {
-      cwd: dest,
-      env: { npm_config_cache: tempDir('mq-npm-cache-') },
-      all: true,
-    });
+    const install = await execa(
+      'npm',
+      ['install', '-g', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tarball],
+      {
+        cwd: dest,
+        env: { npm_config_cache: tempDir('mq-npm-cache-') },
+        all: true,
+      },
+    );
     installLog = String(install.all);
     server = await startFakeServer();
   }, 60_000);
@@ -41,7 +49,8 @@ describe('npm pack, then npm install -g of the tarball', { timeout: 60_000 }, ()
     expect(paths).toContain('bin/package.json');
     expect(paths).toContain('bin/mq.js');
     expect(paths.some((p) => p.startsWith('src/') || p.startsWith('test/'))).toBe(false);
-    for (const hook of ['prepare', 'preinstall', 'install', 'postinstall']) expect(PKG.scripts[hook], hook).toBeUndefined();
+    for (const hook of ['prepare', 'preinstall', 'install', 'postinstall'])
+      expect(PKG.scripts[hook], hook).toBeUndefined();
     expect(PKG.dependencies ?? {}).toEqual({});
     expect(installLog).not.toMatch(/install-scripts|prepare|EBADENGINE/);
   });
@@ -51,8 +60,15 @@ describe('npm pack, then npm install -g of the tarball', { timeout: 60_000 }, ()
     expect(existsSync(mq)).toBe(true);
     const version = await execa(mq, ['--version'], { env: baseEnv(), extendEnv: false, reject: false });
     expect(version.stdout.trim()).toBe(PKG.version);
-    server.on('POST /getSubmittedPullRequest', { status: 200, body: { prNumber: 42, state: 'pending', isCurrentlySubmittedToQueue: true } });
-    const status = await execa(mq, ['status', '42', '--json'], { env: baseEnv(server.url), extendEnv: false, reject: false });
+    server.on('POST /getSubmittedPullRequest', {
+      status: 200,
+      body: { prNumber: 42, state: 'pending', isCurrentlySubmittedToQueue: true },
+    });
+    const status = await execa(mq, ['status', '42', '--json'], {
+      env: baseEnv(server.url),
+      extendEnv: false,
+      reject: false,
+    });
     expect(status.exitCode).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ prNumber: 42, state: 'pending' });
     const sent = server.requests.at(-1);

@@ -109,7 +109,11 @@ const cases: Case[] = [
     name: 'an HTML error page is summarised, not dumped',
     route: 'POST /getSubmittedPullRequest',
     replies: [
-      { status: 502, body: `<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1>${'x'.repeat(5000)}</body></html>`, headers: { 'content-type': 'text/html' } },
+      {
+        status: 502,
+        body: `<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1>${'x'.repeat(5000)}</body></html>`,
+        headers: { 'content-type': 'text/html' },
+      },
     ],
     args: ['status', '42'],
     exit: 6,
@@ -121,7 +125,8 @@ const cases: Case[] = [
     replies: [{ raw: 'SSH-2.0-OpenSSH_9.6\r\n' }],
     args: ['status', '42'],
     exit: 6,
-    message: /the answer from 127\.0\.0\.1:\d+ is not valid HTTP \((HPE_[A-Z_]+: )?Expected HTTP\/[^)]*\) \(4 attempts\)$/,
+    message:
+      /the answer from 127\.0\.0\.1:\d+ is not valid HTTP \((HPE_[A-Z_]+: )?Expected HTTP\/[^)]*\) \(4 attempts\)$/,
   },
   {
     name: 'an endless answer stops being read at 64 MiB: exit 1, not retried',
@@ -144,7 +149,13 @@ const cases: Case[] = [
   {
     name: 'a write answered 200 with an HTML sign-in page is no success (exit 1)',
     route: 'POST /cancelPullRequest',
-    replies: [{ status: 200, body: '<!DOCTYPE html><html><body>Sign in to continue</body></html>', headers: { 'content-type': 'text/html; charset=utf-8' } }],
+    replies: [
+      {
+        status: 200,
+        body: '<!DOCTYPE html><html><body>Sign in to continue</body></html>',
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+      },
+    ],
     args: ['cancel', '42'],
     exit: 1,
     message: /^mq: cancel PR #42: the service sent something unexpected: an HTML page, not an API answer$/,
@@ -206,7 +217,10 @@ describe.each(['node', 'undici'])('network faults (%s transport)', (transport) =
   });
 
   it('a 301 is not followed either', async () => {
-    fake.on('POST /submitPullRequest', { status: 301, headers: { location: 'https://evil.example/v1/submitPullRequest' } });
+    fake.on('POST /submitPullRequest', {
+      status: 301,
+      headers: { location: 'https://evil.example/v1/submitPullRequest' },
+    });
     const r = await runCli(['submit', '42'], { env: env() });
     expect(r.exitCode).toBe(1);
     expect(count('/submitPullRequest')).toBe(1);

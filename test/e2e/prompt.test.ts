@@ -12,7 +12,8 @@ import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 import { baseEnv, BIN } from '../helpers/run-cli.js';
 import { queueRecord } from '../helpers/test-context.js';
 
-const hasScript = (await execa('script', ['--version'], { reject: false }).catch(() => ({ exitCode: 1 }))).exitCode === 0;
+const hasScript =
+  (await execa('script', ['--version'], { reject: false }).catch(() => ({ exitCode: 1 }))).exitCode === 0;
 
 let fake: FakeServer;
 beforeAll(async () => {
@@ -35,7 +36,10 @@ function onTerminal(
   keys: string,
 ): Promise<{ exitCode: number | null; output: string }> {
   const command = [process.execPath, BIN, ...args].join(' ');
-  const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...env, TERM: 'dumb' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    env: { ...env, TERM: 'dumb' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let output = '';
   let typed = false;
   child.stdout.on('data', (chunk: Buffer) => {

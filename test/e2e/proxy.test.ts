@@ -44,7 +44,8 @@ describe.each(['node', 'undici'] as const)('proxies (direct connections: %s tran
     MQ_TEST_TRANSPORT: transport,
     ...extra,
   });
-  const status = (extra: Record<string, string>, args: string[] = []) => runCli(['status', '1', '--insecure-http', '--debug', ...args], { env: env(extra) });
+  const status = (extra: Record<string, string>, args: string[] = []) =>
+    runCli(['status', '1', '--insecure-http', '--debug', ...args], { env: env(extra) });
 
   it('HTTP_PROXY carries the request, through undici', async () => {
     const r = await status({ HTTP_PROXY: proxy.url });
@@ -59,7 +60,9 @@ describe.each(['node', 'undici'] as const)('proxies (direct connections: %s tran
     const targets = Array.from({ length: 30_000 }, (_, i) => `//svc/p${i}:t`);
     const file = resolve(tempDir('mq-proxy-targets-'), 'targets.txt');
     writeFileSync(file, `${targets.join('\r\n')}\r\n`);
-    const r = await runCli(['targets', '1', '--sha', 'abc1234', '--file', file, '--insecure-http'], { env: env({ HTTP_PROXY: proxy.url }) });
+    const r = await runCli(['targets', '1', '--sha', 'abc1234', '--file', file, '--insecure-http'], {
+      env: env({ HTTP_PROXY: proxy.url }),
+    });
     expect(r.exitCode, r.stderr).toBe(0);
     // The upload and the read of the PR's head (for the --sha check) both go through the proxy.
     expect(new Set(proxy.seen)).toEqual(new Set([`CONNECT ${HOST}:${fake.port}`]));
@@ -78,7 +81,9 @@ describe.each(['node', 'undici'] as const)('proxies (direct connections: %s tran
   it('loopback is never proxied: localhost, 127.0.0.1 and [::1] go direct whatever HTTP(S)_PROXY say', async () => {
     const proxies = { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url, http_proxy: proxy.url };
     for (const host of ['127.0.0.1', 'localhost']) {
-      const r = await runCli(['status', '1'], { env: { ...env(proxies), MQ_API_URL: `http://${host}:${fake.port}/v1` } });
+      const r = await runCli(['status', '1'], {
+        env: { ...env(proxies), MQ_API_URL: `http://${host}:${fake.port}/v1` },
+      });
       expect(r.exitCode, `${host}: ${r.stderr}`).toBe(0);
     }
     // Nothing listens on [::1] (test servers are on 127.0.0.1 only): refused, but never proxied.
@@ -114,7 +119,9 @@ describe.each(['node', 'undici'] as const)('proxies (direct connections: %s tran
     proxy.mode = 'drop';
     const r = await status({ HTTP_PROXY: proxy.url });
     expect(r.exitCode, r.stderr).toBe(6);
-    expect(r.stderr).toMatch(/mq: get PR #1: the proxy 127\.0\.0\.1:\d+ closed the connection before opening a tunnel to mq\.test:\d+ \(4 attempts\)/);
+    expect(r.stderr).toMatch(
+      /mq: get PR #1: the proxy 127\.0\.0\.1:\d+ closed the connection before opening a tunnel to mq\.test:\d+ \(4 attempts\)/,
+    );
     expect(proxy.seen).toEqual(Array.from({ length: 4 }, () => `CONNECT ${HOST}:${fake.port}`));
   });
 
@@ -133,7 +140,9 @@ describe.each(['node', 'undici'] as const)('proxies (direct connections: %s tran
     await new Promise<void>((r) => closed.close(() => r()));
     const r = await status({ HTTP_PROXY: `http://127.0.0.1:${port}` });
     expect(r.exitCode).toBe(6);
-    expect(r.stderr).toContain(`mq: get PR #1: cannot connect to the proxy 127.0.0.1:${port} (ECONNREFUSED) (4 attempts)`);
+    expect(r.stderr).toContain(
+      `mq: get PR #1: cannot connect to the proxy 127.0.0.1:${port} (ECONNREFUSED) (4 attempts)`,
+    );
   });
 });
 

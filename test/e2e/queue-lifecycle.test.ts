@@ -4,7 +4,8 @@ import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 import { baseEnv, BIN, runCli } from '../helpers/run-cli.js';
 import { entry, queueRecord } from '../helpers/test-context.js';
 
-const hasScript = (await execa('script', ['--version'], { reject: false }).catch(() => ({ exitCode: 1 }))).exitCode === 0;
+const hasScript =
+  (await execa('script', ['--version'], { reject: false }).catch(() => ({ exitCode: 1 }))).exitCode === 0;
 const TARGET = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' };
 
 let fake: FakeServer;
@@ -29,7 +30,12 @@ describe('mq queue create', () => {
     expect(r.exitCode).toBe(0);
     expect(fake.requests[0]?.path).toBe('/createQueue');
     expect(fake.requests[0]?.body).toEqual({ ...TARGET, mode: 'parallel', concurrency: 4 });
-    expect(JSON.parse(r.stdout)).toMatchObject({ created: true, targetBranch: 'main', mode: 'parallel', concurrency: 4 });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      created: true,
+      targetBranch: 'main',
+      mode: 'parallel',
+      concurrency: 4,
+    });
   });
 
   it('sends only the target when no option is given', async () => {
@@ -41,10 +47,15 @@ describe('mq queue create', () => {
   });
 
   it('a queue that already exists: exit 5 naming the branch', async () => {
-    fake.on('POST /createQueue', { status: 409, body: 'A merge queue already exists for branch "release" in this repository' });
+    fake.on('POST /createQueue', {
+      status: 409,
+      body: 'A merge queue already exists for branch "release" in this repository',
+    });
     const r = await runCli(['queue', 'create', '--branch', 'release'], { env: env() });
     expect(r.exitCode).toBe(5);
-    expect(r.stderr).toContain('mq: create the queue for release: a queue for branch "release" already exists in github.com/acme/widgets (HTTP 409)');
+    expect(r.stderr).toContain(
+      'mq: create the queue for release: a queue for branch "release" already exists in github.com/acme/widgets (HTTP 409)',
+    );
     expect(r.stderr).toContain('hint: see it with `mq queue show --branch release`');
   });
 
@@ -73,16 +84,23 @@ describe('mq queue delete', () => {
   it('no terminal and no --yes: exit 10 and nothing sent', async () => {
     const r = await runCli(['queue', 'delete'], { env: env(), input: 'main\n' });
     expect(r.exitCode).toBe(10);
-    expect(r.stderr).toContain('mq: delete the queue for main: confirmation needed, but there is no terminal to ask on');
+    expect(r.stderr).toContain(
+      'mq: delete the queue for main: confirmation needed, but there is no terminal to ask on',
+    );
     expect(r.stderr).toContain('hint: pass --yes');
     expect(fake.requests).toHaveLength(0);
   });
 
   it('a non-empty queue is refused with the count and a hint, nothing deleted', async () => {
-    fake.on('POST /getQueue', { status: 200, body: queueRecord({}, [entry(11, 'testing'), entry(12, 'pending'), entry(13, 'tests_passed')]) });
+    fake.on('POST /getQueue', {
+      status: 200,
+      body: queueRecord({}, [entry(11, 'testing'), entry(12, 'pending'), entry(13, 'tests_passed')]),
+    });
     const r = await runCli(['queue', 'delete', '--yes'], { env: env() });
     expect(r.exitCode).toBe(5);
-    expect(r.stderr).toContain('mq: delete the queue for main: the queue is not empty: 3 PRs are enqueued (#11, #12, #13)');
+    expect(r.stderr).toContain(
+      'mq: delete the queue for main: the queue is not empty: 3 PRs are enqueued (#11, #12, #13)',
+    );
     expect(r.stderr).toContain('hint: let them finish and admit no more: `mq queue drain --wait`, then delete');
     expect(r.stderr).toContain('hint: or take them out: `mq cancel 11 12 13`');
     expect(paths()).toEqual(['/getQueue']);

@@ -45,7 +45,10 @@ describe('mq queue watch', () => {
       { status: 200, body: queueRecord({}, [entry(1, 'pending'), entry(2, 'testing', { prTitle: 'Second change' })]) },
       { status: 200, body: queueRecord({ state: 'paused' }, [entry(1, 'testing'), entry(3, 'pending')]) },
     );
-    fake.on('POST /getSubmittedPullRequest', { status: 200, body: { ...entry(2, 'merged'), isCurrentlySubmittedToQueue: false } });
+    fake.on('POST /getSubmittedPullRequest', {
+      status: 200,
+      body: { ...entry(2, 'merged'), isCurrentlySubmittedToQueue: false },
+    });
     const r = await watchUntil([], 7);
     expect(r.exitCode).toBe(130);
     const rows = r.stdout

@@ -23,11 +23,16 @@ function runnableSnippets(markdown: string): Snippet[] {
     const marker = /^<!--\s*runnable(?::\s*expect\s+"([^"]*)")?\s*-->$/.exec(lines[i]?.trim() ?? '');
     if (!marker) continue;
     const fence = i + 1;
-    if (!/^```(sh|bash)\s*$/.test(lines[fence] ?? '')) throw new Error(`README.md:${i + 1}: a runnable marker must be followed by a sh block`);
+    if (!/^```(sh|bash)\s*$/.test(lines[fence] ?? ''))
+      throw new Error(`README.md:${i + 1}: a runnable marker must be followed by a sh block`);
     const body: string[] = [];
     let j = fence + 1;
     for (; j < lines.length && lines[j] !== '```'; j++) body.push(lines[j] as string);
-    snippets.push({ line: fence + 1, code: body.join('\n'), ...(marker[1] !== undefined ? { expect: marker[1] } : {}) });
+    snippets.push({
+      line: fence + 1,
+      code: body.join('\n'),
+      ...(marker[1] !== undefined ? { expect: marker[1] } : {}),
+    });
     i = j;
   }
   return snippets;
@@ -56,7 +61,13 @@ describe('README snippets', () => {
     const home = tempDir('mq-readme-home-');
     const result = await execa('bash', [script], {
       cwd: tempDir('mq-readme-cwd-'),
-      env: { PATH: `${bin}:${process.env.PATH}`, HOME: home, MQ_CONFIG_DIR: join(home, '.config', 'mq'), NO_COLOR: '1', FORCE_COLOR: '0' },
+      env: {
+        PATH: `${bin}:${process.env.PATH}`,
+        HOME: home,
+        MQ_CONFIG_DIR: join(home, '.config', 'mq'),
+        NO_COLOR: '1',
+        FORCE_COLOR: '0',
+      },
       extendEnv: false,
       reject: false,
       timeout: 50_000,

@@ -43,7 +43,10 @@ afterAll(async () => {
 
 describe('ages against the emulator on a manual clock', () => {
   it(`mq status: in state for is the emulator's time since the merge, ${ADVANCE_MINUTES} minutes on`, async () => {
-    const record = (await api('getSubmittedPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: 1 } })) as { state: string; stateChangedAt: string };
+    const record = (await api('getSubmittedPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: 1 } })) as {
+      state: string;
+      stateChangedAt: string;
+    };
     expect(record.state).toBe('merged');
     await emu.advance(ADVANCE_MINUTES);
     const expectedMinutes = ((await clockNow()) - Date.parse(record.stateChangedAt)) / 60_000;

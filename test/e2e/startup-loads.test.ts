@@ -6,7 +6,18 @@
  * heavy library or the HTTP layer where it is not needed puts its source into a loaded bundle, and
  * this fails.
  */
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createHmac, randomBytes } from 'node:crypto';
 import { join, relative, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -36,7 +47,9 @@ async function loadsOf(
   cacheDir = tempDir('mq-v8-'),
   stdoutFile?: string,
 ): Promise<Loaded> {
-  const meta = JSON.parse(readFileSync(META, 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+  const meta = JSON.parse(readFileSync(META, 'utf8')) as {
+    outputs: Record<string, { inputs: Record<string, unknown> }>;
+  };
   const log = resolve(tempDir('mq-loads-'), 'loads.txt');
   const argv = ['--require', HOOK, BIN, ...args];
   const options = { env: { ...env, MQ_LOAD_LOG: log, MQ_COMPILE_CACHE_DIR: cacheDir }, cwd: tempDir('mq-cwd-') };
@@ -61,12 +74,20 @@ async function loadsOf(
     return Object.keys(out.inputs);
   });
   const builtins = readFileSync(`${log}.builtins`, 'utf8').split('\n').filter(Boolean);
-  return { files, builtins, cache: lines.map(([, cache]) => cache), sources: [...new Set(sources)].sort(), stdout: r.stdout, exitCode: r.exitCode ?? -1 };
+  return {
+    files,
+    builtins,
+    cache: lines.map(([, cache]) => cache),
+    sources: [...new Set(sources)].sort(),
+    stdout: r.stdout,
+    exitCode: r.exitCode ?? -1,
+  };
 }
 
 /** The packages every command line loads with the presenter: the command parser, colours, the prompt reader. */
 const LIGHT = ['chalk', 'commander', 'mute-stream', 'read'];
-const packages = (l: Loaded) => [...new Set(l.sources.flatMap((s) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(s)?.[1] ?? []))].sort();
+const packages = (l: Loaded) =>
+  [...new Set(l.sources.flatMap((s) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(s)?.[1] ?? []))].sort();
 
 describe('what a command line loads', { timeout: 60_000 }, () => {
   beforeAll(() => {
@@ -187,7 +208,9 @@ describe('what a command line loads', { timeout: 60_000 }, () => {
       // API's parts only (classic zod, about 190 KB, is the emulator's).
       expect(packages(l).filter((p) => !LIGHT.includes(p))).toEqual(['zod']);
       expect(l.sources.filter((s) => /zod\/v4\/(classic|core\/(to-json-schema|json-schema))/.test(s))).toEqual([]);
-      expect(l.sources.filter((s) => /^src\/(config\/write|emulator\/|planner\/|completion\/|help\/describe)/.test(s))).toEqual([]);
+      expect(
+        l.sources.filter((s) => /^src\/(config\/write|emulator\/|planner\/|completion\/|help\/describe)/.test(s)),
+      ).toEqual([]);
       expect(l.sources).toContain('src/api/transport-node.ts');
     });
 

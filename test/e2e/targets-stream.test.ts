@@ -28,7 +28,9 @@ describe('mq targets --file against the emulator', () => {
   async function storedTargets(n: number): Promise<string[]> {
     expect((await emu.control('POST', '/v1/submitPullRequest', { ...QUEUE, pr: { number: n } })).status).toBe(200);
     await emu.advance(1);
-    const runs = (await emu.control('GET', '/_emulator/testRuns')).json as { testRuns: Array<{ id: string; prNumbers: number[] }> };
+    const runs = (await emu.control('GET', '/_emulator/testRuns')).json as {
+      testRuns: Array<{ id: string; prNumbers: number[] }>;
+    };
     const run = runs.testRuns.find((r) => r.prNumbers.includes(n));
     expect(run).toBeDefined();
     const details = await emu.control('POST', '/v1/getMergeQueueTestingDetails', { ...QUEUE, testRunId: run?.id });
@@ -43,7 +45,10 @@ describe('mq targets --file against the emulator', () => {
     const targets: string[] = [];
     let bytes = 0;
     for (let i = 0; bytes < 19 * 1024 * 1024; i++) {
-      const t = i % 1000 === 0 ? `${odd[(i / 1000) % odd.length]}/${i}` : `//services/team-${i % 97}/package-${i}/src/main:target_${i}`;
+      const t =
+        i % 1000 === 0
+          ? `${odd[(i / 1000) % odd.length]}/${i}`
+          : `//services/team-${i % 97}/package-${i}/src/main:target_${i}`;
       targets.push(t);
       bytes += Buffer.byteLength(t) + 1;
     }
@@ -51,7 +56,10 @@ describe('mq targets --file against the emulator', () => {
     const file = join(dir, 'targets.txt');
     // Comments, blank lines, CRLF and indentation are dropped as before.
     writeFileSync(file, `# generated\r\n\n${targets.map((t, i) => (i % 7 === 0 ? `  ${t}\r` : t)).join('\n')}\n`);
-    const r = await runCli(['targets', '7', '--sha', sha, '--file', file, '--json'], { env: emu.env, timeoutMs: 60_000 });
+    const r = await runCli(['targets', '7', '--sha', sha, '--file', file, '--json'], {
+      env: emu.env,
+      timeoutMs: 60_000,
+    });
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ pr: 7, ok: true, targets: targets.length });
     const stored = await storedTargets(7);

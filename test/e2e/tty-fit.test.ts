@@ -22,7 +22,11 @@ const TITLES = [
 ];
 const QUEUE = queueRecord(
   { branch: 'release/2026-q4-hotfix-train' },
-  TITLES.map((t, i) => ({ ...entry(101 + i, i === 0 ? 'testing' : 'pending'), prTitle: t, prAuthor: 'margaret-hamilton' })),
+  TITLES.map((t, i) => ({
+    ...entry(101 + i, i === 0 ? 'testing' : 'pending'),
+    prTitle: t,
+    prAuthor: 'margaret-hamilton',
+  })),
 );
 
 let fake: FakeServer;
@@ -90,7 +94,12 @@ describe.skipIf(!hasTmux)('queue stats and queue testing in 60- and 80-column te
     // Seven days; PRs only from the fourth day on, one every 50 minutes, 20 to 110 minutes in the queue.
     const prs = Array.from({ length: 90 }, (_, i) => {
       const done = 3 * 1440 + i * 50;
-      return { prNumber: 500 + i, state: i % 10 === 9 ? 'failed' : 'merged', submittedAt: at(done - 20 - (i % 10) * 10), stateChangedAt: at(done) };
+      return {
+        prNumber: 500 + i,
+        state: i % 10 === 9 ? 'failed' : 'merged',
+        submittedAt: at(done - 20 - (i % 10) * 10),
+        stateChangedAt: at(done),
+      };
     });
     const results = prs.map((p, i) => ({
       prNumber: p.prNumber,
@@ -101,7 +110,10 @@ describe.skipIf(!hasTmux)('queue stats and queue testing in 60- and 80-column te
       cycleConclusion: p.state,
     }));
     fake.on('POST /listPullRequests', { status: 200, body: { pullRequests: prs } });
-    fake.on('POST /listMergeQueueTestingResults', { status: 200, body: { testingResults: results, totalItems: results.length } });
+    fake.on('POST /listMergeQueueTestingResults', {
+      status: 200,
+      body: { testingResults: results, totalItems: results.length },
+    });
     const run = {
       name: 'integration-tests / linux-x86_64 (node 22, postgres 16)',
       url: `https://ci.example.com/acme/widgets/actions/runs/9912345678/job/1`,
@@ -128,12 +140,15 @@ describe.skipIf(!hasTmux)('queue stats and queue testing in 60- and 80-column te
       const s = await t.until(/exit=\d+/);
       expect(s).toContain('exit=0');
       expect(widest(s)).toBeLessThanOrEqual(cols);
-      for (const group of ['Throughput', 'Time to merge', 'CI cost', 'Reliability']) expect(s).toMatch(new RegExp(`^${group}$`, 'm'));
+      for (const group of ['Throughput', 'Time to merge', 'CI cost', 'Reliability'])
+        expect(s).toMatch(new RegExp(`^${group}$`, 'm'));
       expect(s).toMatch(/^merges per hour \(UTC, a column per \d+ h\):?/m);
       expect(s).toContain('┄ ceiling of the settings: ');
       expect(s).toMatch(/^ +0 └[─┬]+$/m);
       expect(s).toMatch(/^ {6,}Nov 1[89] +Nov \d\d/m);
-      expect(s.replace(/\n/g, ' ')).toContain('no data before Nov 21 00:00 UTC: nothing left the queue earlier in the window');
+      expect(s.replace(/\n/g, ' ')).toContain(
+        'no data before Nov 21 00:00 UTC: nothing left the queue earlier in the window',
+      );
     });
 
     it(`mq queue testing at ${cols} columns: every line fits, a repeated check is one row per kind with its count`, async () => {

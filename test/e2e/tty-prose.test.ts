@@ -30,7 +30,11 @@ beforeAll(async () => {
   // main: #42 breaks the build ahead of #43, which then fails three trips of its own.
   await api('createQueue', { repo: REPO, targetBranch: 'main' });
   await emu.control('POST', '/_emulator/pullRequests', { repo: REPO, number: 42, breaksBuild: true });
-  await emu.control('POST', '/_emulator/pullRequests', { repo: REPO, number: 43, outcomes: ['fail', 'fail', 'fail', 'fail'] });
+  await emu.control('POST', '/_emulator/pullRequests', {
+    repo: REPO,
+    number: 43,
+    outcomes: ['fail', 'fail', 'fail', 'fail'],
+  });
   for (const n of [42, 43]) await api('submitPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: n } });
   for (let trip = 0; trip < 2; trip++) {
     await emu.advance(30);
@@ -62,7 +66,8 @@ const URL_LINE = /^ *https?:\/\/\S+$/;
 
 /** Every line within `cols` cells but a URL alone on its line. */
 function expectFits(screen: string, cols: number): void {
-  for (const l of screen.replace(/\s+$/, '').split('\n')) if (!URL_LINE.test(l)) expect(displayWidth(l), l).toBeLessThanOrEqual(cols);
+  for (const l of screen.replace(/\s+$/, '').split('\n'))
+    if (!URL_LINE.test(l)) expect(displayWidth(l), l).toBeLessThanOrEqual(cols);
 }
 
 /** The screen's text with each run of spaces and line breaks as one space: a word cut by a break would read as two. */
@@ -94,7 +99,9 @@ describe.skipIf(!hasTmux)('prose at the terminal width', { timeout: 60_000 }, ()
     const s = await screenOf(['queue', 'show'], cols, { ...emu.env, MQ_BRANCH: 'release' });
     expectFits(s, cols);
     const banner = s.slice(0, s.indexOf('\nQueue '));
-    expect(flat(banner).trim()).toBe('⚠ QUEUE PAUSED — no PRs are tested or merged until it is resumed (order is kept)');
+    expect(flat(banner).trim()).toBe(
+      '⚠ QUEUE PAUSED — no PRs are tested or merged until it is resumed (order is kept)',
+    );
     expect(banner.trim().split('\n')).toHaveLength(2);
   });
 
@@ -103,21 +110,43 @@ describe.skipIf(!hasTmux)('prose at the terminal width', { timeout: 60_000 }, ()
     const after = s.slice(s.indexOf('summary:'));
     expectFits(after, cols);
     const prose = flat(after.slice(0, after.indexOf('exit=')));
-    expect(prose).toMatch(/^summary: 7 merged, 1 failed, \d+ test runs, 0 restarts, 2 retested after a failure ahead, \S+ of queue time \(emulated\) in/);
-    expect(prose).toContain('next: `mq emulator start` runs this service for your own scripts; `mq --help` lists every command');
+    expect(prose).toMatch(
+      /^summary: 7 merged, 1 failed, \d+ test runs, 0 restarts, 2 retested after a failure ahead, \S+ of queue time \(emulated\) in/,
+    );
+    expect(prose).toContain(
+      'next: `mq emulator start` runs this service for your own scripts; `mq --help` lists every command',
+    );
   });
 
-  it.each([60, 80])('mq queue simulate at %i columns: the inputs, footnote and recommendation wrap at spaces', async (cols) => {
-    const args = ['queue', 'simulate', '--arrivals', '6/h', '--test-time', '30m', '--failure-rate', '5%', '--duration', '1d', '--runs', '3', '--jobs', '1'];
-    const s = await screenOf(args, cols, baseEnv());
-    // The table is simulate's own; its prose is the lines around it.
-    const prose = s.split('\n').filter((l) => !/[│┌└├┼]/.test(l));
-    expectFits(prose.join('\n'), cols);
-    const plain = await runCli(args, { env: baseEnv() });
-    const recommendation = /^recommendation\t[^\t]*\t(.*)$/m.exec(plain.stdout)?.[1] as string;
-    expect(recommendation.length).toBeGreaterThan(cols);
-    expect(flat(s)).toContain(flat(recommendation));
-    expect(flat(s)).toContain('mean ±half-width of the 95% interval over runs; TTM = time from submission to merge');
-    expect(flat(s)).toMatch(/6 PRs\/h, tests 30m \(spread \d+%\), \d+% break the build/);
-  });
+  it.each([60, 80])(
+    'mq queue simulate at %i columns: the inputs, footnote and recommendation wrap at spaces',
+    async (cols) => {
+      const args = [
+        'queue',
+        'simulate',
+        '--arrivals',
+        '6/h',
+        '--test-time',
+        '30m',
+        '--failure-rate',
+        '5%',
+        '--duration',
+        '1d',
+        '--runs',
+        '3',
+        '--jobs',
+        '1',
+      ];
+      const s = await screenOf(args, cols, baseEnv());
+      // The table is simulate's own; its prose is the lines around it.
+      const prose = s.split('\n').filter((l) => !/[│┌└├┼]/.test(l));
+      expectFits(prose.join('\n'), cols);
+      const plain = await runCli(args, { env: baseEnv() });
+      const recommendation = /^recommendation\t[^\t]*\t(.*)$/m.exec(plain.stdout)?.[1] as string;
+      expect(recommendation.length).toBeGreaterThan(cols);
+      expect(flat(s)).toContain(flat(recommendation));
+      expect(flat(s)).toContain('mean ±half-width of the 95% interval over runs; TTM = time from submission to merge');
+      expect(flat(s)).toMatch(/6 PRs\/h, tests 30m \(spread \d+%\), \d+% break the build/);
+    },
+  );
 });

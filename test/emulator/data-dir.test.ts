@@ -56,20 +56,27 @@ describe('who may write the directory', () => {
       `--data-dir ${dir} can be written by its group (mode 770); the emulator's data directory must be writable by its owner only`,
     );
     const err: string[] = [];
-    const code = await runEmulatorStart({ dataDir: dir, port: 0, token: TOKEN }, { stdout: () => {}, stderr: (s) => err.push(s) });
+    const code = await runEmulatorStart(
+      { dataDir: dir, port: 0, token: TOKEN },
+      { stdout: () => {}, stderr: (s) => err.push(s) },
+    );
     expect(code).toBe(2);
     expect(err.join('')).toBe(
       `mq: emulator: could not start: --data-dir ${dir} can be written by its group (mode 770); ` +
         `the emulator's data directory must be writable by its owner only\nhint: chmod go-w ${dir}, or choose another --data-dir\n`,
     );
     await chmod(dir, 0o703);
-    await expect(startEmulator({ dataDir: dir, port: 0, token: TOKEN })).rejects.toThrow('can be written by others (mode 703)');
+    await expect(startEmulator({ dataDir: dir, port: 0, token: TOKEN })).rejects.toThrow(
+      'can be written by others (mode 703)',
+    );
   });
 
   it.skipIf(process.getuid?.() !== 0)('refuses a directory another user owns (run as root: it can chown)', async () => {
     prepareDataDir(dir);
     await chown(dir, 65534, 65534);
-    await expect(startEmulator({ dataDir: dir, port: 0, token: TOKEN })).rejects.toThrow(`--data-dir ${dir} is owned by uid 65534, not by this user (uid 0)`);
+    await expect(startEmulator({ dataDir: dir, port: 0, token: TOKEN })).rejects.toThrow(
+      `--data-dir ${dir} is owned by uid 65534, not by this user (uid 0)`,
+    );
   });
 });
 

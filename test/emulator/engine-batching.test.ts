@@ -101,7 +101,9 @@ describe('bisection', () => {
       testedPullRequests: [{ prNumber: 1 }, { prNumber: 2 }],
     });
     // Each merged PR is covered by the bisection run that tested exactly what it merged onto.
-    const verified = [1, 2, 3].map((n) => s.engine.getSubmittedPullRequest({ ...q, pr: { number: n } }, s.t).verifiedByTestRun);
+    const verified = [1, 2, 3].map(
+      (n) => s.engine.getSubmittedPullRequest({ ...q, pr: { number: n } }, s.t).verifiedByTestRun,
+    );
     expect(verified).toEqual([runs[1]!.id, runs[1]!.id, runs[3]!.id]);
     // The culprit names the run that failed it.
     expect(s.engine.getSubmittedPullRequest({ ...q, pr: { number: 4 } }, s.t).verifiedByTestRun).toBe(runs[4]!.id);
@@ -122,7 +124,9 @@ describe('bisection', () => {
     expect(s.runShapes()).toEqual(['1+2[]', '3+4[1,2]']);
     s.at(10);
     expect(s.runShapes()).toEqual(['1+2[]', '3+4[1,2]', '1[]', '2[1]', '3+4[]']);
-    expect(s.effects.find((e) => e.prNumber === 3 && e.from === 'pending_failure')?.reason).toBe('PREREQUISITE_MERGE_ITEM_FAILED');
+    expect(s.effects.find((e) => e.prNumber === 3 && e.from === 'pending_failure')?.reason).toBe(
+      'PREREQUISITE_MERGE_ITEM_FAILED',
+    );
     s.at(20);
     expect(s.states(1, 2, 3, 4)).toEqual({ 1: 'testing', 2: 'failed', 3: 'merged', 4: 'merged' });
     s.at(30);
@@ -135,14 +139,21 @@ describe('bisection', () => {
       .pr(4, { testMinutes: 15 });
     for (const n of [1, 2, 3, 4, 5, 6]) s.submit(n);
     s.at(10);
-    expect(s.states(1, 2, 3, 4)).toEqual({ 1: 'pending_failure', 2: 'pending_failure', 3: 'pending_failure', 4: 'testing' });
+    expect(s.states(1, 2, 3, 4)).toEqual({
+      1: 'pending_failure',
+      2: 'pending_failure',
+      3: 'pending_failure',
+      4: 'testing',
+    });
     s.at(15);
     expect(s.merged()).toEqual([1, 2, 3, 4, 5, 6]);
     expect(s.runs().some((r) => r.isBisection)).toBe(false);
   });
 
   it('a failed batch is held for the pending failure depth, then bisected', () => {
-    const s = new Scenario({ ...BATCH, batchingMinSize: 2, pendingFailureDepth: 1 }).pr(2, { breaksBuild: true }).pr(3, { testMinutes: 20 });
+    const s = new Scenario({ ...BATCH, batchingMinSize: 2, pendingFailureDepth: 1 })
+      .pr(2, { breaksBuild: true })
+      .pr(3, { testMinutes: 20 });
     for (const n of [1, 2, 3, 4]) s.submit(n);
     expect(s.runShapes()).toEqual(['1+2[]', '3+4[1,2]']);
     s.at(10);

@@ -4,7 +4,13 @@
  * states, the merge order and the runs.
  */
 import type { PrState } from '../../src/domain/vocabulary.js';
-import { QueueEngine, createState, type BatchEffect, type PrStateEffect, type QueueUpdate } from '../../src/emulator/engine/index.js';
+import {
+  QueueEngine,
+  createState,
+  type BatchEffect,
+  type PrStateEffect,
+  type QueueUpdate,
+} from '../../src/emulator/engine/index.js';
 
 export const T0 = Date.UTC(2026, 0, 1, 9, 0, 0);
 export const repo = { host: 'github.com', owner: 'acme', name: 'app' };

@@ -5,7 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { EngineError, QueueEngine, createState, validateState, type EngineState, type PrStateEffect } from '../../src/emulator/engine/index.js';
+import {
+  EngineError,
+  QueueEngine,
+  createState,
+  validateState,
+  type EngineState,
+  type PrStateEffect,
+} from '../../src/emulator/engine/index.js';
 import { T0, repo, targetBranch } from './engine-harness.js';
 
 const q = { repo, targetBranch };
@@ -78,14 +85,29 @@ function randomQueue(seed: number, steps = 60, onStep?: (r: Run, step: number) =
         const outcomes: Array<'fail' | 'hang' | 'pass'> = kind < 0.1 ? ['fail'] : kind < 0.15 ? ['hang'] : [];
         if (kind > 0.9) breaking.add(n);
         const pr = engine.upsertFakePr(
-          { repo, number: n, outcomes, breaksBuild: breaking.has(n), testMinutes: 5 + Math.floor(rand() * 20), upToDate: rand() < 0.2 },
+          {
+            repo,
+            number: n,
+            outcomes,
+            breaksBuild: breaking.has(n),
+            testMinutes: 5 + Math.floor(rand() * 20),
+            upToDate: rand() < 0.2,
+          },
           now,
         );
         const t = rand();
         const targets = t < 0.1 ? 'ALL' : t < 0.2 ? [] : [...new Set([pick(POOL), pick(POOL)])];
         engine.setImpactedTargets({ ...q, pr: { number: n, sha: pr.sha }, impactedTargets: targets }, now);
         const p = rand();
-        engine.submit({ ...q, pr: { number: n }, ...(p < 0.1 ? { priority: 'high' } : p < 0.15 ? { priority: 'urgent' } : {}), noBatch: rand() < 0.1 }, now);
+        engine.submit(
+          {
+            ...q,
+            pr: { number: n },
+            ...(p < 0.1 ? { priority: 'high' } : p < 0.15 ? { priority: 'urgent' } : {}),
+            noBatch: rand() < 0.1,
+          },
+          now,
+        );
       } else if (roll < 0.63) {
         engine.cancel({ ...q, pr: { number: anyPr() } }, now);
       } else if (roll < 0.72) {
@@ -267,7 +289,17 @@ describe('engine properties', () => {
     for (const n of [1, 2, 3]) e.submit({ ...q, pr: { number: n } }, T0);
     const old = JSON.parse(JSON.stringify(e.state)) as Record<string, any>;
     for (const qr of Object.values(old.queues) as Array<Record<string, any>>) {
-      for (const k of ['inFlight', 'waitingIndex', 'batchTimerAt', 'bisections', 'bisectionSamples', 'everBisected', 'switching', 'tipSeq']) delete qr[k];
+      for (const k of [
+        'inFlight',
+        'waitingIndex',
+        'batchTimerAt',
+        'bisections',
+        'bisectionSamples',
+        'everBisected',
+        'switching',
+        'tipSeq',
+      ])
+        delete qr[k];
       for (const en of Object.values(qr.entries) as Array<Record<string, any>>) {
         delete en.targets;
         delete en.bisection;
@@ -282,7 +314,9 @@ describe('engine properties', () => {
     expect(Object.values(loaded.state.queues)[0]!.inFlight).toEqual({ main: 2, bisection: 0 });
     loaded.updateQueue({ ...q, batch: true, batchingMinSize: 2 }, T0);
     loaded.advance(T0 + 30 * MIN);
-    expect([1, 2, 3].map((n) => loaded.getSubmittedPullRequest({ ...q, pr: { number: n } }, loaded.now).state)).toEqual(['merged', 'merged', 'merged']);
+    expect([1, 2, 3].map((n) => loaded.getSubmittedPullRequest({ ...q, pr: { number: n } }, loaded.now).state)).toEqual(
+      ['merged', 'merged', 'merged'],
+    );
   });
 
   it('throws typed errors of a kind and changes nothing', () => {

@@ -58,7 +58,8 @@ describe('engine layering', () => {
       state.set(f, 1);
       stack.push(f);
       for (const d of graph.get(f) ?? []) {
-        if (state.get(d) === 1) cycles.push([...stack.slice(stack.indexOf(d)), d].map((x) => relative(root, x)).join(' -> '));
+        if (state.get(d) === 1)
+          cycles.push([...stack.slice(stack.indexOf(d)), d].map((x) => relative(root, x)).join(' -> '));
         else if (!state.has(d)) visit(d);
       }
       stack.pop();

@@ -24,7 +24,8 @@ describe('event heap sweep', () => {
   it('keeps the pop order of the events it keeps', () => {
     const next = random(7);
     const heap: ScheduledEvent[] = [];
-    for (let seq = 1; seq <= 2_000; seq++) heapPush(heap, [Math.floor(next() * 50), Math.floor(next() * 3), seq, `r${seq % 97}`]);
+    for (let seq = 1; seq <= 2_000; seq++)
+      heapPush(heap, [Math.floor(next() * 50), Math.floor(next() * 3), seq, `r${seq % 97}`]);
     const dead = (e: ScheduledEvent) => e[3].endsWith('3') || e[3].endsWith('5');
     const expected = [...heap].filter((e) => !dead(e)).sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
     heapRetain(heap, (e) => !dead(e));
@@ -52,7 +53,10 @@ describe('event heap sweep', () => {
     engine.submit({ ...q, pr: { number: 90_001 } }, T0);
     engine.submit({ ...q, pr: { number: 90_002 } }, T0);
     engine.advance(T0 + 60 * 60_000);
-    const states = engine.getSubmittedPullRequests({ ...q, prs: [{ number: 90_001 }, { number: 90_002 }] }, T0 + 60 * 60_000);
+    const states = engine.getSubmittedPullRequests(
+      { ...q, prs: [{ number: 90_001 }, { number: 90_002 }] },
+      T0 + 60 * 60_000,
+    );
     expect(states.pullRequests.map((p) => p.state)).toEqual(['merged', 'merged']);
   });
 

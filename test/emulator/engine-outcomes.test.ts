@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 
 import { Scenario, repo } from './engine-harness.js';
 
-const outcomesOf = (s: Scenario, n: number) => s.engine.state.fakePrs[`${repo.host}/${repo.owner}/${repo.name}#${n}`]?.outcomes;
+const outcomesOf = (s: Scenario, n: number) =>
+  s.engine.state.fakePrs[`${repo.host}/${repo.owner}/${repo.name}#${n}`]?.outcomes;
 
 describe('scripted outcomes', () => {
   it('a run failed by a breaking PR under it gives the entry back; the next run spends it', () => {

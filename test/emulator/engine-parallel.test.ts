@@ -12,7 +12,10 @@ describe('parallel mode', () => {
   it('keeps a PR not ready until targets are uploaded for its current head SHA', () => {
     const s = new Scenario({ mode: 'parallel' }).pr(1, { sha: 'a'.repeat(40) }).submit(1);
     const pr = () => s.engine.getSubmittedPullRequest({ ...q, pr: { number: 1 } }, s.t);
-    expect(pr()).toMatchObject({ state: 'not_ready', readiness: { requiresImpactedTargets: true, hasImpactedTargets: false } });
+    expect(pr()).toMatchObject({
+      state: 'not_ready',
+      readiness: { requiresImpactedTargets: true, hasImpactedTargets: false },
+    });
     // Targets for another SHA do not count; a push before admission needs a new upload.
     s.engine.setImpactedTargets({ ...q, pr: { number: 1, sha: 'b'.repeat(40) }, impactedTargets: ['api'] }, s.t);
     expect(pr().state).toBe('not_ready');
@@ -51,7 +54,9 @@ describe('parallel mode', () => {
     s.at(10);
     expect(s.states(1, 2, 3)).toEqual({ 1: 'failed', 2: 'testing', 3: 'testing' });
     expect(s.runShapes()).toEqual(['1[]', '2[1]', '3[]', '2[]']);
-    expect(s.effects.find((e) => e.prNumber === 2 && e.from === 'pending_failure')?.reason).toBe('PREREQUISITE_MERGE_ITEM_FAILED');
+    expect(s.effects.find((e) => e.prNumber === 2 && e.from === 'pending_failure')?.reason).toBe(
+      'PREREQUISITE_MERGE_ITEM_FAILED',
+    );
     // PR3's run was never interrupted.
     expect(s.path(3)).toEqual(['not_ready', 'pending', 'testing']);
     s.at(15);
@@ -84,7 +89,9 @@ describe('parallel mode', () => {
   });
 
   it('pending failure depth counts the groups in the failed PR\u2019s lane only', () => {
-    const s = new Scenario({ mode: 'parallel', pendingFailureDepth: 1, canOptimisticallyMerge: true }).pr(1, { outcomes: ['fail'] }).pr(2, { testMinutes: 20 });
+    const s = new Scenario({ mode: 'parallel', pendingFailureDepth: 1, canOptimisticallyMerge: true })
+      .pr(1, { outcomes: ['fail'] })
+      .pr(2, { testMinutes: 20 });
     for (const n of [1, 2, 3]) s.submit(n);
     s.targets(1, ['a']).targets(2, ['a']).targets(3, ['b']);
     s.at(10);

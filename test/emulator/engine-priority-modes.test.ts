@@ -46,7 +46,10 @@ describe('direct merge', () => {
     s.pr(3, { upToDate: true }).submit(3).targets(3, ['api']);
     expect(s.state(3)).toBe('testing');
 
-    const batched = new Scenario({ mode: 'parallel', directMergeMode: 'always', batch: true, batchingMinSize: 1 }).pr(2, { upToDate: true });
+    const batched = new Scenario({ mode: 'parallel', directMergeMode: 'always', batch: true, batchingMinSize: 1 }).pr(
+      2,
+      { upToDate: true },
+    );
     batched.submit(1).targets(1, ['api']).submit(2).targets(2, ['docs']);
     expect(batched.state(2)).toBe('testing');
   });
@@ -63,7 +66,9 @@ describe('priority and skip-the-line', () => {
     expect(s.runShapes()).toEqual(['1[]', '2[1]', '4[]', '1[4]']);
     expect(s.runs().map((r) => r.status)).toEqual(['cancelled', 'cancelled', 'in_progress', 'in_progress']);
     for (const n of [1, 2]) {
-      expect(s.effects.filter((e) => e.prNumber === n).at(-1 - (n === 1 ? 1 : 0))?.reason).toBe('SKIP_THE_LINE_INTERRUPTED');
+      expect(s.effects.filter((e) => e.prNumber === n).at(-1 - (n === 1 ? 1 : 0))?.reason).toBe(
+        'SKIP_THE_LINE_INTERRUPTED',
+      );
     }
     expect(s.metrics().restarts).toBe(2);
     const pr4 = s.engine.getSubmittedPullRequest({ ...q, pr: { number: 4 } }, s.t);

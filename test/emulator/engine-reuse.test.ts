@@ -46,7 +46,16 @@ describe('no identical rerun after bisection', () => {
 
   it('goes from the passing bisection run straight to tests_passed, with that run as its proof', () => {
     const s = example(4);
-    expect(s.path(1)).toEqual(['not_ready', 'pending', 'testing', 'pending_failure', 'pending', 'testing', 'tests_passed', 'merged']);
+    expect(s.path(1)).toEqual([
+      'not_ready',
+      'pending',
+      'testing',
+      'pending_failure',
+      'pending',
+      'testing',
+      'tests_passed',
+      'merged',
+    ]);
     const passed = s.effects.find((e) => e.prNumber === 1 && e.to === 'tests_passed')!;
     expect(s.runs().find((r) => r.id === passed.runId)?.isBisection).toBe(true);
     expect(s.effects.some((e) => e.reason === 'BISECTION_TEST_RUN_PASSED')).toBe(false);

@@ -50,8 +50,12 @@ describe('a breaking PR and the restarts behind it', () => {
     s.at(20);
     expect(s.states(1, 2, 3)).toEqual({ 1: 'failed', 2: 'merged', 3: 'merged' });
     expect(s.merged()).toEqual([2, 3]);
-    expect(s.effects.find((e) => e.prNumber === 1 && e.to === 'failed')?.reason).toBe('TEST_RUN_REQUIRED_STATUS_FAILED');
-    expect(s.effects.find((e) => e.prNumber === 3 && e.to === 'pending' && e.at > s.effects[0]!.at)?.reason).toBe('PREREQUISITE_MERGE_ITEM_FAILED');
+    expect(s.effects.find((e) => e.prNumber === 1 && e.to === 'failed')?.reason).toBe(
+      'TEST_RUN_REQUIRED_STATUS_FAILED',
+    );
+    expect(s.effects.find((e) => e.prNumber === 3 && e.to === 'pending' && e.at > s.effects[0]!.at)?.reason).toBe(
+      'PREREQUISITE_MERGE_ITEM_FAILED',
+    );
   });
 
   it('a break in the middle: the PR ahead merges, the ones behind restart on a base without it', () => {
@@ -84,14 +88,24 @@ describe('a breaking PR and the restarts behind it', () => {
 
 describe('optimistic merging', () => {
   it('as soon as C passes, A, B and C merge (T-OM)', () => {
-    const s = new Scenario({ canOptimisticallyMerge: true }).pr(1, { testMinutes: 30 }).pr(2, { testMinutes: 30 }).submit(1).submit(2).submit(3);
+    const s = new Scenario({ canOptimisticallyMerge: true })
+      .pr(1, { testMinutes: 30 })
+      .pr(2, { testMinutes: 30 })
+      .submit(1)
+      .submit(2)
+      .submit(3);
     s.at(10);
     expect(s.states(1, 2, 3)).toEqual({ 1: 'merged', 2: 'merged', 3: 'merged' });
     expect(s.merged()).toEqual([1, 2, 3]);
     expect(s.runs().map((r) => r.status)).toEqual(['cancelled', 'cancelled', 'succeeded']);
-    const vouched = s.engine.getSubmittedPullRequest({ repo: s.runs()[0]!.repo, targetBranch: 'main', pr: { number: 1 } }, s.t);
+    const vouched = s.engine.getSubmittedPullRequest(
+      { repo: s.runs()[0]!.repo, targetBranch: 'main', pr: { number: 1 } },
+      s.t,
+    );
     expect(vouched.verifiedByTestRun).toBe(s.runs()[2]?.id);
-    expect(s.effects.find((e) => e.prNumber === 1 && e.to === 'tests_passed')?.reason).toBe('SUCCESSOR_TEST_RUN_PASSED');
+    expect(s.effects.find((e) => e.prNumber === 1 && e.to === 'tests_passed')?.reason).toBe(
+      'SUCCESSOR_TEST_RUN_PASSED',
+    );
   });
 
   it('without it, the same queue waits for A and B to finish', () => {
@@ -164,9 +178,19 @@ describe('cancel and restart', () => {
     s.at(5).cancel(2);
     expect(s.states(1, 2, 3, 4)).toEqual({ 1: 'testing', 2: 'cancelled', 3: 'testing', 4: 'testing' });
     expect(s.runShapes()).toEqual(['1[]', '2[1]', '3[1,2]', '4[1,2,3]', '3[1]', '4[1,3]']);
-    expect(s.runs().map((r) => r.status)).toEqual(['in_progress', 'cancelled', 'cancelled', 'cancelled', 'in_progress', 'in_progress']);
+    expect(s.runs().map((r) => r.status)).toEqual([
+      'in_progress',
+      'cancelled',
+      'cancelled',
+      'cancelled',
+      'in_progress',
+      'in_progress',
+    ]);
     expect(s.metrics().restarts).toBe(2);
-    const pr2 = s.engine.getSubmittedPullRequest({ repo: s.runs()[0]!.repo, targetBranch: 'main', pr: { number: 2 } }, s.t);
+    const pr2 = s.engine.getSubmittedPullRequest(
+      { repo: s.runs()[0]!.repo, targetBranch: 'main', pr: { number: 2 } },
+      s.t,
+    );
     expect(pr2.live).toBe(false);
     s.at(10);
     expect(s.merged()).toEqual([1]);
@@ -192,7 +216,9 @@ describe('cancel and restart', () => {
     expect(s.at(10).state(1)).toBe('pending_failure');
     s.at(12).restart(1);
     expect(s.states(1, 2, 3)).toEqual({ 1: 'testing', 2: 'testing', 3: 'pending' });
-    expect(s.effects.filter((e) => e.prNumber === 1 && e.to === 'pending').at(-1)?.reason).toBe('TESTS_RESTARTED_BY_API_REQUEST');
+    expect(s.effects.filter((e) => e.prNumber === 1 && e.to === 'pending').at(-1)?.reason).toBe(
+      'TESTS_RESTARTED_BY_API_REQUEST',
+    );
     expect(s.at(20).states(1, 2, 3)).toEqual({ 1: 'testing', 2: 'tests_passed', 3: 'testing' });
     s.at(22);
     expect(s.merged()).toEqual([1, 2]);
@@ -263,7 +289,10 @@ describe('priority', () => {
     expect(s.states(3, 4)).toEqual({ 3: 'testing', 4: 'tests_passed' });
     s.at(30);
     expect(s.merged()).toEqual([1, 2, 4, 3]);
-    const pr4 = s.engine.getSubmittedPullRequest({ repo: s.runs()[0]!.repo, targetBranch: 'main', pr: { number: 4 } }, s.t);
+    const pr4 = s.engine.getSubmittedPullRequest(
+      { repo: s.runs()[0]!.repo, targetBranch: 'main', pr: { number: 4 } },
+      s.t,
+    );
     expect(pr4).toMatchObject({ priorityValue: 10, priorityName: 'high' });
   });
 

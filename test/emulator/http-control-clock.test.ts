@@ -76,7 +76,9 @@ describe('metrics', () => {
     await c.post('submitPullRequest', { ...queue, pr: { number: 1 } });
     for (const n of [1, 2, 3]) await c.post('submitPullRequest', { ...ghe, pr: { number: n } });
     const text = (await c.get('/v1/getMergeQueueMetrics')).text;
-    const waiting = text.split('\n').filter((l) => l.startsWith('mq_awaiting_mergeability{') && l.includes('queue_type="main"'));
+    const waiting = text
+      .split('\n')
+      .filter((l) => l.startsWith('mq_awaiting_mergeability{') && l.includes('queue_type="main"'));
     expect(waiting).toHaveLength(2);
     expect(waiting.find((l) => l.includes('repo_host="github.com"'))).toMatch(/ 1$/);
     expect(waiting.find((l) => l.includes('repo_host="ghe.example.com"'))).toMatch(/ 3$/);

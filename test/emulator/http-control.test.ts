@@ -30,9 +30,19 @@ describe('fake pull requests', () => {
       sha: 'b'.repeat(40),
     });
     expect(created.status).toBe(200);
-    expect(created.json()).toMatchObject({ number: 8, title: 'Fix the flux capacitor', mergeable: true, testMinutes: 10 });
+    expect(created.json()).toMatchObject({
+      number: 8,
+      title: 'Fix the flux capacitor',
+      mergeable: true,
+      testMinutes: 10,
+    });
     await submit(8);
-    expect(await c.pr(8)).toMatchObject({ prTitle: 'Fix the flux capacitor', prAuthor: 'doc', prSha: 'b'.repeat(40), prBaseBranch: 'main' });
+    expect(await c.pr(8)).toMatchObject({
+      prTitle: 'Fix the flux capacitor',
+      prAuthor: 'doc',
+      prSha: 'b'.repeat(40),
+      prBaseBranch: 'main',
+    });
     const updated = await c.post('/_emulator/pullRequests', { repo, number: 8, title: 'Fix it properly' });
     expect(updated.json()).toMatchObject({ title: 'Fix it properly', author: 'doc' });
   });
@@ -82,7 +92,10 @@ describe('clock and test runs', () => {
     const a = await c.advance(15);
     expect(a.json()).toEqual({ now: new Date(T0 + 15 * 60_000).toISOString() });
     expect([(await c.pr(1)).state, (await c.pr(2)).state]).toEqual(['merged', 'testing']);
-    expect((await c.get('/_emulator/clock')).json()).toMatchObject({ clock: 'manual', now: new Date(T0 + 15 * 60_000).toISOString() });
+    expect((await c.get('/_emulator/clock')).json()).toMatchObject({
+      clock: 'manual',
+      now: new Date(T0 + 15 * 60_000).toISOString(),
+    });
   });
 
   it('refuses negative minutes', async () => {
@@ -98,7 +111,9 @@ describe('clock and test runs', () => {
     const all = await c.runs();
     expect(all).toHaveLength(3);
     const main = (await c.get('/_emulator/testRuns?host=github.com&owner=acme&name=app&branch=main')).json().testRuns;
-    expect(main.map((r: any) => ({ pr: r.prNumbers, base: r.basePrNumbers, status: r.status, bis: r.isBisection }))).toEqual([
+    expect(
+      main.map((r: any) => ({ pr: r.prNumbers, base: r.basePrNumbers, status: r.status, bis: r.isBisection })),
+    ).toEqual([
       { pr: [1], base: [], status: 'in_progress', bis: false },
       { pr: [2], base: [1], status: 'in_progress', bis: false },
     ]);
@@ -163,7 +178,9 @@ describe('real clock', () => {
       expect((await rc.pr(1)).state).toBe('testing');
       // No request needed: the timer set for the run's due time merges it.
       const deadline = Date.now() + 5_000;
-      while (real.emu.engine.state.queues[Object.keys(real.emu.engine.state.queues)[0]!]?.entries['1']?.state !== 'merged') {
+      while (
+        real.emu.engine.state.queues[Object.keys(real.emu.engine.state.queues)[0]!]?.entries['1']?.state !== 'merged'
+      ) {
         if (Date.now() > deadline) throw new Error('run did not complete on the real clock');
         await new Promise((r) => setTimeout(r, 20));
       }

@@ -19,7 +19,11 @@ afterEach(async () => {
 describe('errors', () => {
   it('401 without a token or with a wrong one', async () => {
     const none = await fetch(`${c.origin}/v1/getQueue`, { method: 'POST', body: JSON.stringify(queue) });
-    expect([none.status, await none.text(), none.headers.get('content-type')]).toEqual([401, 'missing x-api-token header', 'text/plain; charset=utf-8']);
+    expect([none.status, await none.text(), none.headers.get('content-type')]).toEqual([
+      401,
+      'missing x-api-token header',
+      'text/plain; charset=utf-8',
+    ]);
     const wrong = await new Client(emu, `${TOKEN}x`).post('createQueue', queue);
     expect([wrong.status, wrong.text]).toEqual([401, 'invalid API token']);
     expect((await c.post('getQueue', queue)).status).toBe(404); // the refused create changed nothing
@@ -53,7 +57,9 @@ describe('errors', () => {
     expect((await new Client(emu, 'wrong').post('setImpactedTargets', targets, runId)).text).toBe('invalid API token');
     // The upload took effect: the PR, submitted with the token, is ready (its targets are known).
     expect((await c.post('submitPullRequest', { ...queue, pr: { number: 5 } })).status).toBe(200);
-    expect((await c.post('getSubmittedPullRequest', { ...queue, pr: { number: 5 } })).json().readiness.hasImpactedTargets).toBe(true);
+    expect(
+      (await c.post('getSubmittedPullRequest', { ...queue, pr: { number: 5 } })).json().readiness.hasImpactedTargets,
+    ).toBe(true);
   });
 
   it('400 for malformed JSON, a non-object body, and schema errors naming the field', async () => {
@@ -68,8 +74,14 @@ describe('errors', () => {
       [{ ...queue, pr: { number: 4294967296 } }, 'pr.number: expected integer 0..4294967295'],
       [{ ...queue, pr: {} }, 'pr.number: required'],
       [{ repo: { host: 'github.com', name: 'app' }, targetBranch: 'main', pr: { number: 1 } }, 'repo.owner: required'],
-      [{ ...queue, pr: { number: 1 }, priority: 'asap' }, 'priority: expected one of urgent, high, medium, low or an integer 0..255'],
-      [{ ...queue, pr: { number: 1 }, priority: 256 }, 'priority: expected one of urgent, high, medium, low or an integer 0..255'],
+      [
+        { ...queue, pr: { number: 1 }, priority: 'asap' },
+        'priority: expected one of urgent, high, medium, low or an integer 0..255',
+      ],
+      [
+        { ...queue, pr: { number: 1 }, priority: 256 },
+        'priority: expected one of urgent, high, medium, low or an integer 0..255',
+      ],
       [{ ...queue, pr: { number: 1 }, noBatch: 'yes' }, 'noBatch: expected true or false'],
       [{ repo, pr: { number: 1 } }, 'targetBranch: required'],
     ];
@@ -106,7 +118,9 @@ describe('robustness', () => {
 
     await new Promise<void>((resolve) => {
       const sock = connect(emu.port, emu.host, () => {
-        sock.write(`POST /v1/createQueue HTTP/1.1\r\nHost: x\r\nx-api-token: ${TOKEN}\r\nContent-Length: 1000\r\n\r\n{"repo":`);
+        sock.write(
+          `POST /v1/createQueue HTTP/1.1\r\nHost: x\r\nx-api-token: ${TOKEN}\r\nContent-Length: 1000\r\n\r\n{"repo":`,
+        );
         setTimeout(() => sock.destroy(), 20);
       });
       sock.on('close', () => resolve());

@@ -65,7 +65,9 @@ export class Client {
   }
 }
 
-export async function startTestEmulator(options: StartEmulatorOptions = {}): Promise<{ emu: RunningEmulator; client: Client }> {
+export async function startTestEmulator(
+  options: StartEmulatorOptions = {},
+): Promise<{ emu: RunningEmulator; client: Client }> {
   const emu = await startEmulator({
     host: '127.0.0.1',
     port: 0,

@@ -23,7 +23,11 @@ describe('history schemas', () => {
       actor: 'someone',
     });
     expect(item).toMatchObject({ state: 'tests_passed', reason: 'TEST_RUN_PASSED', testRunId: 'r1', actor: 'someone' });
-    const failed = timelineItemSchema.parse({ timestamp: 't', state: 'failed', failure: { reason: 'TEST_RUN_TIMEOUT', failureCausingStatuses: ['ci'] } });
+    const failed = timelineItemSchema.parse({
+      timestamp: 't',
+      state: 'failed',
+      failure: { reason: 'TEST_RUN_TIMEOUT', failureCausingStatuses: ['ci'] },
+    });
     expect(failed).toMatchObject({ reason: 'TEST_RUN_TIMEOUT', failureCausingStatuses: ['ci'] });
     expect(timelineItemSchema.parse({ state: null })).toEqual({ state: null });
   });
@@ -42,7 +46,13 @@ describe('history schemas', () => {
       { timestamp: at(0), state: 'pending' },
       { timestamp: at(0), state: 'not_ready' },
     ].map((x) => timelineItemSchema.parse(x));
-    expect(chronological(v1).map((t) => t.state)).toEqual(['not_ready', 'pending', 'testing', 'tests_passed', 'merged']);
+    expect(chronological(v1).map((t) => t.state)).toEqual([
+      'not_ready',
+      'pending',
+      'testing',
+      'tests_passed',
+      'merged',
+    ]);
   });
 
   it('tells bisection runs and runs that started one apart from either spelling', () => {
@@ -53,9 +63,18 @@ describe('history schemas', () => {
 
   it('refuses a testing-results window over 45 days or backwards before sending', () => {
     const base = { repo: { host: 'github.com', owner: 'o', name: 'n' }, targetBranch: 'main' };
-    expect(testingResultsRequest.safeParse({ ...base, since: '2026-01-01T00:00:00Z', until: '2026-02-15T00:00:00Z' }).success).toBe(true);
-    expect(testingResultsRequest.safeParse({ ...base, since: '2026-01-01T00:00:00Z', until: '2026-02-15T00:00:01Z' }).success).toBe(false);
-    expect(testingResultsRequest.safeParse({ ...base, since: '2026-01-02T00:00:00Z', until: '2026-01-01T00:00:00Z' }).success).toBe(false);
+    expect(
+      testingResultsRequest.safeParse({ ...base, since: '2026-01-01T00:00:00Z', until: '2026-02-15T00:00:00Z' })
+        .success,
+    ).toBe(true);
+    expect(
+      testingResultsRequest.safeParse({ ...base, since: '2026-01-01T00:00:00Z', until: '2026-02-15T00:00:01Z' })
+        .success,
+    ).toBe(false);
+    expect(
+      testingResultsRequest.safeParse({ ...base, since: '2026-01-02T00:00:00Z', until: '2026-01-01T00:00:00Z' })
+        .success,
+    ).toBe(false);
     expect(testingResultsRequest.safeParse({ ...base, take: 101 }).success).toBe(false);
   });
 });

@@ -17,19 +17,28 @@ const MIN = 60_000;
 
 beforeEach(async () => {
   ({ emu, client: c } = await startTestEmulator());
-  api = new MergeQueueClient(new HttpClient({ baseUrl: emu.url, token: emu.token, userAgent: 'mq-test', timeoutMs: 10_000, maxRetries: 0 }));
+  api = new MergeQueueClient(
+    new HttpClient({ baseUrl: emu.url, token: emu.token, userAgent: 'mq-test', timeoutMs: 10_000, maxRetries: 0 }),
+  );
   await c.post('createQueue', queue);
 });
 afterEach(async () => {
   await emu.close();
 });
 
-const fake = (number: number, extra: Record<string, unknown>) => c.post('/_emulator/pullRequests', { repo, number, ...extra });
+const fake = (number: number, extra: Record<string, unknown>) =>
+  c.post('/_emulator/pullRequests', { repo, number, ...extra });
 const submit = (number: number) => c.post('submitPullRequest', { ...queue, pr: { number } });
 
 /** A batch of 1..4 with #4 breaking the build: bisected down to #4; 1, 2, 3 merge on bisection runs. */
 async function bisected(): Promise<void> {
-  await c.post('updateQueue', { ...queue, batch: true, batchingMinSize: 4, bisectionConcurrency: 2, testingTimeoutMinutes: 60 });
+  await c.post('updateQueue', {
+    ...queue,
+    batch: true,
+    batchingMinSize: 4,
+    bisectionConcurrency: 2,
+    testingTimeoutMinutes: 60,
+  });
   await fake(4, { breaksBuild: true });
   for (const n of [1, 2, 3, 4]) await submit(n);
   await c.advance(60);
@@ -109,11 +118,18 @@ describe('getSubmittedPullRequests', () => {
   it('returns up to 50 PRs, lists the never-submitted ones in notFound, and refuses 51', async () => {
     await submit(1);
     await submit(2);
-    const a = await c.post('getSubmittedPullRequests', { ...queue, prs: [{ number: 2 }, { number: 9 }, { number: 1 }] });
+    const a = await c.post('getSubmittedPullRequests', {
+      ...queue,
+      prs: [{ number: 2 }, { number: 9 }, { number: 1 }],
+    });
     expect(a.status).toBe(200);
     const body = a.json();
     expect(body.pullRequests.map((p: any) => p.prNumber)).toEqual([2, 1]);
-    expect(body.pullRequests[0]).toMatchObject({ state: 'pending', isCurrentlySubmittedToQueue: true, readiness: { gitHubMergeability: 'mergeable' } });
+    expect(body.pullRequests[0]).toMatchObject({
+      state: 'pending',
+      isCurrentlySubmittedToQueue: true,
+      readiness: { gitHubMergeability: 'mergeable' },
+    });
     expect(body.pullRequests[0].timeline).toBeUndefined();
     expect(body.notFound).toEqual([{ number: 9 }]);
 
@@ -134,7 +150,11 @@ describe('getSubmittedPullRequests', () => {
 describe('listMergeQueueTestingResults', () => {
   it('has one row per PR per test attempt, with outcome, duration, bisection role and how the trip ended', async () => {
     await bisected();
-    const page = await api.listMergeQueueTestingResults({ ...queue, since: new Date(T0).toISOString(), until: new Date(T0 + 60 * MIN).toISOString() });
+    const page = await api.listMergeQueueTestingResults({
+      ...queue,
+      since: new Date(T0).toISOString(),
+      until: new Date(T0 + 60 * MIN).toISOString(),
+    });
     // ABCD (4 rows), AB (2), CD (2), C (1), D (1).
     expect(page.totalItems).toBe(10);
     const rows = page.testingResults ?? [];
@@ -167,22 +187,42 @@ describe('listMergeQueueTestingResults', () => {
     expect(all.totalItems).toBe(3);
     expect(all.testingResults.map((r: any) => r.prNumber)).toEqual([1, 2, 3]);
     const page = (await c.post('listMergeQueueTestingResults', { ...queue, offset: 1, take: 1 })).json();
-    expect(page).toMatchObject({ totalItems: 3, testingResults: [{ prNumber: 2, outcome: 'passed', bisection: null }] });
+    expect(page).toMatchObject({
+      totalItems: 3,
+      testingResults: [{ prNumber: 2, outcome: 'passed', bisection: null }],
+    });
     const since = new Date(T0).toISOString();
-    const tooLong = await c.post('listMergeQueueTestingResults', { ...queue, since, until: new Date(T0 + 46 * 86_400_000).toISOString() });
+    const tooLong = await c.post('listMergeQueueTestingResults', {
+      ...queue,
+      since,
+      until: new Date(T0 + 46 * 86_400_000).toISOString(),
+    });
     expect(tooLong.status).toBe(400);
     expect(tooLong.text).toMatch(/45 days/);
-    const ok = await c.post('listMergeQueueTestingResults', { ...queue, since, until: new Date(T0 + 45 * 86_400_000).toISOString() });
+    const ok = await c.post('listMergeQueueTestingResults', {
+      ...queue,
+      since,
+      until: new Date(T0 + 45 * 86_400_000).toISOString(),
+    });
     expect(ok.status).toBe(200);
     expect((await c.post('listMergeQueueTestingResults', { ...queue, take: 101 })).status).toBe(400);
     expect((await c.post('listMergeQueueTestingResults', { ...queue, take: 0 })).status).toBe(400);
     expect((await c.post('listMergeQueueTestingResults', { ...queue, offset: -1 })).status).toBe(400);
     await c.advance(5);
-    const later = await c.post('listMergeQueueTestingResults', { ...queue, since: new Date(T0 + 11 * MIN).toISOString() });
+    const later = await c.post('listMergeQueueTestingResults', {
+      ...queue,
+      since: new Date(T0 + 11 * MIN).toISOString(),
+    });
     expect(later.json()).toEqual({ testingResults: [], totalItems: 0 });
-    const backwards = await c.post('listMergeQueueTestingResults', { ...queue, since: new Date(T0 + 11 * MIN).toISOString(), until: since });
+    const backwards = await c.post('listMergeQueueTestingResults', {
+      ...queue,
+      since: new Date(T0 + 11 * MIN).toISOString(),
+      until: since,
+    });
     expect([backwards.status, backwards.text]).toEqual([400, 'since: must not be after until']);
-    await expect(api.listMergeQueueTestingResults({ ...queue, since, until: new Date(T0 + 46 * 86_400_000).toISOString() })).rejects.toThrow(/45 days/);
+    await expect(
+      api.listMergeQueueTestingResults({ ...queue, since, until: new Date(T0 + 46 * 86_400_000).toISOString() }),
+    ).rejects.toThrow(/45 days/);
   });
 });
 
@@ -222,7 +262,9 @@ describe('listPullRequests for statistics', () => {
     await c.advance(20); // 2 merges at 20
     await submit(3); // still testing
     const page = await api.listConcludedPullRequests({ ...queue, since: new Date(T0 + 15 * MIN).toISOString() });
-    expect(page.pullRequests?.map((p) => [p.prNumber, p.state, p.stateChangedAt])).toEqual([[2, 'merged', new Date(T0 + 20 * MIN).toISOString()]]);
+    expect(page.pullRequests?.map((p) => [p.prNumber, p.state, p.stateChangedAt])).toEqual([
+      [2, 'merged', new Date(T0 + 20 * MIN).toISOString()],
+    ]);
     const until = (await c.post('listPullRequests', { ...queue, until: new Date(T0 + 15 * MIN).toISOString() })).json();
     expect(until.pullRequests.map((p: any) => p.prNumber)).toEqual([1]);
     // The submission time of each is in its timeline.
@@ -249,7 +291,11 @@ describe('request string limits', () => {
     expect((await fake(1, { author: long(256) })).status).toBe(400);
     const run = await c.post('getMergeQueueTestingDetails', { ...queue, testRunId: long(513) });
     expect(run.status).toBe(400);
-    const targets = await c.post('setImpactedTargets', { ...queue, pr: { number: 1, sha: 'abc' }, impactedTargets: [long(1025)] });
+    const targets = await c.post('setImpactedTargets', {
+      ...queue,
+      pr: { number: 1, sha: 'abc' },
+      impactedTargets: [long(1025)],
+    });
     expect(targets.status).toBe(400);
     const statuses = await c.post('updateQueue', { ...queue, requiredStatuses: [long(256)] });
     expect(statuses.status).toBe(400);

@@ -18,12 +18,21 @@ afterEach(async () => {
 function raw(url: string, method: string, path: string, body?: string): Promise<{ status: number; text: string }> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = request({ host: u.hostname, port: u.port, method, path, headers: { 'x-api-token': TOKEN, 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        method,
+        path,
+        headers: { 'x-api-token': TOKEN, 'content-type': 'application/json' },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -42,8 +51,14 @@ describe('routing without URL parsing', () => {
     expect((await raw(url, 'POST', '/v1/x/../getQueue', body)).status).toBe(200);
     // `//host/path` is an authority: only the path after it counts.
     expect(await raw(url, 'POST', '//v1/getQueue', body)).toEqual({ status: 404, text: 'no such endpoint: /getQueue' });
-    expect(await raw(url, 'POST', '/v1/get%51ueue', body)).toEqual({ status: 404, text: 'no such endpoint: /v1/get%51ueue' });
-    expect(await raw(url, 'GET', '/v1/getQueue')).toEqual({ status: 405, text: 'method GET not allowed on /v1/getQueue; use POST' });
+    expect(await raw(url, 'POST', '/v1/get%51ueue', body)).toEqual({
+      status: 404,
+      text: 'no such endpoint: /v1/get%51ueue',
+    });
+    expect(await raw(url, 'GET', '/v1/getQueue')).toEqual({
+      status: 405,
+      text: 'method GET not allowed on /v1/getQueue; use POST',
+    });
     expect((await raw(url, 'GET', '/v1/_emulator/clock')).status).toBe(200);
     // More distinct paths than the route cache holds: every answer is still right.
     for (let i = 0; i < 300; i++) {

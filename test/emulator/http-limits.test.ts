@@ -32,7 +32,13 @@ function upload(headers: Record<string, string>, total: number): Promise<Upload>
     let written = 0;
     let answered = false;
     const req = request(
-      { host: emu.host, port: emu.port, method: 'POST', path: '/v1/setImpactedTargets', headers: { 'x-api-token': emu.token, ...headers } },
+      {
+        host: emu.host,
+        port: emu.port,
+        method: 'POST',
+        path: '/v1/setImpactedTargets',
+        headers: { 'x-api-token': emu.token, ...headers },
+      },
       (res) => {
         answered = true;
         let body = '';

@@ -54,7 +54,9 @@ describe('pull requests', () => {
   });
 
   it('accepts pr.number as a numeric string and priority as a name in any case or a number', async () => {
-    expect((await c.post('submitPullRequest', { ...queue, pr: { number: '31' }, priority: 'URGENT' })).status).toBe(200);
+    expect((await c.post('submitPullRequest', { ...queue, pr: { number: '31' }, priority: 'URGENT' })).status).toBe(
+      200,
+    );
     expect(await c.pr(31)).toMatchObject({ priorityValue: 0, priorityName: 'urgent', skipTheLine: true });
     await c.post('submitPullRequest', { ...queue, pr: { number: 32 }, priority: 200, noBatch: true });
     expect(await c.pr(32)).toMatchObject({ priorityValue: 200, priorityName: 'low', noBatch: true });
@@ -95,20 +97,28 @@ describe('pull requests', () => {
     ]);
     const pending = await c.post('restartTestsOnPullRequest', { ...queue, pr: { number: 2 } });
     expect(pending.status).toBe(400);
-    expect(pending.text).toBe('pull request #2 is pending; only testing or pending_failure pull requests can be restarted');
+    expect(pending.text).toBe(
+      'pull request #2 is pending; only testing or pending_failure pull requests can be restarted',
+    );
   });
 
   it('setImpactedTargets stores targets per SHA; they show in the testing details', async () => {
     const sha = 'a'.repeat(40);
     await c.post('/_emulator/pullRequests', { repo, number: 4, sha });
-    const a = await c.post('setImpactedTargets', { ...queue, pr: { number: 4, sha }, impactedTargets: ['//app:lib', '//app:test'] });
+    const a = await c.post('setImpactedTargets', {
+      ...queue,
+      pr: { number: 4, sha },
+      impactedTargets: ['//app:lib', '//app:test'],
+    });
     expect([a.status, a.text]).toEqual([200, 'OK']);
     await c.post('submitPullRequest', { ...queue, pr: { number: 4 } });
     expect((await c.pr(4)).readiness.hasImpactedTargets).toBe(true);
     const [run] = await c.runs();
     const details = (await c.post('getMergeQueueTestingDetails', { ...queue, testRunId: run!.id })).json();
     expect(details.impactedTargetsForTestedPrs).toEqual(['//app:lib', '//app:test']);
-    expect((await c.post('setImpactedTargets', { ...queue, pr: { number: 4, sha }, impactedTargets: 'ALL' })).status).toBe(200);
+    expect(
+      (await c.post('setImpactedTargets', { ...queue, pr: { number: 4, sha }, impactedTargets: 'ALL' })).status,
+    ).toBe(200);
     const bad = await c.post('setImpactedTargets', { ...queue, pr: { number: 4, sha }, impactedTargets: 'SOME' });
     expect([bad.status, bad.text]).toEqual([400, 'impactedTargets: expected "ALL" or an array of strings']);
   });
@@ -126,7 +136,9 @@ describe('pull requests', () => {
       testBranch: `trunk-merge/pr-2/${id}`,
       createdAt: new Date(T0).toISOString(),
       status: 'in_progress',
-      checkSuites: [{ checkRuns: [{ name: 'build', status: 'IN_PROGRESS', url: `https://ci.emulator.invalid/runs/${id}` }] }],
+      checkSuites: [
+        { checkRuns: [{ name: 'build', status: 'IN_PROGRESS', url: `https://ci.emulator.invalid/runs/${id}` }] },
+      ],
       statusChecks: [{ context: 'build', state: 'PENDING' }],
       testedPullRequests: [{ prNumber: 2, prUrl: 'https://github.com/acme/app/pull/2', title: 'PR #2' }],
       dependentPrs: [1],
@@ -135,7 +147,10 @@ describe('pull requests', () => {
     await c.advance(10);
     const done = (await c.post('getMergeQueueTestingDetails', { ...queue, testRunId: id })).json();
     expect(done.status).toBe('succeeded');
-    const missing = await c.post('getMergeQueueTestingDetails', { ...queue, testRunId: '00000000-0000-4000-8000-000000000000' });
+    const missing = await c.post('getMergeQueueTestingDetails', {
+      ...queue,
+      testRunId: '00000000-0000-4000-8000-000000000000',
+    });
     expect(missing.status).toBe(404);
   });
 

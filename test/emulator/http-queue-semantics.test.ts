@@ -35,7 +35,11 @@ describe('issue 6 over HTTP', () => {
     expect(paused.json().state).toBe('switching_modes');
     await c.post('updateQueue', { ...queue, state: 'running' });
     await c.advance(10);
-    expect((await c.post('getQueue', queue)).json()).toMatchObject({ state: 'running', mode: 'parallel', batch: false });
+    expect((await c.post('getQueue', queue)).json()).toMatchObject({
+      state: 'running',
+      mode: 'parallel',
+      batch: false,
+    });
   });
 
   it('marks bisection runs in the test-run listing and reports them under queue_type="bisection"', async () => {
@@ -52,7 +56,11 @@ describe('issue 6 over HTTP', () => {
     ]);
     expect(runs[1].testBranch).toMatch(/-bisection$/);
     const details = await c.post('getMergeQueueTestingDetails', { ...queue, testRunId: runs[2].testBranch });
-    expect(details.json()).toMatchObject({ testedPullRequests: [{ prNumber: 2 }], dependentPrs: [1], status: 'in_progress' });
+    expect(details.json()).toMatchObject({
+      testedPullRequests: [{ prNumber: 2 }],
+      dependentPrs: [1],
+      status: 'in_progress',
+    });
     const metrics = (await c.get('/v1/getMergeQueueMetrics')).text;
     const b = 'repo="acme/app",branch="main",queue_type="bisection"';
     expect(metrics).toContain(`mq_testing_slots_active{${b}} 2`);
@@ -90,6 +98,10 @@ describe('issue 6 over HTTP', () => {
       [[2], [1]],
     ]);
     const details = (await c.post('getMergeQueueTestingDetails', { ...queue, testRunId: runs[1]!.id })).json();
-    expect(details).toMatchObject({ impactedTargets: ['api', 'ALL'], impactedTargetsForTestedPrs: ['ALL'], dependentPrs: [1] });
+    expect(details).toMatchObject({
+      impactedTargets: ['api', 'ALL'],
+      impactedTargetsForTestedPrs: ['ALL'],
+      dependentPrs: [1],
+    });
   });
 });

@@ -56,7 +56,13 @@ describe('queues', () => {
     await c.post('submitPullRequest', { ...queue, pr: { number: 7 }, priority: 'high' });
     const q = (await c.post('getQueue', queue)).json();
     for (const k of SETTINGS) expect(q).toHaveProperty(k);
-    expect(q).toMatchObject({ state: 'running', branch: 'main', mode: 'single', concurrency: 1, mergeMethod: 'squash' });
+    expect(q).toMatchObject({
+      state: 'running',
+      branch: 'main',
+      mode: 'single',
+      concurrency: 1,
+      mergeMethod: 'squash',
+    });
     expect(q.enqueuedPullRequests.map((e: any) => [e.prNumber, e.state])).toEqual([
       [5, 'testing'],
       [7, 'pending'],
@@ -143,8 +149,13 @@ describe('queues', () => {
     expect(enqueuedPullRequests).toEqual([]);
     expect(settings).toEqual(body);
     // v1: an empty list is ignored; deleteRequiredStatuses clears the override.
-    expect((await c.post('updateQueue', { ...queue, requiredStatuses: [] })).json().requiredStatuses).toEqual(['build', 'lint']);
-    expect((await c.post('updateQueue', { ...queue, deleteRequiredStatuses: true })).json().requiredStatuses).toEqual([]);
+    expect((await c.post('updateQueue', { ...queue, requiredStatuses: [] })).json().requiredStatuses).toEqual([
+      'build',
+      'lint',
+    ]);
+    expect((await c.post('updateQueue', { ...queue, deleteRequiredStatuses: true })).json().requiredStatuses).toEqual(
+      [],
+    );
   });
 
   it('updateQueue refuses switching_modes and out-of-range values without changing anything', async () => {

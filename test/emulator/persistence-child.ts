@@ -39,7 +39,10 @@ export async function startChild(args: string[]): Promise<EmulatorChild> {
 }
 
 /** Runs `mq emulator start ARGS` expecting it to exit by itself; returns its exit code and stderr. */
-export async function runChild(args: string[], timeoutMs = 10_000): Promise<{ code: number | null; stderr: string; stdout: string }> {
+export async function runChild(
+  args: string[],
+  timeoutMs = 10_000,
+): Promise<{ code: number | null; stderr: string; stdout: string }> {
   const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '--token', TOKEN, ...args], {
     env: baseEnv() as NodeJS.ProcessEnv,
   });

@@ -79,7 +79,8 @@ describe('kill -9', () => {
       for (let n = start; !stop; n += 3) {
         try {
           if ((await c.post('submitPullRequest', { ...queue, pr: { number: n } })).status === 200) submitted.add(n);
-          if (n % 5 === 0 && (await c.post('cancelPullRequest', { ...queue, pr: { number: n } })).status === 200) cancelled.add(n);
+          if (n % 5 === 0 && (await c.post('cancelPullRequest', { ...queue, pr: { number: n } })).status === 200)
+            cancelled.add(n);
         } catch {
           return; // the process is gone
         }
@@ -89,7 +90,8 @@ describe('kill -9', () => {
       for (let n = 10_000; !stop; n++) {
         try {
           const title = `title ${n}`;
-          if ((await c.post('/_emulator/pullRequests', { repo: queue.repo, number: n, title })).status === 200) titled.set(n, title);
+          if ((await c.post('/_emulator/pullRequests', { repo: queue.repo, number: n, title })).status === 200)
+            titled.set(n, title);
           const a = await c.advance(1);
           if (a.status === 200) advancedTo = a.json().now;
         } catch {
@@ -129,7 +131,8 @@ describe('snapshots', () => {
   it('compacts the journal into state.json while running, and a restart sees the same state', async () => {
     const { emu, client } = await startTestEmulator({ dataDir: dir, snapshotMinBytes: 2_000 });
     await client.post('createQueue', { ...queue, concurrency: 3 });
-    for (let n = 1; n <= 60; n++) expect((await client.post('submitPullRequest', { ...queue, pr: { number: n } })).status).toBe(200);
+    for (let n = 1; n <= 60; n++)
+      expect((await client.post('submitPullRequest', { ...queue, pr: { number: n } })).status).toBe(200);
     await client.advance(5);
     const snap = JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')) as { seq: number };
     expect(snap.seq).toBeGreaterThan(10);
@@ -230,7 +233,9 @@ describe('a full disk', () => {
           }
           expect(refused).toBeDefined();
           // The refused change is not there; everything acknowledged is.
-          expect((await client.post('getSubmittedPullRequest', { ...queue, pr: { number: refused! } })).status).toBe(404);
+          expect((await client.post('getSubmittedPullRequest', { ...queue, pr: { number: refused! } })).status).toBe(
+            404,
+          );
           for (const n of acknowledged) expect((await client.pr(n)).state).not.toBe('cancelled');
           rmSync(filler);
           expect((await client.post('submitPullRequest', { ...queue, pr: { number: 500 } })).status).toBe(200);
@@ -239,7 +244,9 @@ describe('a full disk', () => {
         }
         const again = await startTestEmulator({ dataDir: data });
         try {
-          expect((await again.client.post('getSubmittedPullRequest', { ...queue, pr: { number: 500 } })).status).toBe(200);
+          expect((await again.client.post('getSubmittedPullRequest', { ...queue, pr: { number: 500 } })).status).toBe(
+            200,
+          );
           const entries = Object.keys(Object.values((await loadState(data))!.queues)[0]!.entries).map(Number);
           expect(entries).toContain(500);
         } finally {

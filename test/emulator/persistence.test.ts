@@ -64,7 +64,9 @@ it('has each mutation on disk before it is acknowledged', async () => {
 it('refuses a corrupt state file, naming it, and does not overwrite it', async () => {
   const file = join(dir, 'state.json');
   await writeFile(file, '{"state": {"format": "mq-emulator-engine", "vers');
-  await expect(startEmulator({ dataDir: dir, port: 0, token: TOKEN })).rejects.toThrow(`emulator state file ${file} is corrupt`);
+  await expect(startEmulator({ dataDir: dir, port: 0, token: TOKEN })).rejects.toThrow(
+    `emulator state file ${file} is corrupt`,
+  );
   await writeFile(file, JSON.stringify({ state: { hello: 'world' } }));
   await expect(startEmulator({ dataDir: dir, port: 0, token: TOKEN })).rejects.toThrow(file);
   expect(await readFile(file, 'utf8')).toBe(JSON.stringify({ state: { hello: 'world' } }));
@@ -86,7 +88,9 @@ it('keeps every acknowledged mutation through kill -9 in the middle of a burst',
   const script = `import { startEmulator } from ${JSON.stringify(bundle)};
 const emu = await startEmulator({ dataDir: ${JSON.stringify(data)}, port: 0, token: ${JSON.stringify(TOKEN)}, clock: 'manual' });
 process.stdout.write(emu.url + '\\n');`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.setEncoding('utf8');
     child.stdout.once('data', (d: string) => resolve(d.trim()));

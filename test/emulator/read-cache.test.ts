@@ -56,7 +56,10 @@ describe('kept answers of getSubmittedPullRequest', () => {
     // Another body (the timeline asked for; the same request spelled otherwise) is its own answer.
     const timeline = await read(c, { ...body, includeTimeline: true });
     expect(timeline.json().timeline.length).toBeGreaterThan(0);
-    const spelled = await c.post('getSubmittedPullRequest', `{ "pr": {"number": 1}, "targetBranch": "main", "repo": ${JSON.stringify(queue.repo)} }`);
+    const spelled = await c.post(
+      'getSubmittedPullRequest',
+      `{ "pr": {"number": 1}, "targetBranch": "main", "repo": ${JSON.stringify(queue.repo)} }`,
+    );
     expect(spelled.text).toBe(first.text);
     expect(lookups.count).toBe(3);
   });

@@ -54,7 +54,10 @@ describe('--host', () => {
   it('with --host 0.0.0.0 prints an export line with a loopback URL that mq accepts', async () => {
     const { out, err, io } = capture();
     const stop = new AbortController();
-    const done = runEmulatorStart({ host: '0.0.0.0', hostExplicit: true, port: 0, token: TOKEN, clock: 'manual', signal: stop.signal }, io);
+    const done = runEmulatorStart(
+      { host: '0.0.0.0', hostExplicit: true, port: 0, token: TOKEN, clock: 'manual', signal: stop.signal },
+      io,
+    );
     try {
       await until(() => out.join('').split('\n').length > 3);
       const lines = out.join('').split('\n');
@@ -75,7 +78,9 @@ describe('--host', () => {
 
 describe('tokens and data dirs', () => {
   it('holds MQ_EMULATOR_TOKEN to the same minimum length as --token', async () => {
-    const short = await runCli(['emulator', 'start', '--port', '0'], { env: { ...baseEnv(), MQ_EMULATOR_TOKEN: 'short' } });
+    const short = await runCli(['emulator', 'start', '--port', '0'], {
+      env: { ...baseEnv(), MQ_EMULATOR_TOKEN: 'short' },
+    });
     expect(short.exitCode).toBe(2);
     expect(short.stderr).toContain('MQ_EMULATOR_TOKEN: use at least 8 characters');
     expect(short.stdout).toBe('');

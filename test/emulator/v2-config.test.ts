@@ -12,9 +12,21 @@ it('patches settings by their v2 names, leaves the rest, and v1 sees the change'
   const path = `/v2/merge-queues/${q.id}/config`;
   const patched = await ok(
     MergeQueue,
-    v2(c, 'PATCH', path, { concurrency: 4, allowBatching: true, mergeMethod: 'mergeCommit', requiredStatuses: ['build'], enqueueingLabel: 'go' }),
+    v2(c, 'PATCH', path, {
+      concurrency: 4,
+      allowBatching: true,
+      mergeMethod: 'mergeCommit',
+      requiredStatuses: ['build'],
+      enqueueingLabel: 'go',
+    }),
   );
-  expect(patched.config).toMatchObject({ concurrency: 4, allowBatching: true, mergeMethod: 'mergeCommit', requiredStatuses: ['build'], enqueueingLabel: 'go' });
+  expect(patched.config).toMatchObject({
+    concurrency: 4,
+    allowBatching: true,
+    mergeMethod: 'mergeCommit',
+    requiredStatuses: ['build'],
+    enqueueingLabel: 'go',
+  });
   expect(patched.config.batchingMinSize).toBe(q.config.batchingMinSize);
   const v1 = (await c.post('getQueue', queue)).json();
   expect(v1).toMatchObject({ concurrency: 4, batch: true, mergeMethod: 'merge_commit', requiredStatuses: ['build'] });
@@ -32,7 +44,10 @@ it('switches modes; while a switch is under way config and mode writes are 409 M
   const c = await start();
   const { q } = await setUp(c);
   const sw = `/v2/merge-queues/${q.id}/switch-modes`;
-  expect(await ok(StateChange, v2(c, 'POST', sw, { mode: 'graph' }))).toMatchObject({ mode: 'graph', state: 'running' });
+  expect(await ok(StateChange, v2(c, 'POST', sw, { mode: 'graph' }))).toMatchObject({
+    mode: 'graph',
+    state: 'running',
+  });
   expect((await c.post('getQueue', queue)).json().mode).toBe('parallel');
   await ok(StateChange, v2(c, 'POST', sw, { mode: 'queue' }));
   // An admitted PR makes the next switch wait for the queue to empty.
@@ -43,5 +58,8 @@ it('switches modes; while a switch is under way config and mode writes are 409 M
   await fails(v2(c, 'PATCH', `/v2/merge-queues/${q.id}/config`, { concurrency: 3 }), 409, 'MODE_CHANGE_IN_PROGRESS');
   await fails(v2(c, 'POST', sw, { mode: 'tree' }), 400, 'VALIDATION_FAILED');
   await c.advance(30);
-  expect(await ok(MergeQueue, v2(c, 'GET', `/v2/merge-queues/${q.id}`))).toMatchObject({ state: 'running', mode: 'graph' });
+  expect(await ok(MergeQueue, v2(c, 'GET', `/v2/merge-queues/${q.id}`))).toMatchObject({
+    state: 'running',
+    mode: 'graph',
+  });
 });

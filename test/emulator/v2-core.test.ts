@@ -8,7 +8,21 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 
 import { queue } from './http-helpers.js';
-import { fails, KEY, list, MergeQueue, ok, PullRequest, READER, Repository, setUp, StateChange, start, stop, v2 } from './v2-helpers.js';
+import {
+  fails,
+  KEY,
+  list,
+  MergeQueue,
+  ok,
+  PullRequest,
+  READER,
+  Repository,
+  setUp,
+  StateChange,
+  start,
+  stop,
+  v2,
+} from './v2-helpers.js';
 
 let dir: string | undefined;
 afterEach(async () => {
@@ -29,7 +43,13 @@ it('serves a PR submitted through v2 to v1 and the other way round, with stable 
   for (const p of found.data) {
     const v1 = await c.pr(p.number);
     // The mapping table: v1 field -> v2 field.
-    expect(p).toMatchObject({ number: v1.prNumber, title: v1.prTitle, sha: v1.prSha, baseBranch: v1.prBaseBranch, author: v1.prAuthor });
+    expect(p).toMatchObject({
+      number: v1.prNumber,
+      title: v1.prTitle,
+      sha: v1.prSha,
+      baseBranch: v1.prBaseBranch,
+      author: v1.prAuthor,
+    });
     expect(p.isCurrentlySubmittedToQueue).toBe(v1.isCurrentlySubmittedToQueue);
     expect(p.queueEntry).toMatchObject({
       id: v1.id,
@@ -67,10 +87,16 @@ it('takes Bearer keys only, in the envelope, and refuses a write a key may not m
   await fails(v2(c, 'GET', '/v2/merge-queues', undefined, c.token), 401, 'INVALID_TOKEN');
   // A v2 key on v1 is refused.
   expect((await c.request('POST', '/v1/getQueue', queue, { 'x-api-token': KEY })).status).toBe(401);
-  expect((await c.request('POST', '/v1/getQueue', queue, { 'x-api-token': '', authorization: `Bearer ${KEY}` })).status).toBe(401);
+  expect(
+    (await c.request('POST', '/v1/getQueue', queue, { 'x-api-token': '', authorization: `Bearer ${KEY}` })).status,
+  ).toBe(401);
   // A key with no permission reads but cannot write.
   await ok(list(MergeQueue), v2(c, 'GET', '/v2/merge-queues', undefined, READER));
-  await fails(v2(c, 'POST', `/v2/merge-queues/${q.id}/pull-requests`, { number: 1 }, READER), 403, 'INSUFFICIENT_PERMISSIONS');
+  await fails(
+    v2(c, 'POST', `/v2/merge-queues/${q.id}/pull-requests`, { number: 1 }, READER),
+    403,
+    'INSUFFICIENT_PERMISSIONS',
+  );
   await fails(v2(c, 'POST', `/v2/merge-queues/${q.id}/pause`, undefined, READER), 403, 'INSUFFICIENT_PERMISSIONS');
   expect((await c.pr(1).catch((e: Error) => e.message)) as string).toMatch(/404/);
   // Malformed bodies and unknown paths answer in the envelope too.
@@ -81,8 +107,16 @@ it('takes Bearer keys only, in the envelope, and refuses a write a key may not m
 it('answers the core operations with their documented codes', async () => {
   const c = await start();
   const { repo, q } = await setUp(c);
-  await fails(v2(c, 'POST', '/v2/merge-queues', { repositoryId: repo.id, targetBranch: 'main' }), 409, 'QUEUE_ALREADY_EXISTS');
-  await fails(v2(c, 'POST', '/v2/merge-queues', { repositoryId: repo.id, targetBranch: 'x', extra: 1 }), 400, 'VALIDATION_FAILED');
+  await fails(
+    v2(c, 'POST', '/v2/merge-queues', { repositoryId: repo.id, targetBranch: 'main' }),
+    409,
+    'QUEUE_ALREADY_EXISTS',
+  );
+  await fails(
+    v2(c, 'POST', '/v2/merge-queues', { repositoryId: repo.id, targetBranch: 'x', extra: 1 }),
+    400,
+    'VALIDATION_FAILED',
+  );
   await fails(v2(c, 'GET', '/v2/merge-queues/nope0000'), 404, 'MERGE_QUEUE_NOT_FOUND');
   await fails(v2(c, 'GET', '/v2/pull-requests/00000000-0000-5000-8000-000000000000'), 404, 'PR_NOT_FOUND');
   const pr = await ok(PullRequest, v2(c, 'POST', `/v2/merge-queues/${q.id}/pull-requests`, { number: 3 }), 201);

@@ -109,7 +109,12 @@ export const StateChange = z.strictObject({
   pullRequestsUrl: z.string(),
 });
 export const list = <T extends z.ZodType>(item: T) =>
-  z.strictObject({ data: z.array(item).max(100), nextCursor: z.nullable(z.string()), hasMore: z.boolean(), total: z.optional(z.int()) });
+  z.strictObject({
+    data: z.array(item).max(100),
+    nextCursor: z.nullable(z.string()),
+    hasMore: z.boolean(),
+    total: z.optional(z.int()),
+  });
 export const ErrorResponse = z.strictObject({ error: z.strictObject({ code: z.string(), message: z.string() }) });
 
 let emu: RunningEmulator | undefined;
@@ -135,14 +140,22 @@ export function v2(c: Client, method: string, path: string, body?: unknown, key 
   return c.request(method, path, body, { 'x-api-token': '', authorization: `Bearer ${key}` });
 }
 
-export async function ok<T extends z.ZodType>(schema: T, answer: Promise<{ status: number; text: string; headers: Headers }>, status = 200) {
+export async function ok<T extends z.ZodType>(
+  schema: T,
+  answer: Promise<{ status: number; text: string; headers: Headers }>,
+  status = 200,
+) {
   const a = await answer;
   expect(a.status, a.text).toBe(status);
   expect(a.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   return schema.parse(JSON.parse(a.text)) as z.output<T>;
 }
 
-export async function fails(answer: Promise<{ status: number; text: string; headers: Headers }>, status: number, code: string) {
+export async function fails(
+  answer: Promise<{ status: number; text: string; headers: Headers }>,
+  status: number,
+  code: string,
+) {
   const a = await answer;
   expect(a.status, a.text).toBe(status);
   expect(a.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
@@ -150,10 +163,17 @@ export async function fails(answer: Promise<{ status: number; text: string; head
 }
 
 export async function setUp(c: Client) {
-  const repos = await ok(list(Repository), v2(c, 'GET', '/v2/repositories?providerUrl=https://github.com/acme/app.git/'));
+  const repos = await ok(
+    list(Repository),
+    v2(c, 'GET', '/v2/repositories?providerUrl=https://github.com/acme/app.git/'),
+  );
   const repo = repos.data[0]!;
   expect(repo).toMatchObject({ provider: 'github', path: 'acme/app', url: 'https://github.com/acme/app' });
-  const q = await ok(MergeQueue, v2(c, 'POST', '/v2/merge-queues', { repositoryId: repo.id, targetBranch: 'main' }), 201);
+  const q = await ok(
+    MergeQueue,
+    v2(c, 'POST', '/v2/merge-queues', { repositoryId: repo.id, targetBranch: 'main' }),
+    201,
+  );
   return { repo, q };
 }
 
@@ -168,15 +188,37 @@ export const TestingResult = z.strictObject({
   verificationRunId: z.optional(z.string()),
 });
 
-const Queued = z.strictObject({ id: z.string().regex(UUID), number: z.int(), sha: z.string(), title: z.string(), url: z.optional(z.string()) });
-const EntryState = z.enum(['notReady', 'pending', 'testing', 'testsPassed', 'merged', 'failed', 'cancelled', 'pendingFailure']);
+const Queued = z.strictObject({
+  id: z.string().regex(UUID),
+  number: z.int(),
+  sha: z.string(),
+  title: z.string(),
+  url: z.optional(z.string()),
+});
+const EntryState = z.enum([
+  'notReady',
+  'pending',
+  'testing',
+  'testsPassed',
+  'merged',
+  'failed',
+  'cancelled',
+  'pendingFailure',
+]);
 export const MergeQueueOrder = z.strictObject({
   mode: z.enum(['queue', 'graph']),
   queueState: z.enum(['running', 'paused', 'draining', 'switchingModes']),
   batchingEnabled: z.boolean(),
   isolationResolved: z.boolean(),
   hasCycle: z.boolean(),
-  batches: z.array(z.strictObject({ verificationRunId: z.string(), state: EntryState, isBisection: z.boolean(), pullRequests: z.array(Queued) })),
+  batches: z.array(
+    z.strictObject({
+      verificationRunId: z.string(),
+      state: EntryState,
+      isBisection: z.boolean(),
+      pullRequests: z.array(Queued),
+    }),
+  ),
   pending: z.array(
     z.strictObject({
       pullRequest: Queued,

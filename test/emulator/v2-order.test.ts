@@ -9,21 +9,37 @@ afterEach(stop);
 it('cuts the queue into runs, waiting PRs and PRs not yet admitted, as v1 orders them', async () => {
   const c = await start();
   const { q } = await setUp(c);
-  await c.post('updateQueue', { ...queue, concurrency: 2, batch: true, batchingMinSize: 2, batchingMaxWaitTimeMinutes: 10 });
+  await c.post('updateQueue', {
+    ...queue,
+    concurrency: 2,
+    batch: true,
+    batchingMinSize: 2,
+    batchingMaxWaitTimeMinutes: 10,
+  });
   await c.post('/_emulator/pullRequests', { repo: queue.repo, number: 9, mergeable: false });
   for (const n of [1, 2, 3, 4, 5, 6, 9]) await c.post('submitPullRequest', { ...queue, pr: { number: n } });
   const order = await ok(MergeQueueOrder, v2(c, 'GET', `/v2/merge-queues/${q.id}/order`));
   const v1 = (await c.post('getQueue', queue)).json().enqueuedPullRequests.map((p: { prNumber: number }) => p.prNumber);
-  const flat = [...order.batches.flatMap((b) => b.pullRequests.map((p) => p.number)), ...order.pending.map((p) => p.pullRequest.number)];
+  const flat = [
+    ...order.batches.flatMap((b) => b.pullRequests.map((p) => p.number)),
+    ...order.pending.map((p) => p.pullRequest.number),
+  ];
   expect(flat).toEqual(v1);
-  expect(order).toMatchObject({ mode: 'queue', queueState: 'running', batchingEnabled: true, awaitingAdmissionTotal: 1 });
+  expect(order).toMatchObject({
+    mode: 'queue',
+    queueState: 'running',
+    batchingEnabled: true,
+    awaitingAdmissionTotal: 1,
+  });
   expect(order.batches.map((b) => [b.state, b.pullRequests.length])).toEqual([
     ['testing', 2],
     ['testing', 2],
   ]);
   const runs = await c.runs();
   expect(order.batches.map((b) => b.verificationRunId)).toEqual(runs.map((r) => r.id));
-  expect(order.pending.map((p) => [p.pullRequest.number, p.directlyAhead.map((a) => a.number), p.schedulability])).toEqual([
+  expect(
+    order.pending.map((p) => [p.pullRequest.number, p.directlyAhead.map((a) => a.number), p.schedulability]),
+  ).toEqual([
     [5, [4], 'schedulable'],
     [6, [5], 'schedulable'],
   ]);

@@ -28,13 +28,18 @@ it('prints MQ_V2_API_KEY after MQ_TOKEN; the key works on /v2 only, the token on
     const dash = /v2 API key "dash" \(read only\): (trunk_v2_[0-9a-f]{48})/.exec(err.join(''))?.[1] as string;
     expect(dash).toBeDefined();
     const origin = url.replace(/\/v1$/, '');
-    const get = (k: string, headers: Record<string, string> = { authorization: `Bearer ${k}` }) => fetch(`${origin}/v2/merge-queues`, { headers });
+    const get = (k: string, headers: Record<string, string> = { authorization: `Bearer ${k}` }) =>
+      fetch(`${origin}/v2/merge-queues`, { headers });
     expect((await get(key)).status).toBe(200);
     expect((await get(dash)).status).toBe(200);
     expect((await get(token)).status).toBe(401);
     expect((await get('', { 'x-api-token': token })).status).toBe(401);
     const create = (headers: Record<string, string>) =>
-      fetch(`${url}/createQueue`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(queue) });
+      fetch(`${url}/createQueue`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(queue),
+      });
     expect((await create({ 'x-api-token': key })).status).toBe(401);
     expect((await create({ authorization: `Bearer ${key}` })).status).toBe(401);
     expect((await create({ 'x-api-token': token })).status).toBe(200);

@@ -8,11 +8,19 @@ afterEach(stop);
 
 it('uploads targets by number or head branch, ALL as impactsAllTargets, and the PR is admitted', async () => {
   const c = await start();
-  const repo = (await ok(list(Repository), v2(c, 'GET', '/v2/repositories?providerUrl=https://github.com/acme/app'))).data[0]!;
-  const q = await ok(MergeQueue, v2(c, 'POST', '/v2/merge-queues', { repositoryId: repo.id, targetBranch: 'main', mode: 'graph' }), 201);
+  const repo = (await ok(list(Repository), v2(c, 'GET', '/v2/repositories?providerUrl=https://github.com/acme/app')))
+    .data[0]!;
+  const q = await ok(
+    MergeQueue,
+    v2(c, 'POST', '/v2/merge-queues', { repositoryId: repo.id, targetBranch: 'main', mode: 'graph' }),
+    201,
+  );
   const one = await ok(PullRequest, v2(c, 'POST', `/v2/merge-queues/${q.id}/pull-requests`, { number: 1 }), 201);
   const two = await ok(PullRequest, v2(c, 'POST', `/v2/merge-queues/${q.id}/pull-requests`, { number: 2 }), 201);
-  expect(one.queueEntry).toMatchObject({ state: 'notReady', readiness: { requiresImpactedTargets: true, hasImpactedTargets: false } });
+  expect(one.queueEntry).toMatchObject({
+    state: 'notReady',
+    readiness: { requiresImpactedTargets: true, hasImpactedTargets: false },
+  });
 
   const put = (body: Record<string, unknown>, key?: string) =>
     v2(c, 'PUT', '/v2/impacted-targets', { repositoryId: repo.id, targetBranch: 'main', ...body }, key);
@@ -33,7 +41,15 @@ it('uploads targets by number or head branch, ALL as impactsAllTargets, and the 
   await fails(put({ number: 1, sha: one.sha, impactsAllTargets: false }), 400, 'VALIDATION_FAILED');
   await fails(put({ branch: 'feature/x', sha: one.sha, impactsAllTargets: true }), 404, 'PR_NOT_FOUND');
   await fails(put({ number: 1, sha: one.sha, impactsAllTargets: true }, READER), 403, 'INSUFFICIENT_PERMISSIONS');
-  await fails(put({ repositoryId: '00000000-0000-5000-8000-000000000000', number: 1, sha: 'abc', impactsAllTargets: true }), 404, 'REPOSITORY_NOT_FOUND');
-  await fails(put({ targetBranch: 'release', number: 1, sha: 'abc', impactsAllTargets: true }), 404, 'REPOSITORY_NOT_FOUND');
+  await fails(
+    put({ repositoryId: '00000000-0000-5000-8000-000000000000', number: 1, sha: 'abc', impactsAllTargets: true }),
+    404,
+    'REPOSITORY_NOT_FOUND',
+  );
+  await fails(
+    put({ targetBranch: 'release', number: 1, sha: 'abc', impactsAllTargets: true }),
+    404,
+    'REPOSITORY_NOT_FOUND',
+  );
   expect((await c.post('getQueue', queue)).status).toBe(200);
 });

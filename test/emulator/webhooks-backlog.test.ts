@@ -26,7 +26,8 @@ class Receiver {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         this.attempts++;
-        if (this.status < 300) this.got.push({ headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+        if (this.status < 300)
+          this.got.push({ headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
         res.writeHead(this.status).end();
       });
     });
@@ -37,7 +38,8 @@ class Receiver {
   async until(check: () => boolean, what: string): Promise<void> {
     const deadline = Date.now() + 5_000;
     while (!check()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; got ${this.got.map((g) => g.body.type).join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${what}; got ${this.got.map((g) => g.body.type).join(', ')}`);
       await new Promise((r) => setTimeout(r, 10));
     }
   }
@@ -60,7 +62,11 @@ async function emulator(opts: Parameters<typeof startTestEmulator>[0]) {
 
 describe('a dead receiver', () => {
   it('keeps at most the cap of pending deliveries, drops the oldest and counts them, and is not hammered', async () => {
-    const { client: c } = await emulator({ webhooks: [{ url: DEAD, secret: SECRET }], webhookRetryDelaysMs: [60_000], webhookQueueCap: 5 });
+    const { client: c } = await emulator({
+      webhooks: [{ url: DEAD, secret: SECRET }],
+      webhookRetryDelaysMs: [60_000],
+      webhookQueueCap: 5,
+    });
     await c.post('createQueue', queue);
     for (let n = 1; n <= 20; n++) {
       await c.post('submitPullRequest', { ...queue, pr: { number: n } });
@@ -84,7 +90,11 @@ describe('a dead receiver', () => {
     const url = await r.start();
     cleanup.push(() => r.close());
     r.status = 503;
-    const { client: c } = await emulator({ webhooks: [{ url, secret: SECRET }], webhookRetryDelaysMs: [50, 50, 50, 50, 50, 50, 50, 50], webhookQueueCap: 4 });
+    const { client: c } = await emulator({
+      webhooks: [{ url, secret: SECRET }],
+      webhookRetryDelaysMs: [50, 50, 50, 50, 50, 50, 50, 50],
+      webhookQueueCap: 4,
+    });
     await c.post('createQueue', queue);
     for (let n = 1; n <= 30; n++) {
       await c.post('submitPullRequest', { ...queue, pr: { number: n } });
@@ -120,7 +130,11 @@ describe('a dead receiver', () => {
     }
     expect(listed).toBeGreaterThanOrEqual(4);
     // The last event of all is among those delivered, with its own payload.
-    expect(r.got.at(-1)!.body).toMatchObject({ type: 'pull_request.canceled', pr_number: 30, cancellation_reason: 'USER_REQUESTED' });
+    expect(r.got.at(-1)!.body).toMatchObject({
+      type: 'pull_request.canceled',
+      pr_number: 30,
+      cancellation_reason: 'USER_REQUESTED',
+    });
   });
 
   it('pages the deliveries listing', async () => {
@@ -174,7 +188,9 @@ describe('batch events', () => {
     // Each batch event comes after the PR events it sums up.
     const last = (t: string, pr: number) => types.findLastIndex((x, i) => x === t && r.got[i]!.body.pr_number === pr);
     expect(types.indexOf('pull_request_batch.canceled')).toBeGreaterThan(last('pull_request.canceled', 2));
-    expect(types.indexOf('pull_request_batch.queued')).toBeGreaterThan(Math.max(last('pull_request.queued', 1), last('pull_request.queued', 3)));
+    expect(types.indexOf('pull_request_batch.queued')).toBeGreaterThan(
+      Math.max(last('pull_request.queued', 1), last('pull_request.queued', 3)),
+    );
   });
 
   it('sends pull_request_batch.queued when a batch is restarted', async () => {
@@ -201,7 +217,11 @@ describe('with --data-dir', () => {
     const url = await r.start();
     cleanup.push(() => r.close());
     r.status = 503;
-    const first = await startTestEmulator({ dataDir: dir, webhooks: [{ url, secret: SECRET }], webhookRetryDelaysMs: [60_000] });
+    const first = await startTestEmulator({
+      dataDir: dir,
+      webhooks: [{ url, secret: SECRET }],
+      webhookRetryDelaysMs: [60_000],
+    });
     await first.client.post('createQueue', queue);
     await first.client.post('submitPullRequest', { ...queue, pr: { number: 1 } });
     await r.until(() => r.attempts >= 1, 'the first (failed) attempt');
@@ -210,9 +230,17 @@ describe('with --data-dir', () => {
     await first.emu.close();
 
     r.status = 204;
-    const second = await emulator({ dataDir: dir, webhooks: [{ url, secret: SECRET }], webhookRetryDelaysMs: [60_000] });
+    const second = await emulator({
+      dataDir: dir,
+      webhooks: [{ url, secret: SECRET }],
+      webhookRetryDelaysMs: [60_000],
+    });
     await r.until(() => r.got.length >= 3, 'the pending deliveries after the restart');
-    expect(r.got.map((g) => g.body.type)).toEqual(['pull_request.submitted', 'pull_request.queued', 'pull_request.testing']);
+    expect(r.got.map((g) => g.body.type)).toEqual([
+      'pull_request.submitted',
+      'pull_request.queued',
+      'pull_request.testing',
+    ]);
     expect(r.got.map((g) => g.headers['svix-id'])).toEqual(before.map((d: any) => d.id));
     const after = (await second.client.get('/_emulator/webhookDeliveries')).json().deliveries;
     expect(after[0].attempts.map((a: any) => a.status)).toEqual([503, 204]);

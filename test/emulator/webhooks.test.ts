@@ -65,7 +65,8 @@ class Receiver {
   async until(check: (got: Received[]) => boolean, what: string): Promise<void> {
     const deadline = Date.now() + 5_000;
     while (!check(this.got)) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; got ${this.got.map((g) => g.body.type).join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${what}; got ${this.got.map((g) => g.body.type).join(', ')}`);
       await new Promise((r) => setTimeout(r, 10));
     }
   }
@@ -115,15 +116,37 @@ describe('webhook deliveries', () => {
     const tampered = Buffer.from(sample.raw.toString('utf8').replace('"pr_number":1', '"pr_number":7'));
     expect(tampered.equals(sample.raw)).toBe(false);
     expect(verify(SECRET, sample.headers, tampered)).toBe(false);
-    expect(verify(SECRET, { ...sample.headers, 'svix-timestamp': String(Number(sample.headers['svix-timestamp']) + 1) }, sample.raw)).toBe(false);
+    expect(
+      verify(
+        SECRET,
+        { ...sample.headers, 'svix-timestamp': String(Number(sample.headers['svix-timestamp']) + 1) },
+        sample.raw,
+      ),
+    ).toBe(false);
     expect(verify('whsec_b3RoZXItc2VjcmV0LWtleS1mb3Itd2ViaG9va3M=', sample.headers, sample.raw)).toBe(false);
     // Outside the tolerance window the same delivery is refused.
     expect(verify(SECRET, sample.headers, sample.raw, Date.now() / 1000 + TOLERANCE_S + 60)).toBe(false);
 
     const byPr = (n: number) => r.got.filter((g) => g.body.pr_number === n).map((g) => g.body.type);
-    expect(byPr(1)).toEqual(['pull_request.submitted', 'pull_request.queued', 'pull_request.testing', 'pull_request.merged']);
-    expect(byPr(2)).toEqual(['pull_request.submitted', 'pull_request.queued', 'pull_request.testing', 'pull_request.pending_failure', 'pull_request.failed']);
-    expect(byPr(3)).toEqual(['pull_request.submitted', 'pull_request.queued', 'pull_request.testing', 'pull_request.canceled']);
+    expect(byPr(1)).toEqual([
+      'pull_request.submitted',
+      'pull_request.queued',
+      'pull_request.testing',
+      'pull_request.merged',
+    ]);
+    expect(byPr(2)).toEqual([
+      'pull_request.submitted',
+      'pull_request.queued',
+      'pull_request.testing',
+      'pull_request.pending_failure',
+      'pull_request.failed',
+    ]);
+    expect(byPr(3)).toEqual([
+      'pull_request.submitted',
+      'pull_request.queued',
+      'pull_request.testing',
+      'pull_request.canceled',
+    ]);
 
     const body = (n: number, type: string) => r.got.find((g) => g.body.pr_number === n && g.body.type === type)!.body;
     expect(body(2, 'pull_request.failed')).toMatchObject({
@@ -141,7 +164,10 @@ describe('webhook deliveries', () => {
     expect(body(1, 'pull_request.queued')).toMatchObject({ queued_reason: 'MERGE_ITEM_NOW_READY' });
     expect(body(1, 'pull_request.merged')).toMatchObject({ merged_reason: 'MERGE_GRAPH_MERGE', status: 'merged' });
     expect(body(1, 'pull_request.testing')).toMatchObject({ is_bisection: false, batched: false });
-    expect(body(3, 'pull_request.canceled')).toMatchObject({ cancellation_reason: 'USER_REQUESTED', status: 'canceled' });
+    expect(body(3, 'pull_request.canceled')).toMatchObject({
+      cancellation_reason: 'USER_REQUESTED',
+      status: 'canceled',
+    });
     expect(body(1, 'pull_request.submitted').timestamp).toBe('2026-01-01T09:00:00.000Z');
 
     const listing = (await c.get('/_emulator/webhookDeliveries')).json();
@@ -164,9 +190,24 @@ describe('webhook deliveries', () => {
     await c.advance(10);
     await r.until((g) => g.some((x) => x.body.type === 'pull_request_batch.merged'), 'the batch merge');
     const batch = r.got.filter((g) => g.body.type.startsWith('pull_request_batch.'));
-    expect(batch.map((g) => g.body.type)).toEqual(['pull_request_batch.submitted', 'pull_request_batch.testing', 'pull_request_batch.merged']);
-    expect(batch[0]!.body).toMatchObject({ pr_numbers: [1, 2], pr_numbers_in_batch: [1, 2], status: 'submitted', action: 'submitted' });
-    expect(batch[1]!.body).toMatchObject({ pr_numbers: [1, 2], pr_numbers_in_batch: [1, 2], batched: true, is_bisection: false, status: 'testing' });
+    expect(batch.map((g) => g.body.type)).toEqual([
+      'pull_request_batch.submitted',
+      'pull_request_batch.testing',
+      'pull_request_batch.merged',
+    ]);
+    expect(batch[0]!.body).toMatchObject({
+      pr_numbers: [1, 2],
+      pr_numbers_in_batch: [1, 2],
+      status: 'submitted',
+      action: 'submitted',
+    });
+    expect(batch[1]!.body).toMatchObject({
+      pr_numbers: [1, 2],
+      pr_numbers_in_batch: [1, 2],
+      batched: true,
+      is_bisection: false,
+      status: 'testing',
+    });
     expect(batch[1]!.body.test_branch).toMatch(/^trunk-merge\/pr-1\//);
     expect(batch[0]!.body.test_branch).toBe(batch[1]!.body.test_branch);
     for (const g of batch) expect(verify(SECRET, g.headers, g.raw)).toBe(true);
@@ -174,7 +215,9 @@ describe('webhook deliveries', () => {
     expect(testing.batched).toBe(true);
     // The batch event comes after each of its PRs' own events.
     const at = (pred: (g: Received) => boolean) => r.got.findIndex(pred);
-    expect(at((g) => g.body.type === 'pull_request_batch.merged')).toBeGreaterThan(at((g) => g.body.type === 'pull_request.merged' && g.body.pr_number === 2));
+    expect(at((g) => g.body.type === 'pull_request_batch.merged')).toBeGreaterThan(
+      at((g) => g.body.type === 'pull_request.merged' && g.body.pr_number === 2),
+    );
   });
 
   it('retries a failed delivery with backoff, keeps the events of a PR in order, and never blocks the queue', async () => {
@@ -187,7 +230,11 @@ describe('webhook deliveries', () => {
     expect(Date.now() - t0).toBeLessThan(1_000);
     expect((await c.pr(1)).state).toBe('testing');
     await r.until((g) => g.length >= 3, 'three events after the retries');
-    expect(r.got.map((g) => g.body.type)).toEqual(['pull_request.submitted', 'pull_request.queued', 'pull_request.testing']);
+    expect(r.got.map((g) => g.body.type)).toEqual([
+      'pull_request.submitted',
+      'pull_request.queued',
+      'pull_request.testing',
+    ]);
     for (const g of r.got) expect(verify(SECRET, g.headers, g.raw)).toBe(true);
     const deliveries = (await c.get('/_emulator/webhookDeliveries')).json().deliveries;
     expect(deliveries[0].attempts.map((a: any) => a.status)).toEqual([500, 503, 204]);
@@ -256,7 +303,10 @@ describe('mq emulator start --webhook', () => {
   it('generates a secret when none is given and shows it on stderr only', async () => {
     const { out, err, io } = capture();
     const stop = new AbortController();
-    const done = runEmulatorStart({ port: 0, clock: 'manual', webhookUrls: ['http://127.0.0.1:9/hooks'], signal: stop.signal }, io);
+    const done = runEmulatorStart(
+      { port: 0, clock: 'manual', webhookUrls: ['http://127.0.0.1:9/hooks'], signal: stop.signal },
+      io,
+    );
     const deadline = Date.now() + 5_000;
     while (out.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     expect(out.join('')).toMatch(/^mq emulator listening on http:\/\//);

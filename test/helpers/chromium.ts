@@ -79,7 +79,8 @@ export function overlaps(boxes: Box[]): Array<[Box, Box]> {
   const eps = 0.5;
   boxes.forEach((a, i) => {
     for (const b of boxes.slice(i + 1)) {
-      if (a.x + a.w - eps > b.x && b.x + b.w - eps > a.x && a.y + a.h - eps > b.y && b.y + b.h - eps > a.y) out.push([a, b]);
+      if (a.x + a.w - eps > b.x && b.x + b.w - eps > a.x && a.y + a.h - eps > b.y && b.y + b.h - eps > a.y)
+        out.push([a, b]);
     }
   });
   return out;

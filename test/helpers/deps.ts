@@ -16,12 +16,30 @@ export interface TestDeps {
 }
 
 export function testDeps(
-  opts: MemoryIOOptions & { clock?: Clock; env?: Record<string, string | undefined>; options?: GlobalOptions; fake?: FakeClient; signal?: AbortSignal } = {},
+  opts: MemoryIOOptions & {
+    clock?: Clock;
+    env?: Record<string, string | undefined>;
+    options?: GlobalOptions;
+    fake?: FakeClient;
+    signal?: AbortSignal;
+  } = {},
 ): TestDeps {
   const io = memoryIO(opts);
   const fake = opts.fake ?? fakeClient();
-  const env: NodeJS.ProcessEnv = { MQ_CONFIG_DIR: tempDir('mq-config-'), MQ_REPO: 'github.com/acme/widgets', MQ_BRANCH: 'main', ...opts.env };
-  const deps = new Context({ env, io, cwd: tempDir('mq-cwd-'), clock: opts.clock ?? fixedClock(), signal: opts.signal, client: async () => fake.client });
+  const env: NodeJS.ProcessEnv = {
+    MQ_CONFIG_DIR: tempDir('mq-config-'),
+    MQ_REPO: 'github.com/acme/widgets',
+    MQ_BRANCH: 'main',
+    ...opts.env,
+  };
+  const deps = new Context({
+    env,
+    io,
+    cwd: tempDir('mq-cwd-'),
+    clock: opts.clock ?? fixedClock(),
+    signal: opts.signal,
+    client: async () => fake.client,
+  });
   deps.options = opts.options ?? {};
   return { deps, io, fake };
 }

@@ -8,12 +8,19 @@ export interface EmulatorProcess {
   child: ResultPromise;
   /** Environment for `runCli` pointing at this emulator. */
   env: Record<string, string | undefined>;
-  control(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: unknown; text: string }>;
+  control(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; json: unknown; text: string }>;
   advance(minutes: number): Promise<void>;
   stop(signal?: 'SIGINT' | 'SIGTERM'): Promise<{ exitCode: number | undefined; stdout: string; stderr: string }>;
 }
 
-export async function startEmulatorProcess(args: string[] = [], token = 'tok_emulator_e2e_1234'): Promise<EmulatorProcess> {
+export async function startEmulatorProcess(
+  args: string[] = [],
+  token = 'tok_emulator_e2e_1234',
+): Promise<EmulatorProcess> {
   const child = execa(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '--token', token, ...args], {
     env: baseEnv(),
     extendEnv: false,

@@ -36,7 +36,8 @@ export function fakeClient(scripts: Partial<Record<Method, Answer[]>> = {}): Fak
         const method = String(prop) as Method;
         calls.push({ method, req, call });
         const script = table.get(method);
-        if (!script || script.length === 0) throw new Error(`fake client: unscripted call ${method}(${JSON.stringify(req)})`);
+        if (!script || script.length === 0)
+          throw new Error(`fake client: unscripted call ${method}(${JSON.stringify(req)})`);
         const answer = script.length > 1 ? script.shift() : script[0];
         if (answer instanceof Error) throw answer;
         if (typeof answer === 'function') return (answer as (r: unknown, c?: CallOptions) => unknown)(req, call);

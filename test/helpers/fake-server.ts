@@ -56,9 +56,21 @@ export async function startFakeServer(defaultReply: Reply = UNSCRIPTED): Promise
         body = undefined;
       }
       const path = url.pathname.replace(/^\/v1/, '');
-      requests.push({ method: req.method ?? '', path, query: Object.fromEntries(url.searchParams), headers: req.headers, raw, body });
+      requests.push({
+        method: req.method ?? '',
+        path,
+        query: Object.fromEntries(url.searchParams),
+        headers: req.headers,
+        raw,
+        body,
+      });
       const script = scripts.get(`${req.method} ${path}`);
-      const reply = script && script.length > 0 ? (script.length > 1 ? (script.shift() as Reply) : (script[0] as Reply)) : defaultReply;
+      const reply =
+        script && script.length > 0
+          ? script.length > 1
+            ? (script.shift() as Reply)
+            : (script[0] as Reply)
+          : defaultReply;
       answer(res, reply);
     });
   });
@@ -88,7 +100,10 @@ function answer(res: ServerResponse, reply: Reply): void {
   }
   if ('endless' in reply) {
     const { status, contentLength } = reply.endless;
-    res.writeHead(status, { 'content-type': 'application/json', ...(contentLength !== undefined ? { 'content-length': String(contentLength) } : {}) });
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      ...(contentLength !== undefined ? { 'content-length': String(contentLength) } : {}),
+    });
     const chunk = Buffer.alloc(1024 * 1024, 0x20);
     let open = true;
     res.on('close', () => (open = false));
@@ -123,6 +138,9 @@ function answer(res: ServerResponse, reply: Reply): void {
   }
   const isText = typeof reply.body === 'string' || reply.body === undefined;
   const text = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-  res.writeHead(reply.status, { 'content-type': isText ? 'text/plain; charset=utf-8' : 'application/json', ...reply.headers });
+  res.writeHead(reply.status, {
+    'content-type': isText ? 'text/plain; charset=utf-8' : 'application/json',
+    ...reply.headers,
+  });
   res.end(text);
 }

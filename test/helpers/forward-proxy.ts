@@ -39,10 +39,13 @@ export async function startForwardProxy(hosts: string[] = []): Promise<ForwardPr
     const headers = { ...req.headers };
     delete headers['proxy-authorization'];
     delete headers['proxy-connection'];
-    const upstream = request({ host: target(url.hostname), port: url.port, path: url.pathname + url.search, method: req.method, headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
+    const upstream = request(
+      { host: target(url.hostname), port: url.port, path: url.pathname + url.search, method: req.method, headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });
@@ -57,7 +60,9 @@ export async function startForwardProxy(hosts: string[] = []): Promise<ForwardPr
     if (state.mode === 'silent') return;
     if (state.mode === 'drop') return void client.destroy();
     if (state.mode === 'auth')
-      return void client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\nContent-Length: 0\r\n\r\n');
+      return void client.end(
+        'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\nContent-Length: 0\r\n\r\n',
+      );
     const [host = '', port = ''] = (req.url ?? '').split(/:(?=\d+$)/);
     const upstream = connect(Number(port), target(host), () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');

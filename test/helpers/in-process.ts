@@ -31,7 +31,11 @@ export function stringIO(stdin = ''): IO & { stdout: string[]; stderr: string[] 
   };
 }
 
-export async function runInProcess(argv: string[], env: Record<string, string | undefined>, stdin = ''): Promise<CliResult> {
+export async function runInProcess(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  stdin = '',
+): Promise<CliResult> {
   const io = stringIO(stdin);
   const ctx = new Context({ env: env as NodeJS.ProcessEnv, io, cwd: env.HOME ?? '/' });
   const exitCode = await run(ctx, argv);
@@ -43,7 +47,10 @@ export async function runInProcess(argv: string[], env: Record<string, string | 
  * run() the binary uses, a memory IO (no terminal) and no process start. Spawned tests keep what
  * only a real process shows (signals, TTYs, the built bundle, exit through the OS).
  */
-export async function runMq(args: string[], options: { env?: Record<string, string | undefined>; input?: string; cwd?: string } = {}): Promise<CliResult> {
+export async function runMq(
+  args: string[],
+  options: { env?: Record<string, string | undefined>; input?: string; cwd?: string } = {},
+): Promise<CliResult> {
   const { memoryIO } = await import('./memory-io.js');
   const { tempDir } = await import('./run-cli.js');
   const io = memoryIO({ stdin: options.input });

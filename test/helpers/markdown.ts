@@ -20,7 +20,20 @@ export const HOSTILE_MD = {
 };
 
 /** Starts of lines that would make a block (a heading, a list, a quote, a rule, a fence, a table). */
-export const HOSTILE_LINE_STARTS = ['# Heading', '- item', '+ item', '* item', '1. item', '3) item', '> quote', '---', '===', '```', '~~~', '| a | b |'];
+export const HOSTILE_LINE_STARTS = [
+  '# Heading',
+  '- item',
+  '+ item',
+  '* item',
+  '1. item',
+  '3) item',
+  '> quote',
+  '---',
+  '===',
+  '```',
+  '~~~',
+  '| a | b |',
+];
 
 export function renderMarkdown(md: string, linkify = false): string {
   return new MarkdownIt({ html: true, linkify }).render(md);

@@ -9,7 +9,9 @@ globalThis[Symbol.for('mq.loader')] = (loader) => {
     const log = process.env.MQ_LOAD_LOG;
     if (!log) return;
     writeFileSync(log, loader.loaded.map((r) => `${r.file}\t${r.cache}\n`).join(''));
-    const builtins = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length));
+    const builtins = process.moduleLoadList
+      .filter((m) => m.startsWith('NativeModule '))
+      .map((m) => m.slice('NativeModule '.length));
     writeFileSync(`${log}.builtins`, `${builtins.join('\n')}\n`);
   });
 };

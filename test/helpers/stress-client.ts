@@ -18,12 +18,30 @@ export const REPO = { host: 'github.com', owner: 'acme', name: 'stress' };
 export const BRANCH = 'main';
 export const QUEUE = { repo: REPO, targetBranch: BRANCH };
 
-export const PR_STATES = ['not_ready', 'pending', 'testing', 'tests_passed', 'merged', 'failed', 'cancelled', 'pending_failure'] as const;
+export const PR_STATES = [
+  'not_ready',
+  'pending',
+  'testing',
+  'tests_passed',
+  'merged',
+  'failed',
+  'cancelled',
+  'pending_failure',
+] as const;
 export const TERMINAL = new Set(['merged', 'failed', 'cancelled']);
 /** States an entry of getQueue's enqueuedPullRequests may be in (admitted and not yet out). */
 export const ENQUEUED_STATES = new Set(['pending', 'testing', 'tests_passed', 'pending_failure']);
 
-export type OpKind = 'submit' | 'getSubmitted' | 'cancel' | 'restart' | 'getQueue' | 'listPullRequests' | 'updateQueue' | 'metrics' | 'fakePr';
+export type OpKind =
+  | 'submit'
+  | 'getSubmitted'
+  | 'cancel'
+  | 'restart'
+  | 'getQueue'
+  | 'listPullRequests'
+  | 'updateQueue'
+  | 'metrics'
+  | 'fakePr';
 
 /** What each operation may legitimately answer under concurrency; anything else is a finding. */
 const ALLOWED: Record<OpKind, readonly number[]> = {
@@ -88,13 +106,15 @@ export class Ledger {
   /** PRs with at least one submission answered 2xx. */
   ackedSubmits(): number[] {
     const out: number[] = [];
-    for (const [pr, evs] of this.prs) if (evs.some((e) => e.op === 'submit' && e.status >= 200 && e.status < 300)) out.push(pr);
+    for (const [pr, evs] of this.prs)
+      if (evs.some((e) => e.op === 'submit' && e.status >= 200 && e.status < 300)) out.push(pr);
     return out.sort((a, b) => a - b);
   }
 
   ackedSubmitCount(): number {
     let n = 0;
-    for (const evs of this.prs.values()) for (const e of evs) if (e.op === 'submit' && e.status >= 200 && e.status < 300) n++;
+    for (const evs of this.prs.values())
+      for (const e of evs) if (e.op === 'submit' && e.status >= 200 && e.status < 300) n++;
     return n;
   }
 
@@ -173,7 +193,8 @@ export class StressClient {
     connections = 64,
   ) {
     this.root = apiUrl.replace(/\/v1$/, '');
-    if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(this.root)) throw new Error(`stress client only talks to 127.0.0.1: ${apiUrl}`);
+    if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(this.root))
+      throw new Error(`stress client only talks to 127.0.0.1: ${apiUrl}`);
     this.agent = new Agent({ connections, keepAliveTimeout: 30_000, headersTimeout: 15_000, bodyTimeout: 15_000 });
   }
 
@@ -191,7 +212,14 @@ export class StressClient {
       return { status: res.statusCode, text, sent, acked: this.ledger.tick(), ms: performance.now() - t0 };
     } catch (err) {
       const e = err as Error & { code?: string };
-      return { status: 0, text: '', error: `${e.code ?? e.name}: ${e.message}`, sent, acked: this.ledger.tick(), ms: performance.now() - t0 };
+      return {
+        status: 0,
+        text: '',
+        error: `${e.code ?? e.name}: ${e.message}`,
+        sent,
+        acked: this.ledger.tick(),
+        ms: performance.now() - t0,
+      };
     }
   }
 
@@ -250,7 +278,16 @@ export interface LoadOptions {
 /** Runs the mixed load and returns what happened; the caller asserts on it. */
 export async function runLoad(o: LoadOptions): Promise<LoadStats> {
   const { client, ledger } = { client: o.client, ledger: o.client.ledger };
-  const stats: LoadStats = { ops: 0, setupOps: 0, byOp: {}, unexpected: [], violations: [], snapshots: [], wallMs: 0, latency: {} };
+  const stats: LoadStats = {
+    ops: 0,
+    setupOps: 0,
+    byOp: {},
+    unexpected: [],
+    violations: [],
+    snapshots: [],
+    wallMs: 0,
+    latency: {},
+  };
   const start = Date.now();
   const deadline = start + o.deadlineMs;
   const stopped = () => (o.stop?.() ?? false) || Date.now() > deadline;
@@ -309,9 +346,12 @@ export async function runLoad(o: LoadOptions): Promise<LoadStats> {
         if (a.status === 200) {
           const pr = JSON.parse(a.text) as { prNumber: number; state: string; isCurrentlySubmittedToQueue: boolean };
           if (pr.prNumber !== n) stats.violations.push(`getSubmitted ${n}: answered PR ${pr.prNumber}`);
-          if (!(PR_STATES as readonly string[]).includes(pr.state)) stats.violations.push(`getSubmitted ${n}: unknown state ${pr.state}`);
+          if (!(PR_STATES as readonly string[]).includes(pr.state))
+            stats.violations.push(`getSubmitted ${n}: unknown state ${pr.state}`);
           if (pr.isCurrentlySubmittedToQueue === TERMINAL.has(pr.state)) {
-            stats.violations.push(`getSubmitted ${n}: state ${pr.state} with isCurrentlySubmittedToQueue=${pr.isCurrentlySubmittedToQueue}`);
+            stats.violations.push(
+              `getSubmitted ${n}: state ${pr.state} with isCurrentlySubmittedToQueue=${pr.isCurrentlySubmittedToQueue}`,
+            );
           }
         } else if (
           a.status === 404 &&
@@ -347,8 +387,10 @@ export async function runLoad(o: LoadOptions): Promise<LoadStats> {
         if (note('listPullRequests', a)) {
           const page = (JSON.parse(a.text) as { pullRequests: WireEntry[] }).pullRequests;
           if (page.length > take) stats.violations.push(`listPullRequests: ${page.length} entries for take=${take}`);
-          if (new Set(page.map((p) => p.prNumber)).size !== page.length) stats.violations.push('listPullRequests: duplicate PR in one page');
-          for (const p of page) if (state && p.state !== state) stats.violations.push(`listPullRequests state=${state}: got ${p.state}`);
+          if (new Set(page.map((p) => p.prNumber)).size !== page.length)
+            stats.violations.push('listPullRequests: duplicate PR in one page');
+          for (const p of page)
+            if (state && p.state !== state) stats.violations.push(`listPullRequests state=${state}: got ${p.state}`);
         }
       } else if (r < 0.9) {
         const state = rand() < 0.25 ? 'paused' : 'running';
@@ -358,7 +400,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadStats> {
         }
       } else {
         const a = await client.call('GET', '/v1/getMergeQueueMetrics');
-        if (note('metrics', a) && !a.text.includes('# TYPE mq_depth_current gauge')) stats.violations.push('metrics: no mq_depth_current');
+        if (note('metrics', a) && !a.text.includes('# TYPE mq_depth_current gauge'))
+          stats.violations.push('metrics: no mq_depth_current');
       }
     }
   }
@@ -373,7 +416,12 @@ export async function listAll(client: StressClient, state?: string): Promise<Wir
   const out: WireEntry[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 10_000; page++) {
-    const a = await client.api('listPullRequests', { ...QUEUE, take: 100, ...(state ? { state } : {}), ...(cursor ? { cursor } : {}) });
+    const a = await client.api('listPullRequests', {
+      ...QUEUE,
+      take: 100,
+      ...(state ? { state } : {}),
+      ...(cursor ? { cursor } : {}),
+    });
     if (a.status !== 200) throw new Error(`listPullRequests: ${a.status} ${a.error ?? a.text}`);
     const body = JSON.parse(a.text) as { pullRequests: WireEntry[]; nextCursor?: string };
     out.push(...body.pullRequests);
@@ -422,14 +470,16 @@ export async function checkFinalStates(client: StressClient, opts: { queueRunnin
     const pr = JSON.parse(a.text) as { state: string; isCurrentlySubmittedToQueue: boolean; prNumber: number };
     report.states[pr.state] = (report.states[pr.state] ?? 0) + 1;
     if (pr.prNumber !== n) report.violations.push(`PR ${n}: answered as PR ${pr.prNumber}`);
-    if (!(PR_STATES as readonly string[]).includes(pr.state)) report.violations.push(`PR ${n}: unknown state ${pr.state}`);
+    if (!(PR_STATES as readonly string[]).includes(pr.state))
+      report.violations.push(`PR ${n}: unknown state ${pr.state}`);
     if (pr.isCurrentlySubmittedToQueue === TERMINAL.has(pr.state))
       report.violations.push(`PR ${n}: ${pr.state} but isCurrentlySubmittedToQueue=${pr.isCurrentlySubmittedToQueue}`);
     // Every PR here is mergeable and based on the branch, so a running queue admits it at once.
     if (opts.queueRunning && pr.state === 'not_ready') report.violations.push(`PR ${n}: not_ready in a running queue`);
     if (ledger.mustBeCancelled(n)) {
       report.cancelledChecked++;
-      if (pr.state !== 'cancelled') report.violations.push(`PR ${n}: cancel acknowledged after its last submission, but it is ${pr.state}`);
+      if (pr.state !== 'cancelled')
+        report.violations.push(`PR ${n}: cancel acknowledged after its last submission, but it is ${pr.state}`);
     }
     if (ledger.breakers.has(n) && pr.state === 'merged') report.violations.push(`PR ${n}: breaks the build but merged`);
   });
@@ -441,7 +491,11 @@ export async function checkFinalStates(client: StressClient, opts: { queueRunnin
  * answered before the snapshot was requested (so the snapshot shows the trip they ended with) and
  * which ended merged must have non-decreasing merge times in snapshot order.
  */
-export function checkMergeOrder(snapshots: Snapshot[], ledger: Ledger, mergedAt: Map<number, number>): { pairs: number; violations: string[] } {
+export function checkMergeOrder(
+  snapshots: Snapshot[],
+  ledger: Ledger,
+  mergedAt: Map<number, number>,
+): { pairs: number; violations: string[] } {
   let pairs = 0;
   const violations: string[] = [];
   for (const s of snapshots) {

@@ -23,11 +23,18 @@ export interface TestContextOptions {
 export const FIXED_NOW = Date.parse('2026-11-22T12:00:00.000Z');
 
 export function testContext(opts: TestContextOptions = {}): { ctx: Context; io: TestIO } {
-  const io: TestIO = memoryIO({ stdoutIsTTY: opts.stdoutIsTTY, stderrIsTTY: opts.stderrIsTTY, stdinIsTTY: opts.stdinIsTTY, answers: opts.answers });
+  const io: TestIO = memoryIO({
+    stdoutIsTTY: opts.stdoutIsTTY,
+    stderrIsTTY: opts.stderrIsTTY,
+    stdinIsTTY: opts.stdinIsTTY,
+    answers: opts.answers,
+  });
   const env: NodeJS.ProcessEnv = {
     MQ_CONFIG_DIR: tempDir('mq-config-'),
     MQ_RETRY_BASE_MS: '5',
-    ...(opts.apiUrl ? { MQ_API_URL: opts.apiUrl, MQ_TOKEN: TOKEN, MQ_REPO: 'github.com/acme/widgets', MQ_BRANCH: 'main' } : {}),
+    ...(opts.apiUrl
+      ? { MQ_API_URL: opts.apiUrl, MQ_TOKEN: TOKEN, MQ_REPO: 'github.com/acme/widgets', MQ_BRANCH: 'main' }
+      : {}),
     ...opts.env,
   };
   const now = opts.now ?? FIXED_NOW;
@@ -62,7 +69,10 @@ export function entry(prNumber: number, state: string, extra: Record<string, unk
 }
 
 /** A getQueue answer shaped like the live service's, settings overridable. */
-export function queueRecord(overrides: Record<string, unknown> = {}, prs: Array<Record<string, unknown>> = []): Record<string, unknown> {
+export function queueRecord(
+  overrides: Record<string, unknown> = {},
+  prs: Array<Record<string, unknown>> = [],
+): Record<string, unknown> {
   return {
     state: 'running',
     branch: 'main',

@@ -17,7 +17,12 @@ const record = (prNumber: number, state = 'testing') => ({
   priorityValue: 10,
   priorityName: 'high',
   isCurrentlySubmittedToQueue: state !== 'merged',
-  readiness: { hasImpactedTargets: false, requiresImpactedTargets: false, doesBaseBranchMatch: true, gitHubMergeability: 'mergeable' },
+  readiness: {
+    hasImpactedTargets: false,
+    requiresImpactedTargets: false,
+    doesBaseBranchMatch: true,
+    gitHubMergeability: 'mergeable',
+  },
   prNumber,
   prTitle: `PR ${prNumber}`,
   prSha: 'a'.repeat(40),
@@ -37,8 +42,14 @@ beforeEach(() => {
   fake.requests.length = 0;
   for (const route of ['submitPullRequest', 'cancelPullRequest', 'restartTestsOnPullRequest', 'setImpactedTargets'])
     fake.on(`POST /${route}`, { status: 200, body: 'OK' });
-  fake.on('POST /getSubmittedPullRequests', { status: 200, body: { pullRequests: [record(42), record(43)], notFound: [] } });
-  fake.on('POST /getQueue', { status: 200, body: { state: 'running', branch: 'main', enqueuedPullRequests: [{ prNumber: 42 }, { prNumber: 43 }] } });
+  fake.on('POST /getSubmittedPullRequests', {
+    status: 200,
+    body: { pullRequests: [record(42), record(43)], notFound: [] },
+  });
+  fake.on('POST /getQueue', {
+    status: 200,
+    body: { state: 'running', branch: 'main', enqueuedPullRequests: [{ prNumber: 42 }, { prNumber: 43 }] },
+  });
 });
 
 async function keysOf(args: string[], route?: [string, object]): Promise<string[]> {
@@ -82,8 +93,19 @@ const ROWS: Row[] = [
     single: ['pr', 'state'],
     route: ['getSubmittedPullRequest', record(42, 'cancelled')],
   },
-  { command: 'restart', one: ['restart', '42'], core: PR_CORE, single: ['pr', 'state'], route: ['getSubmittedPullRequest', record(42)] },
-  { command: 'targets', one: ['targets', '42', '--sha', 'abc1234', '--all'], core: PR_CORE, single: ['pr', 'sha', 'targets', 'bytes'] },
+  {
+    command: 'restart',
+    one: ['restart', '42'],
+    core: PR_CORE,
+    single: ['pr', 'state'],
+    route: ['getSubmittedPullRequest', record(42)],
+  },
+  {
+    command: 'targets',
+    one: ['targets', '42', '--sha', 'abc1234', '--all'],
+    core: PR_CORE,
+    single: ['pr', 'sha', 'targets', 'bytes'],
+  },
   {
     command: 'wait',
     one: ['wait', '42'],
@@ -117,7 +139,9 @@ describe('--json: one top-level shape per command, whatever the number of PRs', 
   it('results lists one document per PR, in the order given, with the single-PR fields inside', async () => {
     const env = baseEnv(fake.url);
     const one = JSON.parse((await runMq(['submit', '42', '--json'], { env })).stdout);
-    expect(one.results).toEqual([{ pr: 42, ok: true, exitCode: 0, action: 'submit', repo: 'github.com/acme/widgets', targetBranch: 'main' }]);
+    expect(one.results).toEqual([
+      { pr: 42, ok: true, exitCode: 0, action: 'submit', repo: 'github.com/acme/widgets', targetBranch: 'main' },
+    ]);
     expect(one.pr).toBe(42);
     const two = JSON.parse((await runMq(['submit', '43', '42', '--json'], { env })).stdout);
     expect(two.results.map((r: { pr: number }) => r.pr)).toEqual([43, 42]);
@@ -127,7 +151,11 @@ describe('--json: one top-level shape per command, whatever the number of PRs', 
   it('a bulk run with a failure: ok is false and exitCode is the most severe', async () => {
     fake.on('POST /cancelPullRequest', { status: 200, body: 'OK' }, { status: 404, body: 'not in queue' });
     // 42 is cancelled now; 43 was never submitted (an already-cancelled PR would be exit 0).
-    fake.on('POST /getSubmittedPullRequest', { status: 200, body: record(42, 'cancelled') }, { status: 404, body: 'not found' });
+    fake.on(
+      'POST /getSubmittedPullRequest',
+      { status: 200, body: record(42, 'cancelled') },
+      { status: 404, body: 'not found' },
+    );
     const r = await runMq(['cancel', '42', '43', '--parallel', '1', '--json'], { env: baseEnv(fake.url) });
     expect(r.exitCode).toBe(3);
     const doc = JSON.parse(r.stdout);
@@ -135,7 +163,10 @@ describe('--json: one top-level shape per command, whatever the number of PRs', 
   });
 
   it('status with a PR never submitted: ok false, exit 3, same keys', async () => {
-    fake.on('POST /getSubmittedPullRequests', { status: 200, body: { pullRequests: [record(42)], notFound: [{ number: 44 }] } });
+    fake.on('POST /getSubmittedPullRequests', {
+      status: 200,
+      body: { pullRequests: [record(42)], notFound: [{ number: 44 }] },
+    });
     const r = await runMq(['status', '42', '44', '--json'], { env: baseEnv(fake.url) });
     expect(r.exitCode).toBe(3);
     const doc = JSON.parse(r.stdout);

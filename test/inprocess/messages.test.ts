@@ -19,7 +19,8 @@ afterAll(async () => {
 });
 beforeEach(() => {
   fake.requests.length = 0;
-  for (const route of ['submitPullRequest', 'cancelPullRequest']) fake.on(`POST /${route}`, { status: 200, body: 'OK' });
+  for (const route of ['submitPullRequest', 'cancelPullRequest'])
+    fake.on(`POST /${route}`, { status: 200, body: 'OK' });
   fake.on('POST /getQueue', { status: 200, body: queueRecord({ state: 'running' }) });
 });
 const env = () => baseEnv(fake.url);
@@ -45,7 +46,10 @@ describe('submitting to a queue that admits no PRs', () => {
   }
 
   it('the state is read alone: a queue whose PR list does not decode still warns', async () => {
-    fake.on('POST /getQueue', { status: 200, body: { ...queueRecord({ state: 'DRAINING' }), enqueuedPullRequests: [{ prNumber: 'not a number' }] } });
+    fake.on('POST /getQueue', {
+      status: 200,
+      body: { ...queueRecord({ state: 'DRAINING' }), enqueuedPullRequests: [{ prNumber: 'not a number' }] },
+    });
     const r = await runMq(['submit', '42'], { env: env() });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain('warning: queued, but the queue is draining');
@@ -101,7 +105,9 @@ describe('an API URL without /v1', () => {
     const bare = fake.url.replace(/\/v1$/, '');
     const r = await runMq(['queue', 'show'], { env: { ...env(), MQ_API_URL: bare } });
     expect(r.exitCode).toBe(3);
-    expect(r.stderr).toContain(`hint: the API URL ${bare} does not end in /v1, where the service's endpoints are: try --api-url ${bare}/v1`);
+    expect(r.stderr).toContain(
+      `hint: the API URL ${bare} does not end in /v1, where the service's endpoints are: try --api-url ${bare}/v1`,
+    );
   });
 
   it('with /v1, a 404 is the service saying the queue does not exist: no such hint', async () => {
@@ -122,7 +128,9 @@ describe('auth login checks the token and names the URL it stored', () => {
   });
   const login = (url: string) => {
     const e = loginEnv();
-    return runMq(['--api-url', url, 'auth', 'login', '--with-token'], { env: e, input: 'tok_login_check_1\n' }).then((r) => ({ r, e }));
+    return runMq(['--api-url', url, 'auth', 'login', '--with-token'], { env: e, input: 'tok_login_check_1\n' }).then(
+      (r) => ({ r, e }),
+    );
   };
   const stored = async (e: Record<string, string | undefined>) =>
     JSON.parse((await runMq(['auth', 'status', '--json'], { env: { ...e, MQ_API_URL: undefined } })).stdout).token.set;
@@ -141,7 +149,9 @@ describe('auth login checks the token and names the URL it stored', () => {
     fake.on('POST /getSubmittedPullRequest', { status: 401, body: 'invalid API token' });
     const { r, e } = await login(fake.url);
     expect(r.exitCode).toBe(4);
-    expect(r.stderr).toContain(`mq: auth login: ${fake.url} refused the token (the service answered HTTP 401: invalid API token); it was not saved`);
+    expect(r.stderr).toContain(
+      `mq: auth login: ${fake.url} refused the token (the service answered HTTP 401: invalid API token); it was not saved`,
+    );
     fake.on('POST /getSubmittedPullRequest', { status: 404, body: 'x' });
     expect(await stored(e)).toBe(false);
   });
@@ -163,7 +173,8 @@ describe('auth status says why the repository or branch is not known', () => {
     writeFileSync(join(dir, '.git', 'config'), `[core]\n\tbare = false\n${remote}`);
     return dir;
   };
-  const status = (cwd: string) => runMq(['auth', 'status', '-o', 'table'], { env: { ...env(), MQ_REPO: undefined, MQ_BRANCH: undefined }, cwd });
+  const status = (cwd: string) =>
+    runMq(['auth', 'status', '-o', 'table'], { env: { ...env(), MQ_REPO: undefined, MQ_BRANCH: undefined }, cwd });
 
   beforeEach(() => {
     fake.on('POST /getSubmittedPullRequest', { status: 404, body: 'not found' });
@@ -216,7 +227,9 @@ describe('queue update explains what the service did', () => {
   it('a mode switch the service has only started reads as the mode in transition', async () => {
     const r = await update({ state: 'switching_modes', mode: 'single' }, ['--mode', 'parallel']);
     expect(r.stdout).toContain('Changed, for main');
-    expect(r.stdout).toMatch(/mode\s+single -> parallel \(switching_modes: the queue switches once the PRs in flight are done\)/);
+    expect(r.stdout).toMatch(
+      /mode\s+single -> parallel \(switching_modes: the queue switches once the PRs in flight are done\)/,
+    );
     expect(r.stdout).not.toContain('(unchanged)');
     expect(r.stderr).toContain('QUEUE SWITCHING MODES');
   });
@@ -225,12 +238,17 @@ describe('queue update explains what the service did', () => {
     const r = await update({ concurrency: 5, bisectionConcurrency: 5 }, ['--concurrency', '5']);
     expect(r.stdout).toMatch(/bisection-concurrency\s+2 -> 5 \(changed by the service, not asked for\)/);
     expect(r.stdout).toMatch(/concurrency\s+3 -> 5\n/);
-    expect(r.stderr).toContain('note: the service also changed bisection-concurrency (2 -> 5), which you did not ask for');
+    expect(r.stderr).toContain(
+      'note: the service also changed bisection-concurrency (2 -> 5), which you did not ask for',
+    );
   });
 });
 
 describe('cancelling an already-cancelled PR', () => {
-  const record = (state: string) => ({ status: 200, body: { prNumber: 42, state, stateChangedAt: '2026-11-22T10:00:00.000Z' } });
+  const record = (state: string) => ({
+    status: 200,
+    body: { prNumber: 42, state, stateChangedAt: '2026-11-22T10:00:00.000Z' },
+  });
   const notInQueue = { status: 404, body: 'pull request #42 is not in the merge queue' };
 
   it('exit 0, "already cancelled"', async () => {
@@ -262,7 +280,9 @@ describe('bulk output: the PRs in the order given, once each', () => {
     const { fakeClient } = await import('../helpers/fake-client.js');
     // 30 answers first, then 20 once 30 is done, then 10: the completion order is 30, 20, 10.
     const done = new Map<number, () => void>();
-    const finished = new Map<number, Promise<void>>([30, 20, 10].map((n) => [n, new Promise<void>((res) => done.set(n, res))]));
+    const finished = new Map<number, Promise<void>>(
+      [30, 20, 10].map((n) => [n, new Promise<void>((res) => done.set(n, res))]),
+    );
     const after: Record<number, number | undefined> = { 30: undefined, 20: 30, 10: 20 };
     const fake = fakeClient({
       cancelPullRequest: [
@@ -274,13 +294,22 @@ describe('bulk output: the PRs in the order given, once each', () => {
           return undefined;
         },
       ],
-      getSubmittedPullRequest: [(req: unknown) => ({ prNumber: (req as { pr: { number: number } }).pr.number, state: 'cancelled' })],
+      getSubmittedPullRequest: [
+        (req: unknown) => ({ prNumber: (req as { pr: { number: number } }).pr.number, state: 'cancelled' }),
+      ],
     });
     const io = memoryIO({});
-    const ctx = new Context({ env: env() as NodeJS.ProcessEnv, io, cwd: tempDir('mq-cwd-'), client: async () => fake.client });
+    const ctx = new Context({
+      env: env() as NodeJS.ProcessEnv,
+      io,
+      cwd: tempDir('mq-cwd-'),
+      client: async () => fake.client,
+    });
     const code = await run(ctx, ['cancel', '10', '20', '#10', '30', '20']);
     expect(code).toBe(0);
-    expect(fake.callsOf('cancelPullRequest').map((c) => (c.req as { pr: { number: number } }).pr.number)).toEqual([10, 20, 30]);
+    expect(fake.callsOf('cancelPullRequest').map((c) => (c.req as { pr: { number: number } }).pr.number)).toEqual([
+      10, 20, 30,
+    ]);
     expect(io.stderr.trimEnd().split('\n')).toEqual([
       '✓ #10 cancelled (now cancelled)',
       '✓ #20 cancelled (now cancelled)',
@@ -322,8 +351,12 @@ describe('Ctrl-C during drain --wait', () => {
     });
     const code = await run(ctx, ['queue', 'drain', '--wait']);
     expect(code).toBe(130);
-    expect(io.stderr).toContain('mq: interrupted: stopped waiting; the queue stays draining (PRs in it are still tested and merged, no new PRs enter)\n');
-    expect(io.stderr).toContain('hint: reopen it with `mq queue resume --branch main`, or wait again with `mq queue drain --wait --branch main`');
+    expect(io.stderr).toContain(
+      'mq: interrupted: stopped waiting; the queue stays draining (PRs in it are still tested and merged, no new PRs enter)\n',
+    );
+    expect(io.stderr).toContain(
+      'hint: reopen it with `mq queue resume --branch main`, or wait again with `mq queue drain --wait --branch main`',
+    );
   });
 });
 

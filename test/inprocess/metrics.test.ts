@@ -5,7 +5,9 @@ import { runMq } from '../helpers/in-process.js';
 
 const L = 'repo="acme/widgets",branch="main",queue_type="main"';
 const bucket = (name: string, counts: number[]) =>
-  ['60', '300', '600', '900', '1800', '3600', '5400', '7200', '+Inf'].map((le, i) => `${name}_bucket{${L},le="${le}"} ${counts[i]}`).join('\n');
+  ['60', '300', '600', '900', '1800', '3600', '5400', '7200', '+Inf']
+    .map((le, i) => `${name}_bucket{${L},le="${le}"} ${counts[i]}`)
+    .join('\n');
 
 // Written for these tests in the service's format: gauges, a conclusion label, and histograms.
 const EXPOSITION = `# HELP mq_depth_current Queue depth
@@ -41,14 +43,27 @@ afterAll(async () => {
 });
 beforeEach(() => {
   fake.requests.length = 0;
-  fake.on('GET /getMergeQueueMetrics', { status: 200, body: EXPOSITION, headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' } });
+  fake.on('GET /getMergeQueueMetrics', {
+    status: 200,
+    body: EXPOSITION,
+    headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' },
+  });
 });
 const env = (extra: Record<string, string | undefined> = {}) => ({ ...baseEnv(fake.url), ...extra });
 
 describe('mq metrics: the query', () => {
-  const cases: Array<{ name: string; args: string[]; env?: Record<string, string | undefined>; query: Record<string, string> }> = [
+  const cases: Array<{
+    name: string;
+    args: string[];
+    env?: Record<string, string | undefined>;
+    query: Record<string, string>;
+  }> = [
     { name: 'MQ_REPO with a host', args: ['metrics'], query: { repo: 'acme/widgets', repoHost: 'github.com' } },
-    { name: '--repo with a host', args: ['metrics', '--repo', 'ghe.example.com/Org/Repo'], query: { repo: 'Org/Repo', repoHost: 'ghe.example.com' } },
+    {
+      name: '--repo with a host',
+      args: ['metrics', '--repo', 'ghe.example.com/Org/Repo'],
+      query: { repo: 'Org/Repo', repoHost: 'ghe.example.com' },
+    },
     { name: 'no repo: every repository', args: ['metrics'], env: { MQ_REPO: undefined }, query: {} },
     { name: '--all-repos overrides MQ_REPO', args: ['metrics', '--all-repos'], query: {} },
   ];
@@ -162,7 +177,11 @@ describe('mq metrics: output', () => {
     expect(0.2 + (0.7 - 0.2) * 0.5).toBe(0.44999999999999996);
     expect(r.stdout).not.toMatch(/\d\.\d{5,}/);
     const q = JSON.parse(r.stdout).queues[0];
-    expect(q).toMatchObject({ repoHost: 'github.com', depth: 0.3, histograms: { wait: { count: 10, sum: 5, p50: 0.45, p90: 0.5 } } });
+    expect(q).toMatchObject({
+      repoHost: 'github.com',
+      depth: 0.3,
+      histograms: { wait: { count: 10, sum: 5, p50: 0.45, p90: 0.5 } },
+    });
     const plain = await runMq(['metrics', '-o', 'plain'], { env: env() });
     expect(plain.stdout).toContain('github.com\tacme/widgets\tmain\tmain\twait.p50_seconds\t0.45\n');
   });
@@ -182,7 +201,9 @@ describe('mq metrics: output', () => {
     const r = await runMq(['metrics', '-o', 'table'], { env: env() });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe(broken);
-    expect(r.stderr).toMatch(/mq: warning: the metrics could not be parsed \(line 1, column \d+: .+\); showing them as the service sent them/);
+    expect(r.stderr).toMatch(
+      /mq: warning: the metrics could not be parsed \(line 1, column \d+: .+\); showing them as the service sent them/,
+    );
     const asJson = await runMq(['metrics', '--json'], { env: env() });
     const doc = JSON.parse(asJson.stdout);
     expect(doc.parsed).toBe(false);

@@ -38,7 +38,8 @@ beforeEach(() => {
 const sent = (path: string) => fake.requests.filter((r) => r.path === path);
 const mq = (args: string[]) => runMq(args, { env: baseEnv(fake.url) });
 
-const gone = (status: number, body: string) => new ApiError(exitCodeForStatus(status), 'get 3 pull requests of main', `HTTP ${status}`, status, body);
+const gone = (status: number, body: string) =>
+  new ApiError(exitCodeForStatus(status), 'get 3 pull requests of main', `HTTP ${status}`, status, body);
 
 /** `mq status 80 81 82` in-process: the batch endpoint answers `batch`; PR 82 was never submitted. */
 async function statusMany(batch: Error, output = 'plain') {
@@ -66,7 +67,9 @@ describe('status N M without getSubmittedPullRequests', () => {
     it(`HTTP ${status} for the endpoint: one PR per request, said once, the unknown PR not found (exit 3)`, async () => {
       const r = await statusMany(gone(status, body));
       expect(r.exitCode).toBe(ExitCode.notFound);
-      expect(r.stderr).toBe(`mq: note: the service has no getSubmittedPullRequests (HTTP ${status}); read one PR per request\n`);
+      expect(r.stderr).toBe(
+        `mq: note: the service has no getSubmittedPullRequests (HTTP ${status}); read one PR per request\n`,
+      );
       expect(r.fake.callsOf('getSubmittedPullRequests')).toHaveLength(1);
       expect(r.fake.callsOf('getSubmittedPullRequestWithTimeline').map((c) => (c.req as { pr: unknown }).pr)).toEqual([
         { number: 80 },
@@ -94,16 +97,26 @@ describe('status N M without getSubmittedPullRequests', () => {
   });
 
   it("a 404 that names the queue is the service's not-found answer, not a missing endpoint: no fallback", async () => {
-    await expect(statusMany(gone(404, 'no merge queue exists for github.com/acme/widgets main'))).rejects.toMatchObject({ exitCode: ExitCode.notFound });
+    await expect(statusMany(gone(404, 'no merge queue exists for github.com/acme/widgets main'))).rejects.toMatchObject(
+      { exitCode: ExitCode.notFound },
+    );
   });
 });
 
 describe('the fallback is remembered for the rest of the command', () => {
   it('a second lookup, and every chunk of 50 after the first, go one PR per call', async () => {
-    const missing = new ApiError(ExitCode.notFound, 'get 50 pull requests of main', 'the service answered HTTP 404', 404, 'Not Found');
+    const missing = new ApiError(
+      ExitCode.notFound,
+      'get 50 pull requests of main',
+      'the service answered HTTP 404',
+      404,
+      'Not Found',
+    );
     const fake = fakeClient({
       getSubmittedPullRequests: [missing],
-      getSubmittedPullRequest: [(req: unknown) => ({ ...entry((req as { pr: { number: number } }).pr.number, 'pending') })],
+      getSubmittedPullRequest: [
+        (req: unknown) => ({ ...entry((req as { pr: { number: number } }).pr.number, 'pending') }),
+      ],
     });
     const target = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' };
     const many = Array.from({ length: 120 }, (_, i) => i + 1);
@@ -125,7 +138,10 @@ describe('queue stats and simulate --from-history without listMergeQueueTestingR
     submittedAt: new Date(Date.parse(`2026-11-22T1${n}:00:00.000Z`) - minutes * 60_000).toISOString(),
   });
   beforeEach(() => {
-    fake.on('POST /listMergeQueueTestingResults', { status: 404, body: 'Cannot POST /v1/listMergeQueueTestingResults' });
+    fake.on('POST /listMergeQueueTestingResults', {
+      status: 404,
+      body: 'Cannot POST /v1/listMergeQueueTestingResults',
+    });
     // One answer for each state asked: entries of another state are left out.
     fake.on('POST /listPullRequests', { status: 200, body: { pullRequests: [merged(0, 30), merged(1, 50)] } });
   });
@@ -151,7 +167,9 @@ describe('queue stats and simulate --from-history without listMergeQueueTestingR
   it('queue stats piped: unknown figures are empty, never 0', async () => {
     const r = await mq(['queue', 'stats', '--since', since, '--until', until]);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout.split('\n')).toEqual(expect.arrayContaining(['prs.merged\t2', 'runs.total\t', 'testMinutesPerMergedPr\t', 'waiting.p50\t']));
+    expect(r.stdout.split('\n')).toEqual(
+      expect.arrayContaining(['prs.merged\t2', 'runs.total\t', 'testMinutesPerMergedPr\t', 'waiting.p50\t']),
+    );
   });
 
   it('simulate --from-history: one line naming the endpoint, a hint, the 404 exit code', async () => {
@@ -161,7 +179,9 @@ describe('queue stats and simulate --from-history without listMergeQueueTestingR
     expect(lines[0]).toBe(
       'mq: --from-history: the service does not offer testing history (listMergeQueueTestingResults answered HTTP 404), which the fit needs',
     );
-    expect(lines.slice(1)).toEqual([expect.stringMatching(/^hint: give the workload instead: --arrivals, --test-time and --failure-rate/)]);
+    expect(lines.slice(1)).toEqual([
+      expect.stringMatching(/^hint: give the workload instead: --arrivals, --test-time and --failure-rate/),
+    ]);
     expect(r.stderr).not.toMatch(/does not exist/);
   });
 });

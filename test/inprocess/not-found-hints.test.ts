@@ -38,7 +38,9 @@ describe('submit to a branch with no queue', () => {
 
   it('--branch given: the hint names it', async () => {
     const r = await runMq(['submit', '42', '--branch', 'release'], { env: env() });
-    expect(r.stderr).toContain('hint: there is no merge queue for release: create one with `mq queue create --branch release`\n');
+    expect(r.stderr).toContain(
+      'hint: there is no merge queue for release: create one with `mq queue create --branch release`\n',
+    );
   });
 
   it('several PRs: one line each, the count, then the hint once', async () => {
@@ -63,7 +65,10 @@ describe('submit to a branch with no queue', () => {
 
 describe('restart of a PR that left the queue', () => {
   const notInQueue = { status: 404, body: 'pull request #42 is not in the merge queue' };
-  const record = (state: string) => ({ status: 200, body: { prNumber: 42, state, stateChangedAt: '2026-11-22T10:00:00.000Z' } });
+  const record = (state: string) => ({
+    status: 200,
+    body: { prNumber: 42, state, stateChangedAt: '2026-11-22T10:00:00.000Z' },
+  });
   const BARE = `mq: restart PR #42: the service answered HTTP 404: ${notInQueue.body}\n`;
 
   it('failed: the 404, then resubmit with `mq submit 42`; exit 3', async () => {
@@ -71,7 +76,9 @@ describe('restart of a PR that left the queue', () => {
     fake.on('POST /getSubmittedPullRequest', record('failed'));
     const r = await runMq(['restart', '42'], { env: env() });
     expect(r.exitCode).toBe(3);
-    expect(r.stderr).toBe(`${BARE}hint: PR #42 failed and left the queue, so no tests run to restart: resubmit it with \`mq submit 42\`\n`);
+    expect(r.stderr).toBe(
+      `${BARE}hint: PR #42 failed and left the queue, so no tests run to restart: resubmit it with \`mq submit 42\`\n`,
+    );
     const branch = await runMq(['restart', '42', '--branch', 'main'], { env: env() });
     expect(branch.stderr).toContain('resubmit it with `mq submit 42 --branch main`\n');
   });
@@ -80,7 +87,9 @@ describe('restart of a PR that left the queue', () => {
     fake.on('POST /restartTestsOnPullRequest', notInQueue);
     fake.on('POST /getSubmittedPullRequest', record('cancelled'));
     const r = await runMq(['restart', '42'], { env: env() });
-    expect(r.stderr).toContain('hint: PR #42 was cancelled and left the queue, so no tests run to restart: resubmit it with `mq submit 42`');
+    expect(r.stderr).toContain(
+      'hint: PR #42 was cancelled and left the queue, so no tests run to restart: resubmit it with `mq submit 42`',
+    );
   });
 
   it('merged, or never submitted: the 404 alone', async () => {

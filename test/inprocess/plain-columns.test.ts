@@ -79,7 +79,10 @@ function checkLines(stdout: string, specs: readonly PlainSpec[]): string[][] {
   for (const line of lines) {
     const spec = specOf(line, specs);
     expect(spec, `no documented plain line for ${JSON.stringify(line)}`).toBeDefined();
-    expect(line.split('\t'), `fields of ${JSON.stringify(line)} against "${plainSpecText(spec as PlainSpec)}"`).toHaveLength(fieldsOf(spec as PlainSpec));
+    expect(
+      line.split('\t'),
+      `fields of ${JSON.stringify(line)} against "${plainSpecText(spec as PlainSpec)}"`,
+    ).toHaveLength(fieldsOf(spec as PlainSpec));
     // Nothing dressed for people: no `#42`, no padding, no ellipsis, no ages.
     expect(line).not.toMatch(/(^|\t)#\d/);
     expect(line).not.toMatch(/…| \t|\t | ago(\t|$)/);
@@ -152,7 +155,13 @@ const CASES: Case[] = [
       expect(high?.[3]).toMatch(/^\d+$/);
     },
   },
-  { name: 'queue show --settings', args: () => ['queue', 'show', '--settings'], help: ['queue', 'show'], specs: [QUEUE_SETTINGS_PLAIN], min: 10 },
+  {
+    name: 'queue show --settings',
+    args: () => ['queue', 'show', '--settings'],
+    help: ['queue', 'show'],
+    specs: [QUEUE_SETTINGS_PLAIN],
+    min: 10,
+  },
   {
     name: 'queue history',
     args: () => ['queue', 'history'],
@@ -161,7 +170,13 @@ const CASES: Case[] = [
     min: 3,
     check: (rows) => expect(rows.find((r) => r[0] === '42')?.slice(4, 6)).toEqual(['medium', '100']),
   },
-  { name: 'queue stats', args: () => ['queue', 'stats', '--since', '1h'], help: ['queue', 'stats'], specs: [STATS_PLAIN], min: 20 },
+  {
+    name: 'queue stats',
+    args: () => ['queue', 'stats', '--since', '1h'],
+    help: ['queue', 'stats'],
+    specs: [STATS_PLAIN],
+    min: 20,
+  },
   {
     name: 'queue testing',
     args: () => ['queue', 'testing', failedRun],
@@ -188,10 +203,34 @@ const CASES: Case[] = [
     specs: [STATE_CHANGE_PLAIN],
     check: (rows) => expect(rows).toContainEqual(['repo', 'github.com/acme/widgets']),
   },
-  { name: 'queue drain', args: () => ['queue', 'drain'], help: ['queue', 'drain'], specs: [STATE_CHANGE_PLAIN], min: 5 },
-  { name: 'queue resume', args: () => ['queue', 'resume'], help: ['queue', 'resume'], specs: [STATE_CHANGE_PLAIN], min: 5 },
-  { name: 'queue create', args: () => ['queue', 'create', '--branch', 'release'], help: ['queue', 'create'], specs: [QUEUE_SETTINGS_PLAIN], min: 10 },
-  { name: 'queue delete', args: () => ['queue', 'delete', '--branch', 'release', '--yes'], help: ['queue', 'delete'], specs: [DELETE_PLAIN], min: 1 },
+  {
+    name: 'queue drain',
+    args: () => ['queue', 'drain'],
+    help: ['queue', 'drain'],
+    specs: [STATE_CHANGE_PLAIN],
+    min: 5,
+  },
+  {
+    name: 'queue resume',
+    args: () => ['queue', 'resume'],
+    help: ['queue', 'resume'],
+    specs: [STATE_CHANGE_PLAIN],
+    min: 5,
+  },
+  {
+    name: 'queue create',
+    args: () => ['queue', 'create', '--branch', 'release'],
+    help: ['queue', 'create'],
+    specs: [QUEUE_SETTINGS_PLAIN],
+    min: 10,
+  },
+  {
+    name: 'queue delete',
+    args: () => ['queue', 'delete', '--branch', 'release', '--yes'],
+    help: ['queue', 'delete'],
+    specs: [DELETE_PLAIN],
+    min: 1,
+  },
   {
     name: 'queue simulate',
     args: () => [
@@ -215,7 +254,12 @@ const CASES: Case[] = [
       '1',
     ],
     help: ['queue', 'simulate'],
-    specs: [SIMULATE_PLAIN.estimate, SIMULATE_PLAIN.withinError, SIMULATE_PLAIN.backtest, SIMULATE_PLAIN.recommendation],
+    specs: [
+      SIMULATE_PLAIN.estimate,
+      SIMULATE_PLAIN.withinError,
+      SIMULATE_PLAIN.backtest,
+      SIMULATE_PLAIN.recommendation,
+    ],
     min: 3,
   },
   {
@@ -243,7 +287,13 @@ const CASES: Case[] = [
     min: 1,
     check: (rows) => expect(rows[0]?.slice(0, 2)).toEqual(['true', 'default']),
   },
-  { name: 'profile show', args: () => ['profile', 'show'], help: ['profile', 'show'], specs: [PROFILE_SHOW_PLAIN], min: 3 },
+  {
+    name: 'profile show',
+    args: () => ['profile', 'show'],
+    help: ['profile', 'show'],
+    specs: [PROFILE_SHOW_PLAIN],
+    min: 3,
+  },
   { name: 'cancel', args: () => ['cancel', '42'], help: ['cancel'], specs: [], min: 0 },
 ];
 

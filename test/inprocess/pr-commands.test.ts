@@ -17,7 +17,12 @@ const PR_RECORD = {
   skipTheLine: false,
   forceEnqueued: false,
   isCurrentlySubmittedToQueue: true,
-  readiness: { hasImpactedTargets: false, requiresImpactedTargets: false, doesBaseBranchMatch: true, gitHubMergeability: 'mergeable' },
+  readiness: {
+    hasImpactedTargets: false,
+    requiresImpactedTargets: false,
+    doesBaseBranchMatch: true,
+    gitHubMergeability: 'mergeable',
+  },
   prNumber: 42,
   prTitle: 'Add the widget cache',
   prSha: '6b91931aedddd30582f9a457ddf459c5d3a97d1d',
@@ -44,7 +49,12 @@ const env = () => baseEnv(fake.url);
 
 describe('requests on the wire', () => {
   const cases: Array<{ name: string; args: string[]; path: string; body: unknown }> = [
-    { name: 'submit', args: ['submit', '42'], path: '/submitPullRequest', body: { repo: REPO, targetBranch: 'main', pr: { number: 42 } } },
+    {
+      name: 'submit',
+      args: ['submit', '42'],
+      path: '/submitPullRequest',
+      body: { repo: REPO, targetBranch: 'main', pr: { number: 42 } },
+    },
     {
       name: 'submit with priority name and --no-batch',
       args: ['submit', '#42', '--priority', 'HIGH', '--no-batch'],
@@ -57,8 +67,18 @@ describe('requests on the wire', () => {
       path: '/submitPullRequest',
       body: { repo: REPO, targetBranch: 'main', pr: { number: 7 }, priority: 255 },
     },
-    { name: 'cancel', args: ['cancel', '42'], path: '/cancelPullRequest', body: { repo: REPO, targetBranch: 'main', pr: { number: 42 } } },
-    { name: 'restart', args: ['restart', '42'], path: '/restartTestsOnPullRequest', body: { repo: REPO, targetBranch: 'main', pr: { number: 42 } } },
+    {
+      name: 'cancel',
+      args: ['cancel', '42'],
+      path: '/cancelPullRequest',
+      body: { repo: REPO, targetBranch: 'main', pr: { number: 42 } },
+    },
+    {
+      name: 'restart',
+      args: ['restart', '42'],
+      path: '/restartTestsOnPullRequest',
+      body: { repo: REPO, targetBranch: 'main', pr: { number: 42 } },
+    },
     {
       name: 'status',
       args: ['status', '42'],
@@ -87,7 +107,12 @@ describe('requests on the wire', () => {
       name: 'explicit --repo with host and --branch',
       args: ['status', '9', '--repo', 'ghe.example.com/Org/Repo', '--branch', 'release'],
       path: '/getSubmittedPullRequest',
-      body: { repo: { host: 'ghe.example.com', owner: 'Org', name: 'Repo' }, targetBranch: 'release', pr: { number: 9 }, includeTimeline: true },
+      body: {
+        repo: { host: 'ghe.example.com', owner: 'Org', name: 'Repo' },
+        targetBranch: 'release',
+        pr: { number: 9 },
+        includeTimeline: true,
+      },
     },
   ];
   for (const c of cases) {
@@ -141,7 +166,10 @@ describe('mq status', () => {
   });
 
   it('reads enums case-insensitively', async () => {
-    fake.on('POST /getSubmittedPullRequest', { status: 200, body: { ...PR_RECORD, state: 'PENDING_FAILURE', priorityName: 'HIGH' } });
+    fake.on('POST /getSubmittedPullRequest', {
+      status: 200,
+      body: { ...PR_RECORD, state: 'PENDING_FAILURE', priorityName: 'HIGH' },
+    });
     const r = await runMq(['status', '42', '--json'], { env: env() });
     expect(JSON.parse(r.stdout).state).toBe('pending_failure');
   });
@@ -206,13 +234,22 @@ describe('mutation success bodies', () => {
       const r = await runMq(['submit', '42', '--json'], { env: env() });
       expect(r.exitCode).toBe(0);
       const doc = JSON.parse(r.stdout);
-      expect(doc).toMatchObject({ pr: 42, ok: true, action: 'submit', targetBranch: 'main', repo: 'github.com/acme/widgets' });
+      expect(doc).toMatchObject({
+        pr: 42,
+        ok: true,
+        action: 'submit',
+        targetBranch: 'main',
+        repo: 'github.com/acme/widgets',
+      });
       expect(r.stderr).toContain('submitted PR #42');
     });
   }
 
   it('cancel reports the state the PR is left in', async () => {
-    fake.on('POST /getSubmittedPullRequest', { status: 200, body: { ...PR_RECORD, state: 'cancelled', isCurrentlySubmittedToQueue: false } });
+    fake.on('POST /getSubmittedPullRequest', {
+      status: 200,
+      body: { ...PR_RECORD, state: 'cancelled', isCurrentlySubmittedToQueue: false },
+    });
     const r = await runMq(['cancel', '42', '--json'], { env: env() });
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ pr: 42, ok: true, state: 'cancelled' });
@@ -222,10 +259,20 @@ describe('mutation success bodies', () => {
 
 describe('error statuses', () => {
   const cases: Array<{ name: string; reply: { status: number; body?: string }; exit: number; message: RegExp }> = [
-    { name: '400', reply: { status: 400, body: 'pr.number must be an integer' }, exit: 5, message: /HTTP 400: pr.number must be an integer/ },
+    {
+      name: '400',
+      reply: { status: 400, body: 'pr.number must be an integer' },
+      exit: 5,
+      message: /HTTP 400: pr.number must be an integer/,
+    },
     { name: '401', reply: { status: 401, body: 'Unauthorized' }, exit: 4, message: /HTTP 401: Unauthorized/ },
     { name: '403', reply: { status: 403, body: 'Forbidden' }, exit: 4, message: /HTTP 403/ },
-    { name: '404', reply: { status: 404, body: 'PR not found in queue' }, exit: 3, message: /HTTP 404: PR not found in queue/ },
+    {
+      name: '404',
+      reply: { status: 404, body: 'PR not found in queue' },
+      exit: 3,
+      message: /HTTP 404: PR not found in queue/,
+    },
     { name: '409', reply: { status: 409, body: 'already queued' }, exit: 5, message: /HTTP 409: already queued/ },
     { name: '413', reply: { status: 413, body: 'too large' }, exit: 5, message: /HTTP 413/ },
     { name: '500 every time', reply: { status: 500, body: 'boom' }, exit: 6, message: /HTTP 500: boom/ },
@@ -257,7 +304,11 @@ describe('error statuses', () => {
   });
 
   it('429 then 200 is retried and succeeds (submit is idempotent)', async () => {
-    fake.on('POST /submitPullRequest', { status: 429, body: 'slow down', headers: { 'retry-after': '0' } }, { status: 200, body: 'OK' });
+    fake.on(
+      'POST /submitPullRequest',
+      { status: 429, body: 'slow down', headers: { 'retry-after': '0' } },
+      { status: 200, body: 'OK' },
+    );
     const r = await runMq(['submit', '42'], { env: env() });
     expect(r.exitCode).toBe(0);
     expect(fake.requests.filter((q) => q.path === '/submitPullRequest')).toHaveLength(2);

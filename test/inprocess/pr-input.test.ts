@@ -35,7 +35,9 @@ describe('PR number 0 (the service has no PR 0)', () => {
   ])('%s: exit 2, the argument and the rule named, nothing sent', async (_name, args) => {
     const r = await runMq(args, { env: env() });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/^mq: usage: PR number: "#?0" is not a PR number; expected an integer from 1 to 4294967295\n/);
+    expect(r.stderr).toMatch(
+      /^mq: usage: PR number: "#?0" is not a PR number; expected an integer from 1 to 4294967295\n/,
+    );
     expect(r.stderr).toContain('for example: mq ');
     expect(fake.requests).toEqual([]);
   });
@@ -48,14 +50,18 @@ describe('PR number 0 (the service has no PR 0)', () => {
   });
 
   it('in GitHub Actions, a run for refs/pull/0/merge is refused the same way', async () => {
-    const r = await runMq(['targets', '--sha', SHA, '--all'], { env: { ...env(), GITHUB_ACTIONS: 'true', GITHUB_REF: 'refs/pull/0/merge' } });
+    const r = await runMq(['targets', '--sha', SHA, '--all'], {
+      env: { ...env(), GITHUB_ACTIONS: 'true', GITHUB_REF: 'refs/pull/0/merge' },
+    });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('GITHUB_REF: "0" is not a PR number; expected an integer from 1');
     expect(fake.requests).toEqual([]);
   });
 
   it('queue testing refuses a test branch of PR 0', async () => {
-    const r = await runMq(['queue', 'testing', 'trunk-merge/pr-0/5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31'], { env: env() });
+    const r = await runMq(['queue', 'testing', 'trunk-merge/pr-0/5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31'], {
+      env: env(),
+    });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/^mq: usage: test run: "trunk-merge\/pr-0\/[^"]+" names PR 0; PR numbers start at 1\n/);
     expect(fake.requests).toEqual([]);
@@ -66,7 +72,9 @@ describe('--sha is a commit id', () => {
   it.each(['x', 'abc123', 'HEAD', 'main', 'g'.repeat(40), 'a'.repeat(65)])('%j: exit 2, nothing sent', async (sha) => {
     const r = await runMq(['targets', '3004', '--sha', sha, '--all'], { env: env() });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain(`mq: usage: --sha: ${JSON.stringify(sha)} is not a commit sha; expected 7 to 64 hex digits\n`);
+    expect(r.stderr).toContain(
+      `mq: usage: --sha: ${JSON.stringify(sha)} is not a commit sha; expected 7 to 64 hex digits\n`,
+    );
     expect(r.stderr).toContain('hint: e.g. --sha "$(git rev-parse HEAD)"');
     expect(fake.requests).toEqual([]);
   });
@@ -84,8 +92,12 @@ describe('a --sha that is not the head of the PR the service knows', () => {
     expect(r.stderr).toBe(
       `✓ set impacted targets of PR #42 at abc1234: ALL\nwarning: --sha abc1234 is not the head of PR #42 as the service knows it (${SHA}); the PR waits for targets of its head\n`,
     );
-    expect(fake.requests.find((q) => q.path === '/setImpactedTargets')?.body).toMatchObject({ pr: { number: 42, sha: 'abc1234' } });
-    expect(fake.requests.find((q) => q.path === '/getSubmittedPullRequest')?.body).toMatchObject({ pr: { number: 42 } });
+    expect(fake.requests.find((q) => q.path === '/setImpactedTargets')?.body).toMatchObject({
+      pr: { number: 42, sha: 'abc1234' },
+    });
+    expect(fake.requests.find((q) => q.path === '/getSubmittedPullRequest')?.body).toMatchObject({
+      pr: { number: 42 },
+    });
   });
 
   it('the service head is shown inert and bounded', async () => {

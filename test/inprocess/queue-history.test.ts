@@ -9,7 +9,10 @@ const C1 = '11111111-1111-4111-8111-111111111111';
 const C2 = '22222222-2222-4222-8222-222222222222';
 const page = (from: number, n: number, nextCursor?: string) => ({
   status: 200,
-  body: { pullRequests: Array.from({ length: n }, (_, i) => entry(from + i, 'merged')), ...(nextCursor ? { nextCursor } : {}) },
+  body: {
+    pullRequests: Array.from({ length: n }, (_, i) => entry(from + i, 'merged')),
+    ...(nextCursor ? { nextCursor } : {}),
+  },
 });
 
 let fake: FakeServer;
@@ -54,7 +57,11 @@ describe('mq queue history', () => {
   it('sends --state and --since (a duration counts back from the service clock, read from the queue first)', async () => {
     // The service's clock three days ahead of this machine's (an emulator that was advanced).
     const serviceNow = Date.now() + 3 * 86_400_000;
-    fake.on('POST /getQueue', { status: 200, body: queueRecord({ state: 'running' }), headers: { date: new Date(serviceNow).toUTCString() } });
+    fake.on('POST /getQueue', {
+      status: 200,
+      body: queueRecord({ state: 'running' }),
+      headers: { date: new Date(serviceNow).toUTCString() },
+    });
     fake.on('POST /listPullRequests', page(1, 2));
     const r = await runMq(['queue', 'history', '--state', 'FAILED', '--since', '2h'], { env: env() });
     expect(r.exitCode).toBe(0);
@@ -64,7 +71,9 @@ describe('mq queue history', () => {
     expect(body.take).toBe(50);
     const since = Date.parse(body.since);
     expect(Math.abs(since - (serviceNow - 2 * 3600_000))).toBeLessThan(10_000);
-    expect(r.stdout.split('\n')[0]).toMatch(/^1\tmerged\t\d{4}-\d\d-\d\dT[^\t]+\t\d+\tmedium\t100\toctocat\tChange number 1$/);
+    expect(r.stdout.split('\n')[0]).toMatch(
+      /^1\tmerged\t\d{4}-\d\d-\d\dT[^\t]+\t\d+\tmedium\t100\toctocat\tChange number 1$/,
+    );
   });
 
   it('an ISO --since is sent as given, with no request before it', async () => {
@@ -82,7 +91,8 @@ describe('mq queue history', () => {
   });
 
   it('--limit N keeps the newest N when the service lists oldest first: read to the end, newest first', async () => {
-    const at = (pr: number) => entry(pr, 'merged', { stateChangedAt: new Date(Date.UTC(2026, 4, 1, 0, pr)).toISOString() });
+    const at = (pr: number) =>
+      entry(pr, 'merged', { stateChangedAt: new Date(Date.UTC(2026, 4, 1, 0, pr)).toISOString() });
     fake.on(
       'POST /listPullRequests',
       { status: 200, body: { pullRequests: [at(1), at(2), at(3)], nextCursor: C1 } },
@@ -99,8 +109,13 @@ describe('mq queue history', () => {
   });
 
   it('a service that lists newest first is read only up to --limit', async () => {
-    const at = (pr: number) => entry(pr, 'merged', { stateChangedAt: new Date(Date.UTC(2026, 4, 1, 0, 60 - pr)).toISOString() });
-    fake.on('POST /listPullRequests', { status: 200, body: { pullRequests: [at(1), at(2)], nextCursor: C1 } }, page(3, 100));
+    const at = (pr: number) =>
+      entry(pr, 'merged', { stateChangedAt: new Date(Date.UTC(2026, 4, 1, 0, 60 - pr)).toISOString() });
+    fake.on(
+      'POST /listPullRequests',
+      { status: 200, body: { pullRequests: [at(1), at(2)], nextCursor: C1 } },
+      page(3, 100),
+    );
     const r = await runMq(['queue', 'history', '--limit', '2', '--json'], { env: env() });
     expect(JSON.parse(r.stdout).map((e: { prNumber: number }) => e.prNumber)).toEqual([1, 2]);
     expect(bodies()).toHaveLength(1);

@@ -20,7 +20,11 @@ const makePrs = () => [
   }),
   entry(102, 'tests_passed', { stateChangedAt: ago(5), prAuthor: 'bob', priorityName: 'high', priorityValue: 10 }),
   entry(103, 'testing', { prAuthor: 'carol', noBatch: true }),
-  entry(104, 'pending_failure', { stateChangedAt: ago(5), prAuthor: 'dave', prTitle: 'Tabs\tand\nnewlines in a title' }),
+  entry(104, 'pending_failure', {
+    stateChangedAt: ago(5),
+    prAuthor: 'dave',
+    prTitle: 'Tabs\tand\nnewlines in a title',
+  }),
   entry(105, 'pending', { prAuthor: 'erin' }),
   entry(106, 'pending', { prAuthor: 'frank', priorityName: 'low', priorityValue: 200 }),
   entry(107, 'not_ready', { prAuthor: 'grace' }),
@@ -62,10 +66,14 @@ describe('mq queue show', () => {
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.replace(/\n$/, '').split('\n');
     expect(lines).toHaveLength(10);
-    expect(lines[0]).toMatch(/^1\t101\ttesting\t111(0[0-9])\turgent\t0\ttrue\tfalse\talice\tUrgent hotfix for the login page\t$/);
+    expect(lines[0]).toMatch(
+      /^1\t101\ttesting\t111(0[0-9])\turgent\t0\ttrue\tfalse\talice\tUrgent hotfix for the login page\t$/,
+    );
     expect(lines[1]).toMatch(/^2\t102\ttests_passed\t30[0-9]\thigh\t10\tfalse\tfalse\tbob\tChange number 102\t$/);
     expect(lines[2]).toMatch(/^3\t103\ttesting\t\d+\tmedium\t100\tfalse\ttrue\tcarol\t/);
-    expect(lines[3]).toMatch(/^4\t104\tpending_failure\t30[0-9]\tmedium\t100\tfalse\tfalse\tdave\tTabs and newlines in a title\t$/);
+    expect(lines[3]).toMatch(
+      /^4\t104\tpending_failure\t30[0-9]\tmedium\t100\tfalse\tfalse\tdave\tTabs and newlines in a title\t$/,
+    );
     expect(lines.map((l) => l.split('\t')[2])).toEqual([
       'testing',
       'tests_passed',
@@ -97,7 +105,9 @@ describe('mq queue show', () => {
     expect(out).toMatch(/Required\s+ci\/build/);
     expect(out).toMatch(/PRs\s+10 PRs: 2 testing/);
     const row = (pr: number) => out.split('\n').find((l) => l.includes(`#${pr} `)) ?? '';
-    expect(row(101)).toMatch(/│?\s*1\s.*#101\s.*testing\s.*3h 5m\s.*urgent \(0\), skip the line\s.*alice\s.*Urgent hotfix/);
+    expect(row(101)).toMatch(
+      /│?\s*1\s.*#101\s.*testing\s.*3h 5m\s.*urgent \(0\), skip the line\s.*alice\s.*Urgent hotfix/,
+    );
     expect(row(102)).toMatch(/#102\s.*tests_passed\s.*5m( \ds)?\s.*high \(10\)\s.*bob/);
     expect(row(103)).toMatch(/medium \(100\), no batch/);
     expect(row(110)).toMatch(/10\s.*#110\s.*merged/);
@@ -161,7 +171,9 @@ describe('mq queue show', () => {
     expect(r.stdout).toContain('> **⚠ QUEUE PAUSED');
     expect(r.stdout).toContain('### Merge queue main');
     expect(r.stdout).toContain('| # | PR | State | In state | Priority | Author | Title |');
-    expect(r.stdout).toMatch(/\| 4 \| #104 \| pending_failure \| 5m( \ds)? \| medium \(100\) \| dave \| Tabs and newlines in a title \|/);
+    expect(r.stdout).toMatch(
+      /\| 4 \| #104 \| pending_failure \| 5m( \ds)? \| medium \(100\) \| dave \| Tabs and newlines in a title \|/,
+    );
   });
 
   it('an empty queue: no rows piped, a note on a terminal', async () => {
@@ -194,7 +206,10 @@ describe('mq queue show', () => {
       fake.on(
         'POST /listPullRequests',
         { status: 200, body: { pullRequests: [entry(201, 'not_ready'), entry(202, 'not_ready')], nextCursor: 'c1' } },
-        { status: 200, body: { pullRequests: [entry(203, 'not_ready', { prBaseBranch: 'dev' }), entry(101, 'testing')] } },
+        {
+          status: 200,
+          body: { pullRequests: [entry(203, 'not_ready', { prBaseBranch: 'dev' }), entry(101, 'testing')] },
+        },
       );
       fake.on('POST /getSubmittedPullRequests', {
         status: 200,
@@ -202,7 +217,10 @@ describe('mq queue show', () => {
           pullRequests: [
             { ...entry(201, 'not_ready'), readiness: readiness({ hasImpactedTargets: false }) },
             { ...entry(202, 'not_ready'), readiness: readiness({ gitHubMergeability: 'in_progress' }) },
-            { ...entry(203, 'not_ready', { prBaseBranch: 'dev' }), readiness: readiness({ doesBaseBranchMatch: false }) },
+            {
+              ...entry(203, 'not_ready', { prBaseBranch: 'dev' }),
+              readiness: readiness({ doesBaseBranchMatch: false }),
+            },
           ],
           notFound: [],
         },
@@ -224,7 +242,11 @@ describe('mq queue show', () => {
       const lookups = fake.requests.filter((q) => q.path === '/getSubmittedPullRequests');
       expect(lookups).toHaveLength(1);
       expect(lookups[0]?.body).toMatchObject({ prs: [{ number: 201 }, { number: 202 }, { number: 203 }] });
-      expect((lookups[0]?.body as { prs: unknown[] } | undefined)?.prs).toEqual([{ number: 201 }, { number: 202 }, { number: 203 }]);
+      expect((lookups[0]?.body as { prs: unknown[] } | undefined)?.prs).toEqual([
+        { number: 201 },
+        { number: 202 },
+        { number: 203 },
+      ]);
     });
 
     it('an otherwise empty queue never says "No PRs in the queue." while PRs wait', async () => {
@@ -238,7 +260,10 @@ describe('mq queue show', () => {
     it('a ready PR in a paused queue waits for the queue', async () => {
       fake.on('POST /getQueue', { status: 200, body: queueRecord({ state: 'paused' }) });
       fake.on('POST /listPullRequests', { status: 200, body: { pullRequests: [entry(201, 'not_ready')] } });
-      fake.on('POST /getSubmittedPullRequests', { status: 200, body: { pullRequests: [{ ...entry(201, 'not_ready'), readiness: readiness({}) }] } });
+      fake.on('POST /getSubmittedPullRequests', {
+        status: 200,
+        body: { pullRequests: [{ ...entry(201, 'not_ready'), readiness: readiness({}) }] },
+      });
       const r = await runMq(['queue', 'show', '--json'], { env: env() });
       expect(JSON.parse(r.stdout).notReadyPullRequests[0].waitingFor).toEqual(['queue is paused: no PRs enter']);
     });
@@ -248,10 +273,15 @@ describe('mq queue show', () => {
       const lines = r.stdout.trimEnd().split('\n');
       expect(lines).toHaveLength(4);
       expect(lines[0]?.split('\t').slice(0, 3)).toEqual(['1', '101', 'testing']);
-      expect(lines[1]).toMatch(/^\t201\tnot_ready\t\d+\tmedium\t100\tfalse\tfalse\toctocat\tChange number 201\timpacted targets missing$/);
+      expect(lines[1]).toMatch(
+        /^\t201\tnot_ready\t\d+\tmedium\t100\tfalse\tfalse\toctocat\tChange number 201\timpacted targets missing$/,
+      );
       expect(lines[3]?.split('\t')[10]).toBe('base branch mismatch (dev, not main)');
       expect(r.stderr).toContain('running · 4 PRs: 1 testing, 3 not ready');
-      fake.on('POST /listPullRequests', { status: 200, body: { pullRequests: [entry(201, 'not_ready'), entry(202, 'not_ready'), entry(203, 'not_ready')] } });
+      fake.on('POST /listPullRequests', {
+        status: 200,
+        body: { pullRequests: [entry(201, 'not_ready'), entry(202, 'not_ready'), entry(203, 'not_ready')] },
+      });
       const doc = JSON.parse((await runMq(['queue', 'show', '--json'], { env: env() })).stdout);
       expect(doc.enqueuedPullRequests.map((e: { prNumber: number }) => e.prNumber)).toEqual([101]);
       expect(doc.notReadyPullRequests.map((e: { prNumber: number }) => e.prNumber)).toEqual([201, 202, 203]);
@@ -267,7 +297,9 @@ describe('mq queue show', () => {
       const r = await runMq(['queue', 'show', '-o', 'table'], { env: env() });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toContain('#101');
-      expect(r.stderr).toContain('warning: PRs submitted but not ready are not shown: the service answered HTTP 404: no such endpoint');
+      expect(r.stderr).toContain(
+        'warning: PRs submitted but not ready are not shown: the service answered HTTP 404: no such endpoint',
+      );
     });
   });
 });

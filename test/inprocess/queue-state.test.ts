@@ -28,7 +28,10 @@ describe('pause, resume, drain send the state and print before -> after', () => 
   for (const c of cases) {
     it(`mq queue ${c.verb}`, async () => {
       fake.on('POST /getQueue', { status: 200, body: queueRecord({ state: c.from }) });
-      fake.on('POST /updateQueue', { status: 200, body: queueRecord({ state: c.to, enqueuedPullRequests: undefined }) });
+      fake.on('POST /updateQueue', {
+        status: 200,
+        body: queueRecord({ state: c.to, enqueuedPullRequests: undefined }),
+      });
       const r = await runMq(['queue', c.verb], { env: env() });
       expect(r.exitCode).toBe(0);
       expect(fake.requests.map((q) => q.path)).toEqual(['/getQueue', '/updateQueue']);
@@ -81,7 +84,10 @@ describe('pause, resume, drain send the state and print before -> after', () => 
 });
 
 describe('mq queue drain --wait', () => {
-  const draining = (...prs: Array<Record<string, unknown>>) => ({ status: 200, body: queueRecord({ state: 'draining' }, prs) });
+  const draining = (...prs: Array<Record<string, unknown>>) => ({
+    status: 200,
+    body: queueRecord({ state: 'draining' }, prs),
+  });
 
   it('polls until no PR is pending, testing or waiting to merge, with progress on stderr', async () => {
     fake.on(
@@ -110,7 +116,9 @@ describe('mq queue drain --wait', () => {
   it('exits 8 at --timeout with the PRs still in flight; --json gives one document', async () => {
     fake.on('POST /getQueue', draining(entry(5, 'testing'), entry(6, 'pending')));
     fake.on('POST /updateQueue', { status: 200, body: queueRecord({ state: 'draining' }) });
-    const r = await runMq(['queue', 'drain', '--wait', '--interval', '100ms', '--timeout', '400ms', '--json'], { env: env() });
+    const r = await runMq(['queue', 'drain', '--wait', '--interval', '100ms', '--timeout', '400ms', '--json'], {
+      env: env(),
+    });
     expect(r.exitCode).toBe(8);
     expect(r.stderr).toMatch(/✗ still 2 PRs: 1 testing, 1 pending after \d+s \(--timeout\): #5, #6/);
     const doc = JSON.parse(r.stdout);

@@ -117,7 +117,18 @@ describe('mq queue testing', () => {
       status: 200,
       body: {
         ...DETAILS,
-        checkSuites: [{ checkRuns: [{ name: 'ci/build', url: 'javascript:alert(document.cookie)', status: 'COMPLETED', conclusion: 'SUCCESS' }] }],
+        checkSuites: [
+          {
+            checkRuns: [
+              {
+                name: 'ci/build',
+                url: 'javascript:alert(document.cookie)',
+                status: 'COMPLETED',
+                conclusion: 'SUCCESS',
+              },
+            ],
+          },
+        ],
         statusChecks: [{ context: 'lint', url: 'file:///etc/passwd', state: 'FAILURE' }],
         testedPullRequests: [{ prNumber: 1815, prUrl: 'JavaScript:alert(1)', title: 'Faster widget cache' }],
       },

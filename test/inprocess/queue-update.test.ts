@@ -70,9 +70,24 @@ describe('mq queue update: exactly the flags given are sent', () => {
 
 describe('mq queue update: before -> after', () => {
   it('reads the queue first, then prints each changed setting', async () => {
-    fake.on('POST /updateQueue', { status: 200, body: { ...AFTER_BASE, concurrency: 5, batch: false, requiredStatuses: ['ci/build', 'ci/lint'] } });
+    fake.on('POST /updateQueue', {
+      status: 200,
+      body: { ...AFTER_BASE, concurrency: 5, batch: false, requiredStatuses: ['ci/build', 'ci/lint'] },
+    });
     const r = await runMq(
-      ['queue', 'update', '--concurrency', '5', '--no-batch', '--required-status', 'ci/build', '--required-status', 'ci/lint', '-o', 'table'],
+      [
+        'queue',
+        'update',
+        '--concurrency',
+        '5',
+        '--no-batch',
+        '--required-status',
+        'ci/build',
+        '--required-status',
+        'ci/lint',
+        '-o',
+        'table',
+      ],
       { env: env() },
     );
     expect(r.exitCode).toBe(0);
@@ -89,7 +104,11 @@ describe('mq queue update: before -> after', () => {
     const r = await runMq(['queue', 'update', '--mode', 'parallel', '--concurrency', '3'], { env: env() });
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines).toEqual(['state\trunning\tswitching_modes\ttrue', 'mode\tsingle\tparallel\ttrue', 'concurrency\t3\t3\tfalse']);
+    expect(lines).toEqual([
+      'state\trunning\tswitching_modes\ttrue',
+      'mode\tsingle\tparallel\ttrue',
+      'concurrency\t3\t3\tfalse',
+    ]);
     expect(r.stderr).toContain('QUEUE SWITCHING MODES');
   });
 
@@ -143,7 +162,9 @@ describe('mq queue update --dry-run', () => {
     expect(doc.dryRun).toBe(true);
     expect(doc.request.method).toBe('POST');
     expect(JSON.parse(doc.request.body)).toEqual({ ...TARGET, mergeMethod: 'squash' });
-    expect(doc.changes).toEqual([expect.objectContaining({ key: 'merge-method', from: 'squash', to: 'squash', changed: false })]);
+    expect(doc.changes).toEqual([
+      expect.objectContaining({ key: 'merge-method', from: 'squash', to: 'squash', changed: false }),
+    ]);
   });
 });
 
@@ -158,7 +179,10 @@ describe('mq queue update: bad input exits 2 naming the flag and the rule, nothi
     [['--merge-method', 'fast-forward'], /--merge-method: "fast-forward" is not one of merge_commit, squash, rebase/],
     [['--direct-merge', 'sometimes'], /--direct-merge: "sometimes" is not one of off, always/],
     [['--optimization', 'on'], /--optimization: "on" is not one of off, bisection_skip_redundant_tests/],
-    [['--required-status', 'ci/build', '--clear-required-statuses'], /--required-status and --clear-required-statuses cannot be used together/],
+    [
+      ['--required-status', 'ci/build', '--clear-required-statuses'],
+      /--required-status and --clear-required-statuses cannot be used together/,
+    ],
     [['--required-status', ''], /--required-status: a status name cannot be empty/],
     [[], /no setting given; pass at least one setting flag/],
   ];

@@ -20,7 +20,12 @@ const LOCAL_AGE_S = 2 * 3600;
 const PR = (n: number, state = 'testing') => ({
   ...entry(n, state, { stateChangedAt: CHANGED_AT }),
   isCurrentlySubmittedToQueue: true,
-  readiness: { hasImpactedTargets: true, requiresImpactedTargets: false, doesBaseBranchMatch: true, gitHubMergeability: 'mergeable' },
+  readiness: {
+    hasImpactedTargets: true,
+    requiresImpactedTargets: false,
+    doesBaseBranchMatch: true,
+    gitHubMergeability: 'mergeable',
+  },
 });
 const TEST_RUN = '5df78918-0d4c-4a55-9a0e-1e1b4f0a6c11';
 
@@ -46,10 +51,16 @@ function script(): void {
   fake.on('POST /getQueue', ok(queueRecord({}, [PR(41), PR(42, 'pending')])));
   fake.on('POST /listPullRequests', ok({ pullRequests: [PR(41, 'merged'), PR(42, 'failed')] }));
   fake.on('POST /listTestRuns', ok({ testRuns: [] }));
-  fake.on('POST /getMergeQueueTestingDetails', ok({ testRunId: TEST_RUN, createdAt: CHANGED_AT, testedPrs: [{ number: 41 }] }));
+  fake.on(
+    'POST /getMergeQueueTestingDetails',
+    ok({ testRunId: TEST_RUN, createdAt: CHANGED_AT, testedPrs: [{ number: 41 }] }),
+  );
 }
 
-async function mq(argv: string[], opts: { stdoutIsTTY?: boolean } = {}): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+async function mq(
+  argv: string[],
+  opts: { stdoutIsTTY?: boolean } = {},
+): Promise<{ exitCode: number; stdout: string; stderr: string }> {
   const { ctx, io } = testContext({ apiUrl: fake.url, ...opts });
   const exitCode = await run(ctx, argv);
   return { exitCode, stdout: io.stdout, stderr: io.stderr };

@@ -24,7 +24,10 @@ afterAll(async () => {
 beforeEach(() => {
   fake.requests.length = 0;
   fake.on('POST /setImpactedTargets', { status: 200, body: 'OK' });
-  fake.on('POST /getSubmittedPullRequest', { status: 200, body: { state: 'pending', prNumber: 42, prSha: 'f'.repeat(40) } });
+  fake.on('POST /getSubmittedPullRequest', {
+    status: 200,
+    body: { state: 'pending', prNumber: 42, prSha: 'f'.repeat(40) },
+  });
 });
 
 /** The fake's environment without MQ_TOKEN (a fork's run gets no secrets). */
@@ -35,9 +38,21 @@ function actionsEnv(head: string, eventPath?: string): Record<string, string | u
   const path = eventPath ?? join(tempDir('mq-event-'), 'event.json');
   if (!eventPath) {
     const side = (fullName: string) => ({ repo: { full_name: fullName } });
-    writeFileSync(path, JSON.stringify({ number: 42, pull_request: { number: 42, head: { ...side(head), sha: SHA }, base: side('acme/widgets') } }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        number: 42,
+        pull_request: { number: 42, head: { ...side(head), sha: SHA }, base: side('acme/widgets') },
+      }),
+    );
   }
-  return { ...noToken(), GITHUB_ACTIONS: 'true', GITHUB_REF: 'refs/pull/42/merge', GITHUB_RUN_ID: RUN_ID, GITHUB_EVENT_PATH: path };
+  return {
+    ...noToken(),
+    GITHUB_ACTIONS: 'true',
+    GITHUB_REF: 'refs/pull/42/merge',
+    GITHUB_RUN_ID: RUN_ID,
+    GITHUB_EVENT_PATH: path,
+  };
 }
 
 function expectForkUpload(): void {
@@ -50,23 +65,35 @@ function expectForkUpload(): void {
 
 describe('--forked-workflow-run-id', () => {
   it('sends the run id and an empty token, and no read (the run id cannot read)', async () => {
-    const r = await runMq(['targets', '42', '--sha', SHA, '-t', '//a', '--forked-workflow-run-id', RUN_ID], { env: baseEnv(fake.url) });
+    const r = await runMq(['targets', '42', '--sha', SHA, '-t', '//a', '--forked-workflow-run-id', RUN_ID], {
+      env: baseEnv(fake.url),
+    });
     expect(r.exitCode).toBe(0);
     expectForkUpload();
-    expect(r.stderr).toBe(`✓ set impacted targets of PR #42 at ${SHA.slice(0, 12)}: 1 target (as fork workflow run ${RUN_ID})\n`);
+    expect(r.stderr).toBe(
+      `✓ set impacted targets of PR #42 at ${SHA.slice(0, 12)}: 1 target (as fork workflow run ${RUN_ID})\n`,
+    );
     expect(r.stderr + r.stdout).not.toContain(TOKEN);
   });
 
   it('needs no token', async () => {
-    const r = await runMq(['targets', '42', '--sha', SHA, '-t', '//a', '--forked-workflow-run-id', RUN_ID], { env: noToken() });
+    const r = await runMq(['targets', '42', '--sha', SHA, '-t', '//a', '--forked-workflow-run-id', RUN_ID], {
+      env: noToken(),
+    });
     expect(r.exitCode).toBe(0);
     expectForkUpload();
   });
 
   it('--dry-run shows both headers', async () => {
-    const r = await runMq(['targets', '42', '--sha', SHA, '-t', '//a', '--forked-workflow-run-id', RUN_ID, '--dry-run', '--json'], { env: noToken() });
+    const r = await runMq(
+      ['targets', '42', '--sha', SHA, '-t', '//a', '--forked-workflow-run-id', RUN_ID, '--dry-run', '--json'],
+      { env: noToken() },
+    );
     expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout).request.headers).toMatchObject({ 'x-api-token': '', 'x-forked-workflow-run-id': RUN_ID });
+    expect(JSON.parse(r.stdout).request.headers).toMatchObject({
+      'x-api-token': '',
+      'x-forked-workflow-run-id': RUN_ID,
+    });
     expect(fake.requests).toEqual([]);
   });
 });
@@ -80,7 +107,9 @@ describe("in a fork PR's workflow run", () => {
   });
 
   it('with a token: the token, as before', async () => {
-    const r = await runMq(['targets', '--sha', SHA, '-t', '//a'], { env: { ...actionsEnv('someone/widgets'), MQ_TOKEN: TOKEN } });
+    const r = await runMq(['targets', '--sha', SHA, '-t', '//a'], {
+      env: { ...actionsEnv('someone/widgets'), MQ_TOKEN: TOKEN },
+    });
     expect(r.exitCode).toBe(0);
     const sent = fake.requests.find((q) => q.path === '/setImpactedTargets');
     expect(sent?.headers['x-api-token']).toBe(TOKEN);
@@ -106,7 +135,8 @@ function tempFile(content: string): string {
 }
 
 describe('the library', () => {
-  const client = () => new MergeQueueClient({ apiUrl: fake.url, token: '', forkedWorkflowRunId: RUN_ID, maxRetries: 0 });
+  const client = () =>
+    new MergeQueueClient({ apiUrl: fake.url, token: '', forkedWorkflowRunId: RUN_ID, maxRetries: 0 });
   const target = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' };
 
   it('uploads with the run id alone', async () => {
@@ -123,13 +153,17 @@ describe('the library', () => {
     const both = new MergeQueueClient({ apiUrl: fake.url, token: TOKEN, forkedWorkflowRunId: RUN_ID });
     await both.setImpactedTargets({ ...target, pr: { number: 42, sha: SHA }, impactedTargets: ['//a'] });
     await both.getSubmittedPullRequest({ ...target, pr: { number: 42 } });
-    expect(fake.requests.map((q) => [q.path, q.headers['x-api-token'], q.headers['x-forked-workflow-run-id']])).toEqual([
-      ['/setImpactedTargets', '', RUN_ID],
-      ['/getSubmittedPullRequest', TOKEN, undefined],
-    ]);
+    expect(fake.requests.map((q) => [q.path, q.headers['x-api-token'], q.headers['x-forked-workflow-run-id']])).toEqual(
+      [
+        ['/setImpactedTargets', '', RUN_ID],
+        ['/getSubmittedPullRequest', TOKEN, undefined],
+      ],
+    );
   });
 
   it.each(['', 'abc', '0'])('refuses forkedWorkflowRunId %j', (id) => {
-    expect(() => new MergeQueueClient({ apiUrl: fake.url, token: '', forkedWorkflowRunId: id })).toThrow(/forkedWorkflowRunId: expected a workflow run id/);
+    expect(() => new MergeQueueClient({ apiUrl: fake.url, token: '', forkedWorkflowRunId: id })).toThrow(
+      /forkedWorkflowRunId: expected a workflow run id/,
+    );
   });
 });

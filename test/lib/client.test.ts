@@ -37,7 +37,12 @@ describe('against the emulator fixture', () => {
     await client.submitPullRequest({ ...queue, pr: { number: 1 }, priority: 'high' });
     await client.submitPullRequest({ ...queue, pr: { number: 2 } });
     const pr = await client.getSubmittedPullRequest({ ...queue, pr: { number: 1 } });
-    expect(pr).toMatchObject({ state: 'testing', prTitle: 'Add the thing', priorityName: 'high', isCurrentlySubmittedToQueue: true });
+    expect(pr).toMatchObject({
+      state: 'testing',
+      prTitle: 'Add the thing',
+      priorityName: 'high',
+      isCurrentlySubmittedToQueue: true,
+    });
     const q = await client.getQueue(queue);
     expect(q.enqueuedPullRequests?.map((e) => e.prNumber)).toEqual([1, 2]);
     expect((await client.listPullRequests({ ...queue, state: 'testing' })).pullRequests?.length).toBe(2);
@@ -63,14 +68,26 @@ describe('against the emulator fixture', () => {
     const lookup = await client.getSubmittedPullRequests({ ...queue, prs: [{ number: 21 }, { number: 99 }] });
     expect(lookup.pullRequests?.map((p) => p.prNumber)).toEqual([21]);
     expect(lookup.notFound?.map((n) => n.number)).toEqual([99]);
-    const results = await client.listMergeQueueTestingResults({ ...queue, since: '2026-01-05T00:00:00Z', until: '2026-01-06T00:00:00Z' });
-    expect(results.testingResults?.map((r) => [r.prNumber, r.outcome, r.cycleConclusion])).toEqual([[21, 'passed', 'merged']]);
+    const results = await client.listMergeQueueTestingResults({
+      ...queue,
+      since: '2026-01-05T00:00:00Z',
+      until: '2026-01-06T00:00:00Z',
+    });
+    expect(results.testingResults?.map((r) => [r.prNumber, r.outcome, r.cycleConclusion])).toEqual([
+      [21, 'passed', 'merged'],
+    ]);
   });
 
   it('waitForPr resolves merged once the clock moves past the run, with the transitions it saw', async () => {
     await client.submitPullRequest({ ...queue, pr: { number: 5 } });
     const seen: string[] = [];
-    const waiting = client.waitForPr({ ...queue, pr: 5, intervalMs: 100, timeoutMs: 60_000, onTransition: (t) => seen.push(t.to) });
+    const waiting = client.waitForPr({
+      ...queue,
+      pr: 5,
+      intervalMs: 100,
+      timeoutMs: 60_000,
+      onTransition: (t) => seen.push(t.to),
+    });
     await until(() => seen.includes('testing'));
     const before = Date.parse(await emu.now());
     expect(Date.parse(await emu.advance(10)) - before).toBe(600_000);
@@ -86,15 +103,28 @@ describe('against the emulator fixture', () => {
     await emu.createPullRequest({ repo, number: 6, outcomes: ['fail'] });
     await client.submitPullRequest({ ...queue, pr: { number: 6 } });
     await emu.advance(10);
-    expect(await client.waitForPr({ ...queue, pr: { number: 6 }, intervalMs: 100 })).toMatchObject({ outcome: 'failed', exitCode: 9 });
+    expect(await client.waitForPr({ ...queue, pr: { number: 6 }, intervalMs: 100 })).toMatchObject({
+      outcome: 'failed',
+      exitCode: 9,
+    });
     await client.submitPullRequest({ ...queue, pr: { number: 7 } });
-    expect(await client.waitForPr({ ...queue, pr: 7, intervalMs: 100, timeoutMs: 300 })).toMatchObject({ outcome: 'timeout', exitCode: 8, state: 'testing' });
+    expect(await client.waitForPr({ ...queue, pr: 7, intervalMs: 100, timeoutMs: 300 })).toMatchObject({
+      outcome: 'timeout',
+      exitCode: 8,
+      state: 'testing',
+    });
   });
 
   it('waitForPr stops when its signal fires: MergeQueueError of kind interrupted', async () => {
     await client.submitPullRequest({ ...queue, pr: { number: 8 } });
     const controller = new AbortController();
-    const waiting = client.waitForPr({ ...queue, pr: 8, intervalMs: 100, signal: controller.signal, onTransition: () => controller.abort() });
+    const waiting = client.waitForPr({
+      ...queue,
+      pr: 8,
+      intervalMs: 100,
+      signal: controller.signal,
+      onTransition: () => controller.abort(),
+    });
     await expect(waiting).rejects.toMatchObject({ name: 'MergeQueueError', kind: 'interrupted', exitCode: 130 });
   });
 
@@ -113,7 +143,9 @@ describe('against the emulator fixture', () => {
     expect(err).toMatchObject({ kind: 'usage', exitCode: 2, status: undefined });
     expect(await emu.listRuns()).toEqual([]);
     // setImpactedTargets has no PR 0 (its schema's minimum is 1); the other PR endpoints allow it.
-    const zero = await client.setImpactedTargets({ ...queue, pr: { number: 0, sha: 'a'.repeat(40) }, impactedTargets: 'ALL' }).catch((e: unknown) => e);
+    const zero = await client
+      .setImpactedTargets({ ...queue, pr: { number: 0, sha: 'a'.repeat(40) }, impactedTargets: 'ALL' })
+      .catch((e: unknown) => e);
     expect(zero).toMatchObject({ kind: 'usage', exitCode: 2, status: undefined });
     expect(zero).toHaveProperty('message', expect.stringContaining('pr.number'));
   });
@@ -131,7 +163,12 @@ describe('against a scripted service', () => {
   it('retries a 503 on an idempotent call, then succeeds; sends the token only in x-api-token', async () => {
     server.on('POST /submitPullRequest', { status: 503, body: 'busy' }, { status: 200, body: 'OK' });
     const lines: string[] = [];
-    const client = new MergeQueueClient({ apiUrl: server.url, token: TOKEN, retryBaseMs: 1, debug: (l) => lines.push(l) });
+    const client = new MergeQueueClient({
+      apiUrl: server.url,
+      token: TOKEN,
+      retryBaseMs: 1,
+      debug: (l) => lines.push(l),
+    });
     await client.submitPullRequest({ ...queue, pr: { number: 3 } });
     expect(server.requests.map((r) => r.path)).toEqual(['/submitPullRequest', '/submitPullRequest']);
     expect(server.requests[0]?.headers['x-api-token']).toBe(TOKEN);
@@ -197,7 +234,9 @@ describe('constructor checks', () => {
     for (const options of bad) {
       expect(() => new MergeQueueClient(options), JSON.stringify(options)).toThrow(MergeQueueError);
     }
-    expect(() => new MergeQueueClient({ apiUrl: 'http://mq.internal/v1', token: 't', allowInsecureHttp: true })).not.toThrow();
+    expect(
+      () => new MergeQueueClient({ apiUrl: 'http://mq.internal/v1', token: 't', allowInsecureHttp: true }),
+    ).not.toThrow();
     expect(() => new MergeQueueClient({ apiUrl: 'http://localhost:8080/v1', token: 't' })).not.toThrow();
   });
 
@@ -216,9 +255,13 @@ describe('constructor checks', () => {
     for (const apiUrl of ['https://x/v1?tenant=a', 'https://x/v1#frag', 'https://x/v1?']) {
       const err = refusal({ apiUrl, token: 't' });
       expect(err, apiUrl).toMatchObject({ kind: 'usage', exitCode: 2 });
-      expect(err.why).toMatch(/^the API URL \(from option apiUrl\) must be a plain URL, without a (query string|fragment)/);
+      expect(err.why).toMatch(
+        /^the API URL \(from option apiUrl\) must be a plain URL, without a (query string|fragment)/,
+      );
     }
-    expect(refusal({ apiUrl: 'http://mq.internal/v1', token: 't' }).hints).toEqual(['use https://, or set allowInsecureHttp if this network is trusted']);
+    expect(refusal({ apiUrl: 'http://mq.internal/v1', token: 't' }).hints).toEqual([
+      'use https://, or set allowInsecureHttp if this network is trusted',
+    ]);
     // A token the HTTP layer could not send is the caller's configuration, not a connection failure.
     for (const [token, what] of [
       ['tok\r\nx-evil: 1', 'a control character (U+000D)'],
@@ -257,12 +300,18 @@ describe('what the bundles contain', () => {
     expect(inputs).toContain('src/api/client.ts');
     expect(inputs).toContain('src/lib/client.ts');
     const forbidden = inputs.filter((i) =>
-      /node_modules\/(commander|cli-table3|chalk|conf|prom-client)\/|^src\/(commands|cli|output|config|views|help|context|program|run|main)\b/.test(i),
+      /node_modules\/(commander|cli-table3|chalk|conf|prom-client)\/|^src\/(commands|cli|output|config|views|help|context|program|run|main)\b/.test(
+        i,
+      ),
     );
     expect(forbidden).toEqual([]);
     // The fixture does not pull the CLI in either.
     const emulator = Object.entries(outputs).find(([name]) => name.endsWith('dist/lib/emulator.js'))?.[1];
-    expect(Object.keys(emulator?.inputs ?? {}).filter((i) => /node_modules\/(commander|cli-table3|chalk)\/|^src\/(commands|cli|output)\//.test(i))).toEqual([]);
+    expect(
+      Object.keys(emulator?.inputs ?? {}).filter((i) =>
+        /node_modules\/(commander|cli-table3|chalk)\/|^src\/(commands|cli|output)\//.test(i),
+      ),
+    ).toEqual([]);
   });
 });
 

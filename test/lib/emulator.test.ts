@@ -22,7 +22,11 @@ describe('startEmulator', () => {
     expect(emu.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     expect(emu.url).toBe(`http://127.0.0.1:${emu.port}/v1`);
     expect(emu.token).toMatch(/^emu_[0-9a-f]{32}$/);
-    const denied = await fetch(`${emu.url}/getQueue`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(queue) });
+    const denied = await fetch(`${emu.url}/getQueue`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(queue),
+    });
     expect(denied.status).toBe(401);
   });
 
@@ -31,8 +35,21 @@ describe('startEmulator', () => {
     expect(await emu.now()).toBe('2026-02-01T00:00:00.000Z');
     const client = new MergeQueueClient({ apiUrl: emu.url, token: emu.token });
     await client.createQueue({ ...queue, concurrency: 2 });
-    const fake = await emu.createPullRequest({ repo, number: 1, title: 'Flaky', outcomes: ['fail', 'pass'], testMinutes: 5 });
-    expect(fake).toMatchObject({ number: 1, title: 'Flaky', outcomes: ['fail', 'pass'], testMinutes: 5, mergeable: true, upToDate: false });
+    const fake = await emu.createPullRequest({
+      repo,
+      number: 1,
+      title: 'Flaky',
+      outcomes: ['fail', 'pass'],
+      testMinutes: 5,
+    });
+    expect(fake).toMatchObject({
+      number: 1,
+      title: 'Flaky',
+      outcomes: ['fail', 'pass'],
+      testMinutes: 5,
+      mergeable: true,
+      upToDate: false,
+    });
     await client.submitPullRequest({ ...queue, pr: { number: 1 } });
     await client.submitPullRequest({ ...queue, pr: { number: 2 } });
     const runs = await emu.listRuns({ branch: 'main' });

@@ -19,18 +19,30 @@ const TIMEOUT = 240_000;
 
 /** The environment without npm's per-script settings (npm test exports many npm_* variables). */
 function cleanEnv(): Record<string, string> {
-  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && !/^npm_/i.test(e[0])));
+  return Object.fromEntries(
+    Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && !/^npm_/i.test(e[0])),
+  );
 }
 
 let tmp: string;
 let project: string;
 
 beforeAll(async () => {
-  for (const built of ['dist/lib/index.js', 'dist/lib/emulator.js', 'dist/types/lib/index.d.ts', 'dist/types/lib/emulator.d.ts']) {
-    if (!existsSync(join(ROOT, built))) throw new Error(`${built} is missing: run \`npm run build\` first (npm test does)`);
+  for (const built of [
+    'dist/lib/index.js',
+    'dist/lib/emulator.js',
+    'dist/types/lib/index.d.ts',
+    'dist/types/lib/emulator.d.ts',
+  ]) {
+    if (!existsSync(join(ROOT, built)))
+      throw new Error(`${built} is missing: run \`npm run build\` first (npm test does)`);
   }
   tmp = mkdtempSync(join(tmpdir(), 'mq-pack-'));
-  const packed = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], { cwd: ROOT, env: cleanEnv(), extendEnv: false });
+  const packed = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], {
+    cwd: ROOT,
+    env: cleanEnv(),
+    extendEnv: false,
+  });
   const [info] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
   const files = info?.files.map((f) => f.path) ?? [];
   expect(files).toContain('dist/lib/index.js');
@@ -41,11 +53,15 @@ beforeAll(async () => {
   const tarball = join(tmp, info?.filename ?? '');
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
   if (Object.keys(pkg.dependencies ?? {}).length === 0) {
-    await execa('npm', ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', tarball], {
-      cwd: project,
-      env: cleanEnv(),
-      extendEnv: false,
-    });
+    await execa(
+      'npm',
+      ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', tarball],
+      {
+        cwd: project,
+        env: cleanEnv(),
+        extendEnv: false,
+      },
+    );
   } else {
     // While the CLI still lists runtime dependencies, an offline install would have to fetch them;
     // unpack the tarball as npm would instead. The library bundles need none of them, which this
@@ -103,11 +119,17 @@ describe('the packed package', () => {
       );
       writeFileSync(
         join(bad, 'tsconfig.json'),
-        JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { noEmit: true, skipLibCheck: true }, include: ['bad.ts'] }),
+        JSON.stringify({
+          extends: '../tsconfig.json',
+          compilerOptions: { noEmit: true, skipLibCheck: true },
+          include: ['bad.ts'],
+        }),
       );
       const result = await execa(process.execPath, [TSC, '-p', bad], { cwd: project, reject: false });
       expect(result.exitCode).not.toBe(0);
-      expect(result.stdout).toMatch(/bad\.ts\(3,\d+\): error TS2322: Type 'string' is not assignable to type 'RepoRef'/);
+      expect(result.stdout).toMatch(
+        /bad\.ts\(3,\d+\): error TS2322: Type 'string' is not assignable to type 'RepoRef'/,
+      );
     },
     TIMEOUT,
   );
@@ -117,7 +139,12 @@ describe('the packed package', () => {
     async () => {
       // TAP on every version: Node 23+ defaults to the spec reporter in a pipe.
       const args = ['--test', '--test-reporter=tap', 'out/merge-bot.test.js'];
-      const result = await execa(process.execPath, args, { cwd: project, reject: false, env: cleanEnv(), extendEnv: false });
+      const result = await execa(process.execPath, args, {
+        cwd: project,
+        reject: false,
+        env: cleanEnv(),
+        extendEnv: false,
+      });
       expect(result.stdout).toMatch(/^# pass 2$/m);
       expect(result.stdout).toMatch(/^# fail 0$/m);
       expect(result.exitCode).toBe(0);
@@ -140,7 +167,11 @@ describe('the packed package', () => {
             '-e',
             `import { MergeQueueClient } from 'mq-cli'; const c = new MergeQueueClient({ apiUrl: process.env.MQ_API_URL, token: process.env.MQ_TOKEN }); await c.createQueue({ repo: { host: 'github.com', owner: 'acme', name: 'app' }, targetBranch: 'main' });`,
           ],
-          { cwd: project, env: { PATH: process.env.PATH ?? '', MQ_API_URL: emu.url, MQ_TOKEN: emu.token }, extendEnv: false },
+          {
+            cwd: project,
+            env: { PATH: process.env.PATH ?? '', MQ_API_URL: emu.url, MQ_TOKEN: emu.token },
+            extendEnv: false,
+          },
         );
         expect(setup.exitCode).toBe(0);
         const child = execa(process.execPath, ['out/merge.js', '42'], {
@@ -155,7 +186,9 @@ describe('the packed package', () => {
             seen += d.toString();
             if (seen.includes('PR #42: testing\n')) resolve();
           });
-          void child.then((r) => reject(new Error(`the example ended first (exit ${r.exitCode}): ${r.stdout}${r.stderr}`)));
+          void child.then((r) =>
+            reject(new Error(`the example ended first (exit ${r.exitCode}): ${r.stdout}${r.stderr}`)),
+          );
         });
         await emu.advance(10);
         const result = await child;

@@ -75,11 +75,20 @@ const FIGURES = [
 
 describe('mq queue simulate --from-history 3d on 408 PRs, 5% breaking and 5% failing once', () => {
   it("fits a PR's own failures apart from flaky ones, and backtests every figure of the table", async () => {
-    const r = await runMq(['queue', 'simulate', '--from-history', '3d', '--runs', '8', '--jobs', '1', '--json'], { env });
+    const r = await runMq(['queue', 'simulate', '--from-history', '3d', '--runs', '8', '--jobs', '1', '--json'], {
+      env,
+    });
     expect(r.exitCode, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout);
     const f = doc.inputs.fitted;
-    expect(f.samples).toMatchObject({ prs: PRS, merged: PRS - 20, failed: 20, prsWithOwnFailure: 40, flakyPrs: 20, flakyRuns: 20 });
+    expect(f.samples).toMatchObject({
+      prs: PRS,
+      merged: PRS - 20,
+      failed: 20,
+      prsWithOwnFailure: 40,
+      flakyPrs: 20,
+      flakyRuns: 20,
+    });
     expect(f.failureRate).toBeCloseTo(20 / PRS, 4); // 4.9%: the breaking PRs only
     expect(f.flakeRate).toBeCloseTo(20 / f.samples.runs, 4);
     const b = doc.backtest;
@@ -100,7 +109,20 @@ describe('mq queue simulate --from-history 3d on 408 PRs, 5% breaking and 5% fai
     'the HTML report shows the fitted inputs and the backtest table (headless Chromium)',
     async () => {
       const file = join(tempDir('mq-report-'), 'plan.html');
-      const args = ['queue', 'simulate', '--from-history', '3d', '--runs', '4', '--jobs', '1', '--compare', 'concurrency=4', '--html', file];
+      const args = [
+        'queue',
+        'simulate',
+        '--from-history',
+        '3d',
+        '--runs',
+        '4',
+        '--jobs',
+        '1',
+        '--compare',
+        'concurrency=4',
+        '--html',
+        file,
+      ];
       const r = await runMq(args, { env });
       expect(r.exitCode, r.stderr).toBe(0);
       expect(readFileSync(file, 'utf8')).not.toMatch(/<script/i);
@@ -108,8 +130,21 @@ describe('mq queue simulate --from-history 3d on 408 PRs, 5% breaking and 5% fai
       expect(dom).toMatch(/<th>Fitted input<\/th>/);
       expect(dom).toMatch(/<td>Fail on their own<\/td><td>4\.9% of PRs/);
       expect(dom).toMatch(/<th>Backtest<\/th><th>Measured<\/th><th>Simulated<\/th><th>Error<\/th>/);
-      for (const figure of ['Merged/h', 'TTM p50', 'TTM p95', 'Runs/PR', 'Test min/PR', 'Depth', 'Failed/d real', 'Failed/d flaky']) {
-        expect(dom).toMatch(new RegExp(`<tr><td>${figure.replace('/', '\\/')}</td><td>[\\d.]+[mh]?</td><td>[\\d.]+[mh]?</td><td>[\\d.]+%</td></tr>`));
+      for (const figure of [
+        'Merged/h',
+        'TTM p50',
+        'TTM p95',
+        'Runs/PR',
+        'Test min/PR',
+        'Depth',
+        'Failed/d real',
+        'Failed/d flaky',
+      ]) {
+        expect(dom).toMatch(
+          new RegExp(
+            `<tr><td>${figure.replace('/', '\\/')}</td><td>[\\d.]+[mh]?</td><td>[\\d.]+[mh]?</td><td>[\\d.]+%</td></tr>`,
+          ),
+        );
       }
       const boxes = svgTextBoxes(file);
       expect(boxes.filter((b) => b.cls.includes('axis') && b.w > 0).length).toBeGreaterThan(40);

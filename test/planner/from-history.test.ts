@@ -71,7 +71,9 @@ describe('mq queue simulate --from-history on a known workload', () => {
   it('fits the inputs and backtests them (JSON)', async () => {
     const r = await runMq([...ARGS, '--compare', 'concurrency=2', '--json'], { env });
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/^fitted from 16h of history \(30 merged or failed PRs, 31 finished test runs, cancelled ones left out\): 1\.88 PRs\/h flat/m);
+    expect(r.stderr).toMatch(
+      /^fitted from 16h of history \(30 merged or failed PRs, 31 finished test runs, cancelled ones left out\): 1\.88 PRs\/h flat/m,
+    );
     const doc = JSON.parse(r.stdout);
     const f = doc.inputs.fitted;
     expect(f.window.hours).toBe(16);
@@ -79,7 +81,16 @@ describe('mq queue simulate --from-history on a known workload', () => {
     expect(f.arrivalsShape).toBe('flat');
     expect(f.arrivalsByHourOfDay).toBeNull();
     expect(f.arrivalsPerHour).toBe(1.875);
-    expect(f.samples).toEqual({ prs: 30, merged: 29, failed: 1, cancelled: 0, runs: 31, prsWithOwnFailure: 2, flakyRuns: 1, flakyPrs: 1 });
+    expect(f.samples).toEqual({
+      prs: 30,
+      merged: 29,
+      failed: 1,
+      cancelled: 0,
+      runs: 31,
+      prsWithOwnFailure: 2,
+      flakyRuns: 1,
+      flakyPrs: 1,
+    });
     const durations = [...Array(16).fill(8), ...Array(15).fill(12)] as number[];
     const mean = 308 / 31;
     const sd = Math.sqrt(durations.reduce((s, x) => s + (x - mean) ** 2, 0) / 30);
@@ -99,9 +110,18 @@ describe('mq queue simulate --from-history on a known workload', () => {
     expect(b.simulated.mergedPerHour).toBeGreaterThan(0);
     expect(b.simulated.timeToMergeP50).toBeGreaterThan(0);
     // The error is what it says: |simulated - measured| / measured.
-    expect(b.error.mergedPerHour).toBeCloseTo(Math.abs(b.simulated.mergedPerHour - b.measured.mergedPerHour) / b.measured.mergedPerHour, 3);
-    expect(b.error.timeToMergeP50).toBeCloseTo(Math.abs(b.simulated.timeToMergeP50 - b.measured.timeToMergeP50) / b.measured.timeToMergeP50, 3);
-    expect(doc.results.map((x: { withinModelError: boolean }) => typeof x.withinModelError)).toEqual(['boolean', 'boolean']);
+    expect(b.error.mergedPerHour).toBeCloseTo(
+      Math.abs(b.simulated.mergedPerHour - b.measured.mergedPerHour) / b.measured.mergedPerHour,
+      3,
+    );
+    expect(b.error.timeToMergeP50).toBeCloseTo(
+      Math.abs(b.simulated.timeToMergeP50 - b.measured.timeToMergeP50) / b.measured.timeToMergeP50,
+      3,
+    );
+    expect(doc.results.map((x: { withinModelError: boolean }) => typeof x.withinModelError)).toEqual([
+      'boolean',
+      'boolean',
+    ]);
     expect(doc.results[0].withinModelError).toBe(false);
   });
 
@@ -120,7 +140,9 @@ describe('mq queue simulate --from-history on a known workload', () => {
     expect(r.stdout).toMatch(/^│ Merged\/h +│ 1\.81 +│ \d+\.\d\d +│ [\d.]+% +│$/m);
     expect(r.stdout).toMatch(/^│ TTM p50 +│ 1[0-4]m +│ \d+m +│ [\d.]+% +│$/m);
     for (const figure of ['TTM p95', 'Runs/PR', 'Test min/PR', 'Depth', 'Failed/d real', 'Failed/d flaky']) {
-      expect(r.stdout).toMatch(new RegExp(`^│ ${figure.replace('/', '\\/')} +│ [\\d.]+[mh]? +│ [\\d.]+[mh]? +│ [\\d.]+% +│$`, 'm'));
+      expect(r.stdout).toMatch(
+        new RegExp(`^│ ${figure.replace('/', '\\/')} +│ [\\d.]+[mh]? +│ [\\d.]+[mh]? +│ [\\d.]+% +│$`, 'm'),
+      );
     }
   });
 

@@ -6,7 +6,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { nextArrivalAfter } from '../../src/planner/driver.js';
-import { backtestOf, fitHistory, PROFILE_MIN_PRS, profileFrom, WEEK_PROFILE_MIN_PRS, withinModelError } from '../../src/planner/history.js';
+import {
+  backtestOf,
+  fitHistory,
+  PROFILE_MIN_PRS,
+  profileFrom,
+  WEEK_PROFILE_MIN_PRS,
+  withinModelError,
+} from '../../src/planner/history.js';
 import { markWithinError, type RowResult, type SimulateResult } from '../../src/planner/index.js';
 import type { SimInputs, SimSettings } from '../../src/planner/model.js';
 import { uniform } from '../../src/planner/random.js';
@@ -19,11 +26,24 @@ const MIN = 60_000;
 const T = Date.UTC(2026, 2, 2); // a Monday, 00:00 UTC
 
 /** One PR tested alone: submitted at `at`, a run of `minutes`, then merged (or failed). */
-function alone(n: number, at: number, minutes: number, state: 'merged' | 'failed' = 'merged'): { pr: ConcludedPr; attempt: TestAttempt } {
+function alone(
+  n: number,
+  at: number,
+  minutes: number,
+  state: 'merged' | 'failed' = 'merged',
+): { pr: ConcludedPr; attempt: TestAttempt } {
   const end = at + minutes * MIN;
   return {
     pr: { number: n, state, submittedAt: at, concludedAt: end },
-    attempt: { runId: `r${n}`, prNumber: n, startedAt: at, finishedAt: end, result: state === 'merged' ? 'passed' : 'failed', bisection: false, sha: `s${n}` },
+    attempt: {
+      runId: `r${n}`,
+      prNumber: n,
+      startedAt: at,
+      finishedAt: end,
+      result: state === 'merged' ? 'passed' : 'failed',
+      bisection: false,
+      sha: `s${n}`,
+    },
   };
 }
 
@@ -35,20 +55,59 @@ describe('fitHistory', () => {
     const attempts: TestAttempt[] = [];
     for (let i = 0; i < 96; i++) {
       const n = i + 1;
-      const { pr, attempt } = alone(n, T + i * 30 * MIN, i % 2 === 0 ? 20 : 40, n === 10 || n === 20 ? 'failed' : 'merged');
+      const { pr, attempt } = alone(
+        n,
+        T + i * 30 * MIN,
+        i % 2 === 0 ? 20 : 40,
+        n === 10 || n === 20 ? 'failed' : 'merged',
+      );
       prs.push(pr);
       attempts.push(attempt);
     }
     // #30 flaky: a failed run of its own, then a pass on the same commit (2 runs for 1 PR).
     const f = attempts[29] as TestAttempt;
-    attempts.push({ ...f, runId: 'r30-first', startedAt: f.startedAt - 25 * MIN, finishedAt: f.startedAt - 5 * MIN, result: 'failed' });
+    attempts.push({
+      ...f,
+      runId: 'r30-first',
+      startedAt: f.startedAt - 25 * MIN,
+      finishedAt: f.startedAt - 5 * MIN,
+      result: 'failed',
+    });
     // #40 failed, then passed on a NEW commit: a real failure, not a flake.
     const g = attempts[39] as TestAttempt;
-    attempts.push({ ...g, runId: 'r40-first', startedAt: g.startedAt - 25 * MIN, finishedAt: g.startedAt - 5 * MIN, result: 'failed', sha: 'old' });
+    attempts.push({
+      ...g,
+      runId: 'r40-first',
+      startedAt: g.startedAt - 25 * MIN,
+      finishedAt: g.startedAt - 5 * MIN,
+      result: 'failed',
+      sha: 'old',
+    });
     // A failed batch run of #50 and #51 is nobody's own failure; a cancelled run has no duration to fit.
-    attempts.push({ runId: 'batch', prNumber: 50, startedAt: T + 10 * H, finishedAt: T + 10 * H + 30 * MIN, result: 'failed', bisection: false });
-    attempts.push({ runId: 'batch', prNumber: 51, startedAt: T + 10 * H, finishedAt: T + 10 * H + 30 * MIN, result: 'failed', bisection: false });
-    attempts.push({ runId: 'gone', prNumber: 52, startedAt: T + 11 * H, finishedAt: T + 11 * H + 3 * MIN, result: 'cancelled', bisection: false });
+    attempts.push({
+      runId: 'batch',
+      prNumber: 50,
+      startedAt: T + 10 * H,
+      finishedAt: T + 10 * H + 30 * MIN,
+      result: 'failed',
+      bisection: false,
+    });
+    attempts.push({
+      runId: 'batch',
+      prNumber: 51,
+      startedAt: T + 10 * H,
+      finishedAt: T + 10 * H + 30 * MIN,
+      result: 'failed',
+      bisection: false,
+    });
+    attempts.push({
+      runId: 'gone',
+      prNumber: 52,
+      startedAt: T + 11 * H,
+      finishedAt: T + 11 * H + 3 * MIN,
+      result: 'cancelled',
+      bisection: false,
+    });
     // A cancelled PR is not an arrival the model knows.
     prs.push({ number: 500, state: 'cancelled', submittedAt: T + H, concludedAt: T + 2 * H });
 
@@ -64,7 +123,16 @@ describe('fitHistory', () => {
     // Own failures: #10, #20, #30 (healed), #40 (new commit): 3 real of 96.
     expect(fit.failureRate).toBeCloseTo(3 / 96, 3);
     expect(fit.flakeRate).toBeCloseTo(1 / 99, 3);
-    expect(fit.samples).toEqual({ prs: 96, merged: 94, failed: 2, cancelled: 1, runs: 99, prsWithOwnFailure: 4, flakyRuns: 1, flakyPrs: 1 });
+    expect(fit.samples).toEqual({
+      prs: 96,
+      merged: 94,
+      failed: 2,
+      cancelled: 1,
+      runs: 99,
+      prsWithOwnFailure: 4,
+      flakyRuns: 1,
+      flakyPrs: 1,
+    });
   });
 
   it("a PR's own failure (not merged on that commit) apart from a flaky one (passed later, or merged, on that commit)", () => {
@@ -75,11 +143,29 @@ describe('fitHistory', () => {
     const attempts = all.map((x) => x.attempt);
     const at = (n: number) => (all[n - 1] as { attempt: TestAttempt }).attempt;
     // #8 failed, and its rerun on the same commit had started before that failure was reported; it merged: flaky.
-    attempts.push({ ...at(8), runId: 'r8-a', startedAt: at(8).startedAt - 10 * MIN, finishedAt: at(8).startedAt + 5 * MIN, result: 'failed' });
+    attempts.push({
+      ...at(8),
+      runId: 'r8-a',
+      startedAt: at(8).startedAt - 10 * MIN,
+      finishedAt: at(8).startedAt + 5 * MIN,
+      result: 'failed',
+    });
     // #12 flaked and passed on a rerun, then failed on its own again on that commit, and was not merged: its own failure.
     prs[11] = { ...(prs[11] as ConcludedPr), state: 'failed', concludedAt: at(12).finishedAt + 30 * MIN };
-    attempts.push({ ...at(12), runId: 'r12-a', startedAt: at(12).startedAt - 25 * MIN, finishedAt: at(12).startedAt - 5 * MIN, result: 'failed' });
-    attempts.push({ ...at(12), runId: 'r12-c', startedAt: at(12).finishedAt + 5 * MIN, finishedAt: at(12).finishedAt + 25 * MIN, result: 'failed' });
+    attempts.push({
+      ...at(12),
+      runId: 'r12-a',
+      startedAt: at(12).startedAt - 25 * MIN,
+      finishedAt: at(12).startedAt - 5 * MIN,
+      result: 'failed',
+    });
+    attempts.push({
+      ...at(12),
+      runId: 'r12-c',
+      startedAt: at(12).finishedAt + 5 * MIN,
+      finishedAt: at(12).finishedAt + 25 * MIN,
+      result: 'failed',
+    });
     const fit = fitHistory(window, prs, attempts);
     expect(fit.samples).toMatchObject({ prs: 20, failed: 2, prsWithOwnFailure: 3, flakyPrs: 1, flakyRuns: 2 });
     expect(fit.failureRate).toBe(2 / 20); // #5 and #12
@@ -105,7 +191,10 @@ describe('fitHistory', () => {
     for (let h = 0; h < 24; h++) expect(byHour[h]).toBe(h >= 9 && h < 17 ? 6 : 1);
     expect(fit.arrivalsPerHour).toBeCloseTo((8 * 6 + 16) / 24, 4);
     // The profile the driver gets starts at the window's first hour.
-    const shifted = profileFrom({ ...fit, window: { ...fit.window, since: new Date(T + 9 * H).toISOString() } }) as number[];
+    const shifted = profileFrom({
+      ...fit,
+      window: { ...fit.window, since: new Date(T + 9 * H).toISOString() },
+    }) as number[];
     expect(shifted.slice(0, 9)).toEqual(Array(8).fill(6).concat([1]));
 
     // Two days: flat whatever the count.
@@ -217,7 +306,9 @@ describe("backtest error and the model's error", () => {
   it('the error is |simulated - measured| / measured per figure; none when nothing was measured', () => {
     const b = backtestOf({ mergedPerHour: 2, timeToMergeP50: 1200 }, { mergedPerHour: 1.8, timeToMergeP50: 1500 });
     expect(b.error).toMatchObject({ mergedPerHour: 0.1, timeToMergeP50: 0.25, timeToMergeP95: null });
-    expect(backtestOf({ mergedPerHour: 0, timeToMergeP50: null }, { mergedPerHour: 1, timeToMergeP50: 60 }).error).toMatchObject({
+    expect(
+      backtestOf({ mergedPerHour: 0, timeToMergeP50: null }, { mergedPerHour: 1, timeToMergeP50: 60 }).error,
+    ).toMatchObject({
       mergedPerHour: null,
       timeToMergeP50: null,
     });
@@ -255,8 +346,15 @@ describe("backtest error and the model's error", () => {
     results[1]!.withinModelError = true;
     expect(rowLabel(results[1]!)).toBe("concurrency=4 (within the model's error)");
     expect(rowLabel({ ...results[1]!, keepsUp: false })).toBe("concurrency=4 (falls behind; within the model's error)");
-    const data = { inputs: { arrivalsPerHour: 10 }, results, recommendation: { label: 'baseline', text: 'x' } } as unknown as SimulateResult;
-    expect(simulateRows(data).map((r) => (typeof r[0] === 'string' ? r[0] : r[0]?.value))).toEqual(['baseline', "concurrency=4 (within the model's error)"]);
+    const data = {
+      inputs: { arrivalsPerHour: 10 },
+      results,
+      recommendation: { label: 'baseline', text: 'x' },
+    } as unknown as SimulateResult;
+    expect(simulateRows(data).map((r) => (typeof r[0] === 'string' ? r[0] : r[0]?.value))).toEqual([
+      'baseline',
+      "concurrency=4 (within the model's error)",
+    ]);
     const plain = simulatePlainLines(data);
     expect(plain).toContain('within_model_error\tconcurrency=4');
     expect(plain.filter((l) => l.includes('within_model_error'))).toHaveLength(1);

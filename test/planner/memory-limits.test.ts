@@ -32,7 +32,9 @@ describe('caps on what is simulated', () => {
       }
       expect(err, text).toBeInstanceOf(UsageError);
       expect((err as UsageError).why).toBe(`--compare: ${rule}`);
-      expect((err as UsageError).hints[0]).toMatch(/^the planner simulates at most 500 runs in flight and 500 PRs per batch/);
+      expect((err as UsageError).hints[0]).toMatch(
+        /^the planner simulates at most 500 runs in flight and 500 PRs per batch/,
+      );
     }
     expect(parseCompare('concurrency=500,batch=500')).toEqual({ concurrency: 500, batch: true, batchingMinSize: 500 });
   });
@@ -54,7 +56,9 @@ describe('caps on what is simulated', () => {
     const flags = { arrivals: '2/h', testTime: '30m', failureRate: '5%', duration: '2h', runs: '2', jobs: '1' };
     const data = await runSimulate(flags, { loadQueue: async () => queue, notice: (l) => notices.push(l) });
     expect(data.results[0]?.settings.concurrency).toBe(500);
-    expect(notices).toContain("baseline: the queue's concurrency 5000 is more than the planner simulates; simulated as 500");
+    expect(notices).toContain(
+      "baseline: the queue's concurrency 5000 is more than the planner simulates; simulated as 500",
+    );
   });
 });
 
@@ -86,7 +90,9 @@ describe('worker memory', () => {
     const err = await runAll(inputs, [{ label: 'big', settings }], 1, worker, 32).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as UsageError).exitCode).toBe(2);
-    expect((err as UsageError).why).toBe('queue simulate: a simulated run needed more than 32 MB, the memory of a worker thread on this machine');
+    expect((err as UsageError).why).toBe(
+      'queue simulate: a simulated run needed more than 32 MB, the memory of a worker thread on this machine',
+    );
     expect((err as UsageError).hints[0]).toMatch(/lower concurrency or batch sizes in --compare, --arrivals/);
   }, 60_000);
 });

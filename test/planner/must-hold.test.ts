@@ -150,10 +150,19 @@ describe("Little's law: mean depth = merges per hour x mean time in queue", () =
 
 describe('determinism and common random numbers', () => {
   it('the same seed gives the same output', () => {
-    const a = sim({ arrivalsPerHour: 15, failureRate: 0.05, flakeRate: 0.02, testTimeSpread: 0.2 }, { concurrency: 3, batch: true });
-    const b = sim({ arrivalsPerHour: 15, failureRate: 0.05, flakeRate: 0.02, testTimeSpread: 0.2 }, { concurrency: 3, batch: true });
+    const a = sim(
+      { arrivalsPerHour: 15, failureRate: 0.05, flakeRate: 0.02, testTimeSpread: 0.2 },
+      { concurrency: 3, batch: true },
+    );
+    const b = sim(
+      { arrivalsPerHour: 15, failureRate: 0.05, flakeRate: 0.02, testTimeSpread: 0.2 },
+      { concurrency: 3, batch: true },
+    );
     expect(b).toEqual(a);
-    const c = sim({ arrivalsPerHour: 15, failureRate: 0.05, flakeRate: 0.02, testTimeSpread: 0.2, seed: 8 }, { concurrency: 3, batch: true });
+    const c = sim(
+      { arrivalsPerHour: 15, failureRate: 0.05, flakeRate: 0.02, testTimeSpread: 0.2, seed: 8 },
+      { concurrency: 3, batch: true },
+    );
     expect(c).not.toEqual(a);
   });
 

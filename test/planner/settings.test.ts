@@ -5,9 +5,17 @@ import { parseCompare, settingsFromQueue } from '../../src/planner/settings.js';
 describe('parseCompare', () => {
   it('takes queue update flag names and API field names', () => {
     expect(parseCompare('concurrency=8, batching-min-size=3')).toEqual({ concurrency: 8, batchingMinSize: 3 });
-    expect(parseCompare('canOptimisticallyMerge=true,pendingFailureDepth=2')).toEqual({ canOptimisticallyMerge: true, pendingFailureDepth: 2 });
-    expect(parseCompare('optimistic-merge=off,mode=parallel')).toEqual({ canOptimisticallyMerge: false, mode: 'parallel' });
-    expect(parseCompare('optimization=bisection_skip_redundant_tests')).toEqual({ optimizationMode: 'bisection_skip_redundant_tests' });
+    expect(parseCompare('canOptimisticallyMerge=true,pendingFailureDepth=2')).toEqual({
+      canOptimisticallyMerge: true,
+      pendingFailureDepth: 2,
+    });
+    expect(parseCompare('optimistic-merge=off,mode=parallel')).toEqual({
+      canOptimisticallyMerge: false,
+      mode: 'parallel',
+    });
+    expect(parseCompare('optimization=bisection_skip_redundant_tests')).toEqual({
+      optimizationMode: 'bisection_skip_redundant_tests',
+    });
   });
 
   it('batch=N turns batching on with batchingMinSize N; batch=on/off only toggles it', () => {

@@ -8,7 +8,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 import { baseEnv, runCli } from '../helpers/run-cli.js';
 
-const SMALL = ['--arrivals', '6/h', '--test-time', '30m', '--failure-rate', '5%', '--flake-rate', '2%', '--duration', '1d', '--runs', '3'];
+const SMALL = [
+  '--arrivals',
+  '6/h',
+  '--test-time',
+  '30m',
+  '--failure-rate',
+  '5%',
+  '--flake-rate',
+  '2%',
+  '--duration',
+  '1d',
+  '--runs',
+  '3',
+];
 /** SMALL with one flag's value replaced (a one-value flag given twice is refused). */
 const smallWith = (flag: string, value: string) => SMALL.map((a, i) => (SMALL[i - 1] === flag ? value : a));
 const sim = (args: string[], env = baseEnv()) => runCli(['queue', 'simulate', ...args], { env, timeoutMs: 60_000 });
@@ -41,13 +54,21 @@ describe('mq queue simulate: bad input', () => {
   const cases: Array<[string, string[], RegExp]> = [
     ['missing --arrivals', SMALL.filter((_, i) => i > 1), /--arrivals is required/],
     ['rate syntax', ['--arrivals', 'lots', ...SMALL.slice(2)], /--arrivals: "lots" must be a rate/],
-    ['failure rate above 100%', smallWith('--failure-rate', '150%'), /--failure-rate: "150%" must be a percentage from 0% to 100%/],
+    [
+      'failure rate above 100%',
+      smallWith('--failure-rate', '150%'),
+      /--failure-rate: "150%" must be a percentage from 0% to 100%/,
+    ],
     ['a bare number as a percentage', smallWith('--flake-rate', '2'), /--flake-rate: "2" must be a percentage/],
     ['one run', smallWith('--runs', '1'), /--runs: "1" must be an integer from 2 to 1000/],
     ['test time', smallWith('--test-time', 'soon'), /--test-time: "soon" is not a duration/],
     ['unknown setting', [...SMALL, '--compare', 'speed=11'], /--compare: unknown setting "speed"/],
     ['bad value', [...SMALL, '--compare', 'concurrency=0'], /--compare: concurrency=0: must be an integer from 1/],
-    ['concurrency past the cap', [...SMALL, '--compare', 'concurrency=2000'], /--compare: concurrency=2000: must be an integer from 1 to 500$/],
+    [
+      'concurrency past the cap',
+      [...SMALL, '--compare', 'concurrency=2000'],
+      /--compare: concurrency=2000: must be an integer from 1 to 500$/,
+    ],
     ['not simulated', [...SMALL, '--compare', 'merge-method=squash'], /--compare: merge-method is not simulated/],
     ['not name=value', [...SMALL, '--compare', 'batch'], /--compare: "batch" is not name=value/],
     ['baseline source', [...SMALL, '--baseline', 'yesterday'], /--baseline: "yesterday" is not one of queue, defaults/],
@@ -127,7 +148,9 @@ describe('mq queue simulate: output', () => {
   it('terminal and markdown: the table marks the best value of each column and ends with the recommendation', async () => {
     const r = await sim([...SMALL, '--compare', 'concurrency=4', '-o', 'markdown']);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toMatch(/\| Settings \| Merged\/h \| TTM p50 \| TTM p95 \| Runs\/PR \| Test min\/PR \| Depth \| Failed\/d real \| Failed\/d flaky \|/);
+    expect(r.stdout).toMatch(
+      /\| Settings \| Merged\/h \| TTM p50 \| TTM p95 \| Runs\/PR \| Test min\/PR \| Depth \| Failed\/d real \| Failed\/d flaky \|/,
+    );
     expect(r.stdout).toMatch(/\| concurrency=4 \|/);
     expect(r.stdout).toContain(' *');
     expect(r.stdout).toMatch(/\*\*Recommended: .*velocity.*\*\*|\*\*Recommended: .*only row/);

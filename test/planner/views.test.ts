@@ -28,7 +28,9 @@ describe('recommend', () => {
   it('picks the fastest row when the others are clearly slower, and names what it costs next to the cheapest', () => {
     const r = recommend([row('a', 60, 2, 40, 2), row('b', 90, 2, 20, 0.5)], inputs);
     expect(r.label).toBe('a');
-    expect(r.text).toMatch(/^Recommended: a — velocity: .*\(fastest\); cost: 40 test min per merged PR \(b: 20\); reliability: 2\.0 .*\(b: 0\.5\)\.$/);
+    expect(r.text).toMatch(
+      /^Recommended: a — velocity: .*\(fastest\); cost: 40 test min per merged PR \(b: 20\); reliability: 2\.0 .*\(b: 0\.5\)\.$/,
+    );
   });
 
   it('prefers the cheaper row when time to merge is tied within the 95% intervals', () => {
@@ -52,7 +54,9 @@ describe('recommend', () => {
   });
 
   it('says when no row keeps up', () => {
-    expect(recommend([row('a', 600, 2, 30, 1, false), row('b', 900, 2, 20, 1, false)], inputs).text).toMatch(/^No row keeps up .*least bad: a/);
+    expect(recommend([row('a', 600, 2, 30, 1, false), row('b', 900, 2, 20, 1, false)], inputs).text).toMatch(
+      /^No row keeps up .*least bad: a/,
+    );
   });
 });
 
@@ -71,7 +75,11 @@ describe('views', () => {
       lanes: 1,
       baseline: 'defaults',
     },
-    results: [row('baseline', 60, 2, 40, 2), row('batch=4', 90, 2, 20, 0.5), row('concurrency=1', 30, 1, 5, 0.1, false)],
+    results: [
+      row('baseline', 60, 2, 40, 2),
+      row('batch=4', 90, 2, 20, 0.5),
+      row('concurrency=1', 30, 1, 5, 0.1, false),
+    ],
     recommendation: { label: 'baseline', text: 'Recommended: baseline' },
   };
 
@@ -100,8 +108,12 @@ describe('views', () => {
     const one = { ...result, results: [row('baseline', 60, 2, 40, 2), row('batch=4', 30, 2, 20, 0.5, false)] };
     const cells = simulateRows(one).flat().map(text);
     expect(cells.filter((c) => c.endsWith('*'))).toEqual([]);
-    expect(simulateLegend(one)[1]).toBe('no * (best in column): only one row keeps up, and a row that falls behind is never marked');
-    expect(simulateLegend(result)[1]).toBe('* = best in column among the 2 rows that keep up (a row that falls behind is never marked)');
+    expect(simulateLegend(one)[1]).toBe(
+      'no * (best in column): only one row keeps up, and a row that falls behind is never marked',
+    );
+    expect(simulateLegend(result)[1]).toBe(
+      '* = best in column among the 2 rows that keep up (a row that falls behind is never marked)',
+    );
   });
 
   it('shows a duration and its interval in one unit, and rounds every figure', () => {
@@ -116,21 +128,32 @@ describe('views', () => {
   it('numbers the rows and puts the settings in a legend when whole labels do not fit the width', () => {
     const long = {
       ...result,
-      results: [row('baseline', 60, 2, 40, 2), row('concurrency=4,batch=4', 90, 2, 20, 0.5), row('concurrency=1', 30, 1, 5, 0.1, false)],
+      results: [
+        row('baseline', 60, 2, 40, 2),
+        row('concurrency=4,batch=4', 90, 2, 20, 0.5),
+        row('concurrency=1', 30, 1, 5, 0.1, false),
+      ],
     };
     const narrow = simulateTable(long, 60);
     expect(narrow.headers[0]).toBe('#');
     expect(narrow.rows.map((r) => text(r[0]))).toEqual(['1', '2', '3']);
     expect(narrow.legend).toEqual(['1  baseline', '2  concurrency=4,batch=4', '3  concurrency=1 (falls behind)']);
     // A label longer than the width wraps under itself in the legend; it is never cut.
-    const wrapped = simulateTable({ ...long, results: [row(`concurrency=4,${'batch=4,'.repeat(10)}x=1`, 60, 2, 40, 2)] }, 40).legend;
+    const wrapped = simulateTable(
+      { ...long, results: [row(`concurrency=4,${'batch=4,'.repeat(10)}x=1`, 60, 2, 40, 2)] },
+      40,
+    ).legend;
     expect(wrapped.every((l) => l.length <= 40)).toBe(true);
     expect(wrapped.map((l) => l.slice(3)).join('')).toBe(`concurrency=4,${'batch=4,'.repeat(10)}x=1`);
     // Wide enough, or no width (a pipe, markdown): whole labels, no legend.
     for (const width of [200, undefined]) {
       const wide = simulateTable(long, width);
       expect(wide.headers[0]).toBe('Settings');
-      expect(wide.rows.map((r) => text(r[0]))).toEqual(['baseline', 'concurrency=4,batch=4', 'concurrency=1 (falls behind)']);
+      expect(wide.rows.map((r) => text(r[0]))).toEqual([
+        'baseline',
+        'concurrency=4,batch=4',
+        'concurrency=1 (falls behind)',
+      ]);
       expect(wide.legend).toEqual([]);
     }
   });

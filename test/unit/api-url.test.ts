@@ -11,7 +11,12 @@ describe('tokenDestinationError', () => {
   it('a profile token goes only to the origin of its profile URL', () => {
     expect(check('https://mq.example.com/v2', 'profile "work"', 'https://mq.example.com/v1')).toBeUndefined();
     expect(check('https://mq.example.com:443/v1', 'profile "work"', 'https://MQ.example.com/v1/')).toBeUndefined();
-    for (const url of ['https://mq.example.com:8443/v1', 'http://mq.example.com/v1', 'https://evil.example.com/v1', 'https://mq.example.com.evil.io/v1']) {
+    for (const url of [
+      'https://mq.example.com:8443/v1',
+      'http://mq.example.com/v1',
+      'https://evil.example.com/v1',
+      'https://mq.example.com.evil.io/v1',
+    ]) {
       expect(check(url, 'profile "work"', 'https://mq.example.com/v1')?.exitCode, url).toBe(7);
     }
   });
@@ -34,7 +39,13 @@ describe('tokenDestinationError', () => {
 
 describe('API URL parts', () => {
   it('refuses query strings, fragments and credentials: 2 from flag or environment, 7 from a profile', () => {
-    for (const url of ['https://x.example/v1?a=1', 'https://x.example/v1?', 'https://x.example/v1#f', 'https://u:p@x.example/v1', 'https://u@x.example/v1']) {
+    for (const url of [
+      'https://x.example/v1?a=1',
+      'https://x.example/v1?',
+      'https://x.example/v1#f',
+      'https://u:p@x.example/v1',
+      'https://u@x.example/v1',
+    ]) {
       for (const [source, code] of [
         ['flag --api-url', 2],
         ['env MQ_API_URL', 2],

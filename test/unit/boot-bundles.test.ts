@@ -22,7 +22,10 @@ function fixture() {
   const cacheDir = join(tempDir('mq-cache-'), 'mq', 'v8');
   writeFileSync(join(dist, 'a.cjs'), 'let n = 0; exports.next = () => ++n; exports.double = (x) => x * 2;');
   mkdirSync(join(dist, 'cmd'));
-  writeFileSync(join(dist, 'cmd', 'b.cjs'), 'const a = require("mq:a"); const path = require("node:path"); exports.a = a; exports.sep = path.sep;');
+  writeFileSync(
+    join(dist, 'cmd', 'b.cjs'),
+    'const a = require("mq:a"); const path = require("node:path"); exports.a = a; exports.sep = path.sep;',
+  );
   const bundles: BundleTable = { a: { file: 'a.cjs', hash: 'h1' }, 'cmd/b': { file: 'cmd/b.cjs', hash: 'h2' } };
   const keyDir = join(tempDir('mq-config-'), 'mq');
   const loader = (dir: string | null = cacheDir) => bundleLoader({ dist, bundles, cacheDir: dir, keyDir, require });
@@ -53,7 +56,9 @@ describe('bundle loader', () => {
     first.flush();
     const files = readdirSync(cacheDir);
     expect(files).toHaveLength(1);
-    expect(files[0]).toMatch(new RegExp(`^a\\.h1-\\w+-${process.version.replace(/\./g, '\\.')}-${process.arch}\\.bin$`));
+    expect(files[0]).toMatch(
+      new RegExp(`^a\\.h1-\\w+-${process.version.replace(/\./g, '\\.')}-${process.arch}\\.bin$`),
+    );
     expect(statSync(join(cacheDir, files[0] as string)).mode & 0o777).toBe(0o600);
     expect(statSync(cacheDir).mode & 0o777).toBe(0o700);
     const second = loader();

@@ -3,7 +3,19 @@
  * planted or corrupted, a directory swapped, linked or writable by others each end in a normal
  * load (compiled from source), the bad cache removed or ignored.
  */
-import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createHmac, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -38,7 +50,8 @@ function v8Cache(source: string, file: string): Buffer {
 }
 
 /** An HMAC as mq makes one, under a key that is not the user's. */
-const foreignMac = (name: string, data: Buffer) => createHmac('sha256', randomBytes(32)).update(name).update(data).digest();
+const foreignMac = (name: string, data: Buffer) =>
+  createHmac('sha256', randomBytes(32)).update(name).update(data).digest();
 
 function fixture() {
   const dist = tempDir('mq-bundles-');

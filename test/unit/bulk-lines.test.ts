@@ -60,6 +60,10 @@ describe('bulk lines', () => {
     );
     expect(r.exitCode).toBe(3);
     // A failure names the PR once, in the ✓ lines' shape (the error's `what` names it again).
-    expect(io.stderr).toEqual(['✓ #1 ok\n✓ #2 ok\n✗ #3 submit failed: PR #3 was not found\n', '✓ #4 ok\n', '3 of 4 succeeded, 1 failed\n']);
+    expect(io.stderr).toEqual([
+      '✓ #1 ok\n✓ #2 ok\n✗ #3 submit failed: PR #3 was not found\n',
+      '✓ #4 ok\n',
+      '3 of 4 succeeded, 1 failed\n',
+    ]);
   });
 });

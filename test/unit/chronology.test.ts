@@ -20,7 +20,9 @@ const record = (pr: number, state: 'testing' | 'pending') => ({
   ...entry(pr, state, { stateChangedAt: AT }),
   isCurrentlySubmittedToQueue: true,
   timeline: [
-    ...(state === 'testing' ? [{ timestamp: AT, state: 'testing', reason: 'test_run_started', testRunId: `run-${pr}` }] : []),
+    ...(state === 'testing'
+      ? [{ timestamp: AT, state: 'testing', reason: 'test_run_started', testRunId: `run-${pr}` }]
+      : []),
     { timestamp: AT, state: 'pending', reason: 'merge_item_now_ready' },
     { timestamp: AT, state: 'not_ready', reason: 'user_requested' },
   ],
@@ -70,7 +72,14 @@ describe('transitions at one timestamp read newest first in every view', () => {
     const lines = (await statusMany('plain')).trimEnd().split('\n');
     expect(lines).toHaveLength(2);
     expect(lines[0]?.split('\t')).toEqual(['80', 'testing', AT, expect.any(String), '1', 'testing in run run-80']);
-    expect(lines[1]?.split('\t')).toEqual(['81', 'pending', AT, expect.any(String), '2', 'ready: waiting for a test slot']);
+    expect(lines[1]?.split('\t')).toEqual([
+      '81',
+      'pending',
+      AT,
+      expect.any(String),
+      '2',
+      'ready: waiting for a test slot',
+    ]);
   });
 
   it('status N M, --json: reason and testRunId', async () => {

@@ -21,14 +21,21 @@ async function runWith(argv: string[], full: boolean) {
   } catch (err) {
     exitCode = presentError({ io: deps.io, json: false, debug: false, commandPath: deps.commandPath }, err);
   }
-  return { exitCode, stdout: io.stdout, stderr: io.stderr, built: program.commands.filter((c) => c.description() !== '').map((c) => c.name()) };
+  return {
+    exitCode,
+    stdout: io.stdout,
+    stderr: io.stderr,
+    built: program.commands.filter((c) => c.description() !== '').map((c) => c.name()),
+  };
 }
 
 describe('the command table', () => {
   it('says what the built commands say (name, aliases, summary, help term, subcommands)', async () => {
     const { deps } = testDeps();
     const declared = COMMANDS.map(({ load: _load, wholeTree: _whole, ...entry }) => entry);
-    expect(entriesOf(await buildProgram(deps)), 'src/commands/table.ts differs from the commands it builds').toEqual(declared);
+    expect(entriesOf(await buildProgram(deps)), 'src/commands/table.ts differs from the commands it builds').toEqual(
+      declared,
+    );
     expect(COMMANDS.map((e) => e.name)).toEqual(COMMAND_NAMES);
   });
 

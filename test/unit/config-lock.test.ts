@@ -17,7 +17,8 @@ function setup(owner?: string, mtime?: Date): { file: string; lock: string } {
 
 const future = () => new Date(Date.now() + 3_600_000);
 const past = () => new Date(Date.now() - 3_600_000);
-const deadPid = () => Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+const deadPid = () =>
+  Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
 
 /** A clock that jumps 6 s per reading: the 10 s wait is over after a couple of tries. */
 function jumpingClock(): () => number {
@@ -50,7 +51,9 @@ describe('the config lock', () => {
   it('a lock held by a live process is waited for, then refused naming its pid, and left alone', async () => {
     const owner = `${process.ppid} ${hostname()}\n`;
     const { file, lock } = setup(owner, future());
-    await expect(lockConfig(file, jumpingClock())).rejects.toThrow(`is locked by another mq process (pid ${process.ppid})`);
+    await expect(lockConfig(file, jumpingClock())).rejects.toThrow(
+      `is locked by another mq process (pid ${process.ppid})`,
+    );
     expect(readFileSync(join(lock, 'owner'), 'utf8')).toBe(owner);
   });
 
@@ -114,7 +117,9 @@ describe('the config lock', () => {
 
   // Callers in one process share proper-lockfile's record of a locked path: the take-over guard once
   // used the config file's own record, so a holder's release failed and left the lock behind.
-  it('twenty rounds of six takers in one process: every round ends with the lock gone', { timeout: 120_000 }, async () => {
+  it('twenty rounds of six takers in one process: every round ends with the lock gone', {
+    timeout: 120_000,
+  }, async () => {
     const dead = deadPid();
     let left = 0;
     for (let round = 0; round < 20; round++) {

@@ -35,7 +35,9 @@ describe('the profile store', () => {
 
   it('a corrupt file: strict read throws exit 7, lenient read warns and returns no profiles', () => {
     const { store, warnings, path } = storeWith('{"profiles": ');
-    expect(() => store.read()).toThrow(expect.objectContaining({ exitCode: 7, why: `the config file ${path} is not valid JSON` }));
+    expect(() => store.read()).toThrow(
+      expect.objectContaining({ exitCode: 7, why: `the config file ${path} is not valid JSON` }),
+    );
     expect(Object.keys(store.read({ lenient: true }).profiles)).toEqual([]);
     expect(warnings).toEqual([`mq: warning: the config file ${path} is not valid JSON; going on without it\n`]);
   });
@@ -48,7 +50,11 @@ describe('the profile store', () => {
 
   it('update keeps ignored entries and unknown keys as they were', async () => {
     const { store, path } = storeWith(
-      JSON.stringify({ version: 3, activeProfile: 'x y', profiles: { 'x y': { token: 'keep' }, ok: { repo: 'a/b', extra: 1 } } }),
+      JSON.stringify({
+        version: 3,
+        activeProfile: 'x y',
+        profiles: { 'x y': { token: 'keep' }, ok: { repo: 'a/b', extra: 1 } },
+      }),
     );
     await store.update((data) => {
       (data.profiles.ok as { branch?: string }).branch = 'dev';
@@ -74,7 +80,9 @@ describe('the profile store', () => {
       data.profiles.work = { ...data.profiles.work, branch: 'dev' };
     });
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(readFileSync(path, 'utf8')).toBe('{\n  "profiles": {\n    "work": {\n      "repo": "o/r",\n      "branch": "dev"\n    }\n  }\n}\n');
+    expect(readFileSync(path, 'utf8')).toBe(
+      '{\n  "profiles": {\n    "work": {\n      "repo": "o/r",\n      "branch": "dev"\n    }\n  }\n}\n',
+    );
   });
 
   it('a write removes the temporary files of a writer killed mid-write, and nothing else', async () => {
@@ -86,7 +94,11 @@ describe('the profile store', () => {
     await store.update((data) => {
       data.activeProfile = 'work';
     });
-    expect(readdirSync(dir).sort()).toEqual(['config.json', 'config.json.tmp-17639000000123ab', 'config.json.tmp-mine']);
+    expect(readdirSync(dir).sort()).toEqual([
+      'config.json',
+      'config.json.tmp-17639000000123ab',
+      'config.json.tmp-mine',
+    ]);
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ profiles: {}, activeProfile: 'work' });
   });
 });

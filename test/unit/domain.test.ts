@@ -11,7 +11,11 @@ const DOMAIN = join(import.meta.dirname, '../../src/domain');
 /** Every module specifier a source names: static imports and re-exports, dynamic imports, requires. */
 function specifiers(text: string): string[] {
   const found: string[] = [];
-  const patterns = [/\b(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\b(?:import|require)\s*\(\s*['"`]([^'"`]+)/g];
+  const patterns = [
+    /\b(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\b(?:import|require)\s*\(\s*['"`]([^'"`]+)/g,
+  ];
   for (const re of patterns) for (const m of text.matchAll(re)) found.push(m[1] as string);
   return found;
 }
@@ -36,7 +40,8 @@ describe('src/domain', () => {
   });
 
   it('catches each kind of import it looks for', () => {
-    const text = "import { a } from '../api/x.js';\nexport type { b } from 'zod';\nimport 'node:fs';\nconst c = await import('../emulator/y.js');";
+    const text =
+      "import { a } from '../api/x.js';\nexport type { b } from 'zod';\nimport 'node:fs';\nconst c = await import('../emulator/y.js');";
     expect(specifiers(text)).toEqual(['../api/x.js', 'zod', 'node:fs', '../emulator/y.js']);
   });
 });

@@ -9,7 +9,10 @@ import { forkedRunId, isForkEvent } from '../../src/config/fork.js';
 import { tempDir } from '../helpers/run-cli.js';
 
 const side = (fullName: string | null) => ({ repo: fullName === null ? null : { full_name: fullName } });
-const event = (head: string | null, base: string | null) => ({ number: 42, pull_request: { number: 42, head: side(head), base: side(base) } });
+const event = (head: string | null, base: string | null) => ({
+  number: 42,
+  pull_request: { number: 42, head: side(head), base: side(base) },
+});
 
 describe('isForkEvent', () => {
   it.each([
@@ -37,9 +40,12 @@ describe('forkedRunId', () => {
   const fork = () => write(JSON.stringify(event('someone/app', 'acme/app')));
 
   it("a fork PR's run: its run id", () => expect(forkedRunId(env(fork()))).toBe('9876543210'));
-  it('a same-repository PR: none', () => expect(forkedRunId(env(write(JSON.stringify(event('acme/app', 'acme/app')))))).toBeUndefined());
-  it('a missing event file: none', () => expect(forkedRunId(env(join(tempDir('mq-event-'), 'absent.json')))).toBeUndefined());
-  it('an event file that is not JSON: none', () => expect(forkedRunId(env(write('{"pull_request": ')))).toBeUndefined());
+  it('a same-repository PR: none', () =>
+    expect(forkedRunId(env(write(JSON.stringify(event('acme/app', 'acme/app')))))).toBeUndefined());
+  it('a missing event file: none', () =>
+    expect(forkedRunId(env(join(tempDir('mq-event-'), 'absent.json')))).toBeUndefined());
+  it('an event file that is not JSON: none', () =>
+    expect(forkedRunId(env(write('{"pull_request": ')))).toBeUndefined());
   it('an event path that is a directory: none', () => {
     const dir = join(tempDir('mq-event-'), 'event.json');
     mkdirSync(dir);

@@ -5,7 +5,14 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MergeQueueClient } from '../../src/api/client.js';
-import { checkWriteAnswer, clockWarning, closeHttp, HttpClient, MIN_RETRY_WINDOW_MS, type HttpSettings } from '../../src/api/http.js';
+import {
+  checkWriteAnswer,
+  clockWarning,
+  closeHttp,
+  HttpClient,
+  MIN_RETRY_WINDOW_MS,
+  type HttpSettings,
+} from '../../src/api/http.js';
 import { isLoopback, proxyFor, proxySettings } from '../../src/api/transport.js';
 import type { MqError } from '../../src/errors.js';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
@@ -66,9 +73,13 @@ describe.each(['node', 'undici'] as const)('HTTP layer (%s transport)', (transpo
       const { api, clk } = client();
       fake.on('POST /getSubmittedPullRequest', { status: 200, body: { state: 'pending' } });
       await expect(api.getSubmittedPullRequest(PR, { deadline: clk.c.t })).rejects.toMatchObject({ exitCode: 6 });
-      await expect(api.getSubmittedPullRequest(PR, { deadline: clk.c.t - 1 })).rejects.toThrow(/no time left before the deadline/);
+      await expect(api.getSubmittedPullRequest(PR, { deadline: clk.c.t - 1 })).rejects.toThrow(
+        /no time left before the deadline/,
+      );
       expect(reads()).toBe(0);
-      await expect(api.getSubmittedPullRequest(PR, { deadline: clk.c.t + 10_000 })).resolves.toMatchObject({ state: 'pending' });
+      await expect(api.getSubmittedPullRequest(PR, { deadline: clk.c.t + 10_000 })).resolves.toMatchObject({
+        state: 'pending',
+      });
       expect(reads()).toBe(1);
     });
 
@@ -169,7 +180,9 @@ describe.each(['node', 'undici'] as const)('HTTP layer (%s transport)', (transpo
       const { api, clk } = client({ timeoutMs: 5000, maxRetries: 0, timeoutSource: 'MQ_TIMEOUT' });
       const err = await api.getSubmittedPullRequest(PR, { deadline: clk.now() + 100 }).catch((e: unknown) => e);
       expect(err).toMatchObject({ exitCode: 6 });
-      expect((err as { hints: string[] }).hints[0]).toContain('the wait ran out of time (--timeout bounds the whole wait)');
+      expect((err as { hints: string[] }).hints[0]).toContain(
+        'the wait ran out of time (--timeout bounds the whole wait)',
+      );
     });
   });
 
@@ -180,17 +193,29 @@ describe.each(['node', 'undici'] as const)('HTTP layer (%s transport)', (transpo
       expect(http.serviceClockOffsetMs).toBeUndefined();
       // The service is 1 h 2 min 3 s ahead of this machine.
       const serviceDate = new Date(T0 + 3_723_000).toUTCString();
-      fake.on('POST /getSubmittedPullRequest', { status: 200, body: { state: 'pending' }, headers: { date: serviceDate } });
+      fake.on('POST /getSubmittedPullRequest', {
+        status: 200,
+        body: { state: 'pending' },
+        headers: { date: serviceDate },
+      });
       await api.getSubmittedPullRequest(PR);
       expect(http.serviceClockOffsetMs).toBeGreaterThanOrEqual(3_723_000);
       expect(http.serviceClockOffsetMs).toBeLessThan(3_724_000);
       clk.c.t += 60_000;
       expect(http.serviceNow() - clk.c.t).toBe(http.serviceClockOffsetMs);
       // The latest answer wins; one without a usable Date changes nothing.
-      fake.on('POST /getSubmittedPullRequest', { status: 200, body: { state: 'pending' }, headers: { date: new Date(clk.c.t - 5_000).toUTCString() } });
+      fake.on('POST /getSubmittedPullRequest', {
+        status: 200,
+        body: { state: 'pending' },
+        headers: { date: new Date(clk.c.t - 5_000).toUTCString() },
+      });
       await api.getSubmittedPullRequest(PR);
       expect(http.serviceClockOffsetMs).toBeLessThan(0);
-      fake.on('POST /getSubmittedPullRequest', { status: 200, body: { state: 'pending' }, headers: { date: 'not a date' } });
+      fake.on('POST /getSubmittedPullRequest', {
+        status: 200,
+        body: { state: 'pending' },
+        headers: { date: 'not a date' },
+      });
       const before = http.serviceClockOffsetMs;
       await api.getSubmittedPullRequest(PR);
       expect(http.serviceClockOffsetMs).toBe(before);
@@ -203,7 +228,11 @@ describe.each(['node', 'undici'] as const)('HTTP layer (%s transport)', (transpo
     it('one out of range is not used and is warned about once; a local clock days off says nothing', async () => {
       const warnings: string[] = [];
       const { http, api, clk } = client({ warn: (m) => warnings.push(m) });
-      for (const date of ['Sat, 13 Sep 275760 00:00:00 GMT', 'Mon, 01 Jan 2200 00:00:01 GMT', 'Tue, 31 Dec 1969 23:59:59 GMT']) {
+      for (const date of [
+        'Sat, 13 Sep 275760 00:00:00 GMT',
+        'Mon, 01 Jan 2200 00:00:01 GMT',
+        'Tue, 31 Dec 1969 23:59:59 GMT',
+      ]) {
         fake.on('POST /getSubmittedPullRequest', answer(date));
         await api.getSubmittedPullRequest(PR);
         expect(http.serviceClockOffsetMs).toBeUndefined();
@@ -212,12 +241,18 @@ describe.each(['node', 'undici'] as const)('HTTP layer (%s transport)', (transpo
       fake.on('POST /getSubmittedPullRequest', answer(new Date(T0 + 400 * 86_400_000).toUTCString()));
       await api.getSubmittedPullRequest(PR);
       expect(http.serviceClockOffsetMs).toBeGreaterThan(400 * 86_400_000);
-      expect(warnings).toEqual(["the service's Date header names no time mq can use; times follow this machine's clock"]);
+      expect(warnings).toEqual([
+        "the service's Date header names no time mq can use; times follow this machine's clock",
+      ]);
     });
   });
 
   it.each([
-    [3 * 86_400_000 + 7_200_000, false, "the service's clock is 3 days ahead of this machine's; times follow the service's"],
+    [
+      3 * 86_400_000 + 7_200_000,
+      false,
+      "the service's clock is 3 days ahead of this machine's; times follow the service's",
+    ],
     [-86_400_001, false, "the service's clock is 1 day behind this machine's; times follow the service's"],
     [-23 * 3_600_000, false, undefined],
     [400 * 86_400_000, true, undefined],
@@ -228,7 +263,8 @@ describe.each(['node', 'undici'] as const)('HTTP layer (%s transport)', (transpo
   describe('redaction before truncation', () => {
     const pieces = Array.from({ length: TOKEN.length - 7 }, (_, i) => TOKEN.slice(i, i + 8));
     const leaks = (text: string) => pieces.filter((p) => text.includes(p));
-    const offsets = (cut: number) => Array.from({ length: TOKEN.length + 4 }, (_, i) => Math.max(0, cut - TOKEN.length - 2 + i));
+    const offsets = (cut: number) =>
+      Array.from({ length: TOKEN.length + 4 }, (_, i) => Math.max(0, cut - TOKEN.length - 2 + i));
 
     async function everything(run: () => Promise<unknown>, lines: string[]): Promise<string> {
       try {
@@ -256,14 +292,19 @@ describe.each(['node', 'undici'] as const)('HTTP layer (%s transport)', (transpo
         fake.on('POST /getSubmittedPullRequest', { status: 200, body });
         fake.on('POST /cancelPullRequest', { status: 200, body });
         const { api, lines } = client();
-        const text = (await everything(() => api.getSubmittedPullRequest(PR), lines)) + (await everything(() => api.cancelPullRequest(PR), lines));
+        const text =
+          (await everything(() => api.getSubmittedPullRequest(PR), lines)) +
+          (await everything(() => api.cancelPullRequest(PR), lines));
         expect(text).toMatch(/not JSON/);
         expect(leaks(text), `offset ${k}`).toEqual([]);
       }
     });
 
     it('a redirect pointing at a URL with the token in it', async () => {
-      fake.on('POST /getSubmittedPullRequest', { status: 302, headers: { location: `https://elsewhere.example/?t=${TOKEN}` } });
+      fake.on('POST /getSubmittedPullRequest', {
+        status: 302,
+        headers: { location: `https://elsewhere.example/?t=${TOKEN}` },
+      });
       const { api, lines } = client();
       const text = await everything(() => api.getSubmittedPullRequest(PR), lines);
       expect(text).toContain('a redirect to https://elsewhere.example/?t=***');
@@ -281,7 +322,10 @@ describe.each(['node', 'undici'] as const)('HTTP layer (%s transport)', (transpo
     it('stops reading past the cap: exit 1, never retried', async () => {
       fake.on('POST /getSubmittedPullRequest', { endless: { status: 200 } });
       const { api } = client({ maxResponseBytes: 3 * 1024 * 1024 });
-      await expect(api.getSubmittedPullRequest(PR)).rejects.toMatchObject({ exitCode: 1, why: 'the answer is larger than 3 MiB; mq stopped reading it' });
+      await expect(api.getSubmittedPullRequest(PR)).rejects.toMatchObject({
+        exitCode: 1,
+        why: 'the answer is larger than 3 MiB; mq stopped reading it',
+      });
       expect(reads()).toBe(1);
     });
   });
@@ -311,7 +355,8 @@ describe('what a write must get back', () => {
 
 describe('which proxy applies', () => {
   const env = { HTTP_PROXY: 'http://proxy.corp:3128', HTTPS_PROXY: 'http://secure-proxy.corp:3128' };
-  const via = (url: string, extra: Record<string, string> = {}) => proxyFor(new URL(url), proxySettings({ ...env, ...extra }));
+  const via = (url: string, extra: Record<string, string> = {}) =>
+    proxyFor(new URL(url), proxySettings({ ...env, ...extra }));
 
   it('loopback is never proxied', () => {
     for (const u of [
@@ -332,11 +377,18 @@ describe('which proxy applies', () => {
   it('picks the proxy by scheme; https falls back to HTTP_PROXY; lower case wins; empty is unset', () => {
     expect(via('http://mq.example.com/v1')).toBe('http://proxy.corp:3128');
     expect(via('https://mq.example.com/v1')).toBe('http://secure-proxy.corp:3128');
-    expect(proxyFor(new URL('https://mq.example.com/v1'), proxySettings({ HTTP_PROXY: 'http://p:1' }))).toBe('http://p:1');
-    expect(proxyFor(new URL('https://mq.example.com/v1'), proxySettings({ HTTPS_PROXY: 'http://upper:1', https_proxy: 'http://lower:1' }))).toBe(
-      'http://lower:1',
+    expect(proxyFor(new URL('https://mq.example.com/v1'), proxySettings({ HTTP_PROXY: 'http://p:1' }))).toBe(
+      'http://p:1',
     );
-    expect(proxyFor(new URL('https://mq.example.com/v1'), proxySettings({ HTTPS_PROXY: '', HTTP_PROXY: '' }))).toBeUndefined();
+    expect(
+      proxyFor(
+        new URL('https://mq.example.com/v1'),
+        proxySettings({ HTTPS_PROXY: 'http://upper:1', https_proxy: 'http://lower:1' }),
+      ),
+    ).toBe('http://lower:1');
+    expect(
+      proxyFor(new URL('https://mq.example.com/v1'), proxySettings({ HTTPS_PROXY: '', HTTP_PROXY: '' })),
+    ).toBeUndefined();
     expect(proxyFor(new URL('https://mq.example.com/v1'), proxySettings({}))).toBeUndefined();
   });
 
@@ -347,7 +399,9 @@ describe('which proxy applies', () => {
     expect(via('https://example.com/v1', { NO_PROXY: '.example.com' })).toBeUndefined();
     expect(via('https://notexample.com/v1', { NO_PROXY: 'example.com' })).toBe('http://secure-proxy.corp:3128');
     expect(via('https://mq.example.com/v1', { NO_PROXY: 'mq.example.com:443' })).toBeUndefined();
-    expect(via('https://mq.example.com:8443/v1', { NO_PROXY: 'mq.example.com:443' })).toBe('http://secure-proxy.corp:3128');
+    expect(via('https://mq.example.com:8443/v1', { NO_PROXY: 'mq.example.com:443' })).toBe(
+      'http://secure-proxy.corp:3128',
+    );
     expect(via('https://mq.example.com/v1', { NO_PROXY: 'other.org, *' })).toBeUndefined();
     expect(via('https://10.1.2.3/v1', { NO_PROXY: '10.1.2.3' })).toBeUndefined();
   });
@@ -360,7 +414,9 @@ describe('which proxy applies', () => {
       timeoutMs: 1000,
       env: { HTTPS_PROXY: 'http://u:pw-secret@[bad' },
     });
-    const err = await http.call({ endpoint: 'getQueue', method: 'POST', body: '{}', idempotent: true, what: 'get the queue' }).catch((e: MqError) => e);
+    const err = await http
+      .call({ endpoint: 'getQueue', method: 'POST', body: '{}', idempotent: true, what: 'get the queue' })
+      .catch((e: MqError) => e);
     expect(err).toMatchObject({ exitCode: 7 });
     expect((err as MqError).message).not.toContain('pw-secret');
   });

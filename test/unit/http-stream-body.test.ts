@@ -58,9 +58,18 @@ describe.each(['node', 'undici'] as const)('streamed request bodies (%s transpor
     });
     return { http, lines };
   }
-  const spec = (body: StreamBody, idempotent = true): CallSpec => ({ endpoint: 'setImpactedTargets', method: 'POST', body, idempotent, what: 'set targets' });
+  const spec = (body: StreamBody, idempotent = true): CallSpec => ({
+    endpoint: 'setImpactedTargets',
+    method: 'POST',
+    body,
+    idempotent,
+    what: 'set targets',
+  });
   // ~1.5 MiB in uneven pieces, with multi-byte characters cut nowhere in particular.
-  const pieces = Array.from({ length: 300 }, (_, i) => `${i === 0 ? '[' : ','}"//svc/é🎯/${i}/${'x'.repeat(i * 17)}"`).concat([']']);
+  const pieces = Array.from(
+    { length: 300 },
+    (_, i) => `${i === 0 ? '[' : ','}"//svc/é🎯/${i}/${'x'.repeat(i * 17)}"`,
+  ).concat([']']);
   const whole = pieces.join('');
 
   it('arrives byte for byte, with content-length when the length is known', async () => {

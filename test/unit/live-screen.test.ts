@@ -40,7 +40,11 @@ const long = (n: number) => ({
 });
 const rowsBlock = (n: number): Block[] => [
   { lines: ['title line that is rather long for a narrow terminal, it goes on'] },
-  { headers: ['N', 'Text'], rows: Array.from({ length: n }, (_, i) => [String(i), 'x'.repeat(100)]), fit: { truncate: ['Text'] } },
+  {
+    headers: ['N', 'Text'],
+    rows: Array.from({ length: n }, (_, i) => [String(i), 'x'.repeat(100)]),
+    fit: { truncate: ['Text'] },
+  },
 ];
 
 describe('presenter.redraw on a terminal', () => {
@@ -115,7 +119,14 @@ describe('queue watch on a terminal', () => {
         },
       ],
     });
-    const { deps, io } = testDeps({ clock: virtualClock(), fake, signal: ac.signal, stdoutIsTTY: true, columns: 60, rows: 40 });
+    const { deps, io } = testDeps({
+      clock: virtualClock(),
+      fake,
+      signal: ac.signal,
+      stdoutIsTTY: true,
+      columns: 60,
+      rows: 40,
+    });
     const result = await runQueueWatch({ interval: '5s', intervalMs: 5000 }, deps);
     expect(result.exitCode).toBe(130);
     expect(io.stdout.startsWith(ALT_ON)).toBe(true);

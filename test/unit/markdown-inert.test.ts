@@ -61,13 +61,22 @@ describe('safeMarkdown renders as the text it was given', () => {
 describe('the CLI markdown output', () => {
   it('a line that starts with a value cannot become a heading or a list', () => {
     const style = makeStyle(false);
-    const html = renderMarkdown(HOSTILE_LINE_STARTS.map((t) => `${renderLine([{ text: t }], style, true)}\n\n`).join(''));
+    const html = renderMarkdown(
+      HOSTILE_LINE_STARTS.map((t) => `${renderLine([{ text: t }], style, true)}\n\n`).join(''),
+    );
     expect(foreignElements(html, ['p'])).toEqual([]);
   });
 
   it('mq status -o markdown: hostile title, author and timeline reason render inert', async () => {
-    const timeline = [{ timestamp: '2026-11-22T11:00:00.000Z', state: 'failed', reason: HOSTILE_MD.backtick, testRunId: 'r-1' }];
-    const record = { ...entry(42, 'failed'), prTitle: Object.values(HOSTILE_MD).join(' '), prAuthor: HOSTILE_MD.image, timeline };
+    const timeline = [
+      { timestamp: '2026-11-22T11:00:00.000Z', state: 'failed', reason: HOSTILE_MD.backtick, testRunId: 'r-1' },
+    ];
+    const record = {
+      ...entry(42, 'failed'),
+      prTitle: Object.values(HOSTILE_MD).join(' '),
+      prAuthor: HOSTILE_MD.image,
+      timeline,
+    };
     const fake = fakeClient({ getSubmittedPullRequestWithTimeline: [record], getMergeQueueTestingDetails: [{}] });
     const { deps, io } = testDeps({ fake, options: { output: 'markdown' } });
     await deps.out.show(await runStatus({ pr: 42 }, deps));

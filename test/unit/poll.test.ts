@@ -14,7 +14,12 @@ describe('poll (virtual time)', () => {
     const d = deps();
     const seen: number[] = [];
     let n = 0;
-    const r = await poll(d, { intervalMs: 1000, what: 'x', read: async () => ++n, onValue: (v) => (seen.push(v), v === 3) });
+    const r = await poll(d, {
+      intervalMs: 1000,
+      what: 'x',
+      read: async () => ++n,
+      onValue: (v) => (seen.push(v), v === 3),
+    });
     expect(r).toBe('done');
     expect(seen).toEqual([1, 2, 3]);
     expect(d.clock.sleeps).toEqual([1000, 1000]);
@@ -35,7 +40,10 @@ describe('poll (virtual time)', () => {
       onBlip: (m) => blips.push(m),
     });
     expect(r).toBe('done');
-    expect(blips).toEqual(['reading the thing failed (HTTP 503); retrying', 'reading the thing failed (HTTP 503); retrying']);
+    expect(blips).toEqual([
+      'reading the thing failed (HTTP 503); retrying',
+      'reading the thing failed (HTTP 503); retrying',
+    ]);
     expect(d.clock.sleeps).toEqual([40, 80]);
   });
 
@@ -43,7 +51,13 @@ describe('poll (virtual time)', () => {
     const d = deps();
     const deadline = d.clock.now() + 10_000;
     const calls: unknown[] = [];
-    await poll(d, { intervalMs: 1000, deadline, what: 'x', read: async (call) => (calls.push(call), 0), onValue: () => true });
+    await poll(d, {
+      intervalMs: 1000,
+      deadline,
+      what: 'x',
+      read: async (call) => (calls.push(call), 0),
+      onValue: () => true,
+    });
     expect(calls).toEqual([{ deadline, signal: d.signal }]);
   });
 
@@ -52,7 +66,13 @@ describe('poll (virtual time)', () => {
     const start = d.clock.now();
     const deadline = start + 1000;
     const sentAt: number[] = [];
-    const r = await poll(d, { intervalMs: 300, deadline, what: 'x', read: async () => (sentAt.push(d.clock.now()), 0), onValue: () => false });
+    const r = await poll(d, {
+      intervalMs: 300,
+      deadline,
+      what: 'x',
+      read: async () => (sentAt.push(d.clock.now()), 0),
+      onValue: () => false,
+    });
     expect(r).toBe('timeout');
     for (const t of sentAt) expect(deadline - t).toBeGreaterThanOrEqual(MIN_POLL_MS);
     // It waits out the deadline rather than stopping early.
@@ -67,8 +87,18 @@ describe('poll (virtual time)', () => {
       reads++;
       throw unavailable();
     };
-    const run = poll(d, { intervalMs: 100, deadline: d.clock.now() + 1000, what: 'x', read, onValue: () => false, onBlip: (m) => blips.push(m) });
-    await expect(run).rejects.toMatchObject({ exitCode: ExitCode.unavailable, hints: [expect.stringContaining('no poll reached the service')] });
+    const run = poll(d, {
+      intervalMs: 100,
+      deadline: d.clock.now() + 1000,
+      what: 'x',
+      read,
+      onValue: () => false,
+      onBlip: (m) => blips.push(m),
+    });
+    await expect(run).rejects.toMatchObject({
+      exitCode: ExitCode.unavailable,
+      hints: [expect.stringContaining('no poll reached the service')],
+    });
     // No "retrying" after the last try.
     expect(reads).toBeGreaterThan(1);
     expect(blips).toHaveLength(reads - 1);
@@ -92,7 +122,12 @@ describe('poll (virtual time)', () => {
 
   it('other errors pass through', async () => {
     await expect(
-      poll(deps(), { intervalMs: 10, what: 'x', read: async () => Promise.reject(new MqError(ExitCode.auth, 'read', '401')), onValue: () => true }),
+      poll(deps(), {
+        intervalMs: 10,
+        what: 'x',
+        read: async () => Promise.reject(new MqError(ExitCode.auth, 'read', '401')),
+        onValue: () => true,
+      }),
     ).rejects.toMatchObject({ exitCode: 4 });
   });
 

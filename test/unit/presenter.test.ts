@@ -36,10 +36,18 @@ const title = Object.values(HOSTILE).join(' ');
 /** No control character but mq's own SGR colour sequences, and no bidi control. */
 function assertInert(text: string, allowSgr: boolean): void {
   const withoutOwnColour = allowSgr ? text.replace(/\x1b\[\d+(;\d+)*m/g, '') : text;
-  expect(withoutOwnColour).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200b\ufeff\u00ad\u2060\u{e0000}-\u{e007f}]/u);
+  expect(withoutOwnColour).not.toMatch(
+    /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200b\ufeff\u00ad\u2060\u{e0000}-\u{e007f}]/u,
+  );
 }
 
-const record = { ...entry(42, 'testing'), prTitle: title, prAuthor: HOSTILE.bidi, prBaseBranch: HOSTILE.osc52, isCurrentlySubmittedToQueue: true };
+const record = {
+  ...entry(42, 'testing'),
+  prTitle: title,
+  prAuthor: HOSTILE.bidi,
+  prBaseBranch: HOSTILE.osc52,
+  isCurrentlySubmittedToQueue: true,
+};
 
 async function statusIn(output: string, color = false) {
   const fake = fakeClient({ getSubmittedPullRequestWithTimeline: [record] });
@@ -73,13 +81,18 @@ describe('terminal injection: every format but JSON is inert', () => {
     assertInert(out, false);
     expect(out).not.toContain('<img');
     expect(out).toContain('&lt;img src=x onerror=alert(1)&gt;');
-    for (const line of out.split('\n').filter((l) => l.startsWith('| '))) expect(line.split(/(?<!\\)\|/).length).toBe(4);
+    for (const line of out.split('\n').filter((l) => l.startsWith('| ')))
+      expect(line.split(/(?<!\\)\|/).length).toBe(4);
   });
 
   it('markdown: service text cannot make a link or an image', async () => {
     const fake = fakeClient({
       getSubmittedPullRequestWithTimeline: [
-        { ...record, prTitle: '[fix](javascript:alert(1)) ![x](https://track.example/p.png) [r][1]', prAuthor: '[1]: javascript:alert(1)' },
+        {
+          ...record,
+          prTitle: '[fix](javascript:alert(1)) ![x](https://track.example/p.png) [r][1]',
+          prAuthor: '[1]: javascript:alert(1)',
+        },
       ],
     });
     const { deps, io } = testDeps({ fake, options: { output: 'markdown' } });
@@ -110,10 +123,16 @@ describe('terminal injection: every format but JSON is inert', () => {
 
   it('a queue table with hostile entries is inert; the banner keeps its colour', async () => {
     const fake = fakeClient({
-      getQueue: [queueRecord({ state: 'paused', branch: HOSTILE.clear }, [{ ...entry(1, 'pending'), prTitle: title, prAuthor: HOSTILE.csi }])],
+      getQueue: [
+        queueRecord({ state: 'paused', branch: HOSTILE.clear }, [
+          { ...entry(1, 'pending'), prTitle: title, prAuthor: HOSTILE.csi },
+        ]),
+      ],
       // A not-ready PR whose base branch (shown in why it waits) and title are hostile too.
       listPullRequests: [{ pullRequests: [{ ...entry(2, 'not_ready'), prTitle: title, prBaseBranch: HOSTILE.csi }] }],
-      getSubmittedPullRequests: [{ pullRequests: [{ prNumber: 2, readiness: { doesBaseBranchMatch: false, gitHubMergeability: 'mergeable' } }] }],
+      getSubmittedPullRequests: [
+        { pullRequests: [{ prNumber: 2, readiness: { doesBaseBranchMatch: false, gitHubMergeability: 'mergeable' } }] },
+      ],
     });
     const { deps, io } = testDeps({ fake, color: true, stdoutIsTTY: true });
     await deps.out.show(await runQueueShow({}, deps));
@@ -134,7 +153,11 @@ describe('terminal injection: every format but JSON is inert', () => {
     const io = memoryIO();
     presentError(
       { io, json: false, debug: false, commandPath: 'mq status' },
-      new MqError(ExitCode.rejected, 'submit PR #1', `the service answered HTTP 400: ${HOSTILE.clear}${HOSTILE.newline}`),
+      new MqError(
+        ExitCode.rejected,
+        'submit PR #1',
+        `the service answered HTTP 400: ${HOSTILE.clear}${HOSTILE.newline}`,
+      ),
     );
     assertInert(io.stderr.replace(/\n/g, ''), false);
     expect(io.stderr.split('\n').filter(Boolean)).toHaveLength(1);
@@ -156,7 +179,11 @@ describe('the JSON error document, however JSON was chosen', () => {
     expect(argvAsksJson(['status', '-o', 'plain'])).toBe(false);
   });
   it('-o json: the document on stdout, the line on stderr', async () => {
-    const fake = fakeClient({ getSubmittedPullRequestWithTimeline: [new MqError(ExitCode.notFound, 'get PR #42', 'the service answered HTTP 404')] });
+    const fake = fakeClient({
+      getSubmittedPullRequestWithTimeline: [
+        new MqError(ExitCode.notFound, 'get PR #42', 'the service answered HTTP 404'),
+      ],
+    });
     const { deps, io } = testDeps({ fake, options: { output: 'json' } });
     const err = await runStatus({ pr: 42 }, deps).catch((e: unknown) => e);
     const code = presentError({ io, json: deps.out.format() === 'json', debug: false, commandPath: 'mq status' }, err);
@@ -171,7 +198,11 @@ describe('the JSON error document, however JSON was chosen', () => {
 
 describe('a huge queue on a terminal', () => {
   it('200,000 PRs: the first rows and a line pointing at --json', async () => {
-    const prs = Array.from({ length: 200_000 }, (_, i) => ({ prNumber: i + 1, state: 'pending', prTitle: `PR ${i + 1}` }));
+    const prs = Array.from({ length: 200_000 }, (_, i) => ({
+      prNumber: i + 1,
+      state: 'pending',
+      prTitle: `PR ${i + 1}`,
+    }));
     const fake = fakeClient({ getQueue: [queueRecord({}, prs)], listPullRequests: [{ pullRequests: [] }] });
     const { deps, io } = testDeps({ fake, stdoutIsTTY: true });
     await deps.out.show(await runQueueShow({}, deps));

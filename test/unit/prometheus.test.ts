@@ -218,11 +218,17 @@ describe('parseExposition', () => {
   });
 
   it('accepts colons in metric names', () => {
-    expect(parse('job:rate5m:sum{a="1"} 2')[0]?.samples[0]).toStrictEqual({ name: 'job:rate5m:sum', labels: { a: '1' }, value: 2 });
+    expect(parse('job:rate5m:sum{a="1"} 2')[0]?.samples[0]).toStrictEqual({
+      name: 'job:rate5m:sum',
+      labels: { a: '1' },
+      value: 2,
+    });
   });
 
   it('accepts CRLF line endings', () => {
-    expect(parse('# TYPE a gauge\r\na{x="1"} 2\r\n')).toStrictEqual([{ name: 'a', type: 'gauge', samples: [{ name: 'a', labels: { x: '1' }, value: 2 }] }]);
+    expect(parse('# TYPE a gauge\r\na{x="1"} 2\r\n')).toStrictEqual([
+      { name: 'a', type: 'gauge', samples: [{ name: 'a', labels: { x: '1' }, value: 2 }] },
+    ]);
   });
 
   it.each([
@@ -338,9 +344,24 @@ describe('parseExposition', () => {
   it.each([
     // Sample lines
     { what: 'unterminated label value', text: 'ok 1\nm{a="b} 1', line: 2, message: 'unterminated value for label "a"' },
-    { what: 'label value ending in a backslash', text: 'm{a="b\\', line: 1, message: 'unterminated value for label "a"' },
-    { what: 'unknown escape in a label value', text: '\nm{a="\\t"} 1', line: 2, message: 'invalid escape sequence "\\t"' },
-    { what: 'unquoted label value', text: 'm{a=b} 1', line: 1, message: 'value of label "a" must be a double-quoted string' },
+    {
+      what: 'label value ending in a backslash',
+      text: 'm{a="b\\',
+      line: 1,
+      message: 'unterminated value for label "a"',
+    },
+    {
+      what: 'unknown escape in a label value',
+      text: '\nm{a="\\t"} 1',
+      line: 2,
+      message: 'invalid escape sequence "\\t"',
+    },
+    {
+      what: 'unquoted label value',
+      text: 'm{a=b} 1',
+      line: 1,
+      message: 'value of label "a" must be a double-quoted string',
+    },
     { what: 'missing "="', text: 'm{a "b"} 1', line: 1, message: 'expected "=" after label name "a"' },
     { what: 'missing comma between labels', text: 'm{a="1" b="2"} 1', line: 1, message: 'expected "," or "}"' },
     { what: 'unclosed label set', text: 'ok 1\n\nm{a="1", 1', line: 3, message: 'expected a label name or "}"' },
@@ -362,19 +383,54 @@ describe('parseExposition', () => {
     { what: 'metric name starting with a digit', text: '1m 2', line: 1, message: 'expected a metric name, found "1"' },
     { what: 'sample without a name', text: '{a="b"} 1', line: 1, message: 'expected a metric name, found "{"' },
     { what: 'bad character in a name', text: 'm-x 1', line: 1, message: 'invalid character "-" in metric name "m"' },
-    { what: 'duplicate series', text: 'm{a="1",b="2"} 1\nm{b="2",a="1"} 2', line: 2, message: 'duplicate series m{a="1",b="2"} (first at line 1)' },
+    {
+      what: 'duplicate series',
+      text: 'm{a="1",b="2"} 1\nm{b="2",a="1"} 2',
+      line: 2,
+      message: 'duplicate series m{a="1",b="2"} (first at line 1)',
+    },
     // HELP and TYPE
     { what: 'unknown type', text: '# TYPE m countr', line: 1, message: 'unknown metric type "countr"' },
     { what: 'TYPE without a type', text: '# TYPE m', line: 1, message: 'TYPE line for "m" without a type' },
     { what: 'TYPE without a name', text: '# TYPE', line: 1, message: 'TYPE line without a metric name' },
     { what: 'HELP without a name', text: '# HELP   ', line: 1, message: 'HELP line without a metric name' },
     { what: 'bad name in TYPE', text: '# TYPE 9m gauge', line: 1, message: 'invalid metric name "9m" in TYPE line' },
-    { what: 'text after the type', text: '# TYPE m gauge extra', line: 1, message: 'unexpected text "extra" after the type' },
-    { what: 'second TYPE', text: '# TYPE m gauge\n# TYPE m counter', line: 2, message: 'second TYPE line for "m" (first at line 1)' },
-    { what: 'second HELP', text: '# HELP m a\n# HELP m b', line: 2, message: 'second HELP line for "m" (first at line 1)' },
-    { what: 'TYPE after samples', text: 'm 1\n# TYPE m gauge', line: 2, message: 'TYPE line for "m" comes after its samples (first at line 1)' },
-    { what: 'HELP after samples', text: 'm 1\n# HELP m text', line: 2, message: 'HELP line for "m" comes after its samples' },
-    { what: 'bad escape in HELP', text: '# HELP m tab\\there', line: 1, message: 'invalid escape sequence "\\t" in HELP text' },
+    {
+      what: 'text after the type',
+      text: '# TYPE m gauge extra',
+      line: 1,
+      message: 'unexpected text "extra" after the type',
+    },
+    {
+      what: 'second TYPE',
+      text: '# TYPE m gauge\n# TYPE m counter',
+      line: 2,
+      message: 'second TYPE line for "m" (first at line 1)',
+    },
+    {
+      what: 'second HELP',
+      text: '# HELP m a\n# HELP m b',
+      line: 2,
+      message: 'second HELP line for "m" (first at line 1)',
+    },
+    {
+      what: 'TYPE after samples',
+      text: 'm 1\n# TYPE m gauge',
+      line: 2,
+      message: 'TYPE line for "m" comes after its samples (first at line 1)',
+    },
+    {
+      what: 'HELP after samples',
+      text: 'm 1\n# HELP m text',
+      line: 2,
+      message: 'HELP line for "m" comes after its samples',
+    },
+    {
+      what: 'bad escape in HELP',
+      text: '# HELP m tab\\there',
+      line: 1,
+      message: 'invalid escape sequence "\\t" in HELP text',
+    },
     { what: 'lone backslash in HELP', text: '# HELP m end\\', line: 1, message: 'a lone "\\" at the end in HELP text' },
     // Samples that must fit the TYPE'd family
     {
@@ -389,9 +445,19 @@ describe('parseExposition', () => {
       line: 2,
       message: 'sample "h_bucket" of histogram "h" (line 1) has no "le" label',
     },
-    { what: 'non-numeric le', text: '# TYPE h histogram\nh_bucket{le="big"} 1', line: 2, message: 'label le="big" of "h_bucket" is not a number' },
+    {
+      what: 'non-numeric le',
+      text: '# TYPE h histogram\nh_bucket{le="big"} 1',
+      line: 2,
+      message: 'label le="big" of "h_bucket" is not a number',
+    },
     { what: 'summary without quantile', text: '# TYPE s summary\ns 1', line: 2, message: 'has no "quantile" label' },
-    { what: 'summary with a bucket', text: '# TYPE s summary\ns_bucket{le="1"} 1', line: 2, message: 'sample "s_bucket" does not fit summary "s"' },
+    {
+      what: 'summary with a bucket',
+      text: '# TYPE s summary\ns_bucket{le="1"} 1',
+      line: 2,
+      message: 'sample "s_bucket" does not fit summary "s"',
+    },
     {
       what: 'TYPE for a histogram series',
       text: '# TYPE h histogram\n# TYPE h_sum gauge',

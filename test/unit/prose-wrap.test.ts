@@ -33,7 +33,11 @@ describe('wrapLine', () => {
 
   it('breaks at spaces within the width, continuations indented, every word whole', () => {
     const out = text(wrapLine(['  ', v(PROSE)], 30, 4));
-    expect(out).toEqual(['  QUEUE PAUSED — no PRs are', '    tested or merged until it', '    is resumed (order is kept)']);
+    expect(out).toEqual([
+      '  QUEUE PAUSED — no PRs are',
+      '    tested or merged until it',
+      '    is resumed (order is kept)',
+    ]);
     for (const l of out) expect(displayWidth(l)).toBeLessThanOrEqual(30);
     expect(out.join(' ').replace(/ +/g, ' ').trim()).toBe(PROSE);
   });
@@ -81,7 +85,9 @@ describe('a story on a terminal', () => {
     { at: T0 + 71 * MIN, state: 'pending_failure', reason: 'TEST_RUN_REQUIRED_STATUS_FAILED', runId: RUN2 },
     { at: T0 + 71 * MIN, state: 'failed', reason: 'TEST_RUN_REQUIRED_STATUS_FAILED', runId: RUN2 },
   ];
-  const checks = failingChecksOf({ checkSuites: [{ checkRuns: [{ name: 'integration tests (linux)', conclusion: 'FAILURE', url: URL }] }] });
+  const checks = failingChecksOf({
+    checkSuites: [{ checkRuns: [{ name: 'integration tests (linux)', conclusion: 'FAILURE', url: URL }] }],
+  });
   const story = buildStory(43, [...timeline].reverse(), checks);
   const NOW = T0 + 3 * 60 * MIN + 5 * MIN;
 
@@ -99,13 +105,16 @@ describe('a story on a terminal', () => {
     // Continuations start under the reason.
     for (const l of lines.filter((x) => /^ {20}/.test(x) && x.trim() !== URL)) expect(l).toMatch(/^ {30}\S/);
     expect(lines).toContain(`    ${URL}`);
-    for (const word of ['pending_failure', 'waiting', 'integration', 'd8de4105;', 'submitted:']) expect(out).toContain(word);
+    for (const word of ['pending_failure', 'waiting', 'integration', 'd8de4105;', 'submitted:'])
+      expect(out).toContain(word);
   });
 
   it('plain, markdown and --json keep absolute times and whole run ids', async () => {
     const view = storyView(story, NOW);
     const plain = await renderBlocks(view.plain, 'plain', plainStyle, 60);
-    expect(plain).toContain(`step\t2026-11-20T01:11:00Z\tfailed\tTEST_RUN_REQUIRED_STATUS_FAILED\t${RUN2}\tfailed: required status`);
+    expect(plain).toContain(
+      `step\t2026-11-20T01:11:00Z\tfailed\tTEST_RUN_REQUIRED_STATUS_FAILED\t${RUN2}\tfailed: required status`,
+    );
     expect(plain).toContain(`trip\t2\tfailed\t${RUN2}\n`);
     const markdown = await renderBlocks(view.markdown, 'markdown', plainStyle, 60);
     expect(markdown).toContain(`**trip 2: failed (run ${RUN2})**`);
@@ -121,21 +130,41 @@ describe('banners, fields and links on a narrow terminal', () => {
   const details = {
     testBranch: `trunk-merge/pr-1815/${RUN}`,
     status: 'FAILED',
-    checkSuites: [{ checkRuns: [{ name: 'integration tests (linux)', url: CHECK_URL, status: 'COMPLETED', conclusion: 'FAILURE' }] }],
-    testedPullRequests: [{ prNumber: 1815, prUrl: 'https://github.com/acme/widgets/pull/1815', title: 'Add a retry budget to the HTTP client' }],
+    checkSuites: [
+      {
+        checkRuns: [{ name: 'integration tests (linux)', url: CHECK_URL, status: 'COMPLETED', conclusion: 'FAILURE' }],
+      },
+    ],
+    testedPullRequests: [
+      {
+        prNumber: 1815,
+        prUrl: 'https://github.com/acme/widgets/pull/1815',
+        title: 'Add a retry budget to the HTTP client',
+      },
+    ],
   };
   const testing = async (columns: number) => {
-    const { deps, io } = testDeps({ fake: fakeClient({ getMergeQueueTestingDetails: [details] }), stdoutIsTTY: true, columns });
+    const { deps, io } = testDeps({
+      fake: fakeClient({ getMergeQueueTestingDetails: [details] }),
+      stdoutIsTTY: true,
+      columns,
+    });
     await deps.out.show(await runQueueTesting({ testRunId: RUN }, deps));
     return io.stdout;
   };
 
   it('queue show: the PAUSED banner wraps at word boundaries within 60 columns', async () => {
-    const fake = fakeClient({ getQueue: [queueRecord({ state: 'paused' }, [])], listPullRequests: [{ pullRequests: [] }] });
+    const fake = fakeClient({
+      getQueue: [queueRecord({ state: 'paused' }, [])],
+      listPullRequests: [{ pullRequests: [] }],
+    });
     const { deps, io } = testDeps({ fake, stdoutIsTTY: true, columns: 60 });
     await deps.out.show(await runQueueShow({}, deps));
     const out = lines(io.stdout);
-    expect(out.slice(0, 2)).toEqual([' ⚠ QUEUE PAUSED — no PRs are tested or merged until it is', '   resumed (order is kept) ']);
+    expect(out.slice(0, 2)).toEqual([
+      ' ⚠ QUEUE PAUSED — no PRs are tested or merged until it is',
+      '   resumed (order is kept) ',
+    ]);
     for (const l of out) expect(displayWidth(l)).toBeLessThanOrEqual(60);
   });
 
@@ -145,7 +174,9 @@ describe('banners, fields and links on a narrow terminal', () => {
       bannerToStderr(deps, 'draining');
       const err = io.stderr.replace(/\x1b\[[0-9;]*m/g, '');
       expect(lines(err)).toHaveLength(stderrIsTTY ? 2 : 1);
-      expect(err).toContain(stderrIsTTY ? 'queue are tested and\n   merged; no new' : 'queue are tested and merged; no new');
+      expect(err).toContain(
+        stderrIsTTY ? 'queue are tested and\n   merged; no new' : 'queue are tested and merged; no new',
+      );
     }
   });
 
@@ -173,16 +204,28 @@ describe('fields on a terminal', () => {
       { key: 'r', label: 'Required', value: 'ci/build, ci/test, lint, integration tests (linux), e2e' },
     ];
     const out = renderFields(fields, 'table', plainStyle, undefined, 40).split('\n');
-    expect(out.slice(0, 2)).toEqual(['Test branch  trunk-merge/pr-1815/', '             5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31']);
-    expect(renderFields([{ key: 'u', label: 'URL', value: url }], 'table', plainStyle, undefined, 40)).toBe(`URL  ${url}\n`);
-    expect(out.slice(2, -1)).toEqual(['Required     ci/build, ci/test, lint,', '             integration tests (linux),', '             e2e']);
+    expect(out.slice(0, 2)).toEqual([
+      'Test branch  trunk-merge/pr-1815/',
+      '             5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31',
+    ]);
+    expect(renderFields([{ key: 'u', label: 'URL', value: url }], 'table', plainStyle, undefined, 40)).toBe(
+      `URL  ${url}\n`,
+    );
+    expect(out.slice(2, -1)).toEqual([
+      'Required     ci/build, ci/test, lint,',
+      '             integration tests (linux),',
+      '             e2e',
+    ]);
   });
 });
 
 describe('notes on stderr', () => {
   it('piped queue show: the banner on a terminal stderr wraps, on a piped one it stays one line', async () => {
     for (const stderrIsTTY of [true, false]) {
-      const fake = fakeClient({ getQueue: [queueRecord({ state: 'paused' }, [])], listPullRequests: [{ pullRequests: [] }] });
+      const fake = fakeClient({
+        getQueue: [queueRecord({ state: 'paused' }, [])],
+        listPullRequests: [{ pullRequests: [] }],
+      });
       const { deps, io } = testDeps({ fake, stdoutIsTTY: false, stderrIsTTY, columns: 60 });
       await deps.out.show(await runQueueShow({}, deps));
       const err = io.stderr.replace(/\x1b\[[0-9;]*m/g, '').split('\n');

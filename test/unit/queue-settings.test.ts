@@ -21,7 +21,9 @@ const target = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, t
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, clock: 'manual', seed: 1 });
-  client = new MergeQueueClient(new HttpClient({ baseUrl: emu.url, token: emu.token, userAgent: 'mq-test', timeoutMs: 5000 }));
+  client = new MergeQueueClient(
+    new HttpClient({ baseUrl: emu.url, token: emu.token, userAgent: 'mq-test', timeoutMs: 5000 }),
+  );
   await client.createQueue({ ...target, mode: 'single', concurrency: 1 });
 });
 afterAll(async () => {
@@ -45,7 +47,8 @@ describe('the settings registry', () => {
     // The state is changed on its own (switching modes would hold it), the rest in one update.
     for (const s of QUEUE_SETTINGS) if (s.field !== 'state') settings[s.field] = valueFor(s, before[s.field]);
     const after = (await client.updateQueue({ ...target, ...settings })) as Queue;
-    for (const [field, value] of Object.entries(settings)) expect([field, after[field as keyof Queue]]).toEqual([field, value]);
+    for (const [field, value] of Object.entries(settings))
+      expect([field, after[field as keyof Queue]]).toEqual([field, value]);
     const paused = await client.updateQueue({ ...target, state: 'paused' });
     expect(paused?.state).toBe('paused');
     expect(Object.keys(settings).length + 1).toBe(QUEUE_SETTINGS.length);
@@ -64,7 +67,9 @@ describe('the settings registry', () => {
   it('queue create has exactly the settings marked create', () => {
     const { deps } = testDeps();
     const longs = queueCreateCommand(deps).options.map((o) => o.long);
-    expect(longs.filter((l) => l !== '--dry-run')).toEqual(QUEUE_SETTINGS.filter((s) => 'create' in s).map((s) => `--${s.flag}`));
+    expect(longs.filter((l) => l !== '--dry-run')).toEqual(
+      QUEUE_SETTINGS.filter((s) => 'create' in s).map((s) => `--${s.flag}`),
+    );
   });
 
   it('queue show --settings has one row per registry setting, keyed as the registry says', () => {

@@ -16,12 +16,23 @@ import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
 import { entry, FIXED_NOW, minutesAgo, queueRecord, testContext } from '../helpers/test-context.js';
 
 const plain = makeStyle(false);
-const q = (overrides: Record<string, unknown> = {}, prs: Array<Record<string, unknown>> = []) => queueRecord(overrides, prs) as Queue;
+const q = (overrides: Record<string, unknown> = {}, prs: Array<Record<string, unknown>> = []) =>
+  queueRecord(overrides, prs) as Queue;
 
 describe('queue rows', () => {
   const entries = q({}, [
-    entry(1, 'testing', { stateChangedAt: minutesAgo(65), priorityName: 'urgent', priorityValue: 0, skipTheLine: true }),
-    entry(2, 'pending', { stateChangedAt: 'not a date', priorityName: null, priorityValue: 42, prTitle: 'x'.repeat(100) }),
+    entry(1, 'testing', {
+      stateChangedAt: minutesAgo(65),
+      priorityName: 'urgent',
+      priorityValue: 0,
+      skipTheLine: true,
+    }),
+    entry(2, 'pending', {
+      stateChangedAt: 'not a date',
+      priorityName: null,
+      priorityValue: 42,
+      prTitle: 'x'.repeat(100),
+    }),
   ]).enqueuedPullRequests as NonNullable<Queue['enqueuedPullRequests']>;
 
   it('piped: raw values, seconds in state, the priority name and value apart, titles whole', () => {
@@ -66,7 +77,11 @@ describe('settingChanges', () => {
   it('compares lists by content and shows null as not set', () => {
     const same = settingChanges(before, q({ requiredStatuses: ['ci/build'] }), new Set());
     expect(same).toEqual([]);
-    const cleared = settingChanges(before, applySettings(before, { deleteRequiredStatuses: true }), new Set(['requiredStatuses']));
+    const cleared = settingChanges(
+      before,
+      applySettings(before, { deleteRequiredStatuses: true }),
+      new Set(['requiredStatuses']),
+    );
     expect(cleared.map((c) => [c.from, c.to])).toEqual([['ci/build', 'not set']]);
   });
 
@@ -78,7 +93,9 @@ describe('settingChanges', () => {
 
 describe('settingsFromFlags', () => {
   it('maps flag attributes to fields and keeps only those given', () => {
-    expect(settingsFromFlags({ testingTimeout: 30, optimisticMerge: false, requiredStatus: ['a', 'b', 'a'], dryRun: true })).toEqual({
+    expect(
+      settingsFromFlags({ testingTimeout: 30, optimisticMerge: false, requiredStatus: ['a', 'b', 'a'], dryRun: true }),
+    ).toEqual({
       testingTimeoutMinutes: 30,
       canOptimisticallyMerge: false,
       requiredStatuses: ['a', 'b'],
@@ -86,7 +103,9 @@ describe('settingsFromFlags', () => {
   });
   it('refuses no setting, and a list with a clear', () => {
     expect(() => settingsFromFlags({ dryRun: true })).toThrow(/no setting given/);
-    expect(() => settingsFromFlags({ requiredStatus: ['a'], clearRequiredStatuses: true })).toThrow(/cannot be used together/);
+    expect(() => settingsFromFlags({ requiredStatus: ['a'], clearRequiredStatuses: true })).toThrow(
+      /cannot be used together/,
+    );
   });
 });
 
@@ -115,7 +134,13 @@ describe('diffQueue (watch)', () => {
     const ev = { subject: 7, from: null, to: 'pending', title: 'a\tb' } as const;
     const row = eventPlainRow(ev, '2026-01-01T00:00:00.000Z');
     expect(await renderRows([], [row], 'plain', plain)).toBe('2026-01-01T00:00:00.000Z\t7\t\tpending\ta b\n');
-    expect(eventRow(ev, '2026-01-01T00:00:00.000Z')).toEqual(['2026-01-01T00:00:00.000Z', '#7', '-', 'pending', 'a\tb']);
+    expect(eventRow(ev, '2026-01-01T00:00:00.000Z')).toEqual([
+      '2026-01-01T00:00:00.000Z',
+      '#7',
+      '-',
+      'pending',
+      'a\tb',
+    ]);
   });
 });
 
@@ -134,7 +159,9 @@ describe('argument parsers', () => {
     expect(() => parseSince('2027-01-01', FIXED_NOW)).toThrow(/in the future/);
     expect(() => parseSince('0s', FIXED_NOW)).toThrow(/greater than zero/);
     // Past what a date can hold: a usage error, not "Invalid time value" (found by the fuzzer).
-    expect(() => parseSince('99999999999999999999', FIXED_NOW)).toThrow(/--since: "99999999999999999999" reaches back more than 36500 days/);
+    expect(() => parseSince('99999999999999999999', FIXED_NOW)).toThrow(
+      /--since: "99999999999999999999" reaches back more than 36500 days/,
+    );
   });
 });
 
@@ -204,7 +231,11 @@ describe('metrics view', () => {
     expect(metricsRows(noisy, 'github.com')[0]?.slice(0, 2)).toEqual(['github.com', 'a/b']);
     const text = JSON.stringify(tidyQueue(noisy));
     expect(text).not.toMatch(/\d\.\d{4,}/);
-    expect(tidyQueue(noisy)).toMatchObject({ depth: 0.3, conclusions: { merged: 0.8 }, histograms: { wait: { count: 3, sum: 0.8, p50: 3.3, p90: 270 } } });
+    expect(tidyQueue(noisy)).toMatchObject({
+      depth: 0.3,
+      conclusions: { merged: 0.8 },
+      histograms: { wait: { count: 3, sum: 0.8, p50: 3.3, p90: 270 } },
+    });
   });
 });
 

@@ -10,8 +10,12 @@ const plain = makeStyle(false);
 
 describe('request schemas enforce the spec bounds', () => {
   const base = { repo: { host: 'github.com', owner: 'a', name: 'b' }, targetBranch: 'main' };
-  it.each([0, 4294967295])('pr.number %d is accepted', (n) => expect(submitRequest.safeParse({ ...base, pr: { number: n } }).success).toBe(true));
-  it.each([-1, 4294967296, 1.5])('pr.number %d is refused', (n) => expect(submitRequest.safeParse({ ...base, pr: { number: n } }).success).toBe(false));
+  it.each([0, 4294967295])('pr.number %d is accepted', (n) =>
+    expect(submitRequest.safeParse({ ...base, pr: { number: n } }).success).toBe(true),
+  );
+  it.each([-1, 4294967296, 1.5])('pr.number %d is refused', (n) =>
+    expect(submitRequest.safeParse({ ...base, pr: { number: n } }).success).toBe(false),
+  );
   it('queue settings are 1..4294967295 and enums are lowercase', () => {
     expect(updateQueueRequest.safeParse({ ...base, concurrency: 0 }).success).toBe(false);
     expect(updateQueueRequest.safeParse({ ...base, concurrency: 4294967295 }).success).toBe(true);
@@ -27,14 +31,30 @@ describe('request schemas enforce the spec bounds', () => {
 
 describe('response decoders are lenient', () => {
   it('keeps unknown fields and lowercases enums', () => {
-    const pr = submittedPullRequestSchema.parse({ state: 'TESTS_PASSED', readiness: { gitHubMergeability: 'MERGEABLE' }, extra: 1 });
+    const pr = submittedPullRequestSchema.parse({
+      state: 'TESTS_PASSED',
+      readiness: { gitHubMergeability: 'MERGEABLE' },
+      extra: 1,
+    });
     expect(pr.state).toBe('tests_passed');
     expect(pr.readiness?.gitHubMergeability).toBe('mergeable');
     expect((pr as Record<string, unknown>).extra).toBe(1);
   });
   it('reads the older queue field names', () => {
-    const q = queueSchema.parse({ state: 'RUNNING', testingTimeoutMins: 60, batchingMaxWaitTimeMins: 5, batchingMode: 'SPECULATIVE', requiredStatuses: null });
-    expect(q).toMatchObject({ state: 'running', testingTimeoutMinutes: 60, batchingMaxWaitTimeMinutes: 5, batch: true, requiredStatuses: null });
+    const q = queueSchema.parse({
+      state: 'RUNNING',
+      testingTimeoutMins: 60,
+      batchingMaxWaitTimeMins: 5,
+      batchingMode: 'SPECULATIVE',
+      requiredStatuses: null,
+    });
+    expect(q).toMatchObject({
+      state: 'running',
+      testingTimeoutMinutes: 60,
+      batchingMaxWaitTimeMinutes: 5,
+      batch: true,
+      requiredStatuses: null,
+    });
     expect(queueSchema.parse({ isBatching: false, batchingMode: 'SPECULATIVE' }).batch).toBe(false);
     expect(queueSchema.parse({ isBatching: true }).batch).toBe(true);
   });
@@ -68,7 +88,9 @@ describe('rendering', () => {
     expect(renderFields(fields, 'table', plain)).toBe('State  testing\nTitle  a | b c\n');
   });
   it('rows as tsv and markdown', async () => {
-    expect(await renderRows(['A', 'B'], [['1', { value: 'x', paint: (_s, t) => `*${t}*` }]], 'plain', plain)).toBe('1\tx\n');
+    expect(await renderRows(['A', 'B'], [['1', { value: 'x', paint: (_s, t) => `*${t}*` }]], 'plain', plain)).toBe(
+      '1\tx\n',
+    );
     expect(await renderRows(['A', 'B'], [['1', 'x']], 'markdown', plain)).toBe('| A | B |\n| --- | --- |\n| 1 | x |\n');
     const table = await renderRows(['A', 'B'], [['1', { value: 'x', paint: (_s, t) => `*${t}*` }]], 'table', plain);
     expect(table).toContain('*x*');
@@ -86,7 +108,9 @@ describe('colour decision', () => {
     [{ FORCE_COLOR: '0' }, true, undefined, false],
     [{ TERM: 'dumb' }, true, undefined, false],
     [{ FORCE_COLOR: '1' }, true, false, false],
-  ] as const)('%j tty=%s flag=%s -> %s', (env, tty, flag, expected) => expect(colorWanted(env, tty, flag)).toBe(expected));
+  ] as const)('%j tty=%s flag=%s -> %s', (env, tty, flag, expected) =>
+    expect(colorWanted(env, tty, flag)).toBe(expected),
+  );
 });
 
 describe('Retry-After', () => {
@@ -101,9 +125,20 @@ describe('Retry-After', () => {
 
 describe('readiness', () => {
   it('names what is missing', () => {
-    expect(readinessText({ readiness: { doesBaseBranchMatch: true, gitHubMergeability: 'mergeable', requiresImpactedTargets: false } })).toBe('yes');
     expect(
-      readinessText({ readiness: { doesBaseBranchMatch: false, gitHubMergeability: 'in_progress', requiresImpactedTargets: true, hasImpactedTargets: false } }),
+      readinessText({
+        readiness: { doesBaseBranchMatch: true, gitHubMergeability: 'mergeable', requiresImpactedTargets: false },
+      }),
+    ).toBe('yes');
+    expect(
+      readinessText({
+        readiness: {
+          doesBaseBranchMatch: false,
+          gitHubMergeability: 'in_progress',
+          requiresImpactedTargets: true,
+          hasImpactedTargets: false,
+        },
+      }),
     ).toBe('no: base branch differs from the queue; not mergeable (in_progress); impacted targets not uploaded');
   });
 });

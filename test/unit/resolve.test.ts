@@ -45,9 +45,15 @@ describe('git remotes', () => {
 });
 
 describe('precedence', () => {
-  const data = { activeProfile: 'work', profiles: { work: { token: 'tok_profile', apiUrl: 'https://mq.example.com/v1' } } };
+  const data = {
+    activeProfile: 'work',
+    profiles: { work: { token: 'tok_profile', apiUrl: 'https://mq.example.com/v1' } },
+  };
   it('profile: flag > env > active > default', () => {
-    expect(resolveProfileName({ profile: 'a' }, { MQ_PROFILE: 'b' }, data)).toEqual({ value: 'a', source: 'flag --profile' });
+    expect(resolveProfileName({ profile: 'a' }, { MQ_PROFILE: 'b' }, data)).toEqual({
+      value: 'a',
+      source: 'flag --profile',
+    });
     expect(resolveProfileName({}, { MQ_PROFILE: 'b' }, data)).toEqual({ value: 'b', source: 'env MQ_PROFILE' });
     expect(resolveProfileName({}, { MQ_PROFILE: '' }, data)).toEqual({ value: 'work', source: 'config activeProfile' });
     expect(resolveProfileName({}, {}, { profiles: {} })).toEqual({ value: 'default', source: 'default' });
@@ -61,7 +67,9 @@ describe('precedence', () => {
   });
   it('api url: flag > env > profile > default', () => {
     const p = data.profiles.work;
-    expect(resolveApiUrl({ apiUrl: 'https://f.example/v1' }, { MQ_API_URL: 'https://e.example/v1' }, p, 'work').value).toBe('https://f.example/v1');
+    expect(
+      resolveApiUrl({ apiUrl: 'https://f.example/v1' }, { MQ_API_URL: 'https://e.example/v1' }, p, 'work').value,
+    ).toBe('https://f.example/v1');
     expect(resolveApiUrl({}, { MQ_API_URL: 'https://e.example/v1/' }, p, 'work').value).toBe('https://e.example/v1');
     expect(resolveApiUrl({}, {}, p, 'work').source).toBe('profile "work"');
     expect(resolveApiUrl({}, {}, {}, 'work')).toEqual({ value: 'https://api.trunk.io/v1', source: 'default' });
@@ -94,7 +102,9 @@ describe('durations', () => {
     ['1h30m', 5_400_000],
     ['3d', 259_200_000],
   ])('%s', (t, ms) => expect(parseDuration(t, '--x')).toBe(ms));
-  it.each(['', 'soon', '5 m', '-1s', '1y'])('rejects %j', (t) => expect(() => parseDuration(t, '--x')).toThrow(/--x: .* is not a duration/));
+  it.each(['', 'soon', '5 m', '-1s', '1y'])('rejects %j', (t) =>
+    expect(() => parseDuration(t, '--x')).toThrow(/--x: .* is not a duration/),
+  );
   it.each([
     [0, '0s'],
     [59_000, '59s'],
@@ -120,13 +130,22 @@ describe('argument parsers', () => {
 });
 
 describe('profile names', () => {
-  it.each(['default', 'a', 'Work-2', 'ci.prod_eu', 'x'.repeat(64), '0'])('accepts %j', (name) => expect(checkProfileName(name, 'flag --profile')).toBe(name));
-  it.each(['', '-rf', '.hidden', '_x', '__proto__', 'a b', '$(id)', ';rm', 'a/b', '../x', 'x'.repeat(65), 'é', 'a\n'])('refuses %j', (name) => {
-    expect(() => checkProfileName(name, 'flag --profile')).toThrow(/is not allowed/);
-  });
+  it.each(['default', 'a', 'Work-2', 'ci.prod_eu', 'x'.repeat(64), '0'])('accepts %j', (name) =>
+    expect(checkProfileName(name, 'flag --profile')).toBe(name),
+  );
+  it.each(['', '-rf', '.hidden', '_x', '__proto__', 'a b', '$(id)', ';rm', 'a/b', '../x', 'x'.repeat(65), 'é', 'a\n'])(
+    'refuses %j',
+    (name) => {
+      expect(() => checkProfileName(name, 'flag --profile')).toThrow(/is not allowed/);
+    },
+  );
   it('a bad flag is a usage error, a bad environment value a configuration error', () => {
-    expect(() => resolveProfileName({ profile: '$(id)' }, {}, { profiles: {} })).toThrow(expect.objectContaining({ exitCode: 2 }));
-    expect(() => resolveProfileName({}, { MQ_PROFILE: '`id`' }, { profiles: {} })).toThrow(expect.objectContaining({ exitCode: 7 }));
+    expect(() => resolveProfileName({ profile: '$(id)' }, {}, { profiles: {} })).toThrow(
+      expect.objectContaining({ exitCode: 2 }),
+    );
+    expect(() => resolveProfileName({}, { MQ_PROFILE: '`id`' }, { profiles: {} })).toThrow(
+      expect.objectContaining({ exitCode: 7 }),
+    );
   });
   it('looks profiles up as own entries only', () => {
     const data = JSON.parse('{"profiles": {"work": {"token": "t"}}}');
@@ -140,7 +159,8 @@ describe('profile names', () => {
 });
 
 describe('tokens', () => {
-  it('accepts visible ASCII', () => expect(checkToken('tok_AZaz09-._~!#$%&*+/=?^|', 'x')).toBe('tok_AZaz09-._~!#$%&*+/=?^|'));
+  it('accepts visible ASCII', () =>
+    expect(checkToken('tok_AZaz09-._~!#$%&*+/=?^|', 'x')).toBe('tok_AZaz09-._~!#$%&*+/=?^|'));
   it.each([
     ['tok\u0000x', 'a control character (U+0000)'],
     ['tok\tx', 'a control character (U+0009)'],

@@ -11,18 +11,34 @@ const MIN = 60_000;
 
 /** `n` merges at `at`, each 30 minutes after its submission. */
 const merges = (at: number, n: number, from = 1, minutes = (_i: number) => 30): ConcludedPr[] =>
-  Array.from({ length: n }, (_, i) => ({ number: from + i, state: 'merged', submittedAt: at - minutes(i) * MIN, concludedAt: at }));
+  Array.from({ length: n }, (_, i) => ({
+    number: from + i,
+    state: 'merged',
+    submittedAt: at - minutes(i) * MIN,
+    concludedAt: at,
+  }));
 
 function report(window: { since: number; until: number }, prs: ConcludedPr[], ceiling: number | null) {
   const { stats, series } = computeStats({ window, prs, attempts: [], settings: null });
   const s = { ...stats, ceilingPerHour: ceiling };
-  const groups = groupedStatsFields(s).map((g) => ({ title: g.title, figures: g.fields.map((f): [string, string] => [f.label, f.value]) }));
-  return { stats: s, series, html: htmlReport(s, series, { queue: 'main', generatedAt: '2026-11-22T00:00:00Z' }, groups) };
+  const groups = groupedStatsFields(s).map((g) => ({
+    title: g.title,
+    figures: g.fields.map((f): [string, string] => [f.label, f.value]),
+  }));
+  return {
+    stats: s,
+    series,
+    html: htmlReport(s, series, { queue: 'main', generatedAt: '2026-11-22T00:00:00Z' }, groups),
+  };
 }
 
 describe('the terminal merges-per-hour chart', () => {
   // Two days; 12 merges in hour 10 and 11 in hour 11: at 40 columns two hours share a column.
-  const prs = [...merges(T0 + 10 * H + 5 * MIN, 12), ...merges(T0 + 11 * H + 5 * MIN, 11, 100), ...merges(T0 + 30 * H, 2, 200)];
+  const prs = [
+    ...merges(T0 + 10 * H + 5 * MIN, 12),
+    ...merges(T0 + 11 * H + 5 * MIN, 11, 100),
+    ...merges(T0 + 30 * H, 2, 200),
+  ];
   const { stats, series } = report({ since: T0, until: T0 + 48 * H }, prs, 9.5);
 
   it('says its unit: a column of 2 h holding 23 merges peaks at 11.5 per hour', () => {
@@ -96,7 +112,9 @@ describe('the HTML report', () => {
     expect(empty).toContain('<p class="note">no PRs in this window: none left the queue and no test run ended</p>');
     expect(empty).not.toContain('<rect class="bar"');
     const late = report({ since: T0, until: T0 + 7 * 24 * H }, merges(T0 + 4 * 24 * H + 6 * H, 3), null).html;
-    expect(late).toContain('<p class="note">no data before Nov 24 06:00 UTC: nothing left the queue earlier in the window</p>');
+    expect(late).toContain(
+      '<p class="note">no data before Nov 24 06:00 UTC: nothing left the queue earlier in the window</p>',
+    );
     expect(late).toMatch(/<rect class="nodata" x="56" y="24" width="[\d.]+" height="\d+"\/>/);
   });
 });
@@ -124,7 +142,9 @@ describe('test runs: stats and simulate --from-history each say what they count'
     expect(fitted.samples.runs).toBe(12);
     expect(statsFields(stats, true).find((f) => f.key === 'runs.total')?.label).toBe('test runs (cancelled ones too)');
     const figures = { mergedPerHour: 0.5, timeToMergeP50: 1800 };
-    const lines = historyLines({ inputs: { fitted }, backtest: backtestOf(figures, figures) } as unknown as Parameters<typeof historyLines>[0]);
+    const lines = historyLines({ inputs: { fitted }, backtest: backtestOf(figures, figures) } as unknown as Parameters<
+      typeof historyLines
+    >[0]);
     expect(lines[0]).toContain('12 merged or failed PRs, 12 finished test runs (cancelled ones left out);');
   });
 });

@@ -87,7 +87,9 @@ describe('the PR story', () => {
     const story = buildStory(42, failed, checks);
     expect(story.state).toBe('failed');
     expect(story.runId).toBe('r-2');
-    expect(story.trips[0]!.steps.at(-1)!.text).toBe('failed: required status `test`, `e2e` and `ci/legacy` failed in run r-2');
+    expect(story.trips[0]!.steps.at(-1)!.text).toBe(
+      'failed: required status `test`, `e2e` and `ci/legacy` failed in run r-2',
+    );
     const plain = await renderBlocks(storyView(story, T0).plain, 'plain', makeStyle(false));
     expect(plain).toContain('check\ttest\tfailure\thttps://ci.example/run/9\n');
     expect(plain).toContain('step\t');
@@ -97,14 +99,30 @@ describe('the PR story', () => {
   });
 
   it('words other reasons and strips control characters from unknown ones', () => {
-    expect(describeTransition({ at: 0, state: 'merged', reason: 'MERGE_GRAPH_MERGE', runId: 'r-7' })).toBe('merged after run r-7 passed');
-    expect(describeTransition({ at: 0, state: 'pending', reason: 'PREREQUISITE_MERGE_ITEM_FAILED', runId: null })).toBe('back to pending: a PR ahead failed');
-    expect(describeTransition({ at: 0, state: 'failed', reason: 'TEST_RUN_TIMEOUT', runId: 'r-3' })).toBe('failed: run r-3 timed out');
-    expect(describeTransition({ at: 0, state: 'cancelled', reason: 'PR_PUSHED_TO', runId: null })).toBe('cancelled: new commits were pushed to the PR');
-    expect(describeTransition({ at: 0, state: 'pending_failure', reason: 'TEST_RUN_REQUIRED_STATUS_FAILED', runId: 'r-4', statuses: ['ci'] })).toBe(
-      'pending failure: required status `ci` failed in run r-4; waiting for the PRs ahead before failing it',
+    expect(describeTransition({ at: 0, state: 'merged', reason: 'MERGE_GRAPH_MERGE', runId: 'r-7' })).toBe(
+      'merged after run r-7 passed',
     );
-    expect(describeTransition({ at: 0, state: 'pending', reason: 'NEW_THING\u001b[31m', runId: null })).toBe('pending: new thing [31m');
+    expect(describeTransition({ at: 0, state: 'pending', reason: 'PREREQUISITE_MERGE_ITEM_FAILED', runId: null })).toBe(
+      'back to pending: a PR ahead failed',
+    );
+    expect(describeTransition({ at: 0, state: 'failed', reason: 'TEST_RUN_TIMEOUT', runId: 'r-3' })).toBe(
+      'failed: run r-3 timed out',
+    );
+    expect(describeTransition({ at: 0, state: 'cancelled', reason: 'PR_PUSHED_TO', runId: null })).toBe(
+      'cancelled: new commits were pushed to the PR',
+    );
+    expect(
+      describeTransition({
+        at: 0,
+        state: 'pending_failure',
+        reason: 'TEST_RUN_REQUIRED_STATUS_FAILED',
+        runId: 'r-4',
+        statuses: ['ci'],
+      }),
+    ).toBe('pending failure: required status `ci` failed in run r-4; waiting for the PRs ahead before failing it');
+    expect(describeTransition({ at: 0, state: 'pending', reason: 'NEW_THING\u001b[31m', runId: null })).toBe(
+      'pending: new thing [31m',
+    );
   });
 });
 
@@ -120,7 +138,14 @@ function workload() {
     { number: 6, state: 'cancelled', submittedAt: T0 + 7 * H, concludedAt: T0 + 7 * H + 5 * MIN },
     { number: 7, state: 'merged', submittedAt: T0 - 2 * H, concludedAt: T0 - 1 * H }, // before the window
   ];
-  const a = (runId: string, prNumber: number, start: number, minutes: number, result: TestAttempt['result'], bisection = false): TestAttempt => ({
+  const a = (
+    runId: string,
+    prNumber: number,
+    start: number,
+    minutes: number,
+    result: TestAttempt['result'],
+    bisection = false,
+  ): TestAttempt => ({
     runId,
     prNumber,
     startedAt: start,
@@ -170,8 +195,22 @@ describe('queue statistics', () => {
 
   it('does not call a batch failure flaky, nor a failure fixed by a new commit', () => {
     const w = workload();
-    w.attempts.push({ runId: 'rb', prNumber: 1, startedAt: T0 + 30 * MIN, finishedAt: T0 + 40 * MIN, result: 'failed', bisection: false });
-    w.attempts.push({ runId: 'rb', prNumber: 2, startedAt: T0 + 30 * MIN, finishedAt: T0 + 40 * MIN, result: 'failed', bisection: false });
+    w.attempts.push({
+      runId: 'rb',
+      prNumber: 1,
+      startedAt: T0 + 30 * MIN,
+      finishedAt: T0 + 40 * MIN,
+      result: 'failed',
+      bisection: false,
+    });
+    w.attempts.push({
+      runId: 'rb',
+      prNumber: 2,
+      startedAt: T0 + 30 * MIN,
+      finishedAt: T0 + 40 * MIN,
+      result: 'failed',
+      bisection: false,
+    });
     expect(computeStats(w).stats.flakyShare).toBe(0.5);
     for (const x of w.attempts) if (x.prNumber === 4) x.sha = x.runId === 'r4' ? 'aaa' : 'bbb';
     expect(computeStats(w).stats.flakyShare).toBe(0);
@@ -210,7 +249,11 @@ describe('--fail-if', () => {
       unit: 'duration',
     });
     expect(parseThreshold('flakyShare>10%')).toMatchObject({ figure: 'flakyShare', value: 0.1 });
-    expect(parseThreshold(' runs.perMergedPr >= 1.5 ')).toMatchObject({ figure: 'runs.perMergedPr', op: '>=', value: 1.5 });
+    expect(parseThreshold(' runs.perMergedPr >= 1.5 ')).toMatchObject({
+      figure: 'runs.perMergedPr',
+      op: '>=',
+      value: 1.5,
+    });
     expect(parseThreshold('waiting.p50<90s')).toMatchObject({ figure: 'waiting.p50', op: '<', value: 90 });
   });
   it('refuses bad expressions with one line naming the flag', () => {
@@ -235,10 +278,21 @@ describe('--fail-if', () => {
     ]);
   });
   it('tells a crossed figure in the unit its limit was written in', () => {
-    const custom = { ...stats, timeToMerge: { p50: 600, p90: 6000, p95: 6480 }, flakyShare: 0.3611, runs: { ...stats.runs, perMergedPr: 2.5 } };
-    const ts = ['p95>1h', 'timeToMerge.p90>3600', 'FLAKYSHARE>10%', 'flakyShare>0.1', 'runs.perMergedPr>2', 'prs.merged<100', 'runs.total>1'].map(
-      parseThreshold,
-    );
+    const custom = {
+      ...stats,
+      timeToMerge: { p50: 600, p90: 6000, p95: 6480 },
+      flakyShare: 0.3611,
+      runs: { ...stats.runs, perMergedPr: 2.5 },
+    };
+    const ts = [
+      'p95>1h',
+      'timeToMerge.p90>3600',
+      'FLAKYSHARE>10%',
+      'flakyShare>0.1',
+      'runs.perMergedPr>2',
+      'prs.merged<100',
+      'runs.total>1',
+    ].map(parseThreshold);
     expect(crossedLines(evaluateThresholds(custom, ts))).toEqual([
       'threshold crossed: p95 1h 48m > 1h',
       'threshold crossed: time to merge p90 6000 > 3600',
@@ -274,7 +328,11 @@ describe('charts', () => {
     for (const width of [20, 40, 80, 200]) {
       const { stats } = computeStats(workload());
       const window = { since: stats.window.since, until: new Date(T0 + 1080 * H).toISOString() };
-      const lines = terminalCharts({ ...stats, window, ceilingPerHour: 3.5 }, { mergesPerHour: hours, timeToMergeSeconds: ttm, firstAt: T0 }, width);
+      const lines = terminalCharts(
+        { ...stats, window, ceilingPerHour: 3.5 },
+        { mergesPerHour: hours, timeToMergeSeconds: ttm, firstAt: T0 },
+        width,
+      );
       expect(lines.length).toBeGreaterThan(3);
       for (const l of lines) expect([...l].length, `${width}: ${l}`).toBeLessThanOrEqual(width);
     }
@@ -282,7 +340,12 @@ describe('charts', () => {
   it('writes a self-contained HTML page with one bar per hour and escaped service text', () => {
     const { stats, series } = computeStats(workload());
     const groups = [{ title: 'Time <to> merge', figures: [['p50', '"x"&<y>']] as Array<[string, string]> }];
-    const html = htmlReport(stats, series, { queue: 'main of <script>alert(1)</script>', generatedAt: '2026-11-21T00:00:00Z' }, groups);
+    const html = htmlReport(
+      stats,
+      series,
+      { queue: 'main of <script>alert(1)</script>', generatedAt: '2026-11-21T00:00:00Z' },
+      groups,
+    );
     expect(html.match(/<rect class="bar"/g)).toHaveLength(24);
     expect(html.match(/<rect class="bin"/g)!.length).toBeGreaterThan(0);
     expect(html).not.toContain('<script');
@@ -304,7 +367,13 @@ describe('reading the v1 history shapes', async () => {
           state: 'failed',
           failure: { reason: 'test_run_required_status_failed', testRunId: 'r-2', failureCausingStatuses: ['unit'] },
         },
-        { timestamp: '2026-11-20T10:06:00Z', state: 'testing', reason: 'test_run_started', testRunId: 'r-2', testRun: { id: 'r-2' } },
+        {
+          timestamp: '2026-11-20T10:06:00Z',
+          state: 'testing',
+          reason: 'test_run_started',
+          testRunId: 'r-2',
+          testRun: { id: 'r-2' },
+        },
         { timestamp: '2026-11-20T10:06:00Z', state: 'pending', reason: 'merge_item_now_ready' },
         { timestamp: 'garbage', state: 'pending' },
         'not an object',
@@ -320,12 +389,34 @@ describe('reading the v1 history shapes', async () => {
     expect(lastTripStart(t)).toBe(Date.parse('2026-11-20T10:06:00Z'));
   });
   it('reads batch lookups, testing results and concluded PRs, skipping malformed items', () => {
-    expect(batchOf({ pullRequests: [{ prNumber: 1 }, 7], notFound: [{ number: 3 }, 4, 'x'] })).toEqual({ pullRequests: [{ prNumber: 1 }], notFound: [3, 4] });
+    expect(batchOf({ pullRequests: [{ prNumber: 1 }, 7], notFound: [{ number: 3 }, 4, 'x'] })).toEqual({
+      pullRequests: [{ prNumber: 1 }],
+      notFound: [3, 4],
+    });
     const page = testingPageOf({
       testingResults: [
-        { testRunId: 'a', prNumber: 1, startedAt: '2026-11-20T10:00:00Z', completedAt: '2026-11-20T10:10:00Z', outcome: 'timed_out', bisection: null },
-        { testRunId: 'b-bisection', prNumber: 2, completedAt: '2026-11-20T10:10:00Z', testingDurationMs: 60_000, outcome: 'passed' },
-        { testRunId: 'c', prNumber: 3, startedAt: '2026-11-20T10:00:00Z', completedAt: '2026-11-20T10:10:00Z', outcome: 'mystery' },
+        {
+          testRunId: 'a',
+          prNumber: 1,
+          startedAt: '2026-11-20T10:00:00Z',
+          completedAt: '2026-11-20T10:10:00Z',
+          outcome: 'timed_out',
+          bisection: null,
+        },
+        {
+          testRunId: 'b-bisection',
+          prNumber: 2,
+          completedAt: '2026-11-20T10:10:00Z',
+          testingDurationMs: 60_000,
+          outcome: 'passed',
+        },
+        {
+          testRunId: 'c',
+          prNumber: 3,
+          startedAt: '2026-11-20T10:00:00Z',
+          completedAt: '2026-11-20T10:10:00Z',
+          outcome: 'mystery',
+        },
       ],
       totalItems: 3,
     });

@@ -20,11 +20,14 @@ function usage(fn: () => unknown): string {
 }
 
 describe('stats window', () => {
-  it.each(['99999999999999999999', '9'.repeat(400), '36501d', '1e400'])('a duration of %s is refused, not a crash', (text) => {
-    const why = usage(() => parseWhen(text, '--until'));
-    expect(why).toMatch(/^--until: /);
-    expect(why).not.toMatch(/Invalid time value/);
-  });
+  it.each(['99999999999999999999', '9'.repeat(400), '36501d', '1e400'])(
+    'a duration of %s is refused, not a crash',
+    (text) => {
+      const why = usage(() => parseWhen(text, '--until'));
+      expect(why).toMatch(/^--until: /);
+      expect(why).not.toMatch(/Invalid time value/);
+    },
+  );
 
   it('the longest duration still allowed resolves to a real time', () => {
     const w = parseWhen('36500d', '--since');
@@ -39,10 +42,15 @@ describe('stats window', () => {
 
   it('an empty window of two times is told in ISO 8601', () => {
     const why = usage(() => checkWindowEarly(parseWhen('2026-11-02', '--since'), parseWhen('2026-11-01', '--until')));
-    expect(why).toBe('--since: the window is empty: 2026-11-02T00:00:00.000Z is not before --until 2026-11-01T00:00:00.000Z');
+    expect(why).toBe(
+      '--since: the window is empty: 2026-11-02T00:00:00.000Z is not before --until 2026-11-01T00:00:00.000Z',
+    );
   });
 
   it('a good window resolves against the service clock', () => {
-    expect(resolveWindow(parseWhen('24h', '--since'), parseWhen('1h', '--until'), NOW)).toEqual({ since: NOW - 86_400_000, until: NOW - 3_600_000 });
+    expect(resolveWindow(parseWhen('24h', '--since'), parseWhen('1h', '--until'), NOW)).toEqual({
+      since: NOW - 86_400_000,
+      until: NOW - 3_600_000,
+    });
   });
 });

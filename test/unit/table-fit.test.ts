@@ -145,26 +145,45 @@ describe('a queue table on a terminal', () => {
 
   it('a table with nothing to cut or drop is left as it is', async () => {
     const r: Row[] = [['x'.repeat(100)]];
-    expect(await renderRows(['Only'], r, 'table', style, { width: 60 })).toBe(await renderRows(['Only'], r, 'table', style));
+    expect(await renderRows(['Only'], r, 'table', style, { width: 60 })).toBe(
+      await renderRows(['Only'], r, 'table', style),
+    );
   });
 });
 
 describe('fields on a terminal', () => {
   it('a long value wraps under itself, within the width', () => {
     const style = makeStyle(false);
-    const out = renderFields([{ key: 'queue', label: 'Queue', value: `release/2026-q4 · ${'word '.repeat(20)}` }], 'table', style, undefined, 40);
+    const out = renderFields(
+      [{ key: 'queue', label: 'Queue', value: `release/2026-q4 · ${'word '.repeat(20)}` }],
+      'table',
+      style,
+      undefined,
+      40,
+    );
     const ls = lines(out);
     expect(ls.length).toBeGreaterThan(2);
     for (const l of ls) expect(displayWidth(l)).toBeLessThanOrEqual(40);
     for (const l of ls.slice(1)) expect(l.startsWith('       ')).toBe(true);
     // Piped and without a width: one line, as before.
     expect(lines(renderFields([{ key: 'q', label: 'Q', value: 'a '.repeat(50) }], 'table', style))).toHaveLength(1);
-    expect(renderFields([{ key: 'q', label: 'Q', value: 'a '.repeat(50) }], 'plain', style, undefined, 20)).toBe(`q\t${'a '.repeat(50)}\n`);
+    expect(renderFields([{ key: 'q', label: 'Q', value: 'a '.repeat(50) }], 'plain', style, undefined, 20)).toBe(
+      `q\t${'a '.repeat(50)}\n`,
+    );
   });
   it('a value longer than a line breaks after a `/`, not inside a name', () => {
     const branch = 'trunk-merge/pr-1815/5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31';
-    const out = renderFields([{ key: 'b', label: 'Test branch', value: branch }], 'table', makeStyle(false), undefined, 60);
-    expect(lines(out)).toEqual(['Test branch  trunk-merge/pr-1815/', '             5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31']);
+    const out = renderFields(
+      [{ key: 'b', label: 'Test branch', value: branch }],
+      'table',
+      makeStyle(false),
+      undefined,
+      60,
+    );
+    expect(lines(out)).toEqual([
+      'Test branch  trunk-merge/pr-1815/',
+      '             5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31',
+    ]);
   });
 });
 
@@ -172,7 +191,12 @@ describe('mq queue show through the presenter', () => {
   const queue = queueRecord({}, entries as unknown as Array<Record<string, unknown>>);
   const show = async (opts: { tty: boolean; columns: number; output?: string }) => {
     const fake = fakeClient({ getQueue: [queue], listPullRequests: [{ pullRequests: [] }] });
-    const { deps, io } = testDeps({ fake, stdoutIsTTY: opts.tty, columns: opts.columns, options: opts.output ? { output: opts.output } : {} });
+    const { deps, io } = testDeps({
+      fake,
+      stdoutIsTTY: opts.tty,
+      columns: opts.columns,
+      options: opts.output ? { output: opts.output } : {},
+    });
     await deps.out.show(await runQueueShow({}, deps));
     return io.stdout;
   };

@@ -29,7 +29,11 @@ function oracle(text: string, source: string): string[] {
   return out;
 }
 
-const HEAD = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main', pr: { number: 42, sha: 'abc' } };
+const HEAD = {
+  repo: { host: 'github.com', owner: 'acme', name: 'widgets' },
+  targetBranch: 'main',
+  pr: { number: 42, sha: 'abc' },
+};
 
 /** Feeds `bytes` cut at `cuts`; the parsed body's targets, or the error message. */
 function streamed(bytes: Buffer, cuts: number[], max = 20 * 1024 * 1024): string[] | string {
@@ -130,8 +134,11 @@ describe('TargetsBodyWriter gives what reading the whole file gave', () => {
     };
     const pieces = ['//svc/a:b', 'é', '🎯', '"', '\\', ' ', '\t', '#', 'x'.repeat(40)];
     for (let round = 0; round < 200; round++) {
-      const targets = Array.from({ length: 1 + rnd(30) }, () => Array.from({ length: 1 + rnd(4) }, () => pieces[rnd(pieces.length)]).join(''));
-      const text = round % 2 ? JSON.stringify(targets, null, rnd(2) ? 2 : undefined) : targets.join(rnd(2) ? '\n' : '\r\n');
+      const targets = Array.from({ length: 1 + rnd(30) }, () =>
+        Array.from({ length: 1 + rnd(4) }, () => pieces[rnd(pieces.length)]).join(''),
+      );
+      const text =
+        round % 2 ? JSON.stringify(targets, null, rnd(2) ? 2 : undefined) : targets.join(rnd(2) ? '\n' : '\r\n');
       const bytes = Buffer.from(text);
       const cuts = Array.from({ length: rnd(6) }, () => rnd(bytes.length + 1)).sort((a, b) => a - b);
       expect(streamed(bytes, cuts), text).toEqual(expected(text));
@@ -165,7 +172,9 @@ describe('TargetsBodyWriter gives what reading the whole file gave', () => {
       const w = new TargetsBodyWriter('t.txt', 1 << 20);
       w.write(Buffer.from(text));
       w.end();
-      expect(w.body(JSON.stringify(HEAD)).text?.()).toBe(JSON.stringify({ ...HEAD, impactedTargets: oracle(text, 't.txt') }));
+      expect(w.body(JSON.stringify(HEAD)).text?.()).toBe(
+        JSON.stringify({ ...HEAD, impactedTargets: oracle(text, 't.txt') }),
+      );
     }
   });
 

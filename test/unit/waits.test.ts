@@ -35,7 +35,12 @@ describe('wait (virtual time)', () => {
     expect(io.stderr).toBe(
       'PR #42: pending\nPR #42: pending → testing (after 1m in pending)\nPR #42: testing → merged (after 29m in testing)\n✓ PR #42 merged\n',
     );
-    expect(result.data).toMatchObject({ pr: 42, outcome: 'merged', state: 'merged', transitions: [{ to: 'pending' }, { to: 'testing' }, { to: 'merged' }] });
+    expect(result.data).toMatchObject({
+      pr: 42,
+      outcome: 'merged',
+      state: 'merged',
+      transitions: [{ to: 'pending' }, { to: 'testing' }, { to: 'merged' }],
+    });
     // Two sleeps of the interval, ±10% jitter.
     expect(clock.sleeps).toHaveLength(2);
     for (const s of clock.sleeps) expect(s).toBeGreaterThanOrEqual(13_500);
@@ -61,13 +66,17 @@ describe('wait (virtual time)', () => {
     const clock = virtualClock();
     const fake = fakeClient({ getSubmittedPullRequest: [unavailable()] });
     const { deps, io } = testDeps({ clock, fake });
-    await expect(runWait({ pr: 42, timeoutMs: 60_000, intervalMs: 15_000 }, deps)).rejects.toMatchObject({ exitCode: ExitCode.unavailable });
+    await expect(runWait({ pr: 42, timeoutMs: 60_000, intervalMs: 15_000 }, deps)).rejects.toMatchObject({
+      exitCode: ExitCode.unavailable,
+    });
     const tries = fake.callsOf('getSubmittedPullRequest').length;
     expect(io.stderr.match(/retrying/g)).toHaveLength(tries - 1);
   });
 
   it('503s in the middle are blips, not the outcome', async () => {
-    const fake = fakeClient({ getSubmittedPullRequest: [pr('testing', 0), unavailable(), unavailable(), pr('merged', 5)] });
+    const fake = fakeClient({
+      getSubmittedPullRequest: [pr('testing', 0), unavailable(), unavailable(), pr('merged', 5)],
+    });
     const { deps, io } = testDeps({ clock: virtualClock(), fake });
     const result = await runWait({ pr: 42, timeoutMs: 2 * HOUR, intervalMs: 15_000 }, deps);
     expect(result.exitCode).toBe(0);
@@ -102,7 +111,10 @@ describe('wait (virtual time)', () => {
 describe('submit --wait (virtual time)', () => {
   it('--timeout bounds all of it: the submit request carries the same deadline as the polls', async () => {
     const clock = virtualClock();
-    const fake = fakeClient({ submitPullRequest: [undefined], getSubmittedPullRequest: [pr('pending', 0), pr('merged', 3)] });
+    const fake = fakeClient({
+      submitPullRequest: [undefined],
+      getSubmittedPullRequest: [pr('pending', 0), pr('merged', 3)],
+    });
     const { deps } = testDeps({ clock, fake });
     const result = await runSubmit({ prs: ['42'], parallel: 8, wait: { timeoutMs: HOUR, intervalMs: 15_000 } }, deps);
     expect(result.exitCode).toBe(0);
@@ -119,7 +131,12 @@ describe('queue drain --wait (virtual time)', () => {
   it('polls until nothing is in flight: exit 0, progress on stderr', async () => {
     const clock = virtualClock();
     const fake = fakeClient({
-      getQueue: [queueRecord({}, [entry(5, 'testing')]), draining([entry(5, 'testing'), entry(6, 'pending')]), draining([entry(6, 'testing')]), draining([])],
+      getQueue: [
+        queueRecord({}, [entry(5, 'testing')]),
+        draining([entry(5, 'testing'), entry(6, 'pending')]),
+        draining([entry(6, 'testing')]),
+        draining([]),
+      ],
       updateQueue: [draining([entry(5, 'testing')])],
     });
     const { deps, io } = testDeps({ clock, fake });
@@ -133,7 +150,10 @@ describe('queue drain --wait (virtual time)', () => {
 
   it('exit 8 at --timeout with the PRs still in flight', async () => {
     const clock = virtualClock();
-    const fake = fakeClient({ getQueue: [draining([entry(5, 'testing')])], updateQueue: [draining([entry(5, 'testing')])] });
+    const fake = fakeClient({
+      getQueue: [draining([entry(5, 'testing')])],
+      updateQueue: [draining([entry(5, 'testing')])],
+    });
     const { deps, io } = testDeps({ clock, fake });
     const result = await runQueueDrain({ wait: { timeoutMs: HOUR, intervalMs: 10_000 } }, deps);
     expect(result.exitCode).toBe(ExitCode.timeout);
@@ -188,6 +208,13 @@ describe('queue watch (virtual time)', () => {
       .trimEnd()
       .split('\n')
       .map((l) => JSON.parse(l));
-    expect(events.at(-1)).toEqual({ at: '2026-11-22T12:00:05.000Z', subject: 'pr', pr: 1, from: 'pending', to: 'merged', title: 'Change number 1' });
+    expect(events.at(-1)).toEqual({
+      at: '2026-11-22T12:00:05.000Z',
+      subject: 'pr',
+      pr: 1,
+      from: 'pending',
+      to: 'merged',
+      title: 'Change number 1',
+    });
   });
 });

@@ -38,7 +38,10 @@ export async function runLogin(opts: LoginOptions, ctx: Deps): Promise<Result> {
   let token: string;
   if (opts.withToken) {
     token = (await readStdinLimited(ctx, TOKEN_STDIN_LIMIT, '--with-token')).trim();
-    if (!token) throw new UsageError('--with-token: standard input was empty', { hints: ['e.g. mq auth login --with-token < token.txt'] });
+    if (!token)
+      throw new UsageError('--with-token: standard input was empty', {
+        hints: ['e.g. mq auth login --with-token < token.txt'],
+      });
   } else {
     if (!ctx.io.stdinIsTTY || ctx.env.CI) {
       throw new MqError(ExitCode.confirm, 'auth login', 'no terminal to ask for the token', {
@@ -54,9 +57,14 @@ export async function runLogin(opts: LoginOptions, ctx: Deps): Promise<Result> {
   const storedUrl = (apiUrl ?? config.profiles[name]?.apiUrl ?? DEFAULT_API_URL).replace(/\/+$/, '');
   const check = await checkNewToken(ctx, storedUrl, token);
   if (check.refused) {
-    throw new MqError(check.refused.exitCode, 'auth login', `${storedUrl} refused the token (${check.refused.why}); it was not saved`, {
-      hints: ['check that the token is for this service, or pass the right one with --api-url'],
-    });
+    throw new MqError(
+      check.refused.exitCode,
+      'auth login',
+      `${storedUrl} refused the token (${check.refused.why}); it was not saved`,
+      {
+        hints: ['check that the token is for this service, or pass the right one with --api-url'],
+      },
+    );
   }
   await store.update((data) => {
     const existing = data.profiles[name] ?? {};
@@ -69,26 +77,58 @@ export async function runLogin(opts: LoginOptions, ctx: Deps): Promise<Result> {
     };
     data.activeProfile ??= name;
   });
-  ctx.out.note([own(paints.green, '✓'), ' saved the token in profile "', v(name), `" (`, v(store.path), ') for ', v(storedUrl)]);
+  ctx.out.note([
+    own(paints.green, '✓'),
+    ' saved the token in profile "',
+    v(name),
+    `" (`,
+    v(store.path),
+    ') for ',
+    v(storedUrl),
+  ]);
   if (check.ok) ctx.out.note([own(paints.green, '✓'), ' the service accepted the token']);
-  else ctx.out.note([own(paints.yellow, 'warning:'), ' could not check the token: ', v(check.detail), '; `mq auth status` checks it later']);
+  else
+    ctx.out.note([
+      own(paints.yellow, 'warning:'),
+      ' could not check the token: ',
+      v(check.detail),
+      '; `mq auth status` checks it later',
+    ]);
   const envUrl = ctx.env.MQ_API_URL;
-  if (!apiUrl && envUrl && envUrl.replace(/\/+$/, '') !== storedUrl) ctx.out.note(['note: MQ_API_URL (', v(envUrl), ') overrides it while set']);
-  return { data: { ok: true, profile: name, configFile: store.path, apiUrl: storedUrl, tokenCheck: { ok: check.ok, detail: check.detail } }, exitCode: 0 };
+  if (!apiUrl && envUrl && envUrl.replace(/\/+$/, '') !== storedUrl)
+    ctx.out.note(['note: MQ_API_URL (', v(envUrl), ') overrides it while set']);
+  return {
+    data: {
+      ok: true,
+      profile: name,
+      configFile: store.path,
+      apiUrl: storedUrl,
+      tokenCheck: { ok: check.ok, detail: check.detail },
+    },
+    exitCode: 0,
+  };
 }
 
 /** How long `auth login` spends checking the token before saving it unchecked. */
 const LOGIN_CHECK_MS = 5000;
 
 /** One cheap call with an unsaved token: an impossible PR gives 404/400 if good, 401/403 if not. */
-async function checkNewToken(ctx: Deps, apiUrl: string, token: string): Promise<{ ok: boolean; detail: string; refused?: MqError }> {
+async function checkNewToken(
+  ctx: Deps,
+  apiUrl: string,
+  token: string,
+): Promise<{ ok: boolean; detail: string; refused?: MqError }> {
   try {
     const client = await ctx.client({ connection: { apiUrl, token } });
-    await client.getSubmittedPullRequest(probeRequest(ctx), { deadline: ctx.clock.now() + LOGIN_CHECK_MS, signal: ctx.signal });
+    await client.getSubmittedPullRequest(probeRequest(ctx), {
+      deadline: ctx.clock.now() + LOGIN_CHECK_MS,
+      signal: ctx.signal,
+    });
     return { ok: true, detail: 'accepted' };
   } catch (err) {
     if (!(err instanceof MqError)) throw err;
-    if (err.exitCode === ExitCode.notFound || err.exitCode === ExitCode.rejected) return { ok: true, detail: 'accepted' };
+    if (err.exitCode === ExitCode.notFound || err.exitCode === ExitCode.rejected)
+      return { ok: true, detail: 'accepted' };
     if (err.exitCode === ExitCode.auth) return { ok: false, detail: err.why, refused: err };
     return { ok: false, detail: err.why };
   }
@@ -117,11 +157,19 @@ export async function runLogout(_opts: object, ctx: Deps): Promise<Result> {
     delete p.token;
     return true;
   });
-  ctx.out.note(removed ? ['✓ removed the token from profile "', v(name), '"'] : ['profile "', v(name), '" had no token']);
+  ctx.out.note(
+    removed ? ['✓ removed the token from profile "', v(name), '"'] : ['profile "', v(name), '" had no token'],
+  );
   return { data: { ok: true, profile: name, changed: removed }, exitCode: 0 };
 }
 
-function sourced(key: string, label: string, v: Sourced<string> | undefined, shown?: string, unset = '(not set)'): Field {
+function sourced(
+  key: string,
+  label: string,
+  v: Sourced<string> | undefined,
+  shown?: string,
+  unset = '(not set)',
+): Field {
   return { key, label, value: v ? `${shown ?? v.value} (${v.source})` : unset };
 }
 
@@ -162,9 +210,12 @@ export async function runAuthStatus(_opts: object, ctx: Deps): Promise<Result> {
     }
   };
   const repoRef = attempt(() => resolveRepo(t));
-  const repo: Sourced<string> | undefined = repoRef ? { value: formatRepo(repoRef.value), source: repoRef.source } : undefined;
+  const repo: Sourced<string> | undefined = repoRef
+    ? { value: formatRepo(repoRef.value), source: repoRef.source }
+    : undefined;
   const branch = attempt(() => resolveBranch(t));
-  const notSet = (e: MqError | undefined) => (e ? `(not set: ${/\(([^()]*)\)$/.exec(e.why)?.[1] ?? e.why})` : undefined);
+  const notSet = (e: MqError | undefined) =>
+    e ? `(not set: ${/\(([^()]*)\)$/.exec(e.why)?.[1] ?? e.why})` : undefined;
   // One cheap authenticated call: a PR that cannot exist answers 404 with a good token, 401 without.
   let check: { ok: boolean; detail: string };
   let failure: MqError | undefined;
@@ -173,7 +224,9 @@ export async function runAuthStatus(_opts: object, ctx: Deps): Promise<Result> {
     try {
       const client = await ctx.client();
       await client.getSubmittedPullRequest({
-        repo: repo ? parseRepo(repo.value, 'repo') : { host: 'github.com', owner: 'mq-auth-check', name: 'mq-auth-check' },
+        repo: repo
+          ? parseRepo(repo.value, 'repo')
+          : { host: 'github.com', owner: 'mq-auth-check', name: 'mq-auth-check' },
         targetBranch: branch?.value ?? 'main',
         pr: { number: 0 },
       });
@@ -183,7 +236,8 @@ export async function runAuthStatus(_opts: object, ctx: Deps): Promise<Result> {
       // line, no report around it.
       if (err instanceof UsageError) throw err;
       const e = err instanceof MqError ? err : undefined;
-      if (e && (e.exitCode === ExitCode.notFound || e.exitCode === ExitCode.rejected)) check = { ok: true, detail: 'accepted' };
+      if (e && (e.exitCode === ExitCode.notFound || e.exitCode === ExitCode.rejected))
+        check = { ok: true, detail: 'accepted' };
       else {
         check = { ok: false, detail: e ? e.why : String(err) };
         failure = e ?? new MqError(ExitCode.unexpected, 'check the token', String(err));
@@ -196,7 +250,13 @@ export async function runAuthStatus(_opts: object, ctx: Deps): Promise<Result> {
     sourced('api_url', 'API URL', apiUrl),
     sourced('token', 'Token', token, token ? 'set' : undefined),
     sourced('repo', 'Repository', repo, undefined, notSet(repo ? undefined : unresolved[0])),
-    sourced('branch', 'Target branch', branch, undefined, notSet(branch ? undefined : unresolved[unresolved.length - 1])),
+    sourced(
+      'branch',
+      'Target branch',
+      branch,
+      undefined,
+      notSet(branch ? undefined : unresolved[unresolved.length - 1]),
+    ),
     { key: 'token_check', label: 'Token check', value: check.ok ? `ok: ${check.detail}` : `failed: ${check.detail}` },
   ];
   const f = AUTH_STATUS_PLAIN.field;
@@ -242,7 +302,9 @@ export async function runAuthStatus(_opts: object, ctx: Deps): Promise<Result> {
 }
 
 export function authCommand(ctx: Context): Command {
-  const auth = new Command('auth').summary('log in, check and log out').description('Store, check and remove the API token of a profile.');
+  const auth = new Command('auth')
+    .summary('log in, check and log out')
+    .description('Store, check and remove the API token of a profile.');
   auth.addCommand(
     withExamples(
       new Command('login')
@@ -252,7 +314,9 @@ export function authCommand(ctx: Context): Command {
         )
         .option('--with-token', 'read the token from standard input')
         .action(act(ctx, 'auth login', (f: LoginOptions): LoginOptions => ({ withToken: f.withToken }), runLogin))
-        .addHelpText('after', () => plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')])),
+        .addHelpText('after', () =>
+          plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')]),
+        ),
       [
         'mq auth login',
         'mq auth login --with-token < token.txt',
@@ -277,7 +341,9 @@ export function authCommand(ctx: Context): Command {
       new Command('logout')
         .summary('remove the token from the active profile')
         .action(act(ctx, 'auth logout', () => ({}), runLogout))
-        .addHelpText('after', () => plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')])),
+        .addHelpText('after', () =>
+          plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')]),
+        ),
       ['mq auth logout', 'mq --profile staging auth logout'],
     ),
   );

@@ -37,7 +37,9 @@ export function emulatorStartOptions(flags: StartFlags, env: NodeJS.ProcessEnv):
   const clock = parseChoice(flags.clock, '--clock', ['real', 'manual'] as const);
   const speed = Number(flags.speed);
   if (!Number.isFinite(speed) || speed <= 0 || speed > 1_000_000)
-    throw new UsageError(`--speed: "${flags.speed}" must be a number above 0 (1 = real time, 60 = a minute per second)`);
+    throw new UsageError(
+      `--speed: "${flags.speed}" must be a number above 0 (1 = real time, 60 = a minute per second)`,
+    );
   const seed = flags.seed === undefined ? undefined : parseIntIn(flags.seed, '--seed', 0, 2 ** 31 - 1);
   if (flags.token !== undefined && flags.token.length < 8) throw new UsageError('--token: use at least 8 characters');
   const envToken = flags.token === undefined ? env.MQ_EMULATOR_TOKEN || undefined : undefined;
@@ -95,14 +97,21 @@ export function emulatorCommand(ctx: Context): Command {
     .option('--port <n>', 'port (0 picks a free one)', '0')
     .option('--token <token>', 'the API token clients must send (default: generated; env MQ_EMULATOR_TOKEN)')
     .addOption(
-      new Option('--clock <kind>', 'real: emulator time follows the wall clock; manual: it moves only through the control API')
+      new Option(
+        '--clock <kind>',
+        'real: emulator time follows the wall clock; manual: it moves only through the control API',
+      )
         .choices(['real', 'manual'])
         .default('real'),
     )
     .option('--speed <x>', 'with --clock real: emulator minutes per real minute', '1')
     .option('--data-dir <dir>', 'keep state in this directory (atomic writes; survives restarts and crashes)')
     .option('--seed <n>', 'seed for generated ids, shas and authors (repeatable runs)')
-    .option('--webhook <url>', 'deliver pull_request.* and pull_request_batch.* events to this URL, signed as Svix signs them (repeatable)', collect)
+    .option(
+      '--webhook <url>',
+      'deliver pull_request.* and pull_request_batch.* events to this URL, signed as Svix signs them (repeatable)',
+      collect,
+    )
     .option(
       '--webhook-secret <whsec>',
       'signing secret (whsec_ + base64): one for all --webhook URLs or one per URL in order; default: generated and shown on stderr',
@@ -113,7 +122,9 @@ export function emulatorCommand(ctx: Context): Command {
       'an extra v2 API key with these permissions (all, none, or merge,priority,skipBatching,direct,settings); its value is shown on stderr (repeatable)',
       collect,
     )
-    .action(act(ctx, 'emulator start', (flags: StartFlags) => emulatorStartOptions(flags, ctx.env), runEmulatorStartCommand));
+    .action(
+      act(ctx, 'emulator start', (flags: StartFlags) => emulatorStartOptions(flags, ctx.env), runEmulatorStartCommand),
+    );
   emulator.addCommand(
     withExamples(start, [
       'mq emulator start --port 8080',

@@ -30,14 +30,22 @@ export async function runQueueCreate(opts: CreateOptions, deps: Deps): Promise<R
         `create the queue for ${target.targetBranch}`,
         `a queue for branch "${target.targetBranch}" already exists in ${formatRepo(target.repo)} (HTTP 409)`,
         {
-          hints: [`see it with \`mq queue show --branch ${target.targetBranch}\`; change its settings with \`mq queue update\``],
+          hints: [
+            `see it with \`mq queue show --branch ${target.targetBranch}\`; change its settings with \`mq queue update\``,
+          ],
         },
       );
     }
     throw err;
   }
   if (opts.dryRun)
-    return { exitCode: 0, dryRun: { requests: deps.dryRuns, doc: { ...identity(target), mode: opts.mode ?? null, concurrency: opts.concurrency ?? null } } };
+    return {
+      exitCode: 0,
+      dryRun: {
+        requests: deps.dryRuns,
+        doc: { ...identity(target), mode: opts.mode ?? null, concurrency: opts.concurrency ?? null },
+      },
+    };
   // The service answers create with an empty body; read the queue back to show what was made.
   let queue: Queue | undefined;
   try {
@@ -46,10 +54,24 @@ export async function runQueueCreate(opts: CreateOptions, deps: Deps): Promise<R
     queue = undefined;
   }
   deps.out.note([own(paints.green, '✓'), ' created the queue for ', v(queueName(target))]);
-  const data = { created: true, ...identity(target), mode: opts.mode ?? null, concurrency: opts.concurrency ?? null, queue: queue ?? null };
+  const data = {
+    created: true,
+    ...identity(target),
+    mode: opts.mode ?? null,
+    concurrency: opts.concurrency ?? null,
+    queue: queue ?? null,
+  };
   if (!queue) return { data, exitCode: 0 };
   const summary = queueSummaryFields(queue, formatRepo(target.repo));
-  return { data, exitCode: 0, view: { plain: [{ fields: queueSettingFields(queue) }], table: [{ fields: summary }], markdown: [{ fields: summary }] } };
+  return {
+    data,
+    exitCode: 0,
+    view: {
+      plain: [{ fields: queueSettingFields(queue) }],
+      table: [{ fields: summary }],
+      markdown: [{ fields: summary }],
+    },
+  };
 }
 
 const CREATE_SETTINGS = QUEUE_SETTINGS.filter((s) => 'create' in s);
@@ -63,7 +85,14 @@ export function queueCreateCommand(ctx: Context): Command {
   for (const s of CREATE_SETTINGS) for (const o of settingOption(s, s.create.help, s.flag)) cmd.addOption(o);
   cmd
     .option('--dry-run', 'print the request instead of sending it')
-    .action(act(ctx, 'queue create', (f: CreateOptions): CreateOptions => ({ mode: f.mode, concurrency: f.concurrency, dryRun: f.dryRun }), runQueueCreate));
+    .action(
+      act(
+        ctx,
+        'queue create',
+        (f: CreateOptions): CreateOptions => ({ mode: f.mode, concurrency: f.concurrency, dryRun: f.dryRun }),
+        runQueueCreate,
+      ),
+    );
   withPlainHelp(cmd, [{ ...QUEUE_SETTINGS_PLAIN, what: 'the new queue, one line per setting' }]);
   return withExamples(cmd, [
     'mq queue create --branch main',

@@ -30,7 +30,12 @@ export async function runQueueDelete(opts: DeleteOptions, deps: Deps): Promise<R
     queue = await client.getQueue(target);
   } catch (err) {
     if (!opts.dryRun) throw err;
-    deps.out.note([own(paints.yellow, '!'), ' could not read the queue (', v(err instanceof MqError ? err.why : String(err)), ')']);
+    deps.out.note([
+      own(paints.yellow, '!'),
+      ' could not read the queue (',
+      v(err instanceof MqError ? err.why : String(err)),
+      ')',
+    ]);
   }
   const entries = queue?.enqueuedPullRequests ?? [];
   if (entries.length > 0) {
@@ -40,19 +45,28 @@ export async function runQueueDelete(opts: DeleteOptions, deps: Deps): Promise<R
         .slice(0, 10)
         .map((n) => `#${n}`)
         .join(', ') + (numbers.length > 10 ? ', …' : '');
-    throw new MqError(ExitCode.rejected, what, `the queue is not empty: ${entries.length} PR${entries.length === 1 ? ' is' : 's are'} enqueued (${shown})`, {
-      hints: [
-        'let them finish and admit no more: `mq queue drain --wait`, then delete',
-        `or take them out: \`mq cancel ${numbers.slice(0, 10).join(' ')}${numbers.length > 10 ? ' …' : ''}\``,
-      ],
-    });
+    throw new MqError(
+      ExitCode.rejected,
+      what,
+      `the queue is not empty: ${entries.length} PR${entries.length === 1 ? ' is' : 's are'} enqueued (${shown})`,
+      {
+        hints: [
+          'let them finish and admit no more: `mq queue drain --wait`, then delete',
+          `or take them out: \`mq cancel ${numbers.slice(0, 10).join(' ')}${numbers.length > 10 ? ' …' : ''}\``,
+        ],
+      },
+    );
   }
   if (interactive) {
     const answer = await deps.io.prompt(
       `Delete the merge queue for ${queueName(target)}? This cannot be undone.\nType the branch name (${target.targetBranch}) to confirm: `,
     );
     if (answer.trim() !== target.targetBranch) {
-      throw new MqError(ExitCode.confirm, what, `not confirmed (expected "${target.targetBranch}"); nothing was deleted`);
+      throw new MqError(
+        ExitCode.confirm,
+        what,
+        `not confirmed (expected "${target.targetBranch}"); nothing was deleted`,
+      );
     }
   }
   await client.deleteQueue(target);
@@ -61,7 +75,12 @@ export async function runQueueDelete(opts: DeleteOptions, deps: Deps): Promise<R
   return {
     data: { deleted: true, ...identity(target) },
     exitCode: 0,
-    view: { plain: [{ headers: [], rows: [DELETE_PLAIN.row({ branch: target.targetBranch, repo: formatRepo(target.repo) })] }], raw: [] },
+    view: {
+      plain: [
+        { headers: [], rows: [DELETE_PLAIN.row({ branch: target.targetBranch, repo: formatRepo(target.repo) })] },
+      ],
+      raw: [],
+    },
   };
 }
 
@@ -76,7 +95,9 @@ export function queueDeleteCommand(ctx: Context): Command {
     )
     .option('-y, --yes', 'delete without asking for confirmation')
     .option('--dry-run', 'print the request instead of sending it')
-    .action(act(ctx, 'queue delete', (f: DeleteOptions): DeleteOptions => ({ yes: f.yes, dryRun: f.dryRun }), runQueueDelete));
+    .action(
+      act(ctx, 'queue delete', (f: DeleteOptions): DeleteOptions => ({ yes: f.yes, dryRun: f.dryRun }), runQueueDelete),
+    );
   withPlainHelp(cmd, [DELETE_PLAIN]);
   return withExamples(cmd, [
     'mq queue delete --branch old-release',

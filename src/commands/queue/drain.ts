@@ -10,7 +10,13 @@ import { poll } from '../../util/poll.js';
 import { ACTIVE_STATES, countsText } from '../../views/queue.js';
 import { act, withExamples, withPlainHelp } from '../shared.js';
 import { parseWaitSettings, type WaitSettings } from '../wait.js';
-import { setQueueState, stateChangeNotes, stateChangeResult, STATE_CHANGE_PLAIN, stateChangeView } from './set-state.js';
+import {
+  setQueueState,
+  stateChangeNotes,
+  stateChangeResult,
+  STATE_CHANGE_PLAIN,
+  stateChangeView,
+} from './set-state.js';
 
 export interface DrainOptions {
   /** --wait, with its --timeout and --interval. */
@@ -29,7 +35,13 @@ export interface DrainWait {
 const isActive = (e: QueueEntry) => (ACTIVE_STATES as readonly string[]).includes(e.state ?? '');
 
 /** Polls the queue until no PR is pending, testing or waiting to merge, or the timeout passes. */
-export async function waitForDrain(deps: Deps, client: MergeQueueClient, target: Target, settings: WaitSettings, deadline?: number): Promise<DrainWait> {
+export async function waitForDrain(
+  deps: Deps,
+  client: MergeQueueClient,
+  target: Target,
+  settings: WaitSettings,
+  deadline?: number,
+): Promise<DrainWait> {
   const started = deps.clock.now();
   let lastProgress = '';
   let lastState: string | null | undefined;
@@ -45,7 +57,12 @@ export async function waitForDrain(deps: Deps, client: MergeQueueClient, target:
       state = q.state ?? null;
       remaining = (q.enqueuedPullRequests ?? []).filter(isActive);
       if (lastState !== undefined && state !== lastState && state !== 'draining') {
-        deps.out.note([own(paints.yellow, '!'), ' the queue is now ', v(state ?? 'unknown'), ', not draining; PRs may keep entering']);
+        deps.out.note([
+          own(paints.yellow, '!'),
+          ' the queue is now ',
+          v(state ?? 'unknown'),
+          ', not draining; PRs may keep entering',
+        ]);
       }
       lastState = state;
       const elapsed = formatDuration(deps.clock.now() - started);
@@ -64,7 +81,12 @@ export async function waitForDrain(deps: Deps, client: MergeQueueClient, target:
       return remaining.length === 0;
     },
   });
-  return { outcome: outcome === 'done' ? 'drained' : 'timeout', waitedMs: deps.clock.now() - started, state, remaining };
+  return {
+    outcome: outcome === 'done' ? 'drained' : 'timeout',
+    waitedMs: deps.clock.now() - started,
+    state,
+    remaining,
+  };
 }
 
 export async function runQueueDrain(opts: DrainOptions, deps: Deps): Promise<Result> {
@@ -112,7 +134,11 @@ export async function runQueueDrain(opts: DrainOptions, deps: Deps): Promise<Res
       ...(list ? [': ', v(list)] : []),
     ]);
   }
-  return { data: { ...change, wait: result }, view: stateChangeView(change), exitCode: result.outcome === 'drained' ? 0 : ExitCode.timeout };
+  return {
+    data: { ...change, wait: result },
+    view: stateChangeView(change),
+    exitCode: result.outcome === 'drained' ? 0 : ExitCode.timeout,
+  };
 }
 
 interface DrainFlags {
@@ -135,9 +161,13 @@ export function queueDrainCommand(ctx: Context): Command {
         ctx,
         'queue drain',
         (f: DrainFlags): DrainOptions => {
-          if (f.wait && f.dryRun) throw new UsageError('--wait cannot be used with --dry-run: a dry run changes nothing to wait for');
+          if (f.wait && f.dryRun)
+            throw new UsageError('--wait cannot be used with --dry-run: a dry run changes nothing to wait for');
           if (!f.wait && f.interval !== undefined) throw new UsageError('--interval only applies with --wait');
-          return { dryRun: f.dryRun, ...(f.wait ? { wait: parseWaitSettings(ctx.options.timeout, f.interval ?? '10s') } : {}) };
+          return {
+            dryRun: f.dryRun,
+            ...(f.wait ? { wait: parseWaitSettings(ctx.options.timeout, f.interval ?? '10s') } : {}),
+          };
         },
         runQueueDrain,
       ),

@@ -107,7 +107,9 @@ export async function runQueueHistory(opts: HistoryOptions, deps: Deps): Promise
       .map((x) => x.e);
   }
   if (partial) {
-    deps.out.note(`warning: the newest of the first ${MAX_HISTORY_READ} PRs the service listed; narrow the window with --since or --state to see all`);
+    deps.out.note(
+      `warning: the newest of the first ${MAX_HISTORY_READ} PRs the service listed; narrow the window with --since or --state to see all`,
+    );
   }
   const now = client.serviceNow(() => deps.clock.now());
   const headers = ['PR', 'State', 'Since', 'Priority', 'Author', 'Title'];
@@ -117,7 +119,8 @@ export async function runQueueHistory(opts: HistoryOptions, deps: Deps): Promise
     exitCode: 0,
     notes: { table: prs.length === 0 ? ['No PRs match.'] : [] },
     view: {
-      table: prs.length === 0 ? [] : [{ headers, rows: human, fit: { truncate: ['Title'], drop: ['Priority', 'Author'] } }],
+      table:
+        prs.length === 0 ? [] : [{ headers, rows: human, fit: { truncate: ['Title'], drop: ['Priority', 'Author'] } }],
       markdown: [{ headers, rows: human }],
       plain: [{ headers: [], rows: historyPlainRows(prs, now) }],
     },
@@ -173,8 +176,20 @@ export function queueHistoryCommand(ctx: Context): Command {
     )
     .addOption(choiceOption('--state <state>', 'only PRs in this state', PR_STATES))
     .option('--since <when>', 'only PRs changed since this ISO 8601 time, or this long ago (2h, 3d)')
-    .option('--limit <n>', `the newest this many PRs, 1-${MAX_HISTORY}`, (val: string) => parseIntIn(val, '--limit', 1, MAX_HISTORY), 50)
-    .action(act(ctx, 'queue history', (f: HistoryOptions): HistoryOptions => ({ state: f.state, since: f.since, limit: f.limit }), runQueueHistory));
+    .option(
+      '--limit <n>',
+      `the newest this many PRs, 1-${MAX_HISTORY}`,
+      (val: string) => parseIntIn(val, '--limit', 1, MAX_HISTORY),
+      50,
+    )
+    .action(
+      act(
+        ctx,
+        'queue history',
+        (f: HistoryOptions): HistoryOptions => ({ state: f.state, since: f.since, limit: f.limit }),
+        runQueueHistory,
+      ),
+    );
   withPlainHelp(cmd, [HISTORY_PLAIN]);
   return withExamples(cmd, [
     'mq queue history --since 2h',

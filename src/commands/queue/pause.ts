@@ -21,14 +21,18 @@ export function queuePauseCommand(ctx: Context): Command {
     .description(
       "Set the queue state to paused: no new tests start and nothing merges until `mq queue resume`; the order of the queue is kept and tests already running finish. Prints the state before and after.\n\nThe API has no field for a reason: --reason is not sent to the service. It is printed back with the change and recorded in this command's output (and --json), for the incident log.",
     )
-    .option('--reason <text>', 'why the queue is paused; shown and recorded in the output only (not sent: the API has no such field)')
+    .option(
+      '--reason <text>',
+      'why the queue is paused; shown and recorded in the output only (not sent: the API has no such field)',
+    )
     .option('--dry-run', 'print the request instead of sending it')
     .action(
       act(
         ctx,
         'queue pause',
         (f: PauseOptions): PauseOptions => {
-          if (f.reason !== undefined && f.reason.trim() === '') throw new UsageError('--reason: the reason cannot be empty');
+          if (f.reason !== undefined && f.reason.trim() === '')
+            throw new UsageError('--reason: the reason cannot be empty');
           return { reason: f.reason, dryRun: f.dryRun };
         },
         runQueuePause,

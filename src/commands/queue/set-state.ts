@@ -81,7 +81,16 @@ function changeFields(c: StateChange): Field[] {
 }
 
 /** `mq queue pause|resume|drain` piped. */
-export const STATE_CHANGE_PLAIN = plainKeys('one line per field of the change', ['repo', 'branch', 'action', 'before', 'after', 'changed', 'reason', 'at']);
+export const STATE_CHANGE_PLAIN = plainKeys('one line per field of the change', [
+  'repo',
+  'branch',
+  'action',
+  'before',
+  'after',
+  'changed',
+  'reason',
+  'at',
+]);
 
 function changePlainFields(c: StateChange): Field[] {
   const f = STATE_CHANGE_PLAIN.field;
@@ -159,5 +168,9 @@ export function stateChangeResult(deps: Deps, c: StateChange, dryRun: boolean): 
 export function stateChangeNotes(deps: Deps, c: StateChange): void {
   bannerToStderr(deps, c.after);
   if (c.after === 'paused' || c.after === 'draining')
-    deps.out.note(['hint: resume the queue with `mq queue resume', ...(deps.options.branch ? [' --branch ', v(c.targetBranch)] : []), '`']);
+    deps.out.note([
+      'hint: resume the queue with `mq queue resume',
+      ...(deps.options.branch ? [' --branch ', v(c.targetBranch)] : []),
+      '`',
+    ]);
 }

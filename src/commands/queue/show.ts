@@ -40,12 +40,20 @@ const NOT_READY_PAGES = 10;
 const LOOKUP_CHUNK = 50;
 
 /** Not-ready PRs (absent from `enqueuedPullRequests`): listed, then their readiness read 50 at a time. */
-export async function listNotReady(client: MergeQueueClient, target: Target, queue: Queue, signal?: AbortSignal): Promise<NotReadyPr[]> {
+export async function listNotReady(
+  client: MergeQueueClient,
+  target: Target,
+  queue: Queue,
+  signal?: AbortSignal,
+): Promise<NotReadyPr[]> {
   const known = new Set((queue.enqueuedPullRequests ?? []).map((e) => e.prNumber));
   const entries: QueueEntry[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < NOT_READY_PAGES; page++) {
-    const res = await client.listPullRequests({ ...target, state: 'not_ready', take: 100, ...(cursor ? { cursor } : {}) }, { signal });
+    const res = await client.listPullRequests(
+      { ...target, state: 'not_ready', take: 100, ...(cursor ? { cursor } : {}) },
+      { signal },
+    );
     for (const e of res.pullRequests ?? []) {
       if (typeof e.prNumber === 'number' && !known.has(e.prNumber) && (e.state ?? 'not_ready') === 'not_ready') {
         known.add(e.prNumber);
@@ -79,7 +87,14 @@ export function notReadyRows(prs: readonly NotReadyPr[], now: number, human: boo
   return prs.map((e): Row => {
     const s = secondsIn(e, now);
     const why = e.waitingFor.join('; ');
-    if (human) return [`#${e.prNumber}`, s === undefined ? '' : formatDuration(s * 1000), why, e.prAuthor ?? '', e.prTitle ?? ''];
+    if (human)
+      return [
+        `#${e.prNumber}`,
+        s === undefined ? '' : formatDuration(s * 1000),
+        why,
+        e.prAuthor ?? '',
+        e.prTitle ?? '',
+      ];
     return QUEUE_PR_PLAIN.row({
       position: '',
       pr: String(e.prNumber),
@@ -97,10 +112,19 @@ export function notReadyRows(prs: readonly NotReadyPr[], now: number, human: boo
 }
 
 /** The queue in every format; piped, stdout has rows only (summary and banner go to stderr). */
-export function queueView(queue: Queue, target: Target, now: number, opts: ShowOptions = {}, notReady: readonly NotReadyPr[] = []): View {
+export function queueView(
+  queue: Queue,
+  target: Target,
+  now: number,
+  opts: ShowOptions = {},
+  notReady: readonly NotReadyPr[] = [],
+): View {
   const entries = queue.enqueuedPullRequests ?? [];
   const settings = queueSettingFields(queue);
-  const summary = queueSummaryFields({ ...queue, enqueuedPullRequests: [...entries, ...notReady] }, formatRepo(target.repo));
+  const summary = queueSummaryFields(
+    { ...queue, enqueuedPullRequests: [...entries, ...notReady] },
+    formatRepo(target.repo),
+  );
   const plain: Block[] = opts.settings
     ? [{ fields: settings }]
     : [{ headers: PR_HEADERS, rows: [...queueRows(entries, now, false), ...notReadyRows(notReady, now, false)] }];
@@ -111,8 +135,13 @@ export function queueView(queue: Queue, target: Target, now: number, opts: ShowO
   const markdown: Block[] = [
     ...(mdBanner ? [{ lines: [`> **⚠ ${mdBanner}**`, ''] }] : []),
     { fields: opts.settings ? settings : summary, title: `Merge queue ${target.targetBranch}` },
-    ...(opts.settings || entries.length === 0 ? [] : [{ lines: [''] }, { headers: PR_HEADERS, rows: queueRows(entries, now, true) }]),
-    ...notReadyBlocks([{ lines: ['', `**${notReadyTitle}**`, ''] }, { headers: NOT_READY_HEADERS, rows: notReadyRows(notReady, now, true) }]),
+    ...(opts.settings || entries.length === 0
+      ? []
+      : [{ lines: [''] }, { headers: PR_HEADERS, rows: queueRows(entries, now, true) }]),
+    ...notReadyBlocks([
+      { lines: ['', `**${notReadyTitle}**`, ''] },
+      { headers: NOT_READY_HEADERS, rows: notReadyRows(notReady, now, true) },
+    ]),
   ];
 
   const banner = queueBanner(queue.state);
@@ -126,7 +155,10 @@ export function queueView(queue: Queue, target: Target, now: number, opts: ShowO
         entries.length === 0
           ? { lines: [own(paints.dim, notReady.length === 0 ? 'No PRs in the queue.' : 'No PRs in the queue yet.')] }
           : { headers: PR_HEADERS, rows: queueRows(entries, now, true), fit: PR_FIT },
-        ...notReadyBlocks([{ lines: ['', notReadyTitle] }, { headers: NOT_READY_HEADERS, rows: notReadyRows(notReady, now, true), fit: NOT_READY_FIT }]),
+        ...notReadyBlocks([
+          { lines: ['', notReadyTitle] },
+          { headers: NOT_READY_HEADERS, rows: notReadyRows(notReady, now, true), fit: NOT_READY_FIT },
+        ]),
       ];
   return { table, plain, markdown };
 }
@@ -162,7 +194,9 @@ export async function runQueueShow(opts: ShowOptions, deps: Deps): Promise<Resul
         ],
       ];
   const { enqueuedPullRequests, ...settings } = queue;
-  const data = opts.settings ? settings : { ...queue, enqueuedPullRequests: enqueuedPullRequests ?? [], notReadyPullRequests: notReady };
+  const data = opts.settings
+    ? settings
+    : { ...queue, enqueuedPullRequests: enqueuedPullRequests ?? [], notReadyPullRequests: notReady };
   const all = [...warnings];
   return {
     data,

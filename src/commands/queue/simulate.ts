@@ -71,7 +71,9 @@ async function loadHistory(deps: Deps, ms: number): Promise<HistoryData> {
   if (data.noTestingHistory !== null) {
     const why = `the service does not offer testing history (listMergeQueueTestingResults answered HTTP ${data.noTestingHistory}), which the fit needs`;
     throw new MqError(exitCodeForStatus(data.noTestingHistory), '--from-history', why, {
-      hints: ['give the workload instead: --arrivals, --test-time and --failure-rate (`mq queue stats` still shows merges per hour and time to merge)'],
+      hints: [
+        'give the workload instead: --arrivals, --test-time and --failure-rate (`mq queue stats` still shows merges per hour and time to merge)',
+      ],
     });
   }
   return { window, prs: data.prs, attempts: data.attempts, queue };
@@ -106,16 +108,24 @@ function simulateView(data: SimulateResult, width: number | undefined): View {
         ],
         wrap: 2,
       },
-      ...(backtest.length > 0 ? [{ headers: BACKTEST_HEADERS, rows: backtest }, { lines: wrap(BACKTEST_NOTE).map((l) => own(paints.dim, l)) }] : []),
+      ...(backtest.length > 0
+        ? [{ headers: BACKTEST_HEADERS, rows: backtest }, { lines: wrap(BACKTEST_NOTE).map((l) => own(paints.dim, l)) }]
+        : []),
       { headers: table.headers, rows: table.rows, fit: SIMULATE_FIT },
       {
-        lines: [...table.legend, ...simulateLegend(data, width).map((l) => own(paints.dim, l)), own(paints.bold, data.recommendation.text)],
+        lines: [
+          ...table.legend,
+          ...simulateLegend(data, width).map((l) => own(paints.dim, l)),
+          own(paints.bold, data.recommendation.text),
+        ],
         wrap: 2,
       },
     ],
     markdown: [
       { lines: [inputsLine(data), ...historyLines(data).flatMap((l) => ['', l]), ''] },
-      ...(backtest.length > 0 ? [{ headers: BACKTEST_HEADERS, rows: backtest }, { lines: ['', BACKTEST_NOTE, ''] }] : []),
+      ...(backtest.length > 0
+        ? [{ headers: BACKTEST_HEADERS, rows: backtest }, { lines: ['', BACKTEST_NOTE, ''] }]
+        : []),
       { headers: SIMULATE_HEADERS, rows: simulateRows(data) },
       { lines: ['', ...simulateLegend(data).flatMap((l) => [l, '']), `**${data.recommendation.text}**`] },
     ],
@@ -134,10 +144,20 @@ export async function runQueueSimulate(flags: SimulateFlags, deps: Deps): Promis
   });
   if (htmlPath !== undefined) {
     const rows = simulateRows(data).map((r) => r.map((c) => (typeof c === 'string' ? c : c.value)));
-    const history = { lines: historyLines(data), backtest: planner.htmlTable(BACKTEST_HEADERS, backtestRows(data)), note: BACKTEST_NOTE };
+    const history = {
+      lines: historyLines(data),
+      backtest: planner.htmlTable(BACKTEST_HEADERS, backtestRows(data)),
+      note: BACKTEST_NOTE,
+    };
     writeFileSync(
       htmlPath,
-      planner.renderHtml(data, inputsLine(data), planner.htmlTable(SIMULATE_HEADERS, rows), simulateLegend(data), data.backtest ? history : undefined),
+      planner.renderHtml(
+        data,
+        inputsLine(data),
+        planner.htmlTable(SIMULATE_HEADERS, rows),
+        simulateLegend(data),
+        data.backtest ? history : undefined,
+      ),
     );
     deps.out.note(`wrote ${flags.html}`);
   }
@@ -171,11 +191,19 @@ export function queueSimulateCommand(ctx: Context): Command {
     .option('--compare <settings>', "a row of changed settings, e.g. 'concurrency=8,batch=4' (repeatable)", collect)
     .option('--ci-capacity <n>', 'at most n runs in flight across main and bisection (default unlimited)')
     .option('--lanes <n>', 'parallel mode: independent impacted-target lanes, one per PR at random (default 1)')
-    .option('--baseline <source>', 'queue (read the configured queue) or defaults (service defaults); default: queue when configured')
+    .option(
+      '--baseline <source>',
+      'queue (read the configured queue) or defaults (service defaults); default: queue when configured',
+    )
     .option('--jobs <n>', 'worker threads (default: one per CPU)')
     .option('--html <file>', 'also write a self-contained HTML report with charts')
     .action(act(ctx, 'queue simulate', (opts: SimulateFlags) => opts, runQueueSimulate));
-  withPlainHelp(cmd, [SIMULATE_PLAIN.estimate, SIMULATE_PLAIN.withinError, SIMULATE_PLAIN.backtest, SIMULATE_PLAIN.recommendation]);
+  withPlainHelp(cmd, [
+    SIMULATE_PLAIN.estimate,
+    SIMULATE_PLAIN.withinError,
+    SIMULATE_PLAIN.backtest,
+    SIMULATE_PLAIN.recommendation,
+  ]);
   return withExamples(cmd, [
     'mq queue simulate --arrivals 20/h --test-time 30m --failure-rate 5% --flake-rate 2%',
     "mq queue simulate --arrivals 20/h --test-time 30m --failure-rate 5% --compare 'concurrency=4' --compare 'concurrency=8,batch=4'",

@@ -30,15 +30,26 @@ export async function runQueueStats(opts: StatsOptions, deps: Deps): Promise<Res
   // Durations count back from the service's clock (its Date header), so the window is right against an emulator.
   const now = client.serviceNow(() => deps.clock.now());
   const { since, until } = resolveWindow(sinceWhen, untilWhen, now);
-  const { computeStats, crossedLines, evaluateThresholds, fetchWindow, groupedStatsFields, htmlReport, statsFields, terminalCharts, withoutTestingHistory } =
-    await import('../../stats/lazy.js');
+  const {
+    computeStats,
+    crossedLines,
+    evaluateThresholds,
+    fetchWindow,
+    groupedStatsFields,
+    htmlReport,
+    statsFields,
+    terminalCharts,
+    withoutTestingHistory,
+  } = await import('../../stats/lazy.js');
   const showProgress = deps.io.stderrIsTTY;
   let lastDrawn = 0;
   const progress = (p: Progress) => {
     const t = Date.now();
     if (t - lastDrawn < 100) return;
     lastDrawn = t;
-    deps.io.err(`\r\u001b[Kreading history: ${p.attempts}${p.attemptsTotal === null ? '' : `/${p.attemptsTotal}`} test results, ${p.prs} PRs`);
+    deps.io.err(
+      `\r\u001b[Kreading history: ${p.attempts}${p.attemptsTotal === null ? '' : `/${p.attemptsTotal}`} test results, ${p.prs} PRs`,
+    );
   };
   let data: WindowData;
   try {
@@ -46,7 +57,12 @@ export async function runQueueStats(opts: StatsOptions, deps: Deps): Promise<Res
   } finally {
     if (showProgress && lastDrawn > 0) deps.io.err('\r\u001b[K');
   }
-  const computed = computeStats({ window: { since, until }, prs: data.prs, attempts: data.attempts, settings: data.settings });
+  const computed = computeStats({
+    window: { since, until },
+    prs: data.prs,
+    attempts: data.attempts,
+    settings: data.settings,
+  });
   const { series } = computed;
   const stats = data.noTestingHistory === null ? computed.stats : withoutTestingHistory(computed.stats);
   const crossed = evaluateThresholds(stats, thresholds);
@@ -68,7 +84,9 @@ export async function runQueueStats(opts: StatsOptions, deps: Deps): Promise<Res
     try {
       writeFileSync(opts.html, page);
     } catch (err) {
-      throw new UsageError(`--html: cannot write ${JSON.stringify(opts.html)}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+      throw new UsageError(
+        `--html: cannot write ${JSON.stringify(opts.html)}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`,
+      );
     }
     notes.push(`wrote ${opts.html}`);
   }
@@ -76,7 +94,9 @@ export async function runQueueStats(opts: StatsOptions, deps: Deps): Promise<Res
   const width = Math.min(Number(deps.env.COLUMNS) || (deps.io.stdoutIsTTY ? process.stdout.columns : 0) || 80, 120);
   const charts = terminalCharts(stats, series, width);
   // One label column for every group: the groups' figures indented under their titles.
-  const labelWidth = Math.max(...groups.flatMap((g) => g.fields.map((f) => f.label.length + (g.title === null ? 0 : 2))));
+  const labelWidth = Math.max(
+    ...groups.flatMap((g) => g.fields.map((f) => f.label.length + (g.title === null ? 0 : 2))),
+  );
   const table: Block[] = groups.flatMap((g): Block[] => [
     ...(g.title === null ? [] : [{ lines: ['', own(paints.bold, g.title)] }]),
     { fields: g.fields.map((f) => ({ ...f, label: `${g.title === null ? '' : '  '}${f.label}`.padEnd(labelWidth) })) },
@@ -105,7 +125,11 @@ export function queueStatsCommand(ctx: Context): Command {
     )
     .option('--since <when>', 'start of the window: a duration back (24h, 7d) or an ISO 8601 time', undefined)
     .option('--until <when>', 'end of the window: a duration back or an ISO 8601 time (default: now)')
-    .option('--fail-if <figure>', "exit 11 when a figure crosses a limit, e.g. 'p95>2h', 'flakyShare>10%', 'mergedPerHour<2' (repeatable)", collect)
+    .option(
+      '--fail-if <figure>',
+      "exit 11 when a figure crosses a limit, e.g. 'p95>2h', 'flakyShare>10%', 'mergedPerHour<2' (repeatable)",
+      collect,
+    )
     .option('--html <file>', 'also write a self-contained HTML report with the charts as SVG')
     .action(act(ctx, 'queue stats', (opts: StatsOptions): StatsOptions => opts, runQueueStats));
   withPlainHelp(cmd, [STATS_PLAIN]);

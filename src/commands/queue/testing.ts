@@ -28,10 +28,16 @@ export function parseTestRun(text: string): { testRunId: string; pr?: number } {
   if (RUN_ID.test(t)) return { testRunId: t };
   const m = TEST_BRANCH.exec(t);
   if (m && Number(m[1]) >= 1) return { testRunId: m[2] as string, pr: Number(m[1]) };
-  if (m) throw new UsageError(`test run: ${JSON.stringify(text)} names PR 0; PR numbers start at 1`, { hints: ['pass the test run id (the uuid) alone'] });
-  throw new UsageError(`test run: ${JSON.stringify(text)} is neither a test run id (a UUID) nor a test branch trunk-merge/pr-<N>/<uuid>`, {
-    hints: ['in CI on the test branch: mq queue testing "$GITHUB_REF_NAME"'],
-  });
+  if (m)
+    throw new UsageError(`test run: ${JSON.stringify(text)} names PR 0; PR numbers start at 1`, {
+      hints: ['pass the test run id (the uuid) alone'],
+    });
+  throw new UsageError(
+    `test run: ${JSON.stringify(text)} is neither a test run id (a UUID) nor a test branch trunk-merge/pr-<N>/<uuid>`,
+    {
+      hints: ['in CI on the test branch: mq queue testing "$GITHUB_REF_NAME"'],
+    },
+  );
 }
 
 export interface TestingOptions {
@@ -72,12 +78,20 @@ function testingView(details: TestingDetails, testRunId: string, now: number): V
       : []),
     ...(markdown ? [] : [{ lines: [own(paints.bold, 'Checks')] }]),
     checkList.length
-      ? { headers: checkHeaders(grouped), rows: checkList, fit: { truncate: ['Check'], drop: ['Required'], whole: ['URL'] } }
+      ? {
+          headers: checkHeaders(grouped),
+          rows: checkList,
+          fit: { truncate: ['Check'], drop: ['Required'], whole: ['URL'] },
+        }
       : { lines: [own(paints.dim, 'No checks reported yet.')] },
   ];
   return {
     // One record per line, first column the kind, so `awk -F'\t' '$1 == "check"'` picks the checks.
-    plain: [{ fields: testingPlainFields(details) }, { headers: [], rows: testedPrPlainRows(details) }, { headers: [], rows: checkPlainRows(checks(details)) }],
+    plain: [
+      { fields: testingPlainFields(details) },
+      { headers: [], rows: testedPrPlainRows(details) },
+      { headers: [], rows: checkPlainRows(checks(details)) },
+    ],
     table: human(false),
     markdown: human(true),
   };
@@ -90,7 +104,14 @@ export function queueTestingCommand(ctx: Context): Command {
       'Show the details of a merge queue test run: its status, test branch and sha, the PRs it tests (more than one for a batch), the required statuses and where they come from, and every check with its kind (check run or status), state and URL (identical checks once, with a count). Give the test run id (a UUID, optionally ending in -bisection) or the test branch trunk-merge/pr-<N>/<uuid>, whose last part is the id.',
     )
     .argument('<test-run>', 'test run id, or test branch trunk-merge/pr-<N>/<uuid>')
-    .action(act(ctx, 'queue testing', (arg: string): TestingOptions => ({ testRunId: parseTestRun(arg).testRunId }), runQueueTesting));
+    .action(
+      act(
+        ctx,
+        'queue testing',
+        (arg: string): TestingOptions => ({ testRunId: parseTestRun(arg).testRunId }),
+        runQueueTesting,
+      ),
+    );
   withPlainHelp(cmd, [TESTING_PLAIN.fields, TESTING_PLAIN.pr, TESTING_PLAIN.check]);
   return withExamples(cmd, [
     'mq queue testing 5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31',

@@ -1,13 +1,26 @@
 import { Command, Option } from 'commander';
 import { MAX_U32 } from '../../domain/vocabulary.js';
-import { flagAttr, SETTING_MAX, SETTING_MIN, updateFlagSettings, type QueueSettingInfo } from '../../domain/queue-settings.js';
+import {
+  flagAttr,
+  SETTING_MAX,
+  SETTING_MIN,
+  updateFlagSettings,
+  type QueueSettingInfo,
+} from '../../domain/queue-settings.js';
 import type { Queue, UpdateQueueSettings } from '../../api/schemas.js';
 import { parseIntIn } from '../../cli/args.js';
 import type { Context, Deps } from '../../context.js';
 import { MqError, UsageError } from '../../errors.js';
 import type { Result, View } from '../../output/present.js';
 import { own, paints, v } from '../../output/render.js';
-import { CHANGE_PLAIN, changeLines, changePlainRows, changeRows, settingChanges, type SettingChange } from '../../views/queue.js';
+import {
+  CHANGE_PLAIN,
+  changeLines,
+  changePlainRows,
+  changeRows,
+  settingChanges,
+  type SettingChange,
+} from '../../views/queue.js';
 import { act, collect, withExamples, withPlainHelp } from '../shared.js';
 import { bannerToStderr, choiceOption, identity, queueName } from './common.js';
 
@@ -17,7 +30,11 @@ type Settings = Record<string, unknown>;
 export function settingOption(s: QueueSettingInfo, help = s.help ?? '', placeholder = 'value'): Option[] {
   const flag = `--${s.flag}`;
   if (s.kind === 'int' || s.kind === 'minutes') {
-    return [new Option(`${flag} <${s.unit ?? 'n'}>`, help).argParser((v: string) => parseIntIn(v, flag, SETTING_MIN, SETTING_MAX))];
+    return [
+      new Option(`${flag} <${s.unit ?? 'n'}>`, help).argParser((v: string) =>
+        parseIntIn(v, flag, SETTING_MIN, SETTING_MAX),
+      ),
+    ];
   }
   if (s.kind === 'enum') return [choiceOption(`${flag} <${placeholder}>`, help, s.values ?? [])];
   if (s.kind === 'bool') return [new Option(flag, help), new Option(`--no-${s.flag}`, s.off ?? '')];
@@ -47,12 +64,16 @@ export function settingsFromFlags(opts: UpdateOptions): UpdateQueueSettings {
     if (v !== undefined) s[f.field] = v;
   }
   if (opts.requiredStatus !== undefined && opts.clearRequiredStatuses) {
-    throw new UsageError('--required-status and --clear-required-statuses cannot be used together: one sets the list, the other removes it', {
-      hints: ['to replace the list, pass only --required-status (once per status)'],
-    });
+    throw new UsageError(
+      '--required-status and --clear-required-statuses cannot be used together: one sets the list, the other removes it',
+      {
+        hints: ['to replace the list, pass only --required-status (once per status)'],
+      },
+    );
   }
   if (opts.requiredStatus !== undefined) {
-    if (opts.requiredStatus.some((r) => r.trim() === '')) throw new UsageError('--required-status: a status name cannot be empty');
+    if (opts.requiredStatus.some((r) => r.trim() === ''))
+      throw new UsageError('--required-status: a status name cannot be empty');
     s.requiredStatuses = [...new Set(opts.requiredStatus)];
   }
   if (opts.clearRequiredStatuses) s.deleteRequiredStatuses = true;
@@ -91,9 +112,15 @@ export function explainChanges(changes: SettingChange[], settings: UpdateQueueSe
   const wanted = (settings as { mode?: string }).mode;
   return changes.map((c) => {
     if (c.field === 'mode' && wanted !== undefined && after.state === 'switching_modes' && after.mode !== wanted) {
-      return { ...c, to: wanted, changed: true, note: `switching_modes: the queue switches once the PRs in flight are done` };
+      return {
+        ...c,
+        to: wanted,
+        changed: true,
+        note: `switching_modes: the queue switches once the PRs in flight are done`,
+      };
     }
-    if (c.changed && !c.requested && c.field !== 'state') return { ...c, note: 'changed by the service, not asked for' };
+    if (c.changed && !c.requested && c.field !== 'state')
+      return { ...c, note: 'changed by the service, not asked for' };
     return c;
   });
 }
@@ -154,7 +181,11 @@ export async function runQueueUpdate(opts: UpdateQueueOptions, deps: Deps): Prom
   }
   bannerToStderr(deps, returned.state);
   const heading = changed === 0 ? `Nothing changed, for ${queueName(target)}:` : `Changed, for ${queueName(target)}:`;
-  return { data: { ...identity(target), settings, changes, queue: returned }, view: changesView(changes, heading), exitCode: 0 };
+  return {
+    data: { ...identity(target), settings, changes, queue: returned },
+    view: changesView(changes, heading),
+    exitCode: 0,
+  };
 }
 
 export function queueUpdateCommand(ctx: Context): Command {
@@ -169,10 +200,24 @@ export function queueUpdateCommand(ctx: Context): Command {
     );
   for (const s of FLAG_SETTINGS) for (const o of settingOption(s)) cmd.addOption(o);
   cmd
-    .option('--required-status <name>', 'a status that must pass in queue testing (repeatable; replaces the list)', collect)
-    .option('--clear-required-statuses', 'remove the list set through the API; statuses come from branch protection or the repo config again')
+    .option(
+      '--required-status <name>',
+      'a status that must pass in queue testing (repeatable; replaces the list)',
+      collect,
+    )
+    .option(
+      '--clear-required-statuses',
+      'remove the list set through the API; statuses come from branch protection or the repo config again',
+    )
     .option('--dry-run', 'print the request and the changes it would make, and send nothing')
-    .action(act(ctx, 'queue update', (f: UpdateOptions): UpdateQueueOptions => ({ settings: settingsFromFlags(f), dryRun: f.dryRun }), runQueueUpdate));
+    .action(
+      act(
+        ctx,
+        'queue update',
+        (f: UpdateOptions): UpdateQueueOptions => ({ settings: settingsFromFlags(f), dryRun: f.dryRun }),
+        runQueueUpdate,
+      ),
+    );
   withPlainHelp(cmd, [CHANGE_PLAIN]);
   return withExamples(cmd, [
     'mq queue update --concurrency 4 --batch --batching-min-size 3',

@@ -29,18 +29,34 @@ export function diffQueue(prev: Queue | undefined, next: Queue): WatchEvent[] {
   const events: WatchEvent[] = [];
   const nextState = next.state ?? 'unknown';
   if (prev?.state !== next.state)
-    events.push({ subject: 'queue', from: prev ? (prev.state ?? 'unknown') : null, to: nextState, title: next.branch ?? undefined });
+    events.push({
+      subject: 'queue',
+      from: prev ? (prev.state ?? 'unknown') : null,
+      to: nextState,
+      title: next.branch ?? undefined,
+    });
   const before = new Map((prev?.enqueuedPullRequests ?? []).map((e) => [key(e), e]));
   const after = new Map((next.enqueuedPullRequests ?? []).map((e) => [key(e), e]));
   for (const [k, e] of after) {
     const old = before.get(k);
     const state = e.state ?? 'unknown';
     if (!old || (old.state ?? 'unknown') !== state) {
-      events.push({ subject: e.prNumber ?? Number(k), from: old ? (old.state ?? 'unknown') : null, to: state, title: e.prTitle ?? undefined });
+      events.push({
+        subject: e.prNumber ?? Number(k),
+        from: old ? (old.state ?? 'unknown') : null,
+        to: state,
+        title: e.prTitle ?? undefined,
+      });
     }
   }
   for (const [k, e] of before) {
-    if (!after.has(k)) events.push({ subject: e.prNumber ?? Number(k), from: e.state ?? 'unknown', to: 'left', title: e.prTitle ?? undefined });
+    if (!after.has(k))
+      events.push({
+        subject: e.prNumber ?? Number(k),
+        from: e.state ?? 'unknown',
+        to: 'left',
+        title: e.prTitle ?? undefined,
+      });
   }
   return events;
 }
@@ -50,7 +66,13 @@ export const WATCH_PLAIN = plainColumns('one line per change', ['at', 'subject',
 
 /** For scripts: the PR number without `#` (or `queue`), '' for an unknown before-state. */
 export function eventPlainRow(event: WatchEvent, at: string): Row {
-  return WATCH_PLAIN.row({ at, subject: String(event.subject), from: event.from ?? '', to: event.to, title: event.title ?? '' });
+  return WATCH_PLAIN.row({
+    at,
+    subject: String(event.subject),
+    from: event.from ?? '',
+    to: event.to,
+    title: event.title ?? '',
+  });
 }
 
 /** A change on a terminal that is not live (`-o table` piped): `#42`, `-` for an unknown before-state. */
@@ -62,7 +84,15 @@ export function eventRow(event: WatchEvent, at: string): string[] {
 function eventLine(event: WatchEvent, at: string): Line {
   const subject = event.subject === 'queue' ? own(paints.bold, 'queue') : `#${event.subject}`;
   const from: Span[] = event.from === null ? [] : [v(event.from), ' -> '];
-  return [own(paints.dim, at.slice(11, 19)), ' ', subject, ' ', ...from, v(event.to, stateColor), ...(event.title ? [v(`  ${event.title}`, paints.dim)] : [])];
+  return [
+    own(paints.dim, at.slice(11, 19)),
+    ' ',
+    subject,
+    ' ',
+    ...from,
+    v(event.to, stateColor),
+    ...(event.title ? [v(`  ${event.title}`, paints.dim)] : []),
+  ];
 }
 
 /** A PR that left the list: ask for its final state (merged, failed, cancelled); best effort. */
@@ -87,7 +117,10 @@ export interface WatchOptions {
 
 export async function runQueueWatch(opts: WatchOptions, deps: Deps): Promise<Result> {
   const format = deps.out.format();
-  if (format === 'markdown') throw new UsageError('-o markdown: mq queue watch prints a live table or one line per change; use -o table, plain or --json');
+  if (format === 'markdown')
+    throw new UsageError(
+      '-o markdown: mq queue watch prints a live table or one line per change; use -o table, plain or --json',
+    );
   const target = deps.target();
   const client = await deps.client();
   const live = format === 'table' && deps.io.stdoutIsTTY;
@@ -128,7 +161,10 @@ export async function runQueueWatch(opts: WatchOptions, deps: Deps): Promise<Res
               to: ev.to,
               title: ev.title ?? null,
             };
-            await deps.out.stream(doc, { table: [{ headers: [], rows: [eventRow(ev, at)] }], plain: [{ headers: [], rows: [eventPlainRow(ev, at)] }] });
+            await deps.out.stream(doc, {
+              table: [{ headers: [], rows: [eventRow(ev, at)] }],
+              plain: [{ headers: [], rows: [eventPlainRow(ev, at)] }],
+            });
           }
         }
         prev = queue;

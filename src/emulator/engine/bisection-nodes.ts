@@ -5,9 +5,16 @@ import { cancelRun } from './runs.js';
 import type { BisectNode, Bisection, Entry, QueueRecord } from './types.js';
 
 /** Sorted, comma-joined PR set of a run (base + group): a bisection's failure key. */
-export const setKey = (base: number[], prs: number[]): string => [...new Set([...base, ...prs])].sort((a, b) => a - b).join(',');
+export const setKey = (base: number[], prs: number[]): string =>
+  [...new Set([...base, ...prs])].sort((a, b) => a - b).join(',');
 
-const node = (prs: number[], base: number[]): BisectNode => ({ prs, base, state: 'waiting', runId: null, failureReason: null });
+const node = (prs: number[], base: number[]): BisectNode => ({
+  prs,
+  base,
+  state: 'waiting',
+  runId: null,
+  failureReason: null,
+});
 
 /** L on base, R on base + L. */
 export function halves(prs: number[], base: number[]): BisectNode[] {

@@ -124,7 +124,9 @@ export function completeBisectionRun(core: Core, q: QueueRecord, run: TestRun, p
   const bis = run.bisectionId === null ? undefined : q.bisections[run.bisectionId];
   const nd = bis?.nodes.find((x) => x.runId === run.id && x.state === 'testing');
   if (!bis || !nd) return;
-  const members = nd.prs.map((n) => q.entries[String(n)]).filter((m): m is Entry => m !== undefined && m.state === 'testing' && m.runId === run.id);
+  const members = nd.prs
+    .map((n) => q.entries[String(n)])
+    .filter((m): m is Entry => m !== undefined && m.state === 'testing' && m.runId === run.id);
   if (!passed) {
     nd.state = 'failed';
     nd.failureReason = reason;

@@ -130,6 +130,13 @@ export function resolvePriority(p: string | number | null | undefined): { value:
   if (!Number.isInteger(p) || p < 0 || p > 255) {
     throw badRequest(`priority: expected one of ${PRIORITY_NAMES.join(', ')} or an integer 0..255`);
   }
-  const name: PriorityName = p <= PRIORITY_VALUES.urgent ? 'urgent' : p <= PRIORITY_VALUES.high ? 'high' : p <= PRIORITY_VALUES.medium ? 'medium' : 'low';
+  const name: PriorityName =
+    p <= PRIORITY_VALUES.urgent
+      ? 'urgent'
+      : p <= PRIORITY_VALUES.high
+        ? 'high'
+        : p <= PRIORITY_VALUES.medium
+          ? 'medium'
+          : 'low';
   return { value: p, name };
 }

@@ -98,7 +98,13 @@ export class QueueEngine {
         const e = s.queues[r.queueKey]?.entries[String(r.group[0])];
         return e?.pinRank ?? Number.MAX_SAFE_INTEGER;
       };
-      due.sort((a, b) => (a.run.queueKey === b.run.queueKey ? rank(a.run) - rank(b.run) || a.kind - b.kind : a.run.queueKey < b.run.queueKey ? -1 : 1));
+      due.sort((a, b) =>
+        a.run.queueKey === b.run.queueKey
+          ? rank(a.run) - rank(b.run) || a.kind - b.kind
+          : a.run.queueKey < b.run.queueKey
+            ? -1
+            : 1,
+      );
       for (const { run, kind } of due) {
         const q = s.queues[run.queueKey];
         if (!q || run.status !== 'in_progress') continue;
@@ -208,12 +214,18 @@ export class QueueEngine {
   }
 
   /** One row per PR per finished test run in a window of at most 45 days, paged by offset/take. */
-  listTestingResults(req: QueueRef & TestingResultsQuery, now: number): { results: TestingResultView[]; total: number } {
+  listTestingResults(
+    req: QueueRef & TestingResultsQuery,
+    now: number,
+  ): { results: TestingResultView[]; total: number } {
     this.advance(now);
     return testingResults(this.core, mustQueue(this.state, req.repo, req.targetBranch), req);
   }
 
-  setImpactedTargets(req: QueueRef & { pr: { number: number; sha: string }; impactedTargets: string[] | 'ALL' }, now: number): void {
+  setImpactedTargets(
+    req: QueueRef & { pr: { number: number; sha: string }; impactedTargets: string[] | 'ALL' },
+    now: number,
+  ): void {
     this.change(now);
     const q = mustQueue(this.state, req.repo, req.targetBranch);
     prOps.setImpactedTargets(this.core, q, req.pr.number, req.pr.sha, req.impactedTargets);

@@ -55,7 +55,11 @@ function tripConclusion(e: Entry, runId: string): TestingResultView['conclusion'
 }
 
 /** One row per PR of each run's group (base PRs were not under test), finished in the window, paged. */
-export function testingResults(core: Core, q: QueueRecord, query: TestingResultsQuery): { results: TestingResultView[]; total: number } {
+export function testingResults(
+  core: Core,
+  q: QueueRecord,
+  query: TestingResultsQuery,
+): { results: TestingResultView[]; total: number } {
   const take = query.take ?? 50;
   const offset = query.offset ?? 0;
   if (!Number.isInteger(take) || take < 1 || take > 100) throw badRequest('take: expected integer 1..100');

@@ -121,7 +121,14 @@ export function effectRun(run: TestRun): EffectRun {
 }
 
 /** A group of two or more PRs reached `event` together (after the members' own effects). */
-export function emitBatch(core: Core, q: QueueRecord, event: BatchEffect['event'], run: TestRun, prNumbers: number[], reason: string): void {
+export function emitBatch(
+  core: Core,
+  q: QueueRecord,
+  event: BatchEffect['event'],
+  run: TestRun,
+  prNumbers: number[],
+  reason: string,
+): void {
   if (!core.emit || prNumbers.length < 2) return;
   core.emit({
     type: 'batch',
@@ -155,5 +162,9 @@ export function readinessOf(core: Core, q: QueueRecord, prNumber: number): Readi
 }
 
 export function isReady(r: Readiness): boolean {
-  return r.doesBaseBranchMatch && r.gitHubMergeability === 'mergeable' && (!r.requiresImpactedTargets || r.hasImpactedTargets);
+  return (
+    r.doesBaseBranchMatch &&
+    r.gitHubMergeability === 'mergeable' &&
+    (!r.requiresImpactedTargets || r.hasImpactedTargets)
+  );
 }

@@ -82,7 +82,8 @@ function laneBusy(core: Core, q: QueueRecord, lane: TargetSet): boolean {
  */
 export function overtake(core: Core, q: QueueRecord, u: Entry): void {
   let after: Entry | null = null;
-  for (let cur = entryOf(q, q.started.head); cur && cur.priorityValue === 0 && cur !== u; cur = entryOf(q, cur.next)) after = cur;
+  for (let cur = entryOf(q, q.started.head); cur && cur.priorityValue === 0 && cur !== u; cur = entryOf(q, cur.next))
+    after = cur;
   insertStarted(q, u, after);
   const single = q.config.mode !== 'parallel';
   const lane = new TargetSet(targetsOf(q, u));
@@ -143,7 +144,13 @@ export function restartDependents(core: Core, q: QueueRecord, leaving: number[],
   }
 }
 
-export function leaveQueue(core: Core, q: QueueRecord, e: Entry, to: 'merged' | 'failed' | 'cancelled', reason: string): void {
+export function leaveQueue(
+  core: Core,
+  q: QueueRecord,
+  e: Entry,
+  to: 'merged' | 'failed' | 'cancelled',
+  reason: string,
+): void {
   if (to !== 'merged') {
     if (e.list === 'started') {
       restartDependents(core, q, [e.prNumber], successorReason(to));

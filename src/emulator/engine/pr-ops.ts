@@ -27,12 +27,21 @@ export function liveEntry(q: QueueRecord, n: number): Entry {
 
 export function anyEntry(q: QueueRecord, n: number): Entry {
   const e = q.entries[String(n)];
-  if (!e) throw notFound(`pull request #${n} has never been submitted to the merge queue for ${describeQueue(q.repo, q.branch)}`);
+  if (!e)
+    throw notFound(
+      `pull request #${n} has never been submitted to the merge queue for ${describeQueue(q.repo, q.branch)}`,
+    );
   return e;
 }
 
 /** Submit: a live PR keeps entry and position (v1 rewrites priority/noBatch); an ended trip restarts at NOT_READY. */
-export function submit(core: Core, q: QueueRecord, n: number, priority: string | number | null | undefined, noBatch: boolean | undefined): void {
+export function submit(
+  core: Core,
+  q: QueueRecord,
+  n: number,
+  priority: string | number | null | undefined,
+  noBatch: boolean | undefined,
+): void {
   checkPrNumber(n);
   const existing = q.entries[String(n)];
   const prio = priority === undefined && existing?.live ? null : resolvePriority(priority);
@@ -122,7 +131,9 @@ export function restart(core: Core, q: QueueRecord, n: number): void {
   checkPrNumber(n);
   const e = liveEntry(q, n);
   if (e.state !== 'testing' && e.state !== 'pending_failure') {
-    throw badRequest(`pull request #${n} is ${e.state}; only testing or pending_failure pull requests can be restarted`);
+    throw badRequest(
+      `pull request #${n} is ${e.state}; only testing or pending_failure pull requests can be restarted`,
+    );
   }
   const reason = 'TESTS_RESTARTED_BY_API_REQUEST';
   if (e.bisection !== null) {
@@ -139,13 +150,20 @@ export function restart(core: Core, q: QueueRecord, n: number): void {
   if (wasTesting && run) {
     for (const m of run.group) {
       const mate = q.entries[String(m)];
-      if (mate && mate !== e && mate.state === 'testing' && mate.runId === runId) transition(core, q, mate, 'pending', reason, runId);
+      if (mate && mate !== e && mate.state === 'testing' && mate.runId === runId)
+        transition(core, q, mate, 'pending', reason, runId);
     }
   }
   reconcile(core, q);
 }
 
-export function setImpactedTargets(core: Core, q: QueueRecord, n: number, sha: string, targets: string[] | 'ALL'): void {
+export function setImpactedTargets(
+  core: Core,
+  q: QueueRecord,
+  n: number,
+  sha: string,
+  targets: string[] | 'ALL',
+): void {
   checkPrNumber(n, 'pr.number', 1);
   if (sha === '') throw badRequest('pr.sha: expected a non-empty string');
   const perSha = (q.impactedTargets[String(n)] ??= {});
@@ -172,7 +190,11 @@ export interface ListQuery {
 }
 
 /** listPullRequests: entries in submission order, paged by id; `since`/`until` keep concluded PRs only. */
-export function listPullRequests(core: Core, q: QueueRecord, query: ListQuery): { pullRequests: EntryView[]; nextCursor?: string } {
+export function listPullRequests(
+  core: Core,
+  q: QueueRecord,
+  query: ListQuery,
+): { pullRequests: EntryView[]; nextCursor?: string } {
   const take = query.take ?? 50;
   if (!Number.isInteger(take) || take < 1 || take > 100) throw badRequest('take: expected integer 1..100');
   if (query.state !== undefined && !PR_STATES.includes(query.state)) {

@@ -80,11 +80,16 @@ function changedSettings(q: QueueRecord, u: QueueUpdate): string[] {
   const c = q.config as unknown as Record<string, unknown>;
   const out: string[] = [];
   for (const [k, v] of Object.entries(u)) {
-    if (v === undefined || ['repo', 'targetBranch', 'state', 'requiredStatuses', 'deleteRequiredStatuses'].includes(k)) continue;
+    if (v === undefined || ['repo', 'targetBranch', 'state', 'requiredStatuses', 'deleteRequiredStatuses'].includes(k))
+      continue;
     if (c[k] !== v) out.push(k);
   }
   const rs = q.config.requiredStatuses;
-  if (u.requiredStatuses && u.requiredStatuses.length > 0 && (rs === null || rs.join('\n') !== u.requiredStatuses.join('\n'))) {
+  if (
+    u.requiredStatuses &&
+    u.requiredStatuses.length > 0 &&
+    (rs === null || rs.join('\n') !== u.requiredStatuses.join('\n'))
+  ) {
     out.push('requiredStatuses');
   }
   if (u.deleteRequiredStatuses && rs !== null) out.push('deleteRequiredStatuses');

@@ -43,7 +43,8 @@ export function returnToWaiting(q: QueueRecord, e: Entry): void {
   e.bucket = e.priorityValue;
   const list = listFor(q, e, 'waiting');
   const earlier = (c: Entry) =>
-    c.firstTestAt !== null && ((c.admittedAt ?? 0) < (e.admittedAt ?? 0) || (c.admittedAt === e.admittedAt && c.ordinal < e.ordinal));
+    c.firstTestAt !== null &&
+    ((c.admittedAt ?? 0) < (e.admittedAt ?? 0) || (c.admittedAt === e.admittedAt && c.ordinal < e.ordinal));
   let after: Entry | undefined;
   for (let cur = entryOf(q, list.head); cur && earlier(cur); cur = entryOf(q, cur.next)) after = cur;
   const next = after ? entryOf(q, after.next) : entryOf(q, list.head);

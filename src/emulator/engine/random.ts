@@ -18,7 +18,12 @@ function hexBytes(state: EngineState, words: number): string[] {
   const out: string[] = [];
   for (let i = 0; i < words; i++) {
     const n = nextUint32(state);
-    out.push(BYTE_HEX[n >>> 24] as string, BYTE_HEX[(n >>> 16) & 255] as string, BYTE_HEX[(n >>> 8) & 255] as string, BYTE_HEX[n & 255] as string);
+    out.push(
+      BYTE_HEX[n >>> 24] as string,
+      BYTE_HEX[(n >>> 16) & 255] as string,
+      BYTE_HEX[(n >>> 8) & 255] as string,
+      BYTE_HEX[n & 255] as string,
+    );
   }
   return out;
 }

@@ -165,7 +165,11 @@ function windowFinished(core: Core, q: QueueRecord, members: Entry[], run: TestR
   const none = new Set<number>();
   const held = new TargetSet();
   let looked = 0;
-  for (let w = entryOf(q, q.started.head) ?? headOfBucketAfter(q, -1); w && looked < SCAN_LIMIT; w = nextInOrder(q, w)) {
+  for (
+    let w = entryOf(q, q.started.head) ?? headOfBucketAfter(q, -1);
+    w && looked < SCAN_LIMIT;
+    w = nextInOrder(q, w)
+  ) {
     if (w.state !== 'pending') continue;
     looked++;
     const t = targetsOf(q, w);
@@ -227,7 +231,10 @@ function vouchForBase(core: Core, q: QueueRecord, run: TestRun): void {
       if (e?.state === 'merged') continue;
       return;
     }
-    const ok = e.state === 'testing' || e.state === 'tests_passed' || (e.state === 'pending_failure' && q.config.pendingFailureDepth > 0);
+    const ok =
+      e.state === 'testing' ||
+      e.state === 'tests_passed' ||
+      (e.state === 'pending_failure' && q.config.pendingFailureDepth > 0);
     if (!ok || e.bisection !== null) return;
     const own = e.runId === null ? undefined : core.state.runs[e.runId];
     if (e.state === 'testing' && own && own.group.some((m) => !inBase.has(m))) return;

@@ -51,7 +51,12 @@ export function headOfBucketAfter(q: QueueRecord, after: number): Entry | undefi
 }
 
 /** Parallel mode: the started PRs ahead whose targets overlap, transitively; `blocked` if one is PENDING again. */
-export function baseFor(core: Core, q: QueueRecord, e: Entry, exclude: ReadonlySet<number>): { base: Entry[]; blocked: boolean } {
+export function baseFor(
+  core: Core,
+  q: QueueRecord,
+  e: Entry,
+  exclude: ReadonlySet<number>,
+): { base: Entry[]; blocked: boolean } {
   const out: Entry[] = [];
   let blocked = false;
   const from = e.list === 'started' ? entryOf(q, e.prev) : entryOf(q, q.started.tail);

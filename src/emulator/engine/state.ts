@@ -22,7 +22,13 @@ export function createState(seed = 1, now = 0): EngineState {
   };
 }
 
-export function newQueue(repo: RepoRef, branch: string, now: number, mode?: QueueMode, concurrency?: number): QueueRecord {
+export function newQueue(
+  repo: RepoRef,
+  branch: string,
+  now: number,
+  mode?: QueueMode,
+  concurrency?: number,
+): QueueRecord {
   return {
     key: queueKey(repo, branch),
     repo: { host: repo.host, owner: repo.owner, name: repo.name },
@@ -64,7 +70,8 @@ function upgrade(state: EngineState): void {
   for (const q of Object.values(state.queues)) {
     const rec = q as Partial<QueueRecord> & QueueRecord;
     for (const [k, v] of Object.entries(issue6Fields())) {
-      if ((rec as unknown as Record<string, unknown>)[k] === undefined) (rec as unknown as Record<string, unknown>)[k] = v;
+      if ((rec as unknown as Record<string, unknown>)[k] === undefined)
+        (rec as unknown as Record<string, unknown>)[k] = v;
     }
     if (rec.inFlight === undefined) {
       rec.inFlight = { main: 0, bisection: 0 };
@@ -74,7 +81,8 @@ function upgrade(state: EngineState): void {
       if (e.targets === undefined) e.targets = null;
       if (e.bisection === undefined) e.bisection = null;
       // Older states kept no history: start it with the current state.
-      if (e.history === undefined) e.history = [[e.stateChangedAt, e.state, e.conclusionReason ?? 'USER_REQUESTED', e.runId]];
+      if (e.history === undefined)
+        e.history = [[e.stateChangedAt, e.state, e.conclusionReason ?? 'USER_REQUESTED', e.runId]];
     }
   }
   for (const r of Object.values(state.runs)) {

@@ -1,6 +1,14 @@
 // The engine's state model: plain JSON, so the state is saved and loaded as is. Times are epoch ms.
 
-import type { DirectMergeMode, MergeMethod, OptimizationMode, PrState, QueueMode, QueueStateName, RequestableQueueState } from '../../domain/vocabulary.js';
+import type {
+  DirectMergeMode,
+  MergeMethod,
+  OptimizationMode,
+  PrState,
+  QueueMode,
+  QueueStateName,
+  RequestableQueueState,
+} from '../../domain/vocabulary.js';
 
 export const RUN_OUTCOMES = ['pass', 'fail', 'hang'] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];

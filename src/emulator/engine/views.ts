@@ -2,7 +2,15 @@
 // spelling is the server's business (http/wire.ts).
 import { fakePrFor, readinessOf, type Core, type Readiness } from './lifecycle.js';
 import type { PrState, QueueStateName } from '../../domain/vocabulary.js';
-import { testBranchOf, type Entry, type QueueConfig, type QueueRecord, type RepoRef, type RunStatus, type TestRun } from './types.js';
+import {
+  testBranchOf,
+  type Entry,
+  type QueueConfig,
+  type QueueRecord,
+  type RepoRef,
+  type RunStatus,
+  type TestRun,
+} from './types.js';
 
 export interface EntryView {
   id: string;

@@ -42,7 +42,12 @@ export const apiRoutes: Route[] = [
   route('POST', '/v1/listPullRequests', s.listPullRequestsRequest, false, (c, b) => {
     const { since, until, ...rest } = b;
     const page = c.engine.listPullRequests({ ...rest, since: time(since), until: time(until) }, c.now);
-    return { json: { pullRequests: page.pullRequests.map(wireEntry), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) } };
+    return {
+      json: {
+        pullRequests: page.pullRequests.map(wireEntry),
+        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+      },
+    };
   }),
   route('POST', '/v1/listMergeQueueTestingResults', s.testingResultsRequest, false, (c, b) => {
     const { since, until, ...rest } = b;

@@ -10,7 +10,8 @@ import { HttpError } from './respond.js';
 
 export const BODY_LIMIT = 20 * 1024 * 1024;
 
-const tooLarge = (limit: number) => new HttpError(413, `request body is larger than the ${limit / (1024 * 1024)} MiB limit`);
+const tooLarge = (limit: number) =>
+  new HttpError(413, `request body is larger than the ${limit / (1024 * 1024)} MiB limit`);
 
 export function readBody(req: IncomingMessage, limit = BODY_LIMIT): Promise<Buffer> {
   const declared = req.headers['content-length'];

@@ -37,11 +37,17 @@ export const controlRoutes: Route[] = [
   })),
   route('POST', '/_emulator/clock/advance', s.advanceRequest, true, (c, b) => {
     if (c.clock.kind !== 'manual') {
-      throw new HttpError(400, 'the emulator runs on the real clock; start it with --clock manual to advance time by hand');
+      throw new HttpError(
+        400,
+        'the emulator runs on the real clock; start it with --clock manual to advance time by hand',
+      );
     }
     const to = c.engine.now + Math.round(b.minutes * 60_000);
     if (!(to <= CLOCK_HORIZON)) {
-      throw new HttpError(400, `minutes: advancing ${b.minutes} minutes would move the clock past ${iso(CLOCK_HORIZON)}, the latest time the emulator keeps`);
+      throw new HttpError(
+        400,
+        `minutes: advancing ${b.minutes} minutes would move the clock past ${iso(CLOCK_HORIZON)}, the latest time the emulator keeps`,
+      );
     }
     const now = c.engine.advance(to);
     return { json: { now: iso(now) } };

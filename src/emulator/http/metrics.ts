@@ -11,7 +11,9 @@ export const DURATION_BUCKETS = [60, 300, 600, 900, 1800, 3600, 5400, 7200];
 
 export async function renderMetrics(snapshots: QueueMetricsSnapshot[]): Promise<string> {
   // prom-client is CommonJS; through the bundle its exports sit on `default`.
-  const promClient = (await import('prom-client')) as typeof import('prom-client') & { default?: typeof import('prom-client') };
+  const promClient = (await import('prom-client')) as typeof import('prom-client') & {
+    default?: typeof import('prom-client');
+  };
   const { Registry, Gauge, Histogram } = promClient.default ?? promClient;
   const registers = [new Registry()];
   // Trunk labels a series by owner/name only; when a scrape holds queues of more than one host,
@@ -29,8 +31,12 @@ export async function renderMetrics(snapshots: QueueMetricsSnapshot[]): Promise<
     registers,
   });
   const restarts = gauge('mq_pr_restarts_1h_total', 'PR restarts in last hour');
-  const histogram = (name: string, help: string) => new Histogram({ name, help, labelNames, buckets: DURATION_BUCKETS, registers });
-  const wait = histogram('mq_pr_wait_duration_1h_seconds', 'Time PRs waited in the queue before testing started, last hour');
+  const histogram = (name: string, help: string) =>
+    new Histogram({ name, help, labelNames, buckets: DURATION_BUCKETS, registers });
+  const wait = histogram(
+    'mq_pr_wait_duration_1h_seconds',
+    'Time PRs waited in the queue before testing started, last hour',
+  );
   const test = histogram('mq_pr_test_duration_1h_seconds', 'Time PRs spent testing, last hour');
   const inQueue = histogram('mq_pr_time_in_queue_1h_seconds', 'Time from entering to leaving the queue, last hour');
 
@@ -44,7 +50,8 @@ export async function renderMetrics(snapshots: QueueMetricsSnapshot[]): Promise<
     depth.set(labels, s.depth);
     awaiting.set(labels, s.awaitingMergeability);
     slots.set(labels, s.testingSlots);
-    for (const c of ['merged', 'failed', 'cancelled'] as const) conclusions.set({ ...labels, conclusion: c }, s.conclusions[c]);
+    for (const c of ['merged', 'failed', 'cancelled'] as const)
+      conclusions.set({ ...labels, conclusion: c }, s.conclusions[c]);
     restarts.set(labels, s.restarts);
     for (const [h, values] of [
       [wait, s.waitSeconds],
@@ -60,7 +67,8 @@ export async function renderMetrics(snapshots: QueueMetricsSnapshot[]): Promise<
       depth.set(b, s.bisection.depth);
       awaiting.set(b, 0);
       slots.set(b, s.bisection.testingSlots);
-      for (const c of ['merged', 'failed', 'cancelled'] as const) conclusions.set({ ...b, conclusion: c }, c === 'failed' ? s.bisection.failed : 0);
+      for (const c of ['merged', 'failed', 'cancelled'] as const)
+        conclusions.set({ ...b, conclusion: c }, c === 'failed' ? s.bisection.failed : 0);
       restarts.set(b, s.bisection.restarts);
     }
   }

@@ -30,7 +30,9 @@ export class ReadCache {
 
   get(key: string): string | undefined {
     const a = this.answers.get(key);
-    return a !== undefined && a.generation === this.generation && a.changes === this.engine.changes ? a.text : undefined;
+    return a !== undefined && a.generation === this.generation && a.changes === this.engine.changes
+      ? a.text
+      : undefined;
   }
 
   /** The state as of now: an answer computed from here on is kept only if nothing changed meanwhile. */

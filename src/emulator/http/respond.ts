@@ -59,6 +59,11 @@ export function sendWithDate(res: ServerResponse, reply: Reply, date: string | u
   res.end(body);
 }
 
-export function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+export function sendError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   send(res, { status, text: message }, headers);
 }

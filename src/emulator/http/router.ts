@@ -22,7 +22,8 @@ function findRoute(pathname: string, method: string): Found {
   for (const r of ROUTES) {
     const m = r.path.exec(pathname);
     if (!m) continue;
-    if (r.method === method || (method === 'HEAD' && r.method === 'GET')) return { route: r, params: m.slice(1), allowed };
+    if (r.method === method || (method === 'HEAD' && r.method === 'GET'))
+      return { route: r, params: m.slice(1), allowed };
     allowed.push(r.method);
   }
   return { params: [], allowed };

@@ -40,7 +40,8 @@ const nonEmpty = () => str().min(1, { error: 'expected a non-empty string' });
 /** A string of at most `max` characters (UTF-16 units, as JavaScript counts them). */
 const upTo = (max: number) => str().max(max, { error: `expected at most ${max} characters` });
 const name = () => nonEmpty().max(LIMITS.name, { error: `expected at most ${LIMITS.name} characters` });
-const isoTime = () => upTo(LIMITS.time).refine((v) => !Number.isNaN(Date.parse(v)), { error: 'expected an ISO-8601 date-time' });
+const isoTime = () =>
+  upTo(LIMITS.time).refine((v) => !Number.isNaN(Date.parse(v)), { error: 'expected an ISO-8601 date-time' });
 const bool = () => z.boolean({ error: 'expected true or false' });
 function int(min: number, max: number) {
   const error = `expected integer ${min}..${max}`;
@@ -101,7 +102,10 @@ export const submitRequest = obj({
 
 export const impactedTargetsRequest = obj({
   ...queueRef,
-  pr: obj({ number: prNumber(1), sha: nonEmpty().max(LIMITS.sha, { error: `expected at most ${LIMITS.sha} characters` }) }),
+  pr: obj({
+    number: prNumber(1),
+    sha: nonEmpty().max(LIMITS.sha, { error: `expected at most ${LIMITS.sha} characters` }),
+  }),
   impactedTargets: z.union(
     [
       // "IMPACTS_ALL" is the 2024 spelling of the same thing (trunk-wire §1.5).
@@ -174,7 +178,10 @@ export const fakePrRequest = obj({
   mergeable: bool().optional(),
   breaksBuild: bool().optional(),
   outcomes: z.array(oneOf(RUN_OUTCOMES), { error: 'expected an array of "pass", "fail", "hang"' }).optional(),
-  testMinutes: z.number({ error: 'expected a number of minutes greater than 0' }).positive({ error: 'expected a number of minutes greater than 0' }).optional(),
+  testMinutes: z
+    .number({ error: 'expected a number of minutes greater than 0' })
+    .positive({ error: 'expected a number of minutes greater than 0' })
+    .optional(),
   upToDate: bool().optional(),
 });
 

@@ -161,7 +161,8 @@ export function wireTimeline(items: TimelineItemView[], repo: RepoRef): WireTime
       detail.testBranchUrl = branchUrl(repo, t.run.testBranch);
     }
     if (t.state === 'failed') {
-      detail.failureCausingStatuses = t.run && t.reason === 'TEST_RUN_REQUIRED_STATUS_FAILED' ? [...t.run.requiredStatuses] : [];
+      detail.failureCausingStatuses =
+        t.run && t.reason === 'TEST_RUN_REQUIRED_STATUS_FAILED' ? [...t.run.requiredStatuses] : [];
     }
     out.push({
       timestamp: iso(t.at),
@@ -183,7 +184,11 @@ function timelineRun(r: RunDetailsView, repo: RepoRef): WireTimelineRun {
     status: r.status,
     isBisection: r.isBisection,
     requiredStatuses: [...r.requiredStatuses],
-    testedPullRequests: r.testedPullRequests.map((p) => ({ prNumber: p.prNumber, prUrl: prUrl(repo, p.prNumber), title: p.title })),
+    testedPullRequests: r.testedPullRequests.map((p) => ({
+      prNumber: p.prNumber,
+      prUrl: prUrl(repo, p.prNumber),
+      title: p.title,
+    })),
   };
 }
 
@@ -235,7 +240,13 @@ function checkRun(r: RunView, name: string): { name: string; url: string; status
   const url = checkUrl(r.id);
   if (r.status === 'in_progress') return { name, url, status: 'IN_PROGRESS' };
   const conclusion =
-    r.status === 'succeeded' ? 'SUCCESS' : r.status === 'cancelled' ? 'CANCELLED' : r.failureReason === 'TEST_RUN_TIMEOUT' ? 'TIMED_OUT' : 'FAILURE';
+    r.status === 'succeeded'
+      ? 'SUCCESS'
+      : r.status === 'cancelled'
+        ? 'CANCELLED'
+        : r.failureReason === 'TEST_RUN_TIMEOUT'
+          ? 'TIMED_OUT'
+          : 'FAILURE';
   return { name, url, status: 'COMPLETED', conclusion };
 }
 
@@ -254,7 +265,11 @@ export function wireTestingDetails(r: RunDetailsView): Record<string, unknown> {
       url: checkUrl(r.id),
       state: STATUS_CHECK_STATE[r.status],
     })),
-    testedPullRequests: r.testedPullRequests.map((p) => ({ prNumber: p.prNumber, prUrl: prUrl(r.repo, p.prNumber), title: p.title })),
+    testedPullRequests: r.testedPullRequests.map((p) => ({
+      prNumber: p.prNumber,
+      prUrl: prUrl(r.repo, p.prNumber),
+      title: p.title,
+    })),
     ...(r.impactedTargets ? { impactedTargets: [...r.impactedTargets] } : {}),
     ...(r.impactedTargetsForTestedPrs ? { impactedTargetsForTestedPrs: [...r.impactedTargetsForTestedPrs] } : {}),
     dependentPrs: [...r.basePrNumbers],

@@ -20,7 +20,11 @@ export interface ApiKey {
 export const newKeyValue = (): string => `trunk_v2_${randomBytes(24).toString('hex')}`;
 
 /** The key every emulator has: every permission, the value given or a fresh one. */
-export const defaultApiKey = (key?: string): ApiKey => ({ name: 'default', key: key ?? newKeyValue(), permissions: [...PERMISSIONS] });
+export const defaultApiKey = (key?: string): ApiKey => ({
+  name: 'default',
+  key: key ?? newKeyValue(),
+  permissions: [...PERMISSIONS],
+});
 
 /** `NAME=PERMS` (comma-separated permissions, `all` or `none`) as a key with a fresh value. */
 export function parseApiKeySpec(spec: string): ApiKey {
@@ -30,7 +34,8 @@ export function parseApiKeySpec(spec: string): ApiKey {
     .split(',')
     .map((p) => p.trim())
     .filter((p) => p !== '');
-  if (list.length === 1 && list[0] === 'all') return { name: m[1] as string, key: newKeyValue(), permissions: [...PERMISSIONS] };
+  if (list.length === 1 && list[0] === 'all')
+    return { name: m[1] as string, key: newKeyValue(), permissions: [...PERMISSIONS] };
   if (list.length === 1 && list[0] === 'none') return { name: m[1] as string, key: newKeyValue(), permissions: [] };
   for (const p of list) {
     if (!(PERMISSIONS as readonly string[]).includes(p)) {
@@ -58,6 +63,9 @@ export function authenticate(req: IncomingMessage, keys: readonly ApiKey[]): Api
 
 export function requirePermission(key: ApiKey, perm: Permission, what: string): void {
   if (!key.permissions.includes(perm)) {
-    throw new V2Error('INSUFFICIENT_PERMISSIONS', `API key "${key.name}" lacks the ${perm} permission needed to ${what}`);
+    throw new V2Error(
+      'INSUFFICIENT_PERMISSIONS',
+      `API key "${key.name}" lacks the ${perm} permission needed to ${what}`,
+    );
   }
 }

@@ -34,7 +34,9 @@ const patchBody = z.strictObject({
   areStateLabelsEnabled: bool(),
   requiredStatuses: z.optional(z.nullable(z.array(z.string().min(1).max(255)).max(100))),
   allowedBotSubmitters: z.optional(z.array(z.string().min(1)).max(100)),
-  batchingRules: z.optional(z.array(z.strictObject({ targetPattern: z.string(), policy: z.enum(['isolate']) })).max(100)),
+  batchingRules: z.optional(
+    z.array(z.strictObject({ targetPattern: z.string(), policy: z.enum(['isolate']) })).max(100),
+  ),
   directMergeMode: z.optional(z.enum(['off', 'always'])),
   optimizationMode: z.optional(z.enum(['off', 'bisectionSkipRedundantTests'])),
   mergeMethod: z.optional(z.enum(['mergeCommit', 'squash', 'rebase'])),
@@ -87,7 +89,10 @@ function toUpdate(patch: z.output<typeof patchBody>, q: QueueRecord): QueueUpdat
   if (patch.bisectionConcurrency !== undefined) {
     if (patch.bisectionConcurrency > 0) update.bisectionConcurrency = patch.bisectionConcurrency;
     else if (q.config.bisectionConcurrency !== null) {
-      throw new V2Error('VALIDATION_FAILED', 'bisectionConcurrency: the emulator cannot set 0 back once a value is set');
+      throw new V2Error(
+        'VALIDATION_FAILED',
+        'bisectionConcurrency: the emulator cannot set 0 back once a value is set',
+      );
     }
   }
   if (patch.optimizationMode !== undefined) update.optimizationMode = snake(patch.optimizationMode);
@@ -99,7 +104,8 @@ function toUpdate(patch: z.output<typeof patchBody>, q: QueueRecord): QueueUpdat
 }
 
 function notSwitching(q: QueueRecord): void {
-  if (q.switching !== null) throw new V2Error('MODE_CHANGE_IN_PROGRESS', 'the merge queue is switching modes; try again when it is done');
+  if (q.switching !== null)
+    throw new V2Error('MODE_CHANGE_IN_PROGRESS', 'the merge queue is switching modes; try again when it is done');
 }
 
 async function update(c: V2Context, q: QueueRecord, u: QueueUpdate): Promise<void> {

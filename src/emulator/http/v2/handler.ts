@@ -38,7 +38,12 @@ export interface V2Options {
 
 export function v2Handler(opts: V2Options) {
   const repos = new Map<string, RepoRef>();
-  return async (req: IncomingMessage, res: ServerResponse, at: number, headers: Record<string, string>): Promise<void> => {
+  return async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    at: number,
+    headers: Record<string, string>,
+  ): Promise<void> => {
     const all = { ...headers, 'x-request-id': randomUUID() };
     try {
       const url = parseUrl(req.url ?? '/');
@@ -56,7 +61,8 @@ export function v2Handler(opts: V2Options) {
         return true;
       });
       if (!route) {
-        if (allowed.length > 0) throw new V2Error('VALIDATION_FAILED', `method ${method} not allowed; use ${allowed.join(', ')}`);
+        if (allowed.length > 0)
+          throw new V2Error('VALIDATION_FAILED', `method ${method} not allowed; use ${allowed.join(', ')}`);
         throw new V2Error('NOT_FOUND', `no such endpoint: ${url.pathname.slice(0, 200)}`);
       }
       const key = authenticate(req, opts.keys);
@@ -81,7 +87,10 @@ export function v2Handler(opts: V2Options) {
       // Durability failures (503) and oversized bodies (413, plain text) stay the server's.
       if (err instanceof DurabilityError || (err instanceof HttpError && err.status !== 400)) throw err;
       const e = asV2(err);
-      if (e.code === 'INTERNAL_ERROR') opts.log(`mq emulator: internal error on ${req.method ?? ''} ${req.url ?? ''}: ${(err as Error).stack ?? String(err)}`);
+      if (e.code === 'INTERNAL_ERROR')
+        opts.log(
+          `mq emulator: internal error on ${req.method ?? ''} ${req.url ?? ''}: ${(err as Error).stack ?? String(err)}`,
+        );
       send(res, { status: e.status, json: envelope(e.code, e.message) }, { ...all, ...e.headers });
     }
   };

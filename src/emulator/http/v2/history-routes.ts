@@ -34,7 +34,10 @@ export const historyRoutes: V2Route[] = [
         const { total } = c.engine.listTestingResults({ ...window, offset: 0, take: 1 }, c.now);
         const end = total - req.start;
         const start = Math.max(0, end - req.limit);
-        const rows = end > 0 ? c.engine.listTestingResults({ ...window, offset: start, take: end - start }, c.now).results.reverse() : [];
+        const rows =
+          end > 0
+            ? c.engine.listTestingResults({ ...window, offset: start, take: end - start }, c.now).results.reverse()
+            : [];
         return { json: pageAnswer(req, total, rows.map(v2TestingResult), rawUntil === null ? until : undefined) };
       } catch (err) {
         throw err instanceof EngineError ? fromEngine(err) : err;

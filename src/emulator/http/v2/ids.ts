@@ -37,14 +37,20 @@ export function queueId(q: Pick<QueueRecord, 'key' | 'createdAt'>): string {
  * A repository by id among those the state names (queues, fake PRs) and `extra` (resolved by URL);
  * `createdAt` is its oldest queue's creation, else null.
  */
-export function findRepository(state: EngineState, id: string, extra: Iterable<RepoRef> = []): { repo: RepoRef; createdAt: number | null } | undefined {
+export function findRepository(
+  state: EngineState,
+  id: string,
+  extra: Iterable<RepoRef> = [],
+): { repo: RepoRef; createdAt: number | null } | undefined {
   let found: { repo: RepoRef; createdAt: number | null } | undefined;
   for (const q of Object.values(state.queues)) {
     if (repositoryId(q.repo) !== id) continue;
-    if (!found || found.createdAt === null || q.createdAt < found.createdAt) found = { repo: q.repo, createdAt: q.createdAt };
+    if (!found || found.createdAt === null || q.createdAt < found.createdAt)
+      found = { repo: q.repo, createdAt: q.createdAt };
   }
   if (found) return found;
-  for (const p of Object.values(state.fakePrs)) if (repositoryId(p.repo) === id) return { repo: p.repo, createdAt: null };
+  for (const p of Object.values(state.fakePrs))
+    if (repositoryId(p.repo) === id) return { repo: p.repo, createdAt: null };
   for (const r of extra) if (repositoryId(r) === id) return { repo: r, createdAt: null };
   return undefined;
 }

@@ -29,7 +29,12 @@ export const orderRoute: V2Route = {
     const q = queueOf(c);
     const { entries } = c.engine.getQueue(ref(q), c.now);
     const graph = q.config.mode === 'parallel';
-    const batches: Array<{ verificationRunId: string; state: string; isBisection: boolean; pullRequests: ReturnType<typeof queued>[] }> = [];
+    const batches: Array<{
+      verificationRunId: string;
+      state: string;
+      isBisection: boolean;
+      pullRequests: ReturnType<typeof queued>[];
+    }> = [];
     const pending: unknown[] = [];
     // v1's list holds admitted PRs only; the rest wait in submission order.
     const awaiting = Object.values(q.entries)
@@ -52,7 +57,12 @@ export const orderRoute: V2Route = {
         if (last && last.verificationRunId === e.runId) last.pullRequests.push(queued(q, v));
         else {
           const run = c.engine.state.runs[e.runId];
-          batches.push({ verificationRunId: e.runId, state: v2EntryState(v.state), isBisection: run?.isBisection ?? false, pullRequests: [queued(q, v)] });
+          batches.push({
+            verificationRunId: e.runId,
+            state: v2EntryState(v.state),
+            isBisection: run?.isBisection ?? false,
+            pullRequests: [queued(q, v)],
+          });
         }
       }
       ahead.push({ v, e });

@@ -65,7 +65,9 @@ export function page<T, R>(url: URL, op: string, filter: string, rows: T[], rend
 }
 
 function mintCursor(op: string, filter: string, offset: number, fixed?: number): string {
-  return Buffer.from(JSON.stringify(fixed === undefined ? [op, filter, offset] : [op, filter, offset, fixed])).toString('base64url');
+  return Buffer.from(JSON.stringify(fixed === undefined ? [op, filter, offset] : [op, filter, offset, fixed])).toString(
+    'base64url',
+  );
 }
 
 function readCursor(cursor: string, op: string, filter: string): [number, number | undefined] {
@@ -82,7 +84,11 @@ function readCursor(cursor: string, op: string, filter: string): [number, number
     Number.isSafeInteger(p[2]) &&
     p[2] >= 0 &&
     (p.length === 3 || (p.length === 4 && Number.isSafeInteger(p[3])));
-  if (!ok) throw new V2Error('INVALID_CURSOR', 'cursor: not a cursor this operation and filter minted; pass nextCursor back verbatim');
+  if (!ok)
+    throw new V2Error(
+      'INVALID_CURSOR',
+      'cursor: not a cursor this operation and filter minted; pass nextCursor back verbatim',
+    );
   const [, , offset, fixed] = p as [string, string, number, number?];
   return [offset, fixed];
 }

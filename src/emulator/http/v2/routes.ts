@@ -81,7 +81,8 @@ export const v2Routes: V2Route[] = [
       c.engine.advance(c.now);
       const repoId = c.url.searchParams.get('repositoryId');
       const branch = c.url.searchParams.get('targetBranch');
-      if (branch !== null && repoId === null) throw new V2Error('VALIDATION_FAILED', 'targetBranch: needs repositoryId');
+      if (branch !== null && repoId === null)
+        throw new V2Error('VALIDATION_FAILED', 'targetBranch: needs repositoryId');
       const rows = Object.values(c.engine.state.queues)
         .filter((q) => (repoId === null || repositoryId(q.repo) === repoId) && (branch === null || q.branch === branch))
         .sort((a, b) => a.createdAt - b.createdAt || queueId(a).localeCompare(queueId(b)));
@@ -98,8 +99,10 @@ export const v2Routes: V2Route[] = [
       const found = findRepository(c.engine.state, b.repositoryId, c.repos.values());
       if (!found) throw new V2Error('REPOSITORY_NOT_FOUND', `no repository has id ${b.repositoryId}`);
       const id = repositoryId(found.repo);
-      const existing = () => Object.values(c.engine.state.queues).find((q) => q.branch === b.targetBranch && repositoryId(q.repo) === id);
-      if (existing()) throw new V2Error('QUEUE_ALREADY_EXISTS', `a merge queue already exists for branch ${b.targetBranch}`);
+      const existing = () =>
+        Object.values(c.engine.state.queues).find((q) => q.branch === b.targetBranch && repositoryId(q.repo) === id);
+      if (existing())
+        throw new V2Error('QUEUE_ALREADY_EXISTS', `a merge queue already exists for branch ${b.targetBranch}`);
       const input = {
         repo: found.repo,
         targetBranch: b.targetBranch,
@@ -136,7 +139,8 @@ export const v2Routes: V2Route[] = [
       if (b.priorityValue !== undefined && b.priorityName !== undefined) {
         throw new V2Error('VALIDATION_FAILED', 'priorityValue, priorityName: send one, not both');
       }
-      if (b.priorityValue !== undefined || b.priorityName !== undefined) requirePermission(c.key, 'priority', 'set a priority');
+      if (b.priorityValue !== undefined || b.priorityName !== undefined)
+        requirePermission(c.key, 'priority', 'set a priority');
       if (b.allowBatching === false) requirePermission(c.key, 'skipBatching', 'skip batching');
       if (b.direct !== undefined) requirePermission(c.key, 'direct', 'send a pull request direct to the queue');
       const q = queueOf(c);
@@ -163,7 +167,8 @@ export const v2Routes: V2Route[] = [
       const wanted = states === null ? null : new Set(states.split(','));
       const known = PR_STATES.map(v2EntryState);
       for (const w of wanted ?? []) {
-        if (!known.includes(w)) throw new V2Error('VALIDATION_FAILED', `state: expected comma-separated ${known.join(', ')}`);
+        if (!known.includes(w))
+          throw new V2Error('VALIDATION_FAILED', `state: expected comma-separated ${known.join(', ')}`);
       }
       const rows = Object.values(q.entries)
         .filter((e) => wanted === null || wanted.has(v2EntryState(e.state)))
@@ -213,7 +218,8 @@ export const v2Routes: V2Route[] = [
     async handle(c) {
       requirePermission(c.key, 'merge', 'dequeue pull requests');
       const { q, number } = prOf(c);
-      if (!q.entries[String(number)]?.live) throw new V2Error('PR_NOT_IN_ACTIVE_STATE', `pull request #${number} is not queued`);
+      if (!q.entries[String(number)]?.live)
+        throw new V2Error('PR_NOT_IN_ACTIVE_STATE', `pull request #${number} is not queued`);
       await c.change('/v1/cancelPullRequest', { ...ref(q), pr: { number } });
       return { json: prAnswer(c, q, number) };
     },
@@ -227,7 +233,10 @@ export const v2Routes: V2Route[] = [
       const e = q.entries[String(number)];
       if (!e?.live) throw new V2Error('PR_NOT_IN_ACTIVE_STATE', `pull request #${number} is not queued`);
       if (e.state !== 'testing' && e.state !== 'pending_failure') {
-        throw new V2Error('PR_TESTS_NOT_RESTARTABLE', `pull request #${number} is ${e.state}; only testing or pendingFailure entries restart`);
+        throw new V2Error(
+          'PR_TESTS_NOT_RESTARTABLE',
+          `pull request #${number} is ${e.state}; only testing or pendingFailure entries restart`,
+        );
       }
       await c.change('/v1/restartTestsOnPullRequest', { ...ref(q), pr: { number } });
       return { json: prAnswer(c, q, number) };

@@ -32,14 +32,16 @@ export const targetsRoute: V2Route = {
   async handle(c) {
     requirePermission(c.key, 'merge', 'upload impacted targets');
     const b = parse(body, c.body);
-    if ((b.number === undefined) === (b.branch === undefined)) throw new V2Error('VALIDATION_FAILED', 'number, branch: send exactly one');
+    if ((b.number === undefined) === (b.branch === undefined))
+      throw new V2Error('VALIDATION_FAILED', 'number, branch: send exactly one');
     if ((b.impactedTargets === undefined) === (b.impactsAllTargets === undefined)) {
       throw new V2Error('VALIDATION_FAILED', 'impactedTargets, impactsAllTargets: send exactly one');
     }
     const found = findRepository(c.engine.state, b.repositoryId, c.repos.values());
     if (!found) throw new V2Error('REPOSITORY_NOT_FOUND', `no repository has id ${b.repositoryId}`);
     const number = b.number ?? Number(/^pr-([1-9]\d{0,7})$/.exec(b.branch ?? '')?.[1] ?? Number.NaN);
-    if (!Number.isInteger(number)) throw new V2Error('PR_NOT_FOUND', `no pull request has head branch ${b.branch ?? ''}`);
+    if (!Number.isInteger(number))
+      throw new V2Error('PR_NOT_FOUND', `no pull request has head branch ${b.branch ?? ''}`);
     const input = {
       repo: found.repo,
       targetBranch: b.targetBranch,

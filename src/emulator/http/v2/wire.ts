@@ -79,7 +79,12 @@ export function v2Queue(q: QueueRecord) {
 }
 
 export function v2StateChange(q: QueueRecord) {
-  return { id: queueId(q), state: v2QueueState(q.state), mode: v2Mode(q.config.mode), pullRequestsUrl: pullRequestsPath(q) };
+  return {
+    id: queueId(q),
+    state: v2QueueState(q.state),
+    mode: v2Mode(q.config.mode),
+    pullRequestsUrl: pullRequestsPath(q),
+  };
 }
 
 const MERGEABILITY = { mergeable: 'mergeable', not_mergeable: 'notMergeable', unspecified: 'unspecified' } as const;
