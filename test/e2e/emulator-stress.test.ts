@@ -139,12 +139,20 @@ describe('emulator under load and faults', () => {
     expect(acked.filter((n) => !listedSet.has(n))).toEqual([]);
     expect(listed.filter((n) => !sent.has(n))).toEqual([]);
 
-    // Merge order follows queue order in every snapshot the clients took.
-    const merged = await listAll(c, 'merged');
+    // Merge order follows queue order in every snapshot the clients took. A fast machine ends the
+    // load before many runs finish: the resumed queue gets up to 20 s to merge enough to check.
+    let merged = await listAll(c, 'merged');
+    for (
+      const end = Date.now() + 20_000;
+      merged.length <= 10 && Date.now() < end;
+      merged = await listAll(c, 'merged')
+    ) {
+      await new Promise((r) => setTimeout(r, 200));
+    }
     const mergedAt = new Map(merged.map((p) => [p.prNumber, Date.parse(p.stateChangedAt)]));
     const order = checkMergeOrder(stats.snapshots, ledger, mergedAt);
     expect(order.violations).toEqual([]);
-    // The check had something to check: runs finished and merged during the load.
+    // The check had something to check.
     expect(merged.length).toBeGreaterThan(10);
     expect(order.pairs).toBeGreaterThan(50);
 
