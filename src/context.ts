@@ -201,7 +201,7 @@ export class Context {
   }
 }
 
-/** The per-request limit: MQ_TIMEOUT, else 30 s. --timeout sets it too, except for waits, where it bounds the whole wait. */
+/** The per-request limit: MQ_TIMEOUT, else 30 s. --timeout sets it too, except for waits (there it bounds the wait). */
 export function requestTimeoutMs(options: GlobalOptions, env: NodeJS.ProcessEnv, waiting: boolean): number {
   const flag = waiting ? undefined : options.timeout;
   const raw = flag ?? (env.MQ_TIMEOUT || undefined);

@@ -65,7 +65,7 @@ export class MqError extends Error {
   /** The brand of this class (class names do not survive minification). */
   static readonly brand: string = 'MqError';
   static override [Symbol.hasInstance](value: unknown): boolean {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass being checked (UsageError, ApiError, ...), not MqError
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass checked (UsageError, ...), not MqError
     return hasBrand(value, this.brand);
   }
   readonly [KINDS]: string[] = ['MqError'];

@@ -47,7 +47,7 @@ interface PullRequestEvent {
   issue?: { number?: unknown; pull_request?: unknown };
 }
 
-/** One of the CLI's checks (src/api/connection-checks.ts); its refusal, with its exit code and hints, as an InputError. */
+/** A CLI check (src/api/connection-checks.ts); its refusal, with exit code and hints, as an InputError. */
 function shared<T>(check: () => T): T {
   try {
     return check();
@@ -224,7 +224,8 @@ export function readInputs(wf: Workflow, env: NodeJS.ProcessEnv): ActionInputs {
     const sha = wf.input('sha') || (typeof headSha === 'string' ? headSha : '');
     if (sha === '')
       throw new InputError(
-        "input sha: the head commit SHA of the PR is needed to upload impacted targets (it defaults to the pull_request event's head SHA)",
+        'input sha: the head commit SHA of the PR is needed to upload impacted targets (it defaults to the ' +
+          "pull_request event's head SHA)",
       );
     if (!COMMIT_SHA.test(sha)) {
       throw new InputError(`input sha: ${JSON.stringify(sha)} is not a commit SHA; expected 7 to 64 hex digits`);
@@ -242,7 +243,8 @@ export function readInputs(wf: Workflow, env: NodeJS.ProcessEnv): ActionInputs {
         text = readFileSync(file, 'utf8');
       } catch (err) {
         throw new InputError(
-          `input impacted-targets-file: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+          `input impacted-targets-file: cannot read ${file} ` +
+            `(${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
         );
       }
       impactedTargets = parseTargetsText(text, `input impacted-targets-file: ${file}`);

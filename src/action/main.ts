@@ -80,8 +80,10 @@ function headline(inputs: ActionInputs, outcome: string, state: string): string 
       return `⏳ ${pr} still ${state || 'unknown'} at the timeout`;
     case 'submitted':
       return `➡️ ${pr} submitted (state ${state || 'unknown'})`;
-    case 'targets uploaded':
-      return `⬆️ impacted targets of ${pr} uploaded as fork run ${inputs.forkedWorkflowRunId}; not submitted (no token)`;
+    case 'targets uploaded': {
+      const run = inputs.forkedWorkflowRunId;
+      return `⬆️ impacted targets of ${pr} uploaded as fork run ${run}; not submitted (no token)`;
+    }
     default:
       return `❌ ${pr}: ${outcome}`;
   }
@@ -115,7 +117,8 @@ export function summaryOf(
     out.push('#### Transitions', '', '| At | From | To | After |', '| --- | --- | --- | --- |');
     for (const t of transitions) {
       out.push(
-        `| ${safeMarkdown(t.at)} | ${safeMarkdown(t.from ?? '—')} | ${safeMarkdown(t.to)} | ${t.afterMs === null ? '' : formatDuration(t.afterMs)} |`,
+        `| ${safeMarkdown(t.at)} | ${safeMarkdown(t.from ?? '—')} | ${safeMarkdown(t.to)} ` +
+          `| ${t.afterMs === null ? '' : formatDuration(t.afterMs)} |`,
       );
     }
     out.push('');
@@ -206,7 +209,8 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
     }
 
     group(
-      `Wait for ${label} (timeout ${formatDuration(inputs.timeoutMs)}, polling every ${formatDuration(inputs.intervalMs)})`,
+      `Wait for ${label} (timeout ${formatDuration(inputs.timeoutMs)}, polling ` +
+        `every ${formatDuration(inputs.intervalMs)})`,
     );
     const result = await client.waitForPr({
       ...prRef,
@@ -245,10 +249,12 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
       const checks = failing.length > 0 ? `; failing checks: ${failing.map((c) => c.name).join(', ')}` : '';
       const why =
         result.outcome === 'timeout'
-          ? `${label} is still ${state || 'unknown'} after ${formatDuration(result.waitedMs)} (timeout ${formatDuration(inputs.timeoutMs)}); it stays in the queue`
+          ? `${label} is still ${state || 'unknown'} after ${formatDuration(result.waitedMs)} ` +
+            `(timeout ${formatDuration(inputs.timeoutMs)}); it stays in the queue`
           : result.outcome === 'left_queue'
             ? `${label} is no longer in the merge queue (state ${state || 'unknown'}) and did not merge`
-            : `${label} ${result.outcome === 'failed' ? 'failed' : 'was cancelled'} in the merge queue${testRun ? ` (test run ${testRun})` : ''}${checks}`;
+            : `${label} ${result.outcome === 'failed' ? 'failed' : 'was cancelled'} ` +
+              `in the merge queue${testRun ? ` (test run ${testRun})` : ''}${checks}`;
       wf.error(why, result.outcome === 'timeout' ? 'mq: still in the queue' : 'mq: PR left the queue without merging');
     }
     return { exitCode: result.exitCode };

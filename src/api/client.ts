@@ -44,7 +44,8 @@ function decode<T>(schema: z.ZodMiniType<T>, body: string, what: string): T {
     throw new MqError(
       ExitCode.unexpected,
       what,
-      `the service sent something unexpected: not JSON${start ? ` (starts with ${JSON.stringify(start)})` : ' (empty body)'}`,
+      `the service sent something unexpected: not ` +
+        `JSON${start ? ` (starts with ${JSON.stringify(start)})` : ' (empty body)'}`,
       {
         hints: ['check that the API URL points at the merge queue service; rerun with --debug to see the response'],
       },

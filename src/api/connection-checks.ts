@@ -85,7 +85,8 @@ export function checkToken(token: string, source: string): string {
         ? 'a control character'
         : 'a non-ASCII character';
   throw new ConfigError(
-    `the API token from ${source} contains ${what} (U+${code.toString(16).toUpperCase().padStart(4, '0')}); a token is visible ASCII only`,
+    `the API token from ${source} contains ${what} ` +
+      `(U+${code.toString(16).toUpperCase().padStart(4, '0')}); a token is visible ASCII only`,
     {
       hints: ['copy the token again, without surrounding text or line breaks'],
     },

@@ -16,7 +16,7 @@ export function sendable(body: string | StreamBody | undefined): TransportBody |
   return typeof body === 'object' ? { length: body.length, chunks: body.open() } : body;
 }
 
-/** The answer's bytes as UTF-8 text, read up to `max` bytes (larger: the response is destroyed and an MqError thrown). */
+/** The answer as UTF-8 text, up to `max` bytes (larger: the response is destroyed and an MqError thrown). */
 export async function readText(res: TransportResponse, max: number, what: string): Promise<string> {
   const tooLarge = () => {
     res.destroy();

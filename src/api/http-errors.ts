@@ -39,7 +39,8 @@ export function checkWriteAnswer(res: HttpResponse, what: string): void {
   const why = html ? 'an HTML page, not an API answer' : `not JSON (starts with ${JSON.stringify(start)})`;
   throw new MqError(ExitCode.unexpected, what, `the service sent something unexpected: ${why}`, {
     hints: [
-      'check that the API URL (--api-url, MQ_API_URL or the profile) points at the merge queue service; rerun with --debug to see the answer',
+      'check that the API URL (--api-url, MQ_API_URL or the profile) points at the merge queue service; ' +
+        'rerun with --debug to see the answer',
     ],
   });
 }
@@ -89,7 +90,8 @@ export function statusError(spec: CallSpec, res: HttpResponse, retried: boolean,
   if (res.status === 404 && baseUrl && missingV1(baseUrl)) {
     const suggested = `${baseUrl.replace(/\/+$/, '')}/v1`;
     hints.push(
-      `the API URL ${baseUrl} does not end in /v1, where the service's endpoints are: try --api-url ${suggested} (or MQ_API_URL, or the profile's api-url)`,
+      `the API URL ${baseUrl} does not end in /v1, where the service's endpoints are: try ` +
+        `--api-url ${suggested} (or MQ_API_URL, or the profile's api-url)`,
     );
   }
   if (res.status === 401 || res.status === 403)
@@ -97,7 +99,8 @@ export function statusError(spec: CallSpec, res: HttpResponse, retried: boolean,
   if (res.status === 413) hints.push('the request body is over the service limit (20 MiB)');
   if (res.status >= 500 && !spec.idempotent) {
     hints.push(
-      'the service failed while handling this change, so it may or may not have taken effect: check (e.g. `mq status <pr>`) before trying again',
+      'the service failed while handling this change, so it may or may not have taken effect: check (e.g. ' +
+        '`mq status <pr>`) before trying again',
     );
   } else if (res.status === 429 || res.status >= 500) {
     hints.push(
@@ -127,7 +130,8 @@ export function networkError(
       `the proxy${proxy ? ` ${proxy}` : ''} refused the credentials (HTTP 407); nothing reached the service`,
       {
         hints: [
-          'check the user and password in HTTPS_PROXY / HTTP_PROXY (http://user:password@proxy:port), or bypass the proxy for this host with NO_PROXY',
+          'check the user and password in HTTPS_PROXY / HTTP_PROXY (http://user:password@proxy:port), or ' +
+            'bypass the proxy for this host with NO_PROXY',
         ],
         cause: error,
       },

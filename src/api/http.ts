@@ -62,7 +62,10 @@ export function clockWarning(at: number, offset: number, loopback: boolean): str
     return "the service's Date header names no time mq can use; times follow this machine's clock";
   if (loopback || Math.abs(offset) <= DAY_MS) return undefined;
   const days = Math.floor(Math.abs(offset) / DAY_MS);
-  return `the service's clock is ${days} day${days === 1 ? '' : 's'} ${offset > 0 ? 'ahead of' : 'behind'} this machine's; times follow the service's`;
+  return (
+    `the service's clock is ${days} day${days === 1 ? '' : 's'} ${offset > 0 ? 'ahead of' : 'behind'} this ` +
+    `machine's; times follow the service's`
+  );
 }
 
 function earliest(a: number | undefined, b: number | undefined): number | undefined {
@@ -254,7 +257,8 @@ export class HttpClient {
     const route = this.pickTransport(url);
     if (debug) {
       debug(
-        `> ${spec.method} ${url.href} (${route.name}${route.proxy ? `, through the proxy ${proxyLabel(route.proxy)}` : ''})`,
+        `> ${spec.method} ${url.href} ` +
+          `(${route.name}${route.proxy ? `, through the proxy ${proxyLabel(route.proxy)}` : ''})`,
       );
       for (const [k, v] of Object.entries(this.headers(spec, true))) debug(`> ${k}: ${v}`);
       if (typeof spec.body === 'object') debug(`> ${streamSummary(spec.body)}`);

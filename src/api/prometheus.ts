@@ -116,7 +116,8 @@ export function parseExposition(text: string): Family[] {
       if (!METRIC_TYPES.has(type)) {
         throw new ExpositionError(
           lineNo,
-          `unknown metric type ${quote(type)} for ${quote(name)}: expected counter, gauge, histogram, summary or untyped`,
+          `unknown metric type ${quote(type)} for ${quote(name)}: expected counter, gauge, histogram, ` +
+            `summary or untyped`,
           restStart + 1,
         );
       }
@@ -164,7 +165,8 @@ export function parseExposition(text: string): Family[] {
         throw new ExpositionError(
           lineNo,
           `sample ${quote(parsed.name)} does not fit ${describe(state)}: a summary has only ` +
-            `${quote(state.family.name)}, ${quote(`${state.family.name}_sum`)} and ${quote(`${state.family.name}_count`)} series`,
+            `${quote(state.family.name)}, ${quote(`${state.family.name}_sum`)} ` +
+            `and ${quote(`${state.family.name}_count`)} series`,
           start + 1,
         );
       }

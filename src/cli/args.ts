@@ -42,7 +42,8 @@ export function parsePriority(text: string): Priority {
   if ((PRIORITY_NAMES as readonly string[]).includes(t)) return t as Priority;
   if (/^\d+$/.test(t) && Number(t) <= 255) return Number(t);
   throw new UsageError(
-    `--priority: ${JSON.stringify(text)} is not a priority; expected ${PRIORITY_NAMES.join(', ')} or an integer from 0 to 255`,
+    `--priority: ${JSON.stringify(text)} is not a priority; expected ${PRIORITY_NAMES.join(', ')} or an ` +
+      `integer from 0 to 255`,
   );
 }
 

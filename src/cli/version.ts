@@ -1,6 +1,6 @@
 // `mq --version [--json]`, answered by main.ts before the CLI loads (and by run.ts); no imports.
 
-/** What a command line asks about the version: `plain` (`--version` alone), `json` (with --json or -o json), else null. */
+/** What argv asks about the version: `plain` (`--version` alone), `json` (with --json or -o json), else null. */
 export function versionRequest(argv: readonly string[]): 'plain' | 'json' | null {
   const i = argv.findIndex((a) => a === '--version' || a === '-V');
   if (i < 0) return null;

@@ -23,7 +23,8 @@ export function completionCommand(ctx: Context, program: () => Command): Command
   const cmd = new Command('completion')
     .summary('print the shell completion script for bash, zsh or fish')
     .description(
-      'Print a completion script. It completes commands, subcommands, flags, enum values (e.g. --mode single|parallel) and profile names.',
+      'Print a completion script. It completes commands, subcommands, flags, enum values (e.g. --mode ' +
+        'single|parallel) and profile names.',
     )
     .argument('<shell>', 'bash, zsh or fish')
     .action(

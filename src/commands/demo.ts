@@ -171,7 +171,9 @@ export async function runDemo(opts: DemoOptions, ctx: Deps): Promise<Result> {
         own(paints.green, `${merged} merged`),
         ', ',
         own(paints.red, `${failed} failed`),
-        `, ${runs} test runs, ${restarts} restarts, ${retests} retested after a failure ahead, ${formatDuration(lastChange - START)} of queue time (emulated) in ${(summary.wallMs / 1000).toFixed(1)}s`,
+        `, ${runs} test runs, ${restarts} restarts, ${retests} retested after a failure ` +
+          `ahead, ${formatDuration(lastChange - START)} of queue time (emulated) ` +
+          `in ${(summary.wallMs / 1000).toFixed(1)}s`,
       ],
     ];
     if (q) {
@@ -182,7 +184,8 @@ export async function runDemo(opts: DemoOptions, ctx: Deps): Promise<Result> {
             .map(([k, n]) => `${k} ${n}`)
             .join(', ')}, restarts ${restarts}`,
         ],
-        `  wait ${histogramText(q.histograms.wait)} · test ${histogramText(q.histograms.test)} · time in queue ${histogramText(q.histograms.timeInQueue)}`,
+        `  wait ${histogramText(q.histograms.wait)} · test ${histogramText(q.histograms.test)} · time in ` +
+          `queue ${histogramText(q.histograms.timeInQueue)}`,
       );
     }
     lines.push(
@@ -204,7 +207,10 @@ export function demoCommand(ctx: Context): Command {
   const cmd = new Command('demo')
     .summary('watch a merge queue at work on a local emulator')
     .description(
-      'Start the emulator in-process (no account, token, network or config needed), submit eight PRs — one breaks the build, one has a flaky test — and show the queue testing, restarting and merging them. On a terminal the table redraws in place; piped, one line per state change. Ends with a summary and the metrics.',
+      'Start the emulator in-process (no account, token, network or config needed), submit eight PRs — one ' +
+        'breaks the build, one has a flaky test — and show the queue testing, restarting and merging them. On ' +
+        'a terminal the table redraws in place; piped, one line per state change. Ends with a summary and the ' +
+        'metrics.',
     )
     .option('--speed <minutes>', 'emulated minutes per real second', '4')
     .option('--seed <n>', 'seed of the emulator (same seed, same run)', '1')

@@ -41,7 +41,8 @@ export function helpCommand(ctx: Context, program: () => Command): Command {
   const cmd = new Command('help')
     .summary('help on a command or topic (exit-codes, environment)')
     .description(
-      'Show help for a command, or a topic: `exit-codes`, `environment`. With --json, describe every command, argument, option, environment variable and exit code.',
+      'Show help for a command, or a topic: `exit-codes`, `environment`. With --json, describe every ' +
+        'command, argument, option, environment variable and exit code.',
     )
     .argument('[topic...]', 'a command path (e.g. `queue update`) or a topic')
     .action(act(ctx, 'help', (topic: string[]): HelpOptions => ({ topic, program: program() }), runHelp));

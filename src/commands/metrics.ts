@@ -57,7 +57,8 @@ export async function runMetrics(opts: MetricsOptions, deps: Deps): Promise<Resu
   }
   if (queues.length === 0 && deps.out.format(PIPED) !== 'json') {
     deps.out.note(
-      `no merge queue series in the metrics (${families.length} metric famil${families.length === 1 ? 'y' : 'ies'}); showing them as the service sent them`,
+      `no merge queue series in the metrics (${families.length} metric ` +
+        `famil${families.length === 1 ? 'y' : 'ies'}); showing them as the service sent them`,
     );
     return { view: sent, exitCode: 0 };
   }
@@ -87,9 +88,20 @@ export function metricsCommand(ctx: Context): Command {
     .summary('show the merge queue metrics (Prometheus)')
     .description(
       [
-        "Read the service's Prometheus metrics. Piped, or with -o raw, the exposition text is passed through unchanged (for a scraper or a file). On a terminal, or with --json, -o table, -o plain or -o markdown, it is parsed and shown per queue: PRs in the queue, testing and awaiting mergeability, PRs that left in the last hour by conclusion, restarts, and for the wait, test and time-in-queue histograms their count and p50/p90 estimated from the buckets (under 20 PRs, by nearest rank, never past the largest). -o plain prints one line per metric (columns below; durations in seconds). Numbers are rounded to at most 3 decimals (no float noise), in JSON too. An exposition that does not parse is shown as sent, with a warning.",
+        "Read the service's Prometheus metrics. Piped, or with -o raw, the exposition text is passed " +
+          'through unchanged (for a scraper or a file). On a terminal, or with --json, -o table, -o plain or ' +
+          '-o markdown, it is parsed and shown per queue: PRs in the queue, testing and awaiting ' +
+          'mergeability, PRs that left in the last hour by conclusion, restarts, and for the wait, test and ' +
+          'time-in-queue histograms their count and p50/p90 estimated from the buckets (under 20 PRs, by ' +
+          'nearest rank, never past the largest). -o plain prints one line per metric (columns below; ' +
+          'durations in seconds). Numbers are rounded to at most 3 decimals (no float noise), in JSON too. An ' +
+          'exposition that does not parse is shown as sent, with a warning.',
         '',
-        'With --repo (or MQ_REPO), only that repository is asked for, as repo=owner/name and repoHost=host; a repo written without a host is on github.com, as for every other command. The host is carried in the output (repoHost in JSON, the repo_host column piped). Without --repo and MQ_REPO, or with --all-repos, every repository of the organization (the series do not name a host: repoHost is null and repo_host empty).',
+        'With --repo (or MQ_REPO), only that repository is asked for, as repo=owner/name and ' +
+          'repoHost=host; a repo written without a host is on github.com, as for every other command. The ' +
+          'host is carried in the output (repoHost in JSON, the repo_host column piped). Without --repo and ' +
+          'MQ_REPO, or with --all-repos, every repository of the organization (the series do not name a host: ' +
+          'repoHost is null and repo_host empty).',
       ].join('\n'),
     )
     .option('--all-repos', 'every repository, even when --repo or MQ_REPO is set')

@@ -49,7 +49,7 @@ export interface StatusManyOptions {
   args: string[];
 }
 
-/** The queue is read only for positions: without it the column stays empty, but a refused token or Ctrl-C still ends the command. */
+/** The queue is read only for positions: without it the column stays empty; a refused token or Ctrl-C still ends it. */
 function positionsUnknown(err: unknown): null {
   if (err instanceof MqError && (err.exitCode === ExitCode.auth || err.exitCode === ExitCode.interrupted)) throw err;
   return null;
@@ -140,7 +140,14 @@ export function statusCommand(ctx: Context): Command {
   const cmd = new Command('status')
     .summary("show a PR's state and story in the merge queue")
     .description(
-      "Show where a submitted PR is: its state and for how long, priority, readiness, title, author, sha and base branch, then its story: every trip through the queue (newest first) with each transition's time, state and reason in plain words, and the run that merged or failed it (on a terminal, times read as how long ago by the service's clock and run ids by their first 8 characters; piped and with --json, ISO times and whole ids). For a failed PR the failing checks of that run are listed with their URLs. With several PRs (or `-` for numbers on stdin), one row per PR (state, for how long, position, reason), read 50 PRs per request (one per request from a service without getSubmittedPullRequests, said once on stderr). A PR never submitted to this queue exits 3.",
+      'Show where a submitted PR is: its state and for how long, priority, readiness, title, author, sha ' +
+        "and base branch, then its story: every trip through the queue (newest first) with each transition's " +
+        'time, state and reason in plain words, and the run that merged or failed it (on a terminal, times ' +
+        "read as how long ago by the service's clock and run ids by their first 8 characters; piped and with " +
+        '--json, ISO times and whole ids). For a failed PR the failing checks of that run are listed with ' +
+        'their URLs. With several PRs (or `-` for numbers on stdin), one row per PR (state, for how long, ' +
+        'position, reason), read 50 PRs per request (one per request from a service without ' +
+        'getSubmittedPullRequests, said once on stderr). A PR never submitted to this queue exits 3.',
     )
     .argument(
       '[prs...]',

@@ -137,7 +137,8 @@ export function submitCommand(ctx: Context): Command {
   const cmd = new Command('submit')
     .summary('submit PRs to the merge queue')
     .description(
-      'Submit one or more pull requests to the merge queue of the target branch. Resubmitting a queued PR updates its priority.',
+      'Submit one or more pull requests to the merge queue of the target branch. Resubmitting a queued PR ' +
+        'updates its priority.',
     )
     .argument('[pr...]', "PR numbers; `-` reads them from stdin (in GitHub Actions: defaults to the run's PR)")
     .addOption(

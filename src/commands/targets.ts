@@ -73,7 +73,8 @@ export function targetsOptions(pr: number, f: TargetsFlags): TargetsOptions {
 
 function tooLarge(file: string): UsageError {
   return new UsageError(
-    `--file: ${file === '-' ? 'standard input' : file} is over the limit of ${limitText(MAX_BODY_BYTES)} (the most the service accepts); nothing was sent`,
+    `--file: ${file === '-' ? 'standard input' : file} is over the limit of ${limitText(MAX_BODY_BYTES)} ` +
+      `(the most the service accepts); nothing was sent`,
     { hints: ['send --all instead: the PR is then taken to impact every target'] },
   );
 }
@@ -204,7 +205,8 @@ export function targetsCommand(ctx: Context): Command {
   const cmd = new Command('targets')
     .summary('upload the impacted targets of a PR (parallel queues)')
     .description(
-      'Set the impacted targets of a PR for its head sha. The last upload for a sha wins. A body over 20 MiB is refused before sending; use --all for "impacts everything". ' +
+      'Set the impacted targets of a PR for its head sha. The last upload for a sha wins. A body over 20 ' +
+        'MiB is refused before sending; use --all for "impacts everything". ' +
         "A --sha that is not the PR's head as the service knows it is uploaded with a warning.",
     )
     .argument('[pr]', 'PR number')

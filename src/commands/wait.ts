@@ -217,7 +217,8 @@ export function waitCommand(ctx: Context): Command {
   const cmd = new Command('wait')
     .summary('wait until a PR merges or leaves the queue')
     .description(
-      'Poll a submitted PR until it merges (exit 0), fails or is cancelled (exit 9), or --timeout passes (exit 8, default 2h). State changes are printed to stderr as they happen.',
+      'Poll a submitted PR until it merges (exit 0), fails or is cancelled (exit 9), or --timeout passes ' +
+        '(exit 8, default 2h). State changes are printed to stderr as they happen.',
     )
     .argument('[pr]', 'PR number (in GitHub Actions it defaults to the PR of the workflow run)')
     .option('--interval <duration>', 'time between polls (jittered; slower after failures)', '15s')

@@ -33,9 +33,11 @@ export function fishScript(tree: Tree): string {
     '    end',
     'end',
     'function __mq_at; __mq_walk; test "$__mq_cmdpath" = "$argv[1]"; end',
-    'function __mq_arg; __mq_walk; test "$__mq_cmdpath" = "$argv[1]"; and test $__mq_npos -ge $argv[2]; and test $__mq_npos -le $argv[3]; end',
+    'function __mq_arg; __mq_walk; test "$__mq_cmdpath" = "$argv[1]"; and test $__mq_npos -ge $argv[2]; ' +
+      'and test $__mq_npos -le $argv[3]; end',
     '# Profile names; anything that is not a valid name is dropped, never evaluated.',
-    "function __mq_profiles; command mq profile list -o plain 2>/dev/null | cut -f2 | string match -r -- '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$'; end",
+    'function __mq_profiles; command mq profile list -o plain 2>/dev/null | cut -f2 | string match -r -- ' +
+      "'^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$'; end",
     'function __mq_subs',
     '    switch "$argv"',
   ];

@@ -33,7 +33,8 @@ export function tokenDestinationError(d: TokenDestination): MqError | undefined 
   const target = originOf(d.apiUrl.value);
   if (home !== undefined && home === target) return undefined;
   return new ConfigError(
-    `the token of profile "${d.profileName}" is for ${home ?? 'its own service'}; mq will not send it to ${target ?? 'another service'} (API URL from ${d.apiUrl.source})`,
+    `the token of profile "${d.profileName}" is for ${home ?? 'its own service'}; mq will not send it ` +
+      `to ${target ?? 'another service'} (API URL from ${d.apiUrl.source})`,
     {
       hints: [
         'set MQ_TOKEN to a token for that service',

@@ -22,7 +22,8 @@ export function inferPrNumber(env: NodeJS.ProcessEnv): number {
       event = JSON.parse(readFileSync(eventPath, 'utf8'));
     } catch (err) {
       throw new UsageError(
-        `GITHUB_EVENT_PATH: cannot read the event file ${eventPath} (${(err as NodeJS.ErrnoException).code ?? 'invalid JSON'})`,
+        `GITHUB_EVENT_PATH: cannot read the event file ${eventPath} ` +
+          `(${(err as NodeJS.ErrnoException).code ?? 'invalid JSON'})`,
       );
     }
     const e = event as {

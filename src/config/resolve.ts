@@ -172,7 +172,8 @@ export function resolveRepo(t: TargetContext): Sourced<RepoRef> {
       : 'this git clone has no remote named origin';
   throw new UsageError(`no repository: pass --repo [host/]owner/name (${why})`, {
     hints: [
-      'or set MQ_REPO, set a default with `mq profile set repo OWNER/NAME`, or run inside a clone with an origin remote',
+      'or set MQ_REPO, set a default with `mq profile set repo OWNER/NAME`, or run inside a clone with an ' +
+        'origin remote',
     ],
   });
 }

@@ -35,7 +35,11 @@ export function isProfileName(name: string): boolean {
 /** A name as it may be shown: quoted, with anything but printable ASCII escaped (no terminal tricks). */
 export function quoteName(name: string): string {
   const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name;
-  return `"${shown.replace(/[^\x20-\x7e]|["\\]/gu, (c) => (c === '"' || c === '\\' ? `\\${c}` : `\\u{${(c.codePointAt(0) ?? 0).toString(16)}}`))}"`;
+  return `"${shown.replace(/[^\x20-\x7e]|["\\]/gu, escapeInName)}"`;
+}
+
+function escapeInName(c: string): string {
+  return c === '"' || c === '\\' ? `\\${c}` : `\\u{${(c.codePointAt(0) ?? 0).toString(16)}}`;
 }
 
 export function configDir(env: NodeJS.ProcessEnv): string {

@@ -117,7 +117,8 @@ function checkOwnership(dir: string): void {
   const st = statSync(dir);
   if (st.uid !== uid) {
     throw new DataDirError(
-      `--data-dir ${dir} is owned by uid ${st.uid}, not by this user (uid ${uid}); the emulator keeps its data only in a directory of its own`,
+      `--data-dir ${dir} is owned by uid ${st.uid}, not by this user (uid ${uid}); the emulator keeps its ` +
+        `data only in a directory of its own`,
       2,
       'choose a directory this user owns, e.g. --data-dir .mq-emulator',
     );
@@ -126,7 +127,8 @@ function checkOwnership(dir: string): void {
     const mode = (st.mode & 0o777).toString(8).padStart(3, '0');
     const who = (st.mode & 0o022) === 0o022 ? 'its group and others' : st.mode & 0o020 ? 'its group' : 'others';
     throw new DataDirError(
-      `--data-dir ${dir} can be written by ${who} (mode ${mode}); the emulator's data directory must be writable by its owner only`,
+      `--data-dir ${dir} can be written by ${who} (mode ${mode}); the emulator's data directory must be ` +
+        `writable by its owner only`,
       2,
       `chmod go-w ${dir}, or choose another --data-dir`,
     );

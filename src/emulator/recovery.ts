@@ -63,7 +63,8 @@ function readSnapshot(
 function checkTime(now: number, file: string): void {
   if (!Number.isFinite(now) || now < 0 || now > CLOCK_HORIZON) {
     throw new StateLoadError(
-      `emulator state file ${file} holds an impossible time (${now}; it must lie between 1970 and ${new Date(CLOCK_HORIZON).toISOString()}); move it away or choose another --data-dir`,
+      `emulator state file ${file} holds an impossible time (${now}; it must lie between 1970 ` +
+        `and ${new Date(CLOCK_HORIZON).toISOString()}); move it away or choose another --data-dir`,
     );
   }
 }

@@ -125,7 +125,8 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
     if (pruned.prs + pruned.runs === 0) return undefined;
     readCache.invalidate();
     log(
-      `mq emulator: retention dropped ${pruned.prs} concluded pull requests and ${pruned.runs} test runs older than ${new Date(cutoff).toISOString()}`,
+      `mq emulator: retention dropped ${pruned.prs} concluded pull requests and ${pruned.runs} test runs ` +
+        `older than ${new Date(cutoff).toISOString()}`,
     );
     return store?.recordPrune(now, cutoff);
   }

@@ -107,13 +107,15 @@ export async function runEmulatorStart(options: EmulatorStartOptions, io: Emulat
   const host = startOptions.host ?? '127.0.0.1';
   if (host.trim() === '') {
     io.stderr(
-      `mq: emulator: --host must not be empty\nhint: leave --host out to listen on 127.0.0.1, or give an address such as 0.0.0.0\n`,
+      `mq: emulator: --host must not be empty\nhint: leave --host out to listen on 127.0.0.1, or give an ` +
+        `address such as 0.0.0.0\n`,
     );
     return 2;
   }
   if (!isLoopback(host) && !hostExplicit) {
     io.stderr(
-      `mq: emulator: refusing to listen on non-loopback host ${host}\nhint: pass --host ${host} explicitly to expose the emulator\n`,
+      `mq: emulator: refusing to listen on non-loopback host ${host}\nhint: pass --host ${host} explicitly ` +
+        `to expose the emulator\n`,
     );
     return 2;
   }
@@ -122,7 +124,8 @@ export async function runEmulatorStart(options: EmulatorStartOptions, io: Emulat
     hooks = webhookTargets(webhookUrls ?? [], webhookSecrets ?? []);
   } catch (err) {
     io.stderr(
-      `mq: emulator: ${(err as Error).message}\nhint: mq emulator start --webhook https://example.test/hooks --webhook-secret whsec_<base64 key>\n`,
+      `mq: emulator: ${(err as Error).message}\nhint: mq emulator start --webhook ` +
+        `https://example.test/hooks --webhook-secret whsec_<base64 key>\n`,
     );
     return 2;
   }
@@ -131,7 +134,8 @@ export async function runEmulatorStart(options: EmulatorStartOptions, io: Emulat
     extraKeys = (apiKeySpecs ?? []).map(parseApiKeySpec);
   } catch (err) {
     io.stderr(
-      `mq: emulator: --api-key: ${(err as Error).message}\nhint: mq emulator start --api-key dashboard=none --api-key ci=merge,priority\n`,
+      `mq: emulator: --api-key: ${(err as Error).message}\nhint: mq emulator start --api-key ` +
+        `dashboard=none --api-key ci=merge,priority\n`,
     );
     return 2;
   }

@@ -34,7 +34,7 @@ export interface StartEmulatorOptions {
   webhookQueueCap?: number;
   /** Concluded PRs and finished runs older than this much engine time are dropped (default 45 days). */
   retentionMs?: number;
-  /** With --data-dir: journal bytes before a snapshot is written (default 4 MiB, or the last snapshot's size if larger). */
+  /** With --data-dir: journal bytes before a snapshot (default 4 MiB, or the last snapshot's size if larger). */
   snapshotMinBytes?: number;
   /** Called with every engine effect (PR and batch transitions), in order; used by `mq demo`. */
   onEffect?: (effect: Effect) => void;

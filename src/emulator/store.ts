@@ -146,7 +146,8 @@ export class StateStore {
   /** A write failed: everything after the durable point is gone; rebuild the state from disk. */
   private rollback(err: unknown): void {
     this.log(
-      `mq emulator: could not write to --data-dir ${this.dir}: ${(err as Error).message}; changes since the last durable one were undone`,
+      `mq emulator: could not write to --data-dir ${this.dir}: ${(err as Error).message}; changes since ` +
+        `the last durable one were undone`,
     );
     this.held = [];
     try {

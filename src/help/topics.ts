@@ -36,5 +36,9 @@ export function exitCodesText(): string {
 
 export function environmentText(): string {
   const width = Math.max(...ENVIRONMENT.map((e) => e.name.length));
-  return `Environment variables read by mq (an empty variable counts as unset):\n\n${ENVIRONMENT.map((e) => `  ${e.name.padEnd(width)}  ${e.meaning}`).join('\n')}\n\nPrecedence for every setting: flag > environment > active profile > inference from git.\n`;
+  const rows = ENVIRONMENT.map((e) => `  ${e.name.padEnd(width)}  ${e.meaning}`).join('\n');
+  return (
+    `Environment variables read by mq (an empty variable counts as unset):\n\n${rows}\n\n` +
+    'Precedence for every setting: flag > environment > active profile > inference from git.\n'
+  );
 }

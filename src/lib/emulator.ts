@@ -24,7 +24,7 @@ export interface EmulatorFixture {
   /** The token it accepts: pass it as `token`. */
   readonly token: string;
   readonly port: number;
-  /** Moves the manual clock on by this many minutes; due runs finish and PRs move on. Returns the new time (ISO-8601). */
+  /** Moves the manual clock on by this many minutes; due runs finish, PRs move on. Returns the new time (ISO-8601). */
   advance(minutes: number): Promise<string>;
   /** The emulator's time now (ISO-8601). */
   now(): Promise<string>;

@@ -198,7 +198,7 @@ export interface MetricsResult {
 
 // ---- history -----------------------------------------------------------------------------------
 
-/** Per call: an absolute deadline (epoch ms) after which no attempt or retry starts, and a signal that stops the call. */
+/** Per call: an absolute deadline (epoch ms) after which no attempt or retry starts; a signal that stops the call. */
 export interface CallOptions {
   deadline?: number;
   signal?: AbortSignal;

@@ -69,7 +69,10 @@ export function plainSpecText(spec: PlainSpec): string {
 /** The `Plain output (piped):` paragraph of a command's help. */
 export function plainHelpText(specs: readonly PlainSpec[], note?: string): string {
   const lines = specs.map((s) => `  ${plainSpecText(s)}`);
-  return `\nPlain output (piped, or -o plain): tab-separated, no header line, raw values (PR numbers without #, durations in whole seconds, times in ISO 8601 UTC).\n${lines.join('\n')}${note ? `\n${note}` : ''}`;
+  return (
+    `\nPlain output (piped, or -o plain): tab-separated, no header line, raw values (PR numbers without #, ` +
+    `durations in whole seconds, times in ISO 8601 UTC).\n${lines.join('\n')}${note ? `\n${note}` : ''}`
+  );
 }
 
 // ---- raw values -----------------------------------------------------------------------------------

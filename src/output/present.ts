@@ -259,9 +259,8 @@ export class Presenter {
         lines.length > room
           ? [...lines.slice(0, room - 1), this.style.dim(`… ${lines.length - room + 1} more`)]
           : lines;
-      this.io.out(
-        `${HOME}${clear ? CLEAR_DOWN : ''}${shown.map((l) => `${truncateToWidth(l, width)}${CLEAR_LINE}`).join('\n')}\n${CLEAR_DOWN}`,
-      );
+      const body = shown.map((l) => `${truncateToWidth(l, width)}${CLEAR_LINE}`).join('\n');
+      this.io.out(`${HOME}${clear ? CLEAR_DOWN : ''}${body}\n${CLEAR_DOWN}`);
     });
     return live.drawing;
   }

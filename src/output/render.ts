@@ -203,7 +203,8 @@ export function renderFields(
   }
   if (format === 'markdown') {
     const head = title ? `### ${safeMarkdown(title)}\n\n` : '';
-    return `${head}| Field | Value |\n| --- | --- |\n${fields.map((f) => `| ${safeMarkdown(f.label)} | ${safeMarkdown(f.value)} |\n`).join('')}`;
+    const rows = fields.map((f) => `| ${safeMarkdown(f.label)} | ${safeMarkdown(f.value)} |\n`).join('');
+    return `${head}| Field | Value |\n| --- | --- |\n${rows}`;
   }
   const width = Math.max(0, ...fields.map((f) => f.label.length));
   const head = title ? `${style.bold(safeLine(title))}\n` : '';

@@ -4,9 +4,11 @@
 
 // C0, DEL, C1, bidi controls, line/paragraph separators and invisible characters (soft hyphen, zero-width
 // space, BOM, tags...). Joiners U+200C/U+200D stay: scripts and emoji need them.
-const UNSAFE =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the point of this module
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufeff\uffa0\u{e0000}-\u{e007f}]/gu;
+const UNSAFE = new RegExp(
+  String.raw`[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b\u200e\u200f\u2028\u2029` +
+    String.raw`\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufeff\uffa0\u{e0000}-\u{e007f}]`,
+  'gu',
+);
 
 function escapeChar(c: string): string {
   const code = c.codePointAt(0) as number;

@@ -97,7 +97,7 @@ export interface TableFit {
 const FLOOR = 6;
 const DEFAULT_MIN = 16;
 
-/** The width of a cli-table3 table with these content widths: a border each side and between, a space of padding each side of a cell. */
+/** Width of a cli-table3 table with these content widths: borders each side and between, a space padding each side. */
 export function tableWidth(widths: readonly number[]): number {
   return widths.reduce((sum, w) => sum + w + 3, 1);
 }

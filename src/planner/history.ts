@@ -42,7 +42,7 @@ export function fitHistory(window: Window, prs: ConcludedPr[], attempts: TestAtt
   const modelled = concluded.filter((p) => p.state !== 'cancelled');
   const hours = Math.max(1, window.until - window.since) / HOUR;
 
-  // Arrivals: each merged or failed PR arrived when its last trip began (or when it concluded, when the service did not say).
+  // Arrivals: each merged or failed PR arrived when its last trip began (else, when it concluded).
   const arrivals = modelled
     .map((p) => (p.submittedAt !== null && p.submittedAt <= p.concludedAt ? p.submittedAt : p.concludedAt))
     .filter(inWindow);

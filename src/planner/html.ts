@@ -59,7 +59,9 @@ function barChart(chart: Chart, rows: RowResult[]): string {
     const w = slot * 0.7;
     const mean = (v.mean ?? 0) * s;
     parts.push(
-      `<rect class="bar" x="${n(x)}" y="${n(y(mean))}" width="${n(w)}" height="${n(top + plotH - y(mean))}" fill="${color(i)}"><title>${esc((rows[i] as RowResult).label)}: ${esc(n(mean))} ${esc(unit)}</title></rect>`,
+      `<rect class="bar" x="${n(x)}" y="${n(y(mean))}" width="${n(w)}" ` +
+        `height="${n(top + plotH - y(mean))}" ` +
+        `fill="${color(i)}"><title>${esc((rows[i] as RowResult).label)}: ${esc(n(mean))} ${esc(unit)}</title></rect>`,
     );
     if (v.lo !== null && v.hi !== null) {
       const cx = x + w / 2;
@@ -69,7 +71,10 @@ function barChart(chart: Chart, rows: RowResult[]): string {
     }
     parts.push(`<text x="${n(x + w / 2)}" y="${H - 8}" text-anchor="middle" class="tick axis">${i + 1}</text>`);
   });
-  return `<figure><figcaption>${esc(chart.title)} <span class="unit">(${esc(unit)})</span></figcaption><svg class="chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img">${parts.join('')}</svg></figure>`;
+  return (
+    `<figure><figcaption>${esc(chart.title)} <span class="unit">(${esc(unit)})</span></figcaption>` +
+    `<svg class="chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img">${parts.join('')}</svg></figure>`
+  );
 }
 
 function cdfChart(rows: RowResult[]): string {
@@ -102,12 +107,17 @@ function cdfChart(rows: RowResult[]): string {
       .filter((pt): pt is readonly [number, number] => pt[0] !== null && pt[0] !== undefined);
     if (pts.length === 0) return;
     parts.push(
-      `<polyline class="cdf" fill="none" stroke="${color(i)}" stroke-width="2" points="${pts.map(([s, p]) => `${n(x(s / per))},${n(y(p))}`).join(' ')}"/>`,
+      `<polyline class="cdf" fill="none" stroke="${color(i)}" stroke-width="2" ` +
+        `points="${pts.map(([s, p]) => `${n(x(s / per))},${n(y(p))}`).join(' ')}"/>`,
     );
     for (const [s, p] of pts)
       parts.push(`<circle class="pt" cx="${n(x(s / per))}" cy="${n(y(p))}" r="2.5" fill="${color(i)}"/>`);
   });
-  return `<figure class="wide"><figcaption>Time to merge distribution <span class="unit">(share of merged PRs merged within x ${unit} of submission; mean quantiles over runs)</span></figcaption><svg class="chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img">${parts.join('')}</svg></figure>`;
+  return (
+    '<figure class="wide"><figcaption>Time to merge distribution <span class="unit">' +
+    `(share of merged PRs merged within x ${unit} of submission; mean quantiles over runs)</span></figcaption>` +
+    `<svg class="chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img">${parts.join('')}</svg></figure>`
+  );
 }
 
 const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
@@ -130,6 +140,19 @@ function fittedTable(f: FittedInputs): string {
 }
 
 /** --from-history: the lines saying what was read, the backtest table (HTML) and its note. */
+/** The page's stylesheet, one line per rule group. */
+const STYLE = [
+  'body{font-family:sans-serif;margin:24px;color:#1a202c;background:#fff}',
+  'h1{font-size:20px} h2{font-size:16px} p.note{font-size:12px;color:#555} ' +
+    'figure{display:inline-block;margin:8px;vertical-align:top} figure.wide{display:block}',
+  'figcaption{font-size:13px;font-weight:bold;margin-bottom:4px} .unit{font-weight:normal;color:#555}',
+  '.tick{font-size:10px;fill:#444} ul.legend{list-style:none;padding:0} ul.legend li{margin:2px 0;font-size:13px}',
+  '.swatch{display:inline-block;width:12px;height:12px;margin-right:6px;vertical-align:middle}',
+  'table{border-collapse:collapse;font-size:12px} td,th{border:1px solid #ccc;padding:3px 6px;text-align:right} ' +
+    'td:first-child,th:first-child{text-align:left}',
+  'p.rec{font-size:14px;background:#f0fff4;border-left:4px solid #2f855a;padding:8px}',
+].join('\n');
+
 export interface HtmlHistory {
   lines: string[];
   backtest: string;
@@ -147,24 +170,21 @@ export function renderHtml(
   const fitted = result.inputs.fitted;
   const fit =
     history && fitted
-      ? `<h2>Fitted from history</h2>\n${fittedTable(fitted)}\n${history.lines.map((l) => `<p>${esc(l)}</p>`).join('')}\n<h2>Backtest</h2>\n${history.backtest}\n<p class="note">${esc(history.note)}</p>\n`
+      ? `<h2>Fitted from history</h2>\n${fittedTable(fitted)}\n` +
+        `${history.lines.map((l) => `<p>${esc(l)}</p>`).join('')}\n` +
+        `<h2>Backtest</h2>\n${history.backtest}\n<p class="note">${esc(history.note)}</p>\n`
       : '';
   const swatches = result.results
     .map(
       (r, i) =>
-        `<li><span class="swatch" style="background:${color(i)}"></span>${i + 1}. ${esc(r.label)}${r.keepsUp ? '' : ' (falls behind)'}</li>`,
+        `<li><span class="swatch" ` +
+        `style="background:${color(i)}"></span>${i + 1}. ${esc(r.label)}${r.keepsUp ? '' : ' (falls behind)'}</li>`,
     )
     .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>mq queue simulate</title>
 <style>
-body{font-family:sans-serif;margin:24px;color:#1a202c;background:#fff}
-h1{font-size:20px} h2{font-size:16px} p.note{font-size:12px;color:#555} figure{display:inline-block;margin:8px;vertical-align:top} figure.wide{display:block}
-figcaption{font-size:13px;font-weight:bold;margin-bottom:4px} .unit{font-weight:normal;color:#555}
-.tick{font-size:10px;fill:#444} ul.legend{list-style:none;padding:0} ul.legend li{margin:2px 0;font-size:13px}
-.swatch{display:inline-block;width:12px;height:12px;margin-right:6px;vertical-align:middle}
-table{border-collapse:collapse;font-size:12px} td,th{border:1px solid #ccc;padding:3px 6px;text-align:right} td:first-child,th:first-child{text-align:left}
-p.rec{font-size:14px;background:#f0fff4;border-left:4px solid #2f855a;padding:8px}
+${STYLE}
 </style></head><body>
 <h1>Merge queue simulation</h1>
 <p>${esc(inputsText)}</p>

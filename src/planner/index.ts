@@ -64,8 +64,10 @@ export function fittedLine(f: FittedInputs): string {
         ? `by hour of day (UTC), ${range}`
         : 'flat (too little history for an hour-of-day profile)';
   return (
-    `fitted from ${Math.round(f.window.hours * 10) / 10}h of history (${s.prs} merged or failed PRs, ${s.runs} finished test runs, cancelled ones left out): ` +
-    `${f.arrivalsPerHour.toFixed(2)} PRs/h ${shape}, tests ${f.testMinutes.toFixed(1)}m (spread ${pct(f.testTimeSpread)}), ` +
+    `fitted from ${Math.round(f.window.hours * 10) / 10}h of history (${s.prs} merged or failed ` +
+    `PRs, ${s.runs} finished test runs, cancelled ones left out): ` +
+    `${f.arrivalsPerHour.toFixed(2)} PRs/h ${shape}, tests ${f.testMinutes.toFixed(1)}m ` +
+    `(spread ${pct(f.testTimeSpread)}), ` +
     `${pct(f.failureRate)} break the build, ${pct(f.flakeRate)} flaky runs`
   );
 }
@@ -159,7 +161,8 @@ export function recommend(rows: RowResult[], inputs: SimInputs): Recommendation 
   const head =
     up.length === 0 ? `No row keeps up (the backlog grows); least bad: ${pick.label}` : `Recommended: ${pick.label}`;
   const text =
-    `${head} — velocity: time to merge p50 ${minutes(pick.timeToMerge.p50.mean)}, p95 ${minutes(pick.timeToMerge.p95.mean)} (${velocity}); ` +
+    `${head} — velocity: time to merge p50 ${minutes(pick.timeToMerge.p50.mean)}, ` +
+    `p95 ${minutes(pick.timeToMerge.p95.mean)} (${velocity}); ` +
     `cost: ${fmt(pick.testMinutesPerMergedPr.mean, 0)} test min per merged PR (${costNote}); ` +
     `reliability: ${fmt(pick.failedPerDay.flaky.mean)} good PRs/day failed by flakes (${relNote}).`;
   return { label: pick.label, text };
@@ -198,7 +201,8 @@ export async function runSimulate(flags: SimulateFlags, deps: SimulateDeps): Pro
       !(fitted.arrivalsPerHour > 0)
     ) {
       throw new UsageError(
-        `--from-history: the window holds ${fitted.samples.prs} merged or failed PRs and ${fitted.samples.runs} test runs; the fit needs at least ${MIN_PRS} and ${MIN_RUNS}`,
+        `--from-history: the window holds ${fitted.samples.prs} merged or failed PRs ` +
+          `and ${fitted.samples.runs} test runs; the fit needs at least ${MIN_PRS} and ${MIN_RUNS}`,
         {
           hints: [
             'widen the window (at most 45d), or give the workload with --arrivals, --test-time and --failure-rate',
@@ -234,7 +238,8 @@ export async function runSimulate(flags: SimulateFlags, deps: SimulateDeps): Pro
   }
   if (base.mode === 'parallel' && inputs.lanes === 1) {
     deps.notice(
-      'parallel mode with --lanes 1: every PR shares one lane (impacted targets overlap); pass --lanes N to model independent lanes',
+      'parallel mode with --lanes 1: every PR shares one lane (impacted targets overlap); pass --lanes N ' +
+        'to model independent lanes',
     );
   }
   const rows: SettingsRow[] = [
@@ -246,7 +251,8 @@ export async function runSimulate(flags: SimulateFlags, deps: SimulateDeps): Pro
   for (const row of rows) {
     if (inputs.testMinutes >= row.settings.testingTimeoutMinutes) {
       deps.notice(
-        `${row.label}: --test-time is not below the testing timeout (${row.settings.testingTimeoutMinutes} min), so most runs time out and fail`,
+        `${row.label}: --test-time is not below the testing timeout (${row.settings.testingTimeoutMinutes} ` +
+          `min), so most runs time out and fail`,
       );
     }
   }

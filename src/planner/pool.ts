@@ -36,7 +36,8 @@ function outOfMemory(heapMb: number, threads: number): UsageError {
     `queue simulate: a simulated run needed more than ${heapMb} MB, the memory of a worker thread on this machine`,
     {
       hints: [
-        'simulate less at once: lower concurrency or batch sizes in --compare, --arrivals, --failure-rate or --duration',
+        'simulate less at once: lower concurrency or batch sizes in --compare, --arrivals, --failure-rate ' +
+          'or --duration',
         ...(threads > 1 && heapMb < MAX_HEAP_MB
           ? [`--jobs 1 gives the one thread more memory (up to ${MAX_HEAP_MB} MB)`]
           : []),

@@ -36,7 +36,7 @@ export interface FittedInputs {
   window: { since: string; until: string; hours: number };
   /** Submissions per hour over the window (PRs that merged or failed; cancelled ones are not modelled). */
   arrivalsPerHour: number;
-  /** hour-of-week with two weeks and enough PRs (weekdays apart), else hour-of-day with enough days and PRs, else flat. */
+  /** hour-of-week with two weeks and enough PRs (weekdays apart), else hour-of-day with enough days/PRs, else flat. */
   arrivalsShape: 'hour-of-week' | 'hour-of-day' | 'flat';
   /** With hour-of-day: 24 submission rates per hour, index = UTC hour of day; else null. */
   arrivalsByHourOfDay: number[] | null;

@@ -56,7 +56,9 @@ for (const d of DEFS) {
 
 export const SETTING_NAMES: readonly string[] = [...DEFS.map((d) => d.flag), 'batch=N'];
 
-const CAP_HINT = `the planner simulates at most ${MAX_IN_FLIGHT} runs in flight and ${MAX_IN_FLIGHT} PRs per batch: its memory grows with the square of the PRs in flight`;
+const CAP_HINT =
+  `the planner simulates at most ${MAX_IN_FLIGHT} runs in flight and ${MAX_IN_FLIGHT} PRs per batch: its ` +
+  `memory grows with the square of the PRs in flight`;
 
 const TRUE = ['true', 'on', 'yes', '1'];
 const FALSE = ['false', 'off', 'no', '0'];
@@ -65,7 +67,8 @@ function bad(why: string, hint?: string): UsageError {
   return new UsageError(`--compare: ${why}`, {
     hints: [
       ...(hint ? [hint] : []),
-      `settings: ${DEFS.map((d) => d.flag).join(', ')} (or their API names), batch=N for batching on with batchingMinSize N`,
+      `settings: ${DEFS.map((d) => d.flag).join(', ')} (or their API names), batch=N for batching on with ` +
+        `batchingMinSize N`,
       "for example: --compare 'concurrency=8,batch=4'",
     ],
   });

@@ -13,7 +13,7 @@ export interface QueueStats {
   testing: { p50: number | null; p95: number | null };
   runs: { total: number | null; failed: number | null; bisection: number | null; perMergedPr: number | null };
   testMinutesPerMergedPr: number | null;
-  /** Of the PRs with a failed run of their own, the share whose failure was followed by a pass without a new commit (0..1). */
+  /** Of the PRs with a failed run of their own, the share that then passed without a new commit (0..1). */
   flakyShare: number | null;
   /** Merges per hour the current settings allow: concurrency x batch size x 60 / median test minutes. */
   ceilingPerHour: number | null;

@@ -46,7 +46,7 @@ export interface Batch {
   oneByOne: number | null;
 }
 
-/** Clients whose service has no getSubmittedPullRequests, with the status it answered: the rest of the command reads one PR per call. */
+/** Clients whose service lacks getSubmittedPullRequests, with the status it answered: then one PR is read per call. */
 const noBatchLookup = new WeakMap<MergeQueueClient, number>();
 const ONE_BY_ONE_PARALLEL = 6;
 

@@ -13,7 +13,8 @@ export function parseWhen(text: string, flag: string): When {
     const ms = Date.parse(t);
     if (Number.isNaN(ms))
       throw new UsageError(
-        `${flag}: ${JSON.stringify(text)} is not a valid time; use ISO 8601 (2026-05-01T09:00:00Z) or a duration like 24h or 7d`,
+        `${flag}: ${JSON.stringify(text)} is not a valid time; use ISO 8601 (2026-05-01T09:00:00Z) or a ` +
+          `duration like 24h or 7d`,
       );
     return { kind: 'at', ms };
   }
@@ -47,7 +48,8 @@ function check(since: number, until: number, ago = false): void {
     throw new UsageError(`--since: the window is empty: ${show(since)} is not before --until ${show(until)}`);
   if (until - since > MAX_WINDOW_DAYS * DAY) {
     throw new UsageError(
-      `--since: the window may span at most ${MAX_WINDOW_DAYS} days (the service keeps ${MAX_WINDOW_DAYS} days of history)`,
+      `--since: the window may span at most ${MAX_WINDOW_DAYS} days (the service keeps ${MAX_WINDOW_DAYS} ` +
+        `days of history)`,
       {
         hints: ['use --since 45d or less, or narrow it with --until'],
       },

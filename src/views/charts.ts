@@ -27,7 +27,7 @@ const NICE_STEPS = [
   1, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400, 172_800, 604_800,
 ];
 
-/** Equal-width bins over ascending durations (seconds), at most `bins` of them, on round boundaries (5m, 10m, 1h, …). */
+/** Equal-width bins over ascending durations (seconds), at most `bins`, on round boundaries (5m, 10m, 1h, …). */
 export function histogram(sortedSeconds: number[], bins = 8): Bin[] {
   if (sortedSeconds.length === 0) return [];
   const min = sortedSeconds[0] as number;

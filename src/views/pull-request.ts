@@ -16,7 +16,7 @@ export function priorityText(name: string | null | undefined, value: number | nu
   return name ?? (value !== null && value !== undefined ? String(value) : '');
 }
 
-/** What keeps a PR out of the queue, as stable words for scripts (base_branch_mismatch, not_mergeable, impacted_targets_missing). */
+/** What keeps a PR out of the queue, in stable words: base_branch_mismatch, not_mergeable, impacted_targets_missing. */
 export function notReadyReasons(pr: SubmittedPullRequest): string[] {
   const r = pr.readiness;
   if (!r) return [];

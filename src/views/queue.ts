@@ -69,7 +69,8 @@ export function countsText(entries: readonly QueueEntry[]): string {
 export function queueSummaryFields(q: Queue, where: string): Field[] {
   const state = q.state ?? 'unknown';
   const batching = q.batch
-    ? `on: at least ${val(q.batchingMinSize)} PRs, waits up to ${minutes(q.batchingMaxWaitTimeMinutes)} · bisection concurrency ${val(q.bisectionConcurrency)}`
+    ? `on: at least ${val(q.batchingMinSize)} PRs, waits up to ${minutes(q.batchingMaxWaitTimeMinutes)} · ` +
+      `bisection concurrency ${val(q.bisectionConcurrency)}`
     : onOff(q.batch);
   const entries = q.enqueuedPullRequests ?? [];
   return [
@@ -84,7 +85,9 @@ export function queueSummaryFields(q: Queue, where: string): Field[] {
     {
       key: 'testing',
       label: 'Testing',
-      value: `timeout ${minutes(q.testingTimeoutMinutes)} · optimistic merge ${onOff(q.canOptimisticallyMerge)} · pending failure depth ${val(q.pendingFailureDepth)}`,
+      value:
+        `timeout ${minutes(q.testingTimeoutMinutes)} · optimistic merge ${onOff(q.canOptimisticallyMerge)} · ` +
+        `pending failure depth ${val(q.pendingFailureDepth)}`,
     },
     {
       key: 'shortcuts',
@@ -95,7 +98,9 @@ export function queueSummaryFields(q: Queue, where: string): Field[] {
     {
       key: 'on_prs',
       label: 'On PRs',
-      value: `comments ${onOff(q.commentsEnabled)} · commands ${onOff(q.commandsEnabled)} · status check ${onOff(q.statusCheckEnabled)} · testing-branch PRs ${onOff(q.createPrsForTestingBranches)}`,
+      value:
+        `comments ${onOff(q.commentsEnabled)} · commands ${onOff(q.commandsEnabled)} · status ` +
+        `check ${onOff(q.statusCheckEnabled)} · testing-branch PRs ${onOff(q.createPrsForTestingBranches)}`,
     },
     { key: 'prs', label: 'PRs', value: countsText(entries) },
   ];

@@ -113,8 +113,10 @@ export function simulateTable(
 export function inputsLine(result: SimulateResult): string {
   const i = result.inputs;
   const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
+  const shape = i.fitted?.arrivalsShape;
+  const by = shape === 'hour-of-week' ? ' (by hour of the week)' : shape === 'hour-of-day' ? ' (by hour of day)' : '';
   return [
-    `${i.fitted ? 'fitted from history: ' : ''}${Math.round(i.arrivalsPerHour * 100) / 100} PRs/h${i.fitted?.arrivalsShape === 'hour-of-week' ? ' (by hour of the week)' : i.fitted?.arrivalsShape === 'hour-of-day' ? ' (by hour of day)' : ''}`,
+    `${i.fitted ? 'fitted from history: ' : ''}${Math.round(i.arrivalsPerHour * 100) / 100} PRs/h${by}`,
     `tests ${Math.round(i.testMinutes * 10) / 10}m (spread ${pct(i.testTimeSpread)})`,
     `${pct(i.failureRate)} break the build`,
     `${pct(i.flakeRate)} flaky runs`,
@@ -139,8 +141,10 @@ export function historyLines(result: SimulateResult): string[] {
         ? 'by hour of day'
         : 'flat';
   return [
-    `history read: ${f.window.since} to ${f.window.until} (${Math.round(f.window.hours * 10) / 10}h), ${s.prs} merged or failed PRs, ${s.runs} finished test runs (cancelled ones left out); ` +
-      `PRs that failed on their own (not merged on that commit): ${s.prsWithOwnFailure - (s.flakyPrs ?? 0)}, only by flakes (passed or merged later on it): ${s.flakyPrs ?? 'n/a'}; ` +
+    `history read: ${f.window.since} to ${f.window.until} (${Math.round(f.window.hours * 10) / 10}h), ` +
+      `${s.prs} merged or failed PRs, ${s.runs} finished test runs (cancelled ones left out); ` +
+      `PRs that failed on their own (not merged on that commit): ${s.prsWithOwnFailure - (s.flakyPrs ?? 0)}, ` +
+      `only by flakes (passed or merged later on it): ${s.flakyPrs ?? 'n/a'}; ` +
       `flaky runs: ${s.flakyRuns}; arrivals ${shape}`,
   ];
 }
@@ -172,7 +176,8 @@ export function backtestRows(result: SimulateResult): string[][] {
 }
 
 export const BACKTEST_NOTE =
-  "backtest: the window replayed with the queue's settings, against what it measured (error = |simulated - measured| / measured); " +
+  "backtest: the window replayed with the queue's settings, against what it measured " +
+  '(error = |simulated - measured| / measured); ' +
   `a row closer to the baseline than the errors of merged/h and TTM p50 is ${WITHIN_ERROR}, not a result`;
 
 /** What the table's marks and figures mean, wrapped to `width` when given. */
@@ -181,12 +186,13 @@ export function simulateLegend(result: SimulateResult, width?: number): string[]
   const best =
     up >= 2
       ? `* = best in column among the ${up} rows that keep up (a row that falls behind is never marked)`
-      : `no * (best in column): ${up === 1 ? 'only one row keeps up' : 'no row keeps up'}, and a row that falls behind is never marked`;
+      : `no * (best in column): ${up === 1 ? 'only one row keeps up' : 'no row keeps up'}, and a row that ` +
+        `falls behind is never marked`;
   const lines = ['mean ±half-width of the 95% interval over runs; TTM = time from submission to merge', best];
   return width === undefined ? lines : lines.flatMap((l) => wrapToWidth(l, width));
 }
 
-/** `mq queue simulate` piped: the estimates, then tagged lines for rows within the model's error, the backtest and the recommendation. */
+/** `mq queue simulate` piped: estimates, then tagged lines for rows within the model's error, backtest, advice. */
 export const SIMULATE_PLAIN = {
   estimate: plainColumns('one line per row and figure', ['row', 'figure', 'mean', 'lo', 'hi']),
   withinError: plainColumns(

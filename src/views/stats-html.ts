@@ -145,7 +145,8 @@ const STYLE = [
   'table{border-collapse:collapse}th,td{padding:2px 10px;text-align:left;border-bottom:1px solid #ddd}',
   'th.group{padding-top:12px;font-size:15px;border-bottom:2px solid #999}',
   '.bar{fill:#3b7dd8}.bin{fill:#d8833b}.grid{stroke:#e4e4e4}.axis,.tick{stroke:#888}',
-  '.ceiling{stroke:#c0392b;stroke-width:2;stroke-dasharray:6 4}.ceiling-label{fill:#c0392b;paint-order:stroke;stroke:#fff;stroke-width:3px}.nodata{fill:#f2f2f2}',
+  '.ceiling{stroke:#c0392b;stroke-width:2;stroke-dasharray:6 4}' +
+    '.ceiling-label{fill:#c0392b;paint-order:stroke;stroke:#fff;stroke-width:3px}.nodata{fill:#f2f2f2}',
   'text{font-size:11px;fill:#444}.note{color:#666;font-style:italic}',
   'figure{margin:1.5em 0}figcaption{font-weight:bold;margin-bottom:4px}',
 ].join('');
@@ -155,9 +156,11 @@ export function htmlReport(stats: QueueStats, series: StatsSeries, meta: ReportM
   const rows = groups
     .map((g) => {
       const head = g.title === null ? '' : `<tr><th colspan="2" class="group">${escapeHtml(g.title)}</th></tr>`;
-      return `<tbody>${head}${g.figures.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</tbody>`;
+      const cells = g.figures.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`);
+      return `<tbody>${head}${cells.join('')}</tbody>`;
     })
     .join('');
+  const period = `${escapeHtml(stats.window.since)} to ${escapeHtml(stats.window.until)}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
@@ -165,7 +168,7 @@ export function htmlReport(stats: QueueStats, series: StatsSeries, meta: ReportM
 <style>${STYLE}</style>
 </head><body>
 <h1>Merge queue statistics</h1>
-<p>${escapeHtml(meta.queue)}: ${escapeHtml(stats.window.since)} to ${escapeHtml(stats.window.until)} (made ${escapeHtml(meta.generatedAt)})</p>
+<p>${escapeHtml(meta.queue)}: ${period} (made ${escapeHtml(meta.generatedAt)})</p>
 <table>${rows}</table>
 ${mergesSvg(stats, series)}
 ${timeToMergeSvg(series)}

@@ -5,7 +5,7 @@ import type { QueueStats } from '../stats/compute.js';
 import type { Crossed } from '../stats/fail-if.js';
 import { formatDuration } from '../util/duration.js';
 
-/** `mq queue stats` piped: keys are the JSON paths; durations in seconds, shares as fractions, '' when there is no figure. */
+/** `mq queue stats` piped: keys are JSON paths; durations in seconds, shares as fractions, '' when no figure. */
 export const STATS_PLAIN = plainKeys('one line per figure', [
   'window.since',
   'window.until',

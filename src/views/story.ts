@@ -9,7 +9,8 @@ import { formatDuration } from '../util/duration.js';
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 function tripLabel(trip: Story['trips'][number]): string {
-  return `trip ${trip.number}${trip.endedAt === null ? ' (in the queue)' : `: ${trip.outcome}`}${trip.runId ? ` (run ${trip.runId})` : ''}`;
+  const end = trip.endedAt === null ? ' (in the queue)' : `: ${trip.outcome}`;
+  return `trip ${trip.number}${end}${trip.runId ? ` (run ${trip.runId})` : ''}`;
 }
 
 /** The plain lines of a story, after the PR's fields: a `trip` line, its `step` lines, then failing `check` lines. */
@@ -108,7 +109,7 @@ function storyTable(story: Story, now: number): Block[] {
   return blocks;
 }
 
-/** The story after the PR's fields, per format (`now`: the service's clock); nothing when the service sent no timeline. */
+/** The story after the PR's fields, per format (`now`: the service's clock); nothing without a timeline. */
 export function storyView(story: Story, now: number): { table: Block[]; plain: Block[]; markdown: Block[] } {
   if (story.trips.length === 0 && story.failingChecks.length === 0) return { table: [], plain: [], markdown: [] };
   return {

@@ -310,7 +310,9 @@ export function authCommand(ctx: Context): Command {
       new Command('login')
         .summary('store an API token in the active profile')
         .description(
-          `Store the API token in the active profile (config file mode 0600). On a terminal the token is asked for with hidden input; --with-token reads it from stdin. The API URL defaults to ${DEFAULT_API_URL}.`,
+          `Store the API token in the active profile (config file mode 0600). On a terminal the token is ` +
+            `asked for with hidden input; --with-token reads it from stdin. The API URL defaults ` +
+            `to ${DEFAULT_API_URL}.`,
         )
         .option('--with-token', 'read the token from standard input')
         .action(act(ctx, 'auth login', (f: LoginOptions): LoginOptions => ({ withToken: f.withToken }), runLogin))
@@ -329,7 +331,8 @@ export function authCommand(ctx: Context): Command {
       new Command('status')
         .summary('show where each setting comes from and check the token')
         .description(
-          'Show the active profile, the config file, and the source of the API URL, token, repository and branch; then check the token with one cheap call. The token itself is never printed.',
+          'Show the active profile, the config file, and the source of the API URL, token, repository and ' +
+            'branch; then check the token with one cheap call. The token itself is never printed.',
         )
         .action(act(ctx, 'auth status', () => ({}), runAuthStatus))
         .addHelpText('after', () => plainHelpText([AUTH_STATUS_PLAIN])),

@@ -86,12 +86,16 @@ export function emulatorCommand(ctx: Context): Command {
   const emulator = new Command('emulator')
     .summary('run a local merge queue service')
     .description(
-      'A local emulator of the merge queue service with the same API and queue semantics, for trying mq and rehearsing CI scripts without an account or network.',
+      'A local emulator of the merge queue service with the same API and queue semantics, for trying mq ' +
+        'and rehearsing CI scripts without an account or network.',
     );
   const start = new Command('start')
     .summary('start the emulator and print the variables to use it')
     .description(
-      'Start the emulator. The first stdout line is `mq emulator listening on http://HOST:PORT/v1`, followed by `export MQ_API_URL=...`, `export MQ_TOKEN=...` (the v1 token) and `export MQ_V2_API_KEY=...` (a v2 key with every permission) lines a shell can eval. Runs until Ctrl-C or SIGTERM, then answers in-flight requests, saves state and exits 0.',
+      'Start the emulator. The first stdout line is `mq emulator listening on http://HOST:PORT/v1`, ' +
+        'followed by `export MQ_API_URL=...`, `export MQ_TOKEN=...` (the v1 token) and ' +
+        '`export MQ_V2_API_KEY=...` (a v2 key with every permission) lines a shell can eval. Runs until Ctrl-C or ' +
+        'SIGTERM, then answers in-flight requests, saves state and exits 0.',
     )
     .option('--host <host>', 'address to listen on; anything but loopback must be given explicitly', undefined)
     .option('--port <n>', 'port (0 picks a free one)', '0')
@@ -114,12 +118,14 @@ export function emulatorCommand(ctx: Context): Command {
     )
     .option(
       '--webhook-secret <whsec>',
-      'signing secret (whsec_ + base64): one for all --webhook URLs or one per URL in order; default: generated and shown on stderr',
+      'signing secret (whsec_ + base64): one for all --webhook URLs or one per URL in order; default: ' +
+        'generated and shown on stderr',
       collect,
     )
     .option(
       '--api-key <name=perms>',
-      'an extra v2 API key with these permissions (all, none, or merge,priority,skipBatching,direct,settings); its value is shown on stderr (repeatable)',
+      'an extra v2 API key with these permissions (all, none, or ' +
+        'merge,priority,skipBatching,direct,settings); its value is shown on stderr (repeatable)',
       collect,
     )
     .action(

@@ -23,8 +23,23 @@ function publicProfile(name: string, p: Profile, active: boolean) {
 
 /** `mq profile list` and `mq profile show` piped; the token is never printed, only whether it is set. */
 // The name stays the second column: the shell completions read it with `cut -f2`.
-export const PROFILE_LIST_PLAIN = plainColumns('one line per profile', ['active', 'name', 'api_url', 'repo', 'branch', 'token_set']);
-export const PROFILE_SHOW_PLAIN = plainKeys('one line per setting of the profile', ['name', 'active', 'api_url', 'repo', 'branch', 'token_set']);
+export const PROFILE_LIST_PLAIN = plainColumns('one line per profile', [
+  'active',
+  'name',
+  'api_url',
+  'repo',
+  'branch',
+  'token_set',
+]);
+export const PROFILE_SHOW_PLAIN = plainKeys('one line per setting of the profile', [
+  'name',
+  'active',
+  'api_url',
+  'repo',
+  'branch',
+  'token_set',
+]);
+const CONFIRM_ONLY_PLAIN = plainNone('nothing on stdout: a confirmation on stderr, and the exit code');
 
 export async function runProfileList(_opts: object, ctx: Deps): Promise<Result> {
   const config = ctx.config();
@@ -109,7 +124,9 @@ export async function runProfileUse({ name }: { name: string }, ctx: Deps): Prom
   const store = ctx.store();
   await store.update((data) => {
     if (!data.profiles[name]) {
-      throw new ConfigError(`unknown profile "${name}"`, { hints: [`create it with \`mq --profile ${name} auth login\``] });
+      throw new ConfigError(`unknown profile "${name}"`, {
+        hints: [`create it with \`mq --profile ${name} auth login\``],
+      });
     }
     data.activeProfile = name;
   });
@@ -120,7 +137,8 @@ export async function runProfileUse({ name }: { name: string }, ctx: Deps): Prom
 export async function runProfileRemove({ name }: { name: string }, ctx: Deps): Promise<Result> {
   const store = ctx.store();
   await store.update((data) => {
-    if (!data.profiles[name]) throw new ConfigError(`unknown profile "${name}"`, { hints: ['list them with `mq profile list`'] });
+    if (!data.profiles[name])
+      throw new ConfigError(`unknown profile "${name}"`, { hints: ['list them with `mq profile list`'] });
     delete data.profiles[name];
     if (data.activeProfile === name) delete data.activeProfile;
   });
@@ -132,7 +150,9 @@ const SETTABLE = ['api-url', 'repo', 'branch'] as const;
 
 export async function runProfileSet({ key, value }: { key: string; value: string }, ctx: Deps): Promise<Result> {
   if (!(SETTABLE as readonly string[]).includes(key)) {
-    throw new UsageError(`profile set: unknown key "${key}"; expected one of ${SETTABLE.join(', ')}`, { hints: ['the token is set with `mq auth login`'] });
+    throw new UsageError(`profile set: unknown key "${key}"; expected one of ${SETTABLE.join(', ')}`, {
+      hints: ['the token is set with `mq auth login`'],
+    });
   }
   if (key === 'api-url') checkApiUrl(value, 'api-url', ctx.options.insecureHttp === true);
   if (key === 'repo') parseRepo(value, 'repo');
@@ -154,11 +174,15 @@ export function profileCommand(ctx: Context): Command {
   const profile = new Command('profile')
     .summary('manage named profiles')
     .description(
-      `Profiles hold an API URL, a token and default repository and branch. The active one is used unless --profile or MQ_PROFILE names another (default: "${DEFAULT_PROFILE}").`,
+      `Profiles hold an API URL, a token and default repository and branch. The active one is used unless ` +
+        `--profile or MQ_PROFILE names another (default: "${DEFAULT_PROFILE}").`,
     );
   profile.addCommand(
     withExamples(
-      withPlainHelp(new Command('list').summary('list profiles').action(act(ctx, 'profile list', () => ({}), runProfileList)), [PROFILE_LIST_PLAIN]),
+      withPlainHelp(
+        new Command('list').summary('list profiles').action(act(ctx, 'profile list', () => ({}), runProfileList)),
+        [PROFILE_LIST_PLAIN],
+      ),
       ['mq profile list'],
     ),
   );
@@ -178,7 +202,7 @@ export function profileCommand(ctx: Context): Command {
         .summary('make a profile the active one')
         .argument('<name>', 'profile name')
         .action(act(ctx, 'profile use', (name: string) => ({ name }), runProfileUse))
-        .addHelpText('after', () => plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')])),
+        .addHelpText('after', () => plainHelpText([CONFIRM_ONLY_PLAIN])),
       ['mq profile use local'],
     ),
   );
@@ -189,7 +213,7 @@ export function profileCommand(ctx: Context): Command {
         .summary('delete a profile and its token')
         .argument('<name>', 'profile name')
         .action(act(ctx, 'profile remove', (name: string) => ({ name }), runProfileRemove))
-        .addHelpText('after', () => plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')])),
+        .addHelpText('after', () => plainHelpText([CONFIRM_ONLY_PLAIN])),
       ['mq profile remove staging'],
     ),
   );
@@ -200,8 +224,12 @@ export function profileCommand(ctx: Context): Command {
         .argument('<key>', `one of ${SETTABLE.join(', ')}`)
         .argument('<value>', 'the value')
         .action(act(ctx, 'profile set', (key: string, value: string) => ({ key, value }), runProfileSet))
-        .addHelpText('after', () => plainHelpText([plainNone('nothing on stdout: a confirmation on stderr, and the exit code')])),
-      ['mq profile set repo my-org/my-repo', 'mq profile set branch main', 'mq --profile local profile set api-url http://127.0.0.1:8080/v1'],
+        .addHelpText('after', () => plainHelpText([CONFIRM_ONLY_PLAIN])),
+      [
+        'mq profile set repo my-org/my-repo',
+        'mq profile set branch main',
+        'mq --profile local profile set api-url http://127.0.0.1:8080/v1',
+      ],
     ),
   );
   return profile;

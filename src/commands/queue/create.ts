@@ -31,7 +31,8 @@ export async function runQueueCreate(opts: CreateOptions, deps: Deps): Promise<R
         `a queue for branch "${target.targetBranch}" already exists in ${formatRepo(target.repo)} (HTTP 409)`,
         {
           hints: [
-            `see it with \`mq queue show --branch ${target.targetBranch}\`; change its settings with \`mq queue update\``,
+            `see it with \`mq queue show --branch ${target.targetBranch}\`; ` +
+              'change its settings with `mq queue update`',
           ],
         },
       );
@@ -80,7 +81,9 @@ export function queueCreateCommand(ctx: Context): Command {
   const cmd = new Command('create')
     .summary('create a merge queue for the target branch')
     .description(
-      'Create the merge queue of the target branch (--branch). Only the mode and the concurrency can be set at creation; set everything else afterwards with `mq queue update`. A queue that already exists for the branch is refused (exit 5).',
+      'Create the merge queue of the target branch (--branch). Only the mode and the concurrency can be ' +
+        'set at creation; set everything else afterwards with `mq queue update`. A queue that already exists ' +
+        'for the branch is refused (exit 5).',
     );
   for (const s of CREATE_SETTINGS) for (const o of settingOption(s, s.create.help, s.flag)) cmd.addOption(o);
   cmd

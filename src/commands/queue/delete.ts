@@ -59,7 +59,8 @@ export async function runQueueDelete(opts: DeleteOptions, deps: Deps): Promise<R
   }
   if (interactive) {
     const answer = await deps.io.prompt(
-      `Delete the merge queue for ${queueName(target)}? This cannot be undone.\nType the branch name (${target.targetBranch}) to confirm: `,
+      `Delete the merge queue for ${queueName(target)}? This cannot be undone.\nType the branch name ` +
+        `(${target.targetBranch}) to confirm: `,
     );
     if (answer.trim() !== target.targetBranch) {
       throw new MqError(
@@ -91,7 +92,10 @@ export function queueDeleteCommand(ctx: Context): Command {
   const cmd = new Command('delete')
     .summary('delete the queue of the target branch (it must be empty)')
     .description(
-      'Delete the merge queue of the target branch. The queue must be empty: a queue with enqueued PRs is refused (exit 5) with their numbers; drain it first (`mq queue drain --wait`) or cancel them. On a terminal you are asked to type the branch name; --yes skips the question. Without a terminal (or with CI set) and without --yes, nothing is done and mq exits 10; a wrong answer also exits 10.',
+      'Delete the merge queue of the target branch. The queue must be empty: a queue with enqueued PRs is ' +
+        'refused (exit 5) with their numbers; drain it first (`mq queue drain --wait`) or cancel them. On a ' +
+        'terminal you are asked to type the branch name; --yes skips the question. Without a terminal (or ' +
+        'with CI set) and without --yes, nothing is done and mq exits 10; a wrong answer also exits 10.',
     )
     .option('-y, --yes', 'delete without asking for confirmation')
     .option('--dry-run', 'print the request instead of sending it')

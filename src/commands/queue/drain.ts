@@ -109,7 +109,8 @@ export async function runQueueDrain(opts: DrainOptions, deps: Deps): Promise<Res
         'stopped waiting; the queue stays draining (PRs in it are still tested and merged, no new PRs enter)',
         {
           hints: [
-            `reopen it with \`mq queue resume --branch ${target.targetBranch}\`, or wait again with \`mq queue drain --wait --branch ${target.targetBranch}\``,
+            `reopen it with \`mq queue resume --branch ${target.targetBranch}\`, ` +
+              `or wait again with \`mq queue drain --wait --branch ${target.targetBranch}\``,
           ],
         },
       );
@@ -151,7 +152,10 @@ export function queueDrainCommand(ctx: Context): Command {
   const cmd = new Command('drain')
     .summary('drain the queue: finish the PRs in it, admit no new ones')
     .description(
-      'Set the queue state to draining: PRs already in the queue are tested and merged, no new PRs enter. Prints the state before and after. With --wait, then polls until no PR is pending, testing or waiting to merge, printing progress to stderr; --timeout bounds the wait (default 2h, exit 8 when it runs out). The queue stays draining afterwards.',
+      'Set the queue state to draining: PRs already in the queue are tested and merged, no new PRs enter. ' +
+        'Prints the state before and after. With --wait, then polls until no PR is pending, testing or ' +
+        'waiting to merge, printing progress to stderr; --timeout bounds the wait (default 2h, exit 8 when it ' +
+        'runs out). The queue stays draining afterwards.',
     )
     .option('--wait', 'then wait until no PR is pending, testing or waiting to merge')
     .option('--interval <duration>', 'with --wait: time between polls (default 10s)')

@@ -33,7 +33,8 @@ export function parseSince(text: string, now: number): string {
     const ms = Date.parse(t);
     if (Number.isNaN(ms))
       throw new UsageError(
-        `--since: ${JSON.stringify(text)} is not a valid date; use ISO 8601 (2026-05-01 or 2026-05-01T09:00:00Z) or a duration like 2h or 3d`,
+        `--since: ${JSON.stringify(text)} is not a valid date; use ISO 8601 (2026-05-01 or ` +
+          `2026-05-01T09:00:00Z) or a duration like 2h or 3d`,
       );
     if (ms > now) throw new UsageError(`--since: ${JSON.stringify(text)} is in the future`);
     return new Date(ms).toISOString();
@@ -108,7 +109,8 @@ export async function runQueueHistory(opts: HistoryOptions, deps: Deps): Promise
   }
   if (partial) {
     deps.out.note(
-      `warning: the newest of the first ${MAX_HISTORY_READ} PRs the service listed; narrow the window with --since or --state to see all`,
+      `warning: the newest of the first ${MAX_HISTORY_READ} PRs the service listed; narrow the window with ` +
+        `--since or --state to see all`,
     );
   }
   const now = client.serviceNow(() => deps.clock.now());
@@ -172,7 +174,9 @@ export function queueHistoryCommand(ctx: Context): Command {
   const cmd = new Command('history')
     .summary('list PRs that went through the queue')
     .description(
-      `List the newest PRs of the queue (newest first, by the time of their last state change), optionally only those in one state or changed since a time: --limit keeps the newest N. Uses the service's listPullRequests endpoint.`,
+      `List the newest PRs of the queue (newest first, by the time of their last state change), optionally ` +
+        `only those in one state or changed since a time: --limit keeps the newest N. Uses the service's ` +
+        `listPullRequests endpoint.`,
     )
     .addOption(choiceOption('--state <state>', 'only PRs in this state', PR_STATES))
     .option('--since <when>', 'only PRs changed since this ISO 8601 time, or this long ago (2h, 3d)')

@@ -23,7 +23,9 @@ export function queueCommand(ctx: Context, argv?: readonly string[], entries?: r
   const cmd = new Command('queue')
     .summary('inspect and administer the merge queue of a branch')
     .description(
-      'Inspect and administer the merge queue of the target branch (--branch, MQ_BRANCH, or the default branch of origin) in the repository (--repo). Changes (create, update, pause, resume, drain, delete) accept --dry-run, which prints the request and sends nothing.',
+      'Inspect and administer the merge queue of the target branch (--branch, MQ_BRANCH, or the default ' +
+        'branch of origin) in the repository (--repo). Changes (create, update, pause, resume, drain, delete) ' +
+        'accept --dry-run, which prints the request and sends nothing.',
     );
   return addSubcommands(
     cmd,

@@ -19,7 +19,10 @@ export function queuePauseCommand(ctx: Context): Command {
   const cmd = new Command('pause')
     .summary('pause the queue: nothing is tested or merged')
     .description(
-      "Set the queue state to paused: no new tests start and nothing merges until `mq queue resume`; the order of the queue is kept and tests already running finish. Prints the state before and after.\n\nThe API has no field for a reason: --reason is not sent to the service. It is printed back with the change and recorded in this command's output (and --json), for the incident log.",
+      'Set the queue state to paused: no new tests start and nothing merges until `mq queue resume`; the ' +
+        'order of the queue is kept and tests already running finish. Prints the state before and ' +
+        'after.\n\nThe API has no field for a reason: --reason is not sent to the service. It is printed back ' +
+        "with the change and recorded in this command's output (and --json), for the incident log.",
     )
     .option(
       '--reason <text>',

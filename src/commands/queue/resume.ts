@@ -17,7 +17,8 @@ export function queueResumeCommand(ctx: Context): Command {
   const cmd = new Command('resume')
     .summary('resume a paused or draining queue')
     .description(
-      'Set the queue state back to running: waiting PRs are admitted and tested in priority order. Resuming a running queue is harmless. Prints the state before and after.',
+      'Set the queue state back to running: waiting PRs are admitted and tested in priority order. ' +
+        'Resuming a running queue is harmless. Prints the state before and after.',
     )
     .option('--dry-run', 'print the request instead of sending it')
     .action(act(ctx, 'queue resume', (f: ResumeOptions): ResumeOptions => ({ dryRun: f.dryRun }), runQueueResume));

@@ -80,7 +80,7 @@ function secondsIn(e: QueueEntry, now: number): number | undefined {
   return Number.isNaN(t) ? undefined : Math.max(0, Math.round((now - t) / 1000));
 }
 
-/** Not-ready PRs: on a terminal with the time waited and why; piped, the PR rows' columns with no position and the reason last. */
+/** Not-ready PRs: on a terminal with time waited and why; piped, the PR columns, no position, the reason last. */
 const NOT_READY_FIT = { truncate: ['Why', 'Title'], drop: ['Author', 'Waiting'] };
 
 export function notReadyRows(prs: readonly NotReadyPr[], now: number, human: boolean): Row[] {
@@ -223,9 +223,18 @@ export function queueShowCommand(ctx: Context): Command {
     .summary('show the queue: state, settings and enqueued PRs')
     .description(
       [
-        'Show the merge queue of the target branch: its state (a paused, draining or switching queue is flagged with a banner), its key settings, the enqueued PRs in queue order with their state, time in that state and priority, and the PRs submitted but not ready yet with why each waits (impacted targets missing, checks pending, base branch mismatch, the queue not running).',
+        'Show the merge queue of the target branch: its state (a paused, draining or switching queue is ' +
+          'flagged with a banner), its key settings, the enqueued PRs in queue order with their state, time ' +
+          'in that state and priority, and the PRs submitted but not ready yet with why each waits (impacted ' +
+          'targets missing, checks pending, base branch mismatch, the queue not running).',
         '',
-        'Piped (or -o plain), stdout carries one line per PR and nothing else (columns below; PRs not ready yet follow the enqueued ones, with an empty position and `waiting_for` saying why they wait); the queue state and the banner go to stderr. With --settings, stdout carries one `key<TAB>value` line per setting instead (keys are the flags of `mq queue update`, plus state and enqueued). --json prints the whole record the service returned (enums in lowercase, older field names such as isBatching under the current ones), plus `notReadyPullRequests` (each with `readiness` and `waitingFor`).',
+        'Piped (or -o plain), stdout carries one line per PR and nothing else (columns below; PRs not ' +
+          'ready yet follow the enqueued ones, with an empty position and `waiting_for` saying why they ' +
+          'wait); the queue state and the banner go to stderr. With --settings, stdout carries one ' +
+          '`key<TAB>value` line per setting instead (keys are the flags of `mq queue update`, plus state and ' +
+          'enqueued). --json prints the whole record the service returned (enums in lowercase, older field ' +
+          'names such as isBatching under the current ones), plus `notReadyPullRequests` (each with ' +
+          '`readiness` and `waitingFor`).',
       ].join('\n'),
     )
     .option('--settings', 'print the queue state and settings only, one key per line when piped')

@@ -25,15 +25,37 @@ import {
 import { act, collect, withExamples, withPlainHelp } from '../shared.js';
 
 export const SIMULATE_LIMITS = [
-  'What the model assumes: PRs arrive as a Poisson process at --arrivals and are ready at once (checks passed, mergeable, not up to date with the branch, so no direct merges);',
-  'each PR breaks the build independently with probability --failure-rate; a run fails iff a PR in it, or an unmerged PR in the base it is tested on, breaks the build (failure attribution), or it flakes with probability --flake-rate, independently of everything else;',
-  "test time is lognormal around --test-time with --test-time-spread as its coefficient of variation, drawn per run; a run past the queue's testing timeout fails;",
-  'no logical conflicts between PRs beyond impacted-target lanes (parallel mode with --lanes N: each PR touches one of N lanes at random);',
-  'CI capacity is unlimited unless --ci-capacity N caps the runs in flight across main and bisection (the others wait for a runner, and the wait counts towards the timeout).',
-  "The queue itself is the emulator's engine: its scheduling, batching, bisection, pending failure depth and optimistic merging rules.",
-  'Not modelled: merge conflicts and PRs that need rebasing, people cancelling, restarting or re-submitting PRs, priorities and urgent PRs, pausing or draining, direct merge, submission rates that react to a slow queue, time-of-day and weekday patterns (except the hour-of-day or hour-of-week profile --from-history fits), flakes that repeat on the same PR, CI queue time outside --ci-capacity, and the time GitHub takes to merge.',
-  "--from-history 14d fits the workload to the last 14 days of the queue's history (the PRs that merged or failed, and their test runs, as `mq queue stats` reads them): arrivals per hour (by UTC hour of the week, weekdays apart, with at least 14 days and 1,000 PRs; else by UTC hour of day with at least 3 days and 200 PRs; else flat), the test time's mean and spread, the share of PRs that failed on their own (a failed run of their own, not merged on that commit), and the share of runs that failed and were followed by a pass or a merge on the same commit (flaky). It then backtests: the window is simulated with the queue's current settings and every figure of the table is set against the measured one, with its error in percent; a row whose merges per hour and time to merge p50 differ from the baseline's by less than their errors is marked \"within the model's error\" and is never recommended on that difference.",
-  'Figures are measured over the whole --duration from an empty queue; PRs still in the queue at the end count in the depth but not in the time to merge (a row that falls behind shows fewer merges than arrivals and a growing backlog). Each row sees the same arrivals, test times, breaking PRs and flakes (common random numbers); the same --seed gives the same output.',
+  'What the model assumes: PRs arrive as a Poisson process at --arrivals and are ready at once (checks ' +
+    'passed, mergeable, not up to date with the branch, so no direct merges);',
+  'each PR breaks the build independently with probability --failure-rate; a run fails iff a PR in it, or ' +
+    'an unmerged PR in the base it is tested on, breaks the build (failure attribution), or it flakes with ' +
+    'probability --flake-rate, independently of everything else;',
+  'test time is lognormal around --test-time with --test-time-spread as its coefficient of variation, ' +
+    "drawn per run; a run past the queue's testing timeout fails;",
+  'no logical conflicts between PRs beyond impacted-target lanes (parallel mode with --lanes N: each PR ' +
+    'touches one of N lanes at random);',
+  'CI capacity is unlimited unless --ci-capacity N caps the runs in flight across main and bisection (the ' +
+    'others wait for a runner, and the wait counts towards the timeout).',
+  "The queue itself is the emulator's engine: its scheduling, batching, bisection, pending failure depth " +
+    'and optimistic merging rules.',
+  'Not modelled: merge conflicts and PRs that need rebasing, people cancelling, restarting or ' +
+    're-submitting PRs, priorities and urgent PRs, pausing or draining, direct merge, submission rates that ' +
+    'react to a slow queue, time-of-day and weekday patterns (except the hour-of-day or hour-of-week profile ' +
+    '--from-history fits), flakes that repeat on the same PR, CI queue time outside --ci-capacity, and the ' +
+    'time GitHub takes to merge.',
+  "--from-history 14d fits the workload to the last 14 days of the queue's history (the PRs that merged or " +
+    'failed, and their test runs, as `mq queue stats` reads them): arrivals per hour (by UTC hour of the ' +
+    'week, weekdays apart, with at least 14 days and 1,000 PRs; else by UTC hour of day with at least 3 days ' +
+    "and 200 PRs; else flat), the test time's mean and spread, the share of PRs that failed on their own (a " +
+    'failed run of their own, not merged on that commit), and the share of runs that failed and were followed ' +
+    'by a pass or a merge on the same commit (flaky). It then backtests: the window is simulated with the ' +
+    "queue's current settings and every figure of the table is set against the measured one, with its error " +
+    "in percent; a row whose merges per hour and time to merge p50 differ from the baseline's by less than " +
+    'their errors is marked "within the model\'s error" and is never recommended on that difference.',
+  'Figures are measured over the whole --duration from an empty queue; PRs still in the queue at the end ' +
+    'count in the depth but not in the time to merge (a row that falls behind shows fewer merges than ' +
+    'arrivals and a growing backlog). Each row sees the same arrivals, test times, breaking PRs and flakes ' +
+    '(common random numbers); the same --seed gives the same output.',
 ].join('\n');
 
 async function loadQueue(deps: Deps, required: boolean): Promise<QueueInfo | null> {
@@ -69,10 +91,13 @@ async function loadHistory(deps: Deps, ms: number): Promise<HistoryData> {
   const { fetchWindow } = await import('../../stats/lazy.js');
   const data = await fetchWindow(client, target, window, undefined, queue);
   if (data.noTestingHistory !== null) {
-    const why = `the service does not offer testing history (listMergeQueueTestingResults answered HTTP ${data.noTestingHistory}), which the fit needs`;
+    const why =
+      `the service does not offer testing history (listMergeQueueTestingResults answered ` +
+      `HTTP ${data.noTestingHistory}), which the fit needs`;
     throw new MqError(exitCodeForStatus(data.noTestingHistory), '--from-history', why, {
       hints: [
-        'give the workload instead: --arrivals, --test-time and --failure-rate (`mq queue stats` still shows merges per hour and time to merge)',
+        'give the workload instead: --arrivals, --test-time and --failure-rate (`mq queue stats` still ' +
+          'shows merges per hour and time to merge)',
       ],
     });
   }
@@ -90,7 +115,7 @@ function checkHtmlTarget(file: string): string {
   return path;
 }
 
-/** The table and markdown show the inputs, the backtest, the rows, a legend and the recommendation; plain is one figure per line. */
+/** Table and markdown: inputs, backtest, rows, legend and recommendation; plain: one figure per line. */
 function simulateView(data: SimulateResult, width: number | undefined): View {
   const best: Paint = (style, text) => style.green(style.bold(text));
   const wrap = (l: string) => (width === undefined ? [l] : wrapToWidth(l, width));
@@ -169,9 +194,18 @@ export function queueSimulateCommand(ctx: Context): Command {
     .summary('predict what queue settings will do, on a simulated workload')
     .description(
       [
-        "Simulate the merge queue on a virtual clock, many times, and compare settings side by side before changing them. The baseline row is the configured queue's current settings (read with getQueue), or the service defaults when no queue is configured (or with --baseline defaults); each --compare is the baseline with the given settings changed (names of `mq queue update` flags or API fields; batch=N means batching on with batching-min-size N).",
+        'Simulate the merge queue on a virtual clock, many times, and compare settings side by side before ' +
+          "changing them. The baseline row is the configured queue's current settings (read with getQueue), " +
+          'or the service defaults when no queue is configured (or with --baseline defaults); each --compare ' +
+          'is the baseline with the given settings changed (names of `mq queue update` flags or API fields; ' +
+          'batch=N means batching on with batching-min-size N).',
         '',
-        'Reported per row, as the mean and a 95% interval over --runs runs: merges per hour, time to merge (submission to merge) p50 and p95, CI runs and test minutes per merged PR, mean queue depth, and PRs failed per day (really breaking / good PRs failed by flakes). The best value of each column among the rows that keep up is marked with * (when two or more keep up); on a terminal too narrow for the settings labels the rows are numbered, with the settings in a legend under the table; and one line recommends a row and names its trade-off between velocity, cost and reliability.',
+        'Reported per row, as the mean and a 95% interval over --runs runs: merges per hour, time to merge ' +
+          '(submission to merge) p50 and p95, CI runs and test minutes per merged PR, mean queue depth, and ' +
+          'PRs failed per day (really breaking / good PRs failed by flakes). The best value of each column ' +
+          'among the rows that keep up is marked with * (when two or more keep up); on a terminal too narrow ' +
+          'for the settings labels the rows are numbered, with the settings in a legend under the table; and ' +
+          'one line recommends a row and names its trade-off between velocity, cost and reliability.',
         '',
         SIMULATE_LIMITS,
       ].join('\n'),
@@ -183,7 +217,8 @@ export function queueSimulateCommand(ctx: Context): Command {
     .option('--flake-rate <pct>', 'chance that a run fails spuriously (default 0%)')
     .option(
       '--from-history <window>',
-      "fit the workload to the last <window> of the queue's history (at most 45d) and backtest it; replaces the workload flags",
+      "fit the workload to the last <window> of the queue's history (at most 45d) and backtest it; " +
+        'replaces the workload flags',
     )
     .option('--duration <duration>', 'simulated time per run (default 7d; with --from-history, the window)')
     .option('--runs <n>', 'independent runs per row; the intervals are over these (default 20)')
@@ -206,7 +241,9 @@ export function queueSimulateCommand(ctx: Context): Command {
   ]);
   return withExamples(cmd, [
     'mq queue simulate --arrivals 20/h --test-time 30m --failure-rate 5% --flake-rate 2%',
-    "mq queue simulate --arrivals 20/h --test-time 30m --failure-rate 5% --compare 'concurrency=4' --compare 'concurrency=8,batch=4'",
-    'mq queue simulate --arrivals 150/d --test-time 45m --test-time-spread 20% --failure-rate 3% --ci-capacity 6 --html plan.html',
+    "mq queue simulate --arrivals 20/h --test-time 30m --failure-rate 5% --compare 'concurrency=4' " +
+      "--compare 'concurrency=8,batch=4'",
+    'mq queue simulate --arrivals 150/d --test-time 45m --test-time-spread 20% --failure-rate 3% ' +
+      '--ci-capacity 6 --html plan.html',
   ]);
 }

@@ -48,7 +48,8 @@ export async function runQueueStats(opts: StatsOptions, deps: Deps): Promise<Res
     if (t - lastDrawn < 100) return;
     lastDrawn = t;
     deps.io.err(
-      `\r\u001b[Kreading history: ${p.attempts}${p.attemptsTotal === null ? '' : `/${p.attemptsTotal}`} test results, ${p.prs} PRs`,
+      `\r\u001b[Kreading history: ${p.attempts}${p.attemptsTotal === null ? '' : `/${p.attemptsTotal}`} ` +
+        `test results, ${p.prs} PRs`,
     );
   };
   let data: WindowData;
@@ -69,8 +70,10 @@ export async function runQueueStats(opts: StatsOptions, deps: Deps): Promise<Res
   const notes: string[] = [];
   if (data.noTestingHistory !== null) {
     notes.push(
-      `mq: warning: the service does not offer testing history (listMergeQueueTestingResults answered HTTP ${data.noTestingHistory}): ` +
-        'PRs, merges per hour and time to merge are shown; waiting, testing, runs, test minutes, flaky share and the ceiling are not',
+      `mq: warning: the service does not offer testing history (listMergeQueueTestingResults answered ` +
+        `HTTP ${data.noTestingHistory}): ` +
+        'PRs, merges per hour and time to merge are shown; waiting, testing, runs, test minutes, flaky ' +
+        'share and the ceiling are not',
     );
   }
   const groups = groupedStatsFields(stats);
@@ -121,7 +124,18 @@ export function queueStatsCommand(ctx: Context): Command {
   const cmd = new Command('stats')
     .summary("the queue's health over a window: time to merge, throughput, CI cost, flakiness")
     .description(
-      `Statistics of the PRs that left the queue in a window (default: the last 24 hours; at most ${MAX_WINDOW_DAYS} days, what the service keeps) and their test runs: PRs merged, failed and cancelled; merges per hour against the ceiling of the current settings (concurrency x batch size x 60 / median test minutes); time to merge p50/p90/p95, split into waiting and testing; test runs (every run that ended in the window, cancelled ones too; simulate --from-history fits on the finished ones), failed and bisection runs, runs and test minutes per merged PR; and the flaky share (PRs whose failed run was followed by a pass without a new commit). Durations count back from the service's clock. JSON durations are seconds. On a terminal, charts of merges per hour (on a UTC time axis, the ceiling dashed) and of the time-to-merge distribution follow; the table, markdown and HTML group the figures into throughput, time to merge, CI cost and reliability. --fail-if exits 11 when a figure crosses its limit. From a service without listMergeQueueTestingResults (testing history), a warning says so and the figures that come from test runs are null.`,
+      `Statistics of the PRs that left the queue in a window (default: the last 24 hours; at ` +
+        `most ${MAX_WINDOW_DAYS} days, what the service keeps) and their test runs: PRs merged, failed and ` +
+        `cancelled; merges per hour against the ceiling of the current settings (concurrency x batch size x ` +
+        `60 / median test minutes); time to merge p50/p90/p95, split into waiting and testing; test runs ` +
+        `(every run that ended in the window, cancelled ones too; simulate --from-history fits on the ` +
+        `finished ones), failed and bisection runs, runs and test minutes per merged PR; and the flaky share ` +
+        `(PRs whose failed run was followed by a pass without a new commit). Durations count back from the ` +
+        `service's clock. JSON durations are seconds. On a terminal, charts of merges per hour (on a UTC time ` +
+        `axis, the ceiling dashed) and of the time-to-merge distribution follow; the table, markdown and HTML ` +
+        `group the figures into throughput, time to merge, CI cost and reliability. --fail-if exits 11 when a ` +
+        `figure crosses its limit. From a service without listMergeQueueTestingResults (testing history), a ` +
+        `warning says so and the figures that come from test runs are null.`,
     )
     .option('--since <when>', 'start of the window: a duration back (24h, 7d) or an ISO 8601 time', undefined)
     .option('--until <when>', 'end of the window: a duration back or an ISO 8601 time (default: now)')

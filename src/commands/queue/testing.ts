@@ -101,7 +101,11 @@ export function queueTestingCommand(ctx: Context): Command {
   const cmd = new Command('testing')
     .summary('show a queue test run: status, tested PRs and checks')
     .description(
-      'Show the details of a merge queue test run: its status, test branch and sha, the PRs it tests (more than one for a batch), the required statuses and where they come from, and every check with its kind (check run or status), state and URL (identical checks once, with a count). Give the test run id (a UUID, optionally ending in -bisection) or the test branch trunk-merge/pr-<N>/<uuid>, whose last part is the id.',
+      'Show the details of a merge queue test run: its status, test branch and sha, the PRs it tests (more ' +
+        'than one for a batch), the required statuses and where they come from, and every check with its kind ' +
+        '(check run or status), state and URL (identical checks once, with a count). Give the test run id (a ' +
+        'UUID, optionally ending in -bisection) or the test branch trunk-merge/pr-<N>/<uuid>, whose last part ' +
+        'is the id.',
     )
     .argument('<test-run>', 'test run id, or test branch trunk-merge/pr-<N>/<uuid>')
     .action(

@@ -65,7 +65,8 @@ export function settingsFromFlags(opts: UpdateOptions): UpdateQueueSettings {
   }
   if (opts.requiredStatus !== undefined && opts.clearRequiredStatuses) {
     throw new UsageError(
-      '--required-status and --clear-required-statuses cannot be used together: one sets the list, the other removes it',
+      '--required-status and --clear-required-statuses cannot be used together: one sets the list, the ' +
+        'other removes it',
       {
         hints: ['to replace the list, pass only --required-status (once per status)'],
       },
@@ -193,9 +194,13 @@ export function queueUpdateCommand(ctx: Context): Command {
     .summary('change queue settings')
     .description(
       [
-        'Change settings of the merge queue of the target branch. Only the flags given are sent; at least one is required. The queue is read first, and afterwards every setting that changed is printed as before -> after (requested settings the service left as they were are marked unchanged).',
+        'Change settings of the merge queue of the target branch. Only the flags given are sent; at least ' +
+          'one is required. The queue is read first, and afterwards every setting that changed is printed as ' +
+          'before -> after (requested settings the service left as they were are marked unchanged).',
         '',
-        `Numbers are integers from 1 to ${MAX_U32}. --required-status replaces the list of statuses that must pass in queue testing and overrides branch protection and the repository config; --clear-required-statuses removes that override.`,
+        `Numbers are integers from 1 to ${MAX_U32}. --required-status replaces the list of statuses that ` +
+          `must pass in queue testing and overrides branch protection and the repository config; ` +
+          `--clear-required-statuses removes that override.`,
       ].join('\n'),
     );
   for (const s of FLAG_SETTINGS) for (const o of settingOption(s)) cmd.addOption(o);

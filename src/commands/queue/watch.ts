@@ -186,7 +186,10 @@ export function queueWatchCommand(ctx: Context): Command {
     .summary('follow the queue live')
     .description(
       [
-        'Poll the queue until Ctrl-C (exit 130). On a terminal the queue table is redrawn in place, with the latest changes under it. Piped, one line per change (columns below; subject is `queue` or a PR number, from is empty when new). The first read lists every PR as new. A PR that leaves the queue shows its final state (merged, failed, cancelled) when the service still knows it, else `left`.',
+        'Poll the queue until Ctrl-C (exit 130). On a terminal the queue table is redrawn in place, with ' +
+          'the latest changes under it. Piped, one line per change (columns below; subject is `queue` or a PR ' +
+          'number, from is empty when new). The first read lists every PR as new. A PR that leaves the queue ' +
+          'shows its final state (merged, failed, cancelled) when the service still knows it, else `left`.',
         '',
         'With --json, one JSON object per change and per line (JSON Lines), not a single document.',
       ].join('\n'),

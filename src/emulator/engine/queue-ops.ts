@@ -31,7 +31,8 @@ export function deleteQueue(core: Core, req: QueueRef): void {
   const live = q.counts.admitted + q.counts.notReady;
   if (live > 0) {
     throw badRequest(
-      `the merge queue for ${describeQueue(q.repo, q.branch)} is not empty: ${live} pull request${live === 1 ? '' : 's'} still in it; cancel or merge them first`,
+      `the merge queue for ${describeQueue(q.repo, q.branch)} is not empty: ${live} pull ` +
+        `request${live === 1 ? '' : 's'} still in it; cancel or merge them first`,
     );
   }
   for (const id of q.runIds) delete core.state.runs[id];
@@ -54,7 +55,9 @@ export function updateQueue(core: Core, req: QueueRef & QueueUpdate): QueueView 
     const changes = changedSettings(q, req);
     if (changes.length > 0) {
       throw badRequest(
-        `the merge queue for ${describeQueue(q.repo, q.branch)} is switching modes (to ${q.switching.to}); only its state can be changed until the pull requests in it have merged or left (refused: ${changes.join(', ')})`,
+        `the merge queue for ${describeQueue(q.repo, q.branch)} is switching modes (to ${q.switching.to}); ` +
+          `only its state can be changed until the pull requests in it have merged or left ` +
+          `(refused: ${changes.join(', ')})`,
       );
     }
     if (state !== undefined) q.switching.resume = state;

@@ -70,7 +70,8 @@ export function requireJsonContentType(req: IncomingMessage): void {
     415,
     given === undefined || given.trim() === ''
       ? 'missing Content-Type: send the request body as JSON with content-type: application/json'
-      : `unsupported Content-Type "${given.slice(0, 100)}": send the request body as JSON with content-type: application/json`,
+      : `unsupported Content-Type "${given.slice(0, 100)}": send the request body as JSON with content-type: ` +
+          `application/json`,
   );
 }
 

@@ -46,7 +46,8 @@ export const controlRoutes: Route[] = [
     if (!(to <= CLOCK_HORIZON)) {
       throw new HttpError(
         400,
-        `minutes: advancing ${b.minutes} minutes would move the clock past ${iso(CLOCK_HORIZON)}, the latest time the emulator keeps`,
+        `minutes: advancing ${b.minutes} minutes would move the clock past ${iso(CLOCK_HORIZON)}, the ` +
+          `latest time the emulator keeps`,
       );
     }
     const now = c.engine.advance(to);
