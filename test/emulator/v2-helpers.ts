@@ -5,7 +5,7 @@
 import { expect } from 'vitest';
 import { z } from 'zod';
 
-import type { RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator, StartEmulatorOptions } from '../../src/emulator/index.js';
 import { PERMISSIONS } from '../../src/emulator/http/v2/auth.js';
 import { startTestEmulator, type Client } from './http-helpers.js';
 
@@ -124,13 +124,15 @@ export async function stop(): Promise<void> {
   emu = undefined;
 }
 
-export async function start(dataDir?: string): Promise<Client> {
+/** Rate limits are off unless `options` say otherwise (v2-rate-limits.test.ts tests them). */
+export async function start(dataDir?: string, options: StartEmulatorOptions = { rateLimits: false }): Promise<Client> {
   const started = await startTestEmulator({
     apiKeys: [
       { name: 'ci', key: KEY, permissions: [...PERMISSIONS] },
       { name: 'dashboard', key: READER, permissions: [] },
     ],
     ...(dataDir ? { dataDir } : {}),
+    ...options,
   });
   emu = started.emu;
   return started.client;

@@ -16,6 +16,7 @@ import { envelope, fromEngine, V2Error } from './errors.js';
 import { configRoutes } from './config-routes.js';
 import { historyRoutes } from './history-routes.js';
 import { orderRoute } from './order-route.js';
+import type { RateLimiter } from './rate-limits.js';
 import { v2Routes } from './routes.js';
 import { targetsRoute } from './targets-route.js';
 
@@ -32,6 +33,8 @@ export interface V2Options {
   log(line: string): void;
   engine: QueueEngine;
   keys: readonly ApiKey[];
+  /** Counts each authenticated request; none: no limits. */
+  rateLimit?: RateLimiter;
   /** Makes a change through the v1 route at `path`, at engine time `at`. */
   change(path: string, input: unknown, at: number): Promise<Reply>;
 }
@@ -66,6 +69,7 @@ export function v2Handler(opts: V2Options) {
         throw new V2Error('NOT_FOUND', `no such endpoint: ${url.pathname.slice(0, 200)}`);
       }
       const key = authenticate(req, opts.keys);
+      opts.rateLimit?.(method, url.pathname, key);
       let body: unknown;
       if (route.body) {
         const raw = await readBody(req);
