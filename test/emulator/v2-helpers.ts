@@ -233,3 +233,15 @@ export const MergeQueueOrder = z.strictObject({
   awaitingAdmission: z.array(Queued),
   awaitingAdmissionTotal: z.int(),
 });
+
+export const Transition = z.strictObject({
+  pullRequestId: z.string().regex(UUID),
+  state: EntryState,
+  changedAt: isoTime,
+  reason: z.nullable(z.string()),
+  verificationRunId: z.optional(z.string()),
+});
+export const EntryHistory = z.strictObject({
+  pullRequestId: z.string().regex(UUID),
+  transitions: z.array(Transition),
+});

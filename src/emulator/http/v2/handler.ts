@@ -14,6 +14,7 @@ import { parseUrl } from '../router.js';
 import { type ApiKey, authenticate } from './auth.js';
 import { envelope, fromEngine, V2Error } from './errors.js';
 import { configRoutes } from './config-routes.js';
+import { entryHistoryRoutes } from './entry-history-routes.js';
 import { entryRoutes } from './entry-routes.js';
 import { historyRoutes } from './history-routes.js';
 import { orderRoute } from './order-route.js';
@@ -21,7 +22,15 @@ import type { RateLimiter } from './rate-limits.js';
 import { v2Routes } from './routes.js';
 import { targetsRoute } from './targets-route.js';
 
-const ROUTES = [...v2Routes, ...entryRoutes, ...configRoutes, ...historyRoutes, targetsRoute, orderRoute];
+const ROUTES = [
+  ...v2Routes,
+  ...entryRoutes,
+  ...entryHistoryRoutes,
+  ...configRoutes,
+  ...historyRoutes,
+  targetsRoute,
+  orderRoute,
+];
 
 function asV2(err: unknown): V2Error {
   if (err instanceof V2Error) return err;
