@@ -245,3 +245,26 @@ export const EntryHistory = z.strictObject({
   pullRequestId: z.string().regex(UUID),
   transitions: z.array(Transition),
 });
+
+const RunPr = z.strictObject({
+  id: z.string().regex(UUID),
+  number: z.int(),
+  sha: z.string(),
+  title: z.string(),
+  url: z.optional(z.string()),
+});
+export const VerificationRun = z.strictObject({
+  id: z.string(),
+  isBisection: z.boolean(),
+  testBranch: z.string(),
+  testBranchSha: z.string(),
+  testBranchCommitUrl: z.optional(z.string()),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+  status: z.enum(['inProgress', 'failed', 'cancelled', 'succeeded']),
+  requiredStatusesSource: z.optional(z.enum(['trunkConfig', 'repoProviderBranchProtection', 'mergeInstance'])),
+  requiredStatuses: z.array(z.string()),
+  checks: z.array(z.never()),
+  testedPullRequests: z.array(RunPr),
+  dependentPullRequests: z.array(RunPr),
+});

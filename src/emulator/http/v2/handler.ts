@@ -21,11 +21,13 @@ import { orderRoute } from './order-route.js';
 import type { RateLimiter } from './rate-limits.js';
 import { v2Routes } from './routes.js';
 import { targetsRoute } from './targets-route.js';
+import { verificationRoutes } from './verification-routes.js';
 
 const ROUTES = [
   ...v2Routes,
   ...entryRoutes,
   ...entryHistoryRoutes,
+  ...verificationRoutes,
   ...configRoutes,
   ...historyRoutes,
   targetsRoute,
