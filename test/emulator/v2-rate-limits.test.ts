@@ -37,7 +37,7 @@ it('counts metrics reads apart, 5 a second', async () => {
   const c = await limited();
   for (let i = 0; i < 5; i++) {
     const a = await v2(c, 'GET', '/v2/merge-queues/metrics');
-    expect(a.status).not.toBe(429);
+    expect(a.status).toBe(200);
   }
   await fails(v2(c, 'GET', '/v2/merge-queues/metrics'), 429, 'RATE_LIMIT_EXCEEDED');
   await ok(list(MergeQueue), v2(c, 'GET', '/v2/merge-queues'));

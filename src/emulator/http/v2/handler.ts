@@ -17,13 +17,16 @@ import { configRoutes } from './config-routes.js';
 import { entryHistoryRoutes } from './entry-history-routes.js';
 import { entryRoutes } from './entry-routes.js';
 import { historyRoutes } from './history-routes.js';
+import { metricsRoutes } from './metrics-routes.js';
 import { orderRoute } from './order-route.js';
 import type { RateLimiter } from './rate-limits.js';
 import { v2Routes } from './routes.js';
 import { targetsRoute } from './targets-route.js';
 import { verificationRoutes } from './verification-routes.js';
 
+// Metrics first: `merge-queues/metrics` would otherwise read as a queue id.
 const ROUTES = [
+  ...metricsRoutes,
   ...v2Routes,
   ...entryRoutes,
   ...entryHistoryRoutes,
@@ -98,7 +101,11 @@ export function v2Handler(opts: V2Options) {
         change: (path, input) => opts.change(path, input, at),
       });
       const status = reply.status ?? 200;
-      send(res, reply.json === undefined ? { status, text: '' } : { status, json: reply.json }, all);
+      send(
+        res,
+        reply.json === undefined ? { ...reply, status, text: reply.text ?? '' } : { status, json: reply.json },
+        all,
+      );
     } catch (err) {
       // Durability failures (503) and oversized bodies (413, plain text) stay the server's.
       if (err instanceof DurabilityError || (err instanceof HttpError && err.status !== 400)) throw err;
