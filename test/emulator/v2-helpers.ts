@@ -268,3 +268,30 @@ export const VerificationRun = z.strictObject({
   testedPullRequests: z.array(RunPr),
   dependentPullRequests: z.array(RunPr),
 });
+
+export const MergeGraph = z.strictObject({
+  nodes: z.array(
+    z.strictObject({
+      pullRequestNumber: z.int(),
+      title: z.string(),
+      author: z.string(),
+      state: EntryState,
+      priorityValue: z.int(),
+      priorityName: z.optional(z.string()),
+      skipsTheLine: z.boolean(),
+      allowsBatching: z.boolean(),
+      verificationRunId: z.optional(z.string()),
+      isBisection: z.boolean(),
+      impactedTargets: z.optional(z.array(z.string())),
+      totalImpactedTargets: z.optional(z.int()),
+    }),
+  ),
+  edges: z.array(
+    z.strictObject({
+      fromPullRequestNumber: z.int(),
+      toPullRequestNumber: z.int(),
+      commonImpactedTargets: z.optional(z.array(z.string())),
+      totalCommonImpactedTargets: z.optional(z.int()),
+    }),
+  ),
+});

@@ -16,6 +16,7 @@ import { envelope, fromEngine, V2Error } from './errors.js';
 import { configRoutes } from './config-routes.js';
 import { entryHistoryRoutes } from './entry-history-routes.js';
 import { entryRoutes } from './entry-routes.js';
+import { graphRoute } from './graph-route.js';
 import { historyRoutes } from './history-routes.js';
 import { metricsRoutes } from './metrics-routes.js';
 import { orderRoute } from './order-route.js';
@@ -35,6 +36,7 @@ const ROUTES = [
   ...historyRoutes,
   targetsRoute,
   orderRoute,
+  graphRoute,
 ];
 
 function asV2(err: unknown): V2Error {
