@@ -24,6 +24,7 @@ import { ReadCache } from './http/read-cache.js';
 import { engineErrorStatus } from './http/wire.js';
 import type { ApiKey } from './http/v2/auth.js';
 import { v2Handler } from './http/v2/handler.js';
+import { rateLimiter } from './http/v2/rate-limits.js';
 import { apiRoutes } from './http/api-routes.js';
 import { DurabilityError } from './journal.js';
 import type { StateStore } from './store.js';
@@ -38,6 +39,9 @@ export interface EmulatorServerOptions {
   token: string;
   /** v2 API keys (`Authorization: Bearer`); none: /v2 refuses every request. */
   apiKeys?: readonly ApiKey[];
+  /** v2 rate limits (default on); `rateLimitClock` is the wall clock they count by. */
+  rateLimits?: boolean;
+  rateLimitClock?: () => number;
   store?: StateStore;
   log?: (line: string) => void;
   webhooks?: WebhookDispatcher;
@@ -170,6 +174,7 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
     log,
     engine,
     keys: opts.apiKeys ?? [],
+    ...(opts.rateLimits === false ? {} : { rateLimit: rateLimiter(opts.rateLimitClock) }),
     async change(path, input, at) {
       const route = apiRoutes.find((r) => r.method === 'POST' && r.path.test(path));
       if (!route) throw new Error(`internal: no v1 route ${path}`);

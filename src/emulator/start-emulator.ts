@@ -16,6 +16,9 @@ export interface StartEmulatorOptions {
   /** v2 API keys (default: one named "default" with every permission; `v2Key` sets its value). */
   apiKeys?: ApiKey[];
   v2Key?: string;
+  /** v2 rate limits (default on); `rateLimitClock` replaces the wall clock they count by (tests). */
+  rateLimits?: boolean;
+  rateLimitClock?: () => number;
   clock?: 'real' | 'manual';
   /** Engine minutes per wall minute on the real clock (default 1). */
   speed?: number;
@@ -150,6 +153,8 @@ async function startWith(
     clock,
     token,
     apiKeys,
+    ...(options.rateLimits === false ? { rateLimits: false } : {}),
+    ...(options.rateLimitClock ? { rateLimitClock: options.rateLimitClock } : {}),
     ...(store ? { store } : {}),
     ...(options.log ? { log: options.log } : {}),
     ...(webhooks ? { webhooks } : {}),

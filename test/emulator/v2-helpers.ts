@@ -5,7 +5,7 @@
 import { expect } from 'vitest';
 import { z } from 'zod';
 
-import type { RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator, StartEmulatorOptions } from '../../src/emulator/index.js';
 import { PERMISSIONS } from '../../src/emulator/http/v2/auth.js';
 import { startTestEmulator, type Client } from './http-helpers.js';
 
@@ -124,13 +124,15 @@ export async function stop(): Promise<void> {
   emu = undefined;
 }
 
-export async function start(dataDir?: string): Promise<Client> {
+/** Rate limits are off unless `options` say otherwise (v2-rate-limits.test.ts tests them). */
+export async function start(dataDir?: string, options: StartEmulatorOptions = { rateLimits: false }): Promise<Client> {
   const started = await startTestEmulator({
     apiKeys: [
       { name: 'ci', key: KEY, permissions: [...PERMISSIONS] },
       { name: 'dashboard', key: READER, permissions: [] },
     ],
     ...(dataDir ? { dataDir } : {}),
+    ...options,
   });
   emu = started.emu;
   return started.client;
@@ -230,4 +232,66 @@ export const MergeQueueOrder = z.strictObject({
   ),
   awaitingAdmission: z.array(Queued),
   awaitingAdmissionTotal: z.int(),
+});
+
+export const Transition = z.strictObject({
+  pullRequestId: z.string().regex(UUID),
+  state: EntryState,
+  changedAt: isoTime,
+  reason: z.nullable(z.string()),
+  verificationRunId: z.optional(z.string()),
+});
+export const EntryHistory = z.strictObject({
+  pullRequestId: z.string().regex(UUID),
+  transitions: z.array(Transition),
+});
+
+const RunPr = z.strictObject({
+  id: z.string().regex(UUID),
+  number: z.int(),
+  sha: z.string(),
+  title: z.string(),
+  url: z.optional(z.string()),
+});
+export const VerificationRun = z.strictObject({
+  id: z.string(),
+  isBisection: z.boolean(),
+  testBranch: z.string(),
+  testBranchSha: z.string(),
+  testBranchCommitUrl: z.optional(z.string()),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+  status: z.enum(['inProgress', 'failed', 'cancelled', 'succeeded']),
+  requiredStatusesSource: z.optional(z.enum(['trunkConfig', 'repoProviderBranchProtection', 'mergeInstance'])),
+  requiredStatuses: z.array(z.string()),
+  checks: z.array(z.never()),
+  testedPullRequests: z.array(RunPr),
+  dependentPullRequests: z.array(RunPr),
+});
+
+export const MergeGraph = z.strictObject({
+  nodes: z.array(
+    z.strictObject({
+      pullRequestNumber: z.int(),
+      title: z.string(),
+      author: z.string(),
+      state: EntryState,
+      priorityValue: z.int(),
+      priorityName: z.optional(z.string()),
+      skipsTheLine: z.boolean(),
+      allowsBatching: z.boolean(),
+      verificationRunId: z.optional(z.string()),
+      isBisection: z.boolean(),
+      impactedTargets: z.optional(z.array(z.string())),
+      totalImpactedTargets: z.optional(z.int()),
+    }),
+  ),
+  edges: z.array(
+    z.strictObject({
+      fromPullRequestNumber: z.int(),
+      toPullRequestNumber: z.int(),
+      commonImpactedTargets: z.optional(z.array(z.string())),
+      totalCommonImpactedTargets: z.optional(z.int()),
+    }),
+  ),
 });

@@ -139,8 +139,9 @@ const CASES: Array<[string[], string, unknown]> = [
   [
     ['emulator', 'start', '--port', '8080', '--clock', 'manual', '--seed', '3'],
     'emulator start',
-    expect.objectContaining({ host: '127.0.0.1', port: 8080, clock: 'manual', seed: 3, speed: 1 }),
+    expect.objectContaining({ host: '127.0.0.1', port: 8080, clock: 'manual', seed: 3, speed: 1, rateLimits: true }),
   ],
+  [['emulator', 'start', '--rate-limits', 'off'], 'emulator start', expect.objectContaining({ rateLimits: false })],
   [
     ['emulator', 'start', '--api-key', 'ci=merge,priority', '--api-key', 'dash=none'],
     'emulator start',

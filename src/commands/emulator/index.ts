@@ -16,6 +16,7 @@ interface StartFlags {
   webhook?: string[];
   webhookSecret?: string[];
   apiKey?: string[];
+  rateLimits: string;
 }
 
 export interface EmulatorStartOptions {
@@ -30,6 +31,7 @@ export interface EmulatorStartOptions {
   webhookUrls: string[];
   webhookSecrets: string[];
   apiKeySpecs: string[];
+  rateLimits: boolean;
 }
 
 export function emulatorStartOptions(flags: StartFlags, env: NodeJS.ProcessEnv): EmulatorStartOptions {
@@ -40,6 +42,7 @@ export function emulatorStartOptions(flags: StartFlags, env: NodeJS.ProcessEnv):
     throw new UsageError(
       `--speed: "${flags.speed}" must be a number above 0 (1 = real time, 60 = a minute per second)`,
     );
+  const rateLimits = parseChoice(flags.rateLimits, '--rate-limits', ['on', 'off'] as const) === 'on';
   const seed = flags.seed === undefined ? undefined : parseIntIn(flags.seed, '--seed', 0, 2 ** 31 - 1);
   if (flags.token !== undefined && flags.token.length < 8) throw new UsageError('--token: use at least 8 characters');
   const envToken = flags.token === undefined ? env.MQ_EMULATOR_TOKEN || undefined : undefined;
@@ -60,6 +63,7 @@ export function emulatorStartOptions(flags: StartFlags, env: NodeJS.ProcessEnv):
     webhookUrls: flags.webhook ?? [],
     webhookSecrets: flags.webhookSecret ?? [],
     apiKeySpecs: flags.apiKey ?? [],
+    rateLimits,
   };
 }
 
@@ -127,6 +131,11 @@ export function emulatorCommand(ctx: Context): Command {
       'an extra v2 API key with these permissions (all, none, or ' +
         'merge,priority,skipBatching,direct,settings); its value is shown on stderr (repeatable)',
       collect,
+    )
+    .addOption(
+      new Option('--rate-limits <on|off>', "v2: answer 429 over Trunk's documented request rates")
+        .choices(['on', 'off'])
+        .default('on'),
     )
     .action(
       act(ctx, 'emulator start', (flags: StartFlags) => emulatorStartOptions(flags, ctx.env), runEmulatorStartCommand),

@@ -25,6 +25,9 @@ export interface V2Context {
 export interface V2Reply {
   status?: number;
   json?: unknown;
+  /** A plain-text answer (metrics), with its content type. */
+  text?: string;
+  contentType?: string;
 }
 
 export interface V2Route {

@@ -14,12 +14,30 @@ import { parseUrl } from '../router.js';
 import { type ApiKey, authenticate } from './auth.js';
 import { envelope, fromEngine, V2Error } from './errors.js';
 import { configRoutes } from './config-routes.js';
+import { entryHistoryRoutes } from './entry-history-routes.js';
+import { entryRoutes } from './entry-routes.js';
+import { graphRoute } from './graph-route.js';
 import { historyRoutes } from './history-routes.js';
+import { metricsRoutes } from './metrics-routes.js';
 import { orderRoute } from './order-route.js';
+import type { RateLimiter } from './rate-limits.js';
 import { v2Routes } from './routes.js';
 import { targetsRoute } from './targets-route.js';
+import { verificationRoutes } from './verification-routes.js';
 
-const ROUTES = [...v2Routes, ...configRoutes, ...historyRoutes, targetsRoute, orderRoute];
+// Metrics first: `merge-queues/metrics` would otherwise read as a queue id.
+const ROUTES = [
+  ...metricsRoutes,
+  ...v2Routes,
+  ...entryRoutes,
+  ...entryHistoryRoutes,
+  ...verificationRoutes,
+  ...configRoutes,
+  ...historyRoutes,
+  targetsRoute,
+  orderRoute,
+  graphRoute,
+];
 
 function asV2(err: unknown): V2Error {
   if (err instanceof V2Error) return err;
@@ -32,6 +50,8 @@ export interface V2Options {
   log(line: string): void;
   engine: QueueEngine;
   keys: readonly ApiKey[];
+  /** Counts each authenticated request; none: no limits. */
+  rateLimit?: RateLimiter;
   /** Makes a change through the v1 route at `path`, at engine time `at`. */
   change(path: string, input: unknown, at: number): Promise<Reply>;
 }
@@ -66,6 +86,7 @@ export function v2Handler(opts: V2Options) {
         throw new V2Error('NOT_FOUND', `no such endpoint: ${url.pathname.slice(0, 200)}`);
       }
       const key = authenticate(req, opts.keys);
+      opts.rateLimit?.(method, url.pathname, key);
       let body: unknown;
       if (route.body) {
         const raw = await readBody(req);
@@ -82,7 +103,11 @@ export function v2Handler(opts: V2Options) {
         change: (path, input) => opts.change(path, input, at),
       });
       const status = reply.status ?? 200;
-      send(res, reply.json === undefined ? { status, text: '' } : { status, json: reply.json }, all);
+      send(
+        res,
+        reply.json === undefined ? { ...reply, status, text: reply.text ?? '' } : { status, json: reply.json },
+        all,
+      );
     } catch (err) {
       // Durability failures (503) and oversized bodies (413, plain text) stay the server's.
       if (err instanceof DurabilityError || (err instanceof HttpError && err.status !== 400)) throw err;
