@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { runEmulatorStart } from '../../src/emulator/index.js';
 import { isLoopback } from '../../src/emulator/start-command.js';
 import { TOKEN, baseEnv, runCli } from '../helpers/run-cli.js';
-import { runChild, startChild } from './persistence-child.js';
+import { runChild, startChild } from '../emulator/persistence-child.js';
 
 function capture() {
   const out: string[] = [];
