@@ -3,11 +3,11 @@
  * local one. The local clock is fixed at FIXED_NOW; the fake service says it is 3 hours later. Every
  * PR changed state at 10:00, two hours before the local clock and five before the service's.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Context } from '../../src/context.js';
 import { run } from '../../src/run.js';
 import { interrupted, type Clock } from '../../src/util/clock.js';
-import { startFakeServer, type FakeServer, type Reply } from '../helpers/fake-server.js';
+import { type Reply, useFakeServer } from '../helpers/fake-server.js';
 import { entry, FIXED_NOW, queueRecord, testContext } from '../helpers/test-context.js';
 
 const HOUR = 3_600_000;
@@ -29,16 +29,10 @@ const PR = (n: number, state = 'testing') => ({
 });
 const TEST_RUN = '5df78918-0d4c-4a55-9a0e-1e1b4f0a6c11';
 
-let fake: FakeServer;
+const fake = useFakeServer();
 let date: string;
 const ok = (body: object): Reply => ({ status: 200, body, headers: { date } });
 
-beforeAll(async () => {
-  fake = await startFakeServer();
-});
-afterAll(async () => {
-  await fake.close();
-});
 beforeEach(() => {
   date = new Date(SERVICE_NOW).toUTCString();
   script();

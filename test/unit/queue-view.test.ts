@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Queue } from '../../src/api/schemas.js';
 import { closeHttp } from '../../src/api/http.js';
 import { runQueueDelete } from '../../src/commands/queue/delete.js';
@@ -12,7 +12,7 @@ import { makeStyle } from '../../src/output/style.js';
 import { histogramText, metricsRows, tidy, tidyQueue } from '../../src/views/metrics.js';
 import { countsText, queueBanner, queueRows, settingChanges } from '../../src/views/queue.js';
 import { checks } from '../../src/views/testing-details.js';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { useFakeServer } from '../helpers/fake-server.js';
 import { entry, FIXED_NOW, minutesAgo, queueRecord, testContext } from '../helpers/test-context.js';
 
 const plain = makeStyle(false);
@@ -240,16 +240,11 @@ describe('metrics view', () => {
 });
 
 describe('runQueueDelete confirmation (test context)', () => {
-  let fake: FakeServer;
-  beforeAll(async () => {
-    fake = await startFakeServer();
-  });
+  const fake = useFakeServer();
   afterAll(async () => {
-    await fake.close();
     await closeHttp();
   });
   beforeEach(() => {
-    fake.requests.length = 0;
     fake.on('POST /getQueue', { status: 200, body: queueRecord() });
     fake.on('POST /deleteQueue', { status: 200, body: 'OK' });
   });
