@@ -7,8 +7,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { Context } from '../../src/context.js';
 import { run } from '../../src/run.js';
 import { interrupted, type Clock } from '../../src/util/clock.js';
+import { testDeps } from '../helpers/deps.js';
 import { type Reply, useFakeServer } from '../helpers/fake-server.js';
-import { entry, FIXED_NOW, queueRecord, testContext } from '../helpers/test-context.js';
+import { entry, FIXED_NOW, queueRecord } from '../helpers/test-context.js';
 
 const HOUR = 3_600_000;
 const SERVICE_NOW = FIXED_NOW + 3 * HOUR;
@@ -55,7 +56,7 @@ async function mq(
   argv: string[],
   opts: { stdoutIsTTY?: boolean } = {},
 ): Promise<{ exitCode: number; stdout: string; stderr: string }> {
-  const { ctx, io } = testContext({ apiUrl: fake.url, ...opts });
+  const { deps: ctx, io } = testDeps({ apiUrl: fake.url, ...opts });
   const exitCode = await run(ctx, argv);
   return { exitCode, stdout: io.stdout, stderr: io.stderr };
 }
@@ -121,7 +122,7 @@ describe('ages follow the service clock (Date 3 hours ahead of the local clock)'
   it('mq queue watch: change times are the service time, the live table ages too', async () => {
     // One read, then Ctrl-C during the first pause.
     const watch = async (stdoutIsTTY: boolean, argv: string[]) => {
-      const { ctx: base, io } = testContext({ apiUrl: fake.url, stdoutIsTTY });
+      const { deps: base, io } = testDeps({ apiUrl: fake.url, stdoutIsTTY });
       const stop = new AbortController();
       const clock: Clock = {
         now: () => FIXED_NOW,
