@@ -96,3 +96,19 @@ export function useEmulator(
   after(() => emu.close?.());
   return { emu, client };
 }
+
+/** Streams for runEmulatorStart that keep what it writes. */
+export function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, io: { stdout: (s: string) => out.push(s), stderr: (s: string) => err.push(s) } };
+}
+
+/** Waits (5 s at most) until check() holds. */
+export async function until(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
