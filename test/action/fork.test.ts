@@ -5,24 +5,17 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { runAction } from '../../src/action/main.js';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { useFakeServer } from '../helpers/fake-server.js';
 
 const SHA = 'f'.repeat(40);
 const RUN_ID = '9876543210';
 
-let fake: FakeServer;
+const fake = useFakeServer();
 let dir: string;
-beforeAll(async () => {
-  fake = await startFakeServer();
-});
-afterAll(async () => {
-  await fake.close();
-});
 beforeEach(() => {
-  fake.requests.length = 0;
   fake.on('POST /setImpactedTargets', { status: 200, body: 'OK' });
   dir = mkdtempSync(join(tmpdir(), 'mq-action-fork-'));
 });

@@ -1,19 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeServer, type FakeServer, type Reply } from '../helpers/fake-server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type Reply, useFakeServer } from '../helpers/fake-server.js';
 import { baseEnv, BIN, runCli, tempDir, TOKEN } from '../helpers/run-cli.js';
 
-let fake: FakeServer;
-beforeAll(async () => {
-  fake = await startFakeServer();
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakeServer();
 beforeEach(() => {
-  fake.requests.length = 0;
   fake.on('POST /submitPullRequest', { status: 200, body: 'OK' });
 });
 

@@ -16,19 +16,12 @@ import {
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { useFakeServer } from '../helpers/fake-server.js';
 import { KEY_FILE } from '../../src/boot/cache-files.js';
 import { baseEnv, configDirWithKey, runCli, tempDir, TOKEN } from '../helpers/run-cli.js';
 
-let fake: FakeServer;
-beforeAll(async () => {
-  fake = await startFakeServer();
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakeServer();
 beforeEach(() => {
-  fake.requests.length = 0;
   fake.on('POST /getSubmittedPullRequest', { status: 200, body: { state: 'pending', prNumber: 1 } });
 });
 

@@ -1,16 +1,10 @@
 /** The built `mq` against the built `mq emulator start`: a real server, real queue semantics. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulatorProcess, type EmulatorProcess } from '../helpers/emulator-process.js';
+import { describe, expect, it } from 'vitest';
+import { startEmulatorProcess, useEmulatorProcess } from '../helpers/emulator-process.js';
 import { runCli, tempDir } from '../helpers/run-cli.js';
 
 describe('mq against the emulator (manual clock)', () => {
-  let emu: EmulatorProcess;
-  beforeAll(async () => {
-    emu = await startEmulatorProcess(['--clock', 'manual', '--seed', '7']);
-  });
-  afterAll(async () => {
-    await emu.stop();
-  });
+  const emu = useEmulatorProcess(['--clock', 'manual', '--seed', '7']);
   const mq = (...args: string[]) => runCli(args, { env: emu.env });
 
   it('prints the banner a shell can eval', async () => {

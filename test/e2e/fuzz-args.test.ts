@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../src/errors.js';
 import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
-import { runInProcess } from '../helpers/in-process.js';
+import { runMq } from '../helpers/in-process.js';
 import { baseEnv, tempDir } from '../helpers/run-cli.js';
 
 const RUNS = Number(process.env.MQ_FUZZ_RUNS ?? 10_000);
@@ -185,11 +185,12 @@ const commandLine = fc
 describe('argument fuzzing', () => {
   it(`${RUNS} generated command lines: exit codes from the table, no stack traces, nothing sent on exit 2`, async () => {
     const env = { ...baseEnv(fake.url), MQ_CONFIG_DIR: tempDir('mq-fuzz-') };
+    const cwd = tempDir('mq-fuzz-cwd-');
     let usage = 0;
     await fc.assert(
       fc.asyncProperty(commandLine, async (argv) => {
         const before = fake.requests.length;
-        const r = await runInProcess(argv, env);
+        const r = await runMq(argv, { env, cwd });
         expect(CODES.has(r.exitCode), `exit ${r.exitCode} for ${JSON.stringify(argv)}`).toBe(true);
         expect(r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
         expect(r.stderr).not.toMatch(/TypeError|ReferenceError|SyntaxError/);

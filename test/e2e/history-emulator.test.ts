@@ -9,14 +9,14 @@
  * flaky). Time to merge (minutes) 10,10,20,30,40,60,70,90,100,110,120: p50 = 60 min, within
  * a stated tolerance of 2 minutes for the emulator's admission and merge steps.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulatorProcess, type EmulatorProcess } from '../helpers/emulator-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useEmulatorProcess } from '../helpers/emulator-process.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 const TOLERANCE_S = 120;
 
-let emu: EmulatorProcess;
+const emu = useEmulatorProcess(['--clock', 'manual']);
 let now: number;
 
 async function api(path: string, body: unknown): Promise<void> {
@@ -35,7 +35,6 @@ async function clockNow(): Promise<number> {
 }
 
 beforeAll(async () => {
-  emu = await startEmulatorProcess(['--clock', 'manual']);
   await api('createQueue', { repo: REPO, targetBranch: 'main' });
   for (let n = 1; n <= 12; n++) {
     await emu.control('POST', '/_emulator/pullRequests', {
@@ -52,9 +51,6 @@ beforeAll(async () => {
   await emu.advance(15);
   now = await clockNow();
 }, 60_000);
-afterAll(async () => {
-  await emu?.stop();
-});
 
 const window = () => ['--since', new Date(now - 24 * 3_600_000).toISOString(), '--until', new Date(now).toISOString()];
 

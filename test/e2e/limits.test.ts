@@ -3,17 +3,11 @@
  * point is the real process (its streams, memory and exit code).
  */
 import { execa } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { describe, expect, it } from 'vitest';
+import { useFakeServer } from '../helpers/fake-server.js';
 import { baseEnv, BIN, runCli } from '../helpers/run-cli.js';
 
-let fake: FakeServer;
-beforeAll(async () => {
-  fake = await startFakeServer();
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakeServer();
 
 /** Runs `bash -c script` with mq on PATH as `$MQ`, and reports the peak memory of the whole run (GNU time when present). */
 async function shell(script: string) {

@@ -1,19 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeServer, type FakeServer, type Reply } from '../helpers/fake-server.js';
+import { startFakeServer, type FakeServer, type Reply, useFakeServer } from '../helpers/fake-server.js';
 import { baseEnv, runCli, TOKEN } from '../helpers/run-cli.js';
 
-let fake: FakeServer;
+const fake = useFakeServer();
 let elsewhere: FakeServer;
 beforeAll(async () => {
-  fake = await startFakeServer();
   elsewhere = await startFakeServer();
 });
 afterAll(async () => {
-  await fake.close();
   await elsewhere.close();
 });
 beforeEach(() => {
-  fake.requests.length = 0;
   elsewhere.requests.length = 0;
 });
 

@@ -7,23 +7,16 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useFakeServer } from '../helpers/fake-server.js';
 import { baseEnv, BIN } from '../helpers/run-cli.js';
 import { queueRecord } from '../helpers/test-context.js';
 
 const hasScript =
   (await execa('script', ['--version'], { reject: false }).catch(() => ({ exitCode: 1 }))).exitCode === 0;
 
-let fake: FakeServer;
-beforeAll(async () => {
-  fake = await startFakeServer();
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakeServer();
 beforeEach(() => {
-  fake.requests.length = 0;
   fake.on('POST /getQueue', { status: 200, body: queueRecord() });
   fake.on('POST /deleteQueue', { status: 200, body: 'OK' });
 });

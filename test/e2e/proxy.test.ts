@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { useFakeServer } from '../helpers/fake-server.js';
 import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy.js';
 import { baseEnv, runCli, TOKEN, tempDir } from '../helpers/run-cli.js';
 
@@ -16,15 +16,13 @@ import { baseEnv, runCli, TOKEN, tempDir } from '../helpers/run-cli.js';
 const FAKE_DNS = resolve(import.meta.dirname, '../helpers/fake-dns.mjs');
 const HOST = 'mq.test';
 
-let fake: FakeServer;
+const fake = useFakeServer();
 let proxy: ForwardProxy;
 beforeAll(async () => {
-  fake = await startFakeServer();
   fake.on('POST /getSubmittedPullRequest', { status: 200, body: { state: 'pending', prNumber: 1 } });
   proxy = await startForwardProxy([HOST]);
 });
 afterAll(async () => {
-  await fake.close();
   await proxy.close();
 });
 beforeEach(() => {

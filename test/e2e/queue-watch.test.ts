@@ -1,19 +1,10 @@
 import { execa } from 'execa';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { describe, expect, it } from 'vitest';
+import { useFakeServer } from '../helpers/fake-server.js';
 import { baseEnv, BIN, runCli, tempDir } from '../helpers/run-cli.js';
 import { entry, queueRecord } from '../helpers/test-context.js';
 
-let fake: FakeServer;
-beforeAll(async () => {
-  fake = await startFakeServer();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => {
-  fake.requests.length = 0;
-});
+const fake = useFakeServer();
 
 /** Runs `mq queue watch` piped until stdout has `lines` lines, then presses Ctrl-C. */
 async function watchUntil(args: string[], lines: number) {

@@ -4,14 +4,14 @@
  * merges, the emulator's clock is moved 90 minutes on (no wall time passes), so the PR has been
  * merged for about 1h 30m in the service's time and for a few seconds in the local one.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulatorProcess, type EmulatorProcess } from '../helpers/emulator-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useEmulatorProcess } from '../helpers/emulator-process.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 const ADVANCE_MINUTES = 90;
 
-let emu: EmulatorProcess;
+const emu = useEmulatorProcess(['--clock', 'manual']);
 
 async function api(path: string, body: unknown): Promise<unknown> {
   const r = await fetch(`${emu.url}/${path}`, {
@@ -31,15 +31,11 @@ async function clockNow(): Promise<number> {
 }
 
 beforeAll(async () => {
-  emu = await startEmulatorProcess(['--clock', 'manual']);
   await api('createQueue', { repo: REPO, targetBranch: 'main' });
   await emu.control('POST', '/_emulator/pullRequests', { repo: REPO, number: 1, title: 'PR 1' });
   await api('submitPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: 1 } });
   await emu.advance(15);
 }, 60_000);
-afterAll(async () => {
-  await emu?.stop();
-});
 
 describe('ages against the emulator on a manual clock', () => {
   it(`mq status: in state for is the emulator's time since the merge, ${ADVANCE_MINUTES} minutes on`, async () => {

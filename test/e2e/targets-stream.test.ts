@@ -5,23 +5,19 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulatorProcess, type EmulatorProcess } from '../helpers/emulator-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useEmulatorProcess } from '../helpers/emulator-process.js';
 import { runCli, tempDir } from '../helpers/run-cli.js';
 
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 const QUEUE = { repo: REPO, targetBranch: 'main' };
 
 describe('mq targets --file against the emulator', () => {
-  let emu: EmulatorProcess;
+  const emu = useEmulatorProcess(['--clock', 'manual']);
   beforeAll(async () => {
-    emu = await startEmulatorProcess(['--clock', 'manual']);
     expect((await emu.control('POST', '/v1/createQueue', QUEUE)).status).toBe(200);
     // Each test's PR gets a run of its own.
     expect((await emu.control('POST', '/v1/updateQueue', { ...QUEUE, concurrency: 5 })).status).toBe(200);
-  });
-  afterAll(async () => {
-    await emu.stop();
   });
 
   /** The targets the emulator holds for PR `n`, read through the testing details of its run. */

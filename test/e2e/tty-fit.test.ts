@@ -4,8 +4,8 @@
  * as one long line). `queue show` fits; `queue watch` draws on the alternate screen, follows a
  * resize, and after Ctrl-C the screen and its scrollback hold the last frame once.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { useFakeServer } from '../helpers/fake-server.js';
 import { baseEnv } from '../helpers/run-cli.js';
 import { entry, queueRecord } from '../helpers/test-context.js';
 import { hasTmux, terminal as tmuxTerminal, widest } from '../helpers/tmux.js';
@@ -29,14 +29,10 @@ const QUEUE = queueRecord(
   })),
 );
 
-let fake: FakeServer;
+const fake = useFakeServer();
 beforeAll(async () => {
-  fake = await startFakeServer();
   fake.on('POST /getQueue', { status: 200, body: QUEUE });
   fake.on('POST /listPullRequests', { status: 200, body: { pullRequests: [] } });
-});
-afterAll(async () => {
-  await fake?.close();
 });
 const sessions: Array<() => void> = [];
 afterEach(() => {

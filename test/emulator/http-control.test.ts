@@ -2,20 +2,14 @@
  * The `/_emulator` control API: scripting fake PRs and CI outcomes, the manual clock, test runs,
  * reset — and its mistakes answered with 400/404 and a message.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
-import { type Client, T0, queue, repo, startTestEmulator } from './http-helpers.js';
-import type { RunningEmulator } from '../../src/emulator/index.js';
+import { T0, queue, repo, startTestEmulator, useEmulator } from './http-helpers.js';
 
-let emu: RunningEmulator;
-let c: Client;
+const { client: c } = useEmulator();
 
 beforeEach(async () => {
-  ({ emu, client: c } = await startTestEmulator());
   await c.post('createQueue', { ...queue, concurrency: 5 });
-});
-afterEach(async () => {
-  await emu.close();
 });
 
 const submit = (n: number) => c.post('submitPullRequest', { ...queue, pr: { number: n } });

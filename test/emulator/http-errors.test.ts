@@ -1,20 +1,11 @@
 /**
  * Errors over real HTTP: 401, 400 naming the field, 404/405, and a server that survives junk.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { Client, TOKEN, queue, repo, startTestEmulator } from './http-helpers.js';
-import type { RunningEmulator } from '../../src/emulator/index.js';
+import { Client, TOKEN, queue, repo, useEmulator } from './http-helpers.js';
 
-let emu: RunningEmulator;
-let c: Client;
-
-beforeEach(async () => {
-  ({ emu, client: c } = await startTestEmulator());
-});
-afterEach(async () => {
-  await emu.close();
-});
+const { emu, client: c } = useEmulator();
 
 describe('errors', () => {
   it('401 without a token or with a wrong one', async () => {

@@ -1,6 +1,7 @@
 /**
  * In-process emulator for HTTP tests: manual clock, fixed seed and start time, 127.0.0.1 port 0.
  */
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startEmulator, type RunningEmulator, type StartEmulatorOptions } from '../../src/emulator/index.js';
 
 export const T0 = Date.UTC(2026, 0, 1, 9, 0, 0);
@@ -78,4 +79,36 @@ export async function startTestEmulator(
     ...options,
   });
   return { emu, client: new Client(emu) };
+}
+
+/**
+ * The test emulator as a fixture: a fresh one for each test (or one for the file with `all`),
+ * closed after. The returned emulator and client stand for the current one.
+ */
+export function useEmulator(
+  options: StartEmulatorOptions = {},
+  scope: 'each' | 'all' = 'each',
+): { emu: RunningEmulator; client: Client } {
+  const emu = {} as RunningEmulator;
+  const client = new Client(emu, options.token ?? TOKEN);
+  const [before, after] = scope === 'each' ? [beforeEach, afterEach] : [beforeAll, afterAll];
+  before(async () => void Object.assign(emu, (await startTestEmulator(options)).emu));
+  after(() => emu.close?.());
+  return { emu, client };
+}
+
+/** Streams for runEmulatorStart that keep what it writes. */
+export function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, io: { stdout: (s: string) => out.push(s), stderr: (s: string) => err.push(s) } };
+}
+
+/** Waits (5 s at most) until check() holds. */
+export async function until(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }

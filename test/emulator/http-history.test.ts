@@ -2,28 +2,22 @@
  * The v1 endpoints that hold history, over real HTTP and through the typed client: timelines,
  * several PRs at once, testing results, why a run failed, and the request string limits.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
 import { MergeQueueClient } from '../../src/api/client.js';
 import { bisectionRole, chronological } from '../../src/api/history.js';
 import { HttpClient } from '../../src/api/http.js';
-import type { RunningEmulator } from '../../src/emulator/index.js';
-import { type Client, T0, queue, repo, startTestEmulator } from './http-helpers.js';
+import { T0, queue, repo, useEmulator } from './http-helpers.js';
 
-let emu: RunningEmulator;
-let c: Client;
+const { emu, client: c } = useEmulator();
 let api: MergeQueueClient;
 const MIN = 60_000;
 
 beforeEach(async () => {
-  ({ emu, client: c } = await startTestEmulator());
   api = new MergeQueueClient(
     new HttpClient({ baseUrl: emu.url, token: emu.token, userAgent: 'mq-test', timeoutMs: 10_000, maxRetries: 0 }),
   );
   await c.post('createQueue', queue);
-});
-afterEach(async () => {
-  await emu.close();
 });
 
 const fake = (number: number, extra: Record<string, unknown>) =>

@@ -3,21 +3,15 @@
  * soon as it crosses the limit — the answer arrives while the client is still uploading.
  */
 import { request } from 'node:http';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 
-import { type Client, queue, startTestEmulator } from './http-helpers.js';
-import type { RunningEmulator } from '../../src/emulator/index.js';
+import { queue, useEmulator } from './http-helpers.js';
 
 const MiB = 1024 * 1024;
-let emu: RunningEmulator;
-let c: Client;
+const { emu, client: c } = useEmulator();
 
 beforeEach(async () => {
-  ({ emu, client: c } = await startTestEmulator());
   await c.post('createQueue', queue);
-});
-afterEach(async () => {
-  await emu.close();
 });
 
 interface Upload {

@@ -2,20 +2,11 @@
  * Pull-request endpoints over real HTTP: the live service's record shape, `OK` for mutations,
  * 404/400 where the service answers them.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
-import { type Client, T0, queue, repo, startTestEmulator } from './http-helpers.js';
-import type { RunningEmulator } from '../../src/emulator/index.js';
+import { T0, queue, repo, useEmulator } from './http-helpers.js';
 
-let emu: RunningEmulator;
-let c: Client;
-
-beforeEach(async () => {
-  ({ emu, client: c } = await startTestEmulator());
-});
-afterEach(async () => {
-  await emu.close();
-});
+const { client: c } = useEmulator();
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 describe('pull requests', () => {

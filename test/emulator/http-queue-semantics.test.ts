@@ -2,20 +2,14 @@
  * The queue semantics of issue 6 over HTTP: the refusal during a mode switch, bisection runs in the
  * control API's test-run listing, the fake PR's upToDate field, and the bisection metric series.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
-import type { RunningEmulator } from '../../src/emulator/index.js';
-import { type Client, queue, repo, startTestEmulator } from './http-helpers.js';
+import { queue, repo, useEmulator } from './http-helpers.js';
 
-let emu: RunningEmulator;
-let c: Client;
+const { client: c } = useEmulator();
 
 beforeEach(async () => {
-  ({ emu, client: c } = await startTestEmulator());
   await c.post('createQueue', { ...queue, concurrency: 5 });
-});
-afterEach(async () => {
-  await emu.close();
 });
 
 const submit = (n: number) => c.post('submitPullRequest', { ...queue, pr: { number: n } });

@@ -2,20 +2,11 @@
  * Queue endpoints and metrics over real HTTP: every setting, queue order, the live service's
  * status codes, Prometheus exposition.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { type Client, queue, repo, startTestEmulator } from './http-helpers.js';
-import type { RunningEmulator } from '../../src/emulator/index.js';
+import { queue, repo, useEmulator } from './http-helpers.js';
 
-let emu: RunningEmulator;
-let c: Client;
-
-beforeEach(async () => {
-  ({ emu, client: c } = await startTestEmulator());
-});
-afterEach(async () => {
-  await emu.close();
-});
+const { client: c } = useEmulator();
 
 const SETTINGS = [
   'state',

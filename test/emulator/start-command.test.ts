@@ -10,21 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { runEmulatorStart } from '../../src/emulator/index.js';
 import { isLoopback, shellQuote } from '../../src/emulator/start-command.js';
 import { loadState } from '../../src/emulator/store.js';
-import { Client, queue } from './http-helpers.js';
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out, err, io: { stdout: (s: string) => out.push(s), stderr: (s: string) => err.push(s) } };
-}
-
-async function until(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+import { Client, capture, queue, until } from './http-helpers.js';
 
 describe('runEmulatorStart', () => {
   it('prints the banner, serves until stopped, then closes cleanly and persists', async () => {

@@ -1,5 +1,6 @@
 /** Starts the built `mq emulator start` as a child process and talks to its control API. */
 import { execa, type ResultPromise } from 'execa';
+import { afterAll, beforeAll } from 'vitest';
 import { BIN, baseEnv } from './run-cli.js';
 
 export interface EmulatorProcess {
@@ -72,4 +73,12 @@ export async function startEmulatorProcess(
       return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
     },
   };
+}
+
+/** The built emulator as a fixture of one file (or describe block): started before its tests, stopped after. */
+export function useEmulatorProcess(args: string[] = []): EmulatorProcess {
+  const emu = {} as EmulatorProcess;
+  beforeAll(async () => void Object.assign(emu, await startEmulatorProcess(args)));
+  afterAll(async () => void (await emu.stop?.()));
+  return emu;
 }

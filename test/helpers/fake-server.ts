@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 export interface Recorded {
   method: string;
@@ -90,6 +91,20 @@ export async function startFakeServer(defaultReply: Reply = UNSCRIPTED): Promise
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
+}
+
+/**
+ * The fake server as a fixture of one file (or describe block): started before its tests, closed
+ * after them, its recorded requests cleared before each test. Scripts carry over between tests.
+ */
+export function useFakeServer(defaultReply: Reply = UNSCRIPTED): FakeServer {
+  const fake = {} as FakeServer;
+  beforeAll(async () => void Object.assign(fake, await startFakeServer(defaultReply)));
+  afterAll(() => fake.close?.());
+  beforeEach(() => {
+    fake.requests.length = 0;
+  });
+  return fake;
 }
 
 function answer(res: ServerResponse, reply: Reply): void {

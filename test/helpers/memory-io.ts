@@ -9,6 +9,8 @@ import { InputTooLarge } from '../../src/util/limited-read.js';
 export interface MemoryIO extends IO {
   stdout: string;
   stderr: string;
+  /** Each write to stderr, as written (to count writes). */
+  errWrites: string[];
   prompts: string[];
   columns: number;
   rows: number;
@@ -57,12 +59,15 @@ export function memoryIO(opts: MemoryIOOptions = {}): MemoryIO {
     },
     stdout: '',
     stderr: '',
+    errWrites: [],
     prompts: [],
     out(text) {
       io.stdout += redactor.apply(text);
     },
     err(text) {
-      io.stderr += redactor.apply(text);
+      const shown = redactor.apply(text);
+      io.errWrites.push(shown);
+      io.stderr += shown;
       io.errLineOpen = lineOpenAfter(io.errLineOpen === true, text);
     },
     stdoutIsTTY: opts.stdoutIsTTY ?? false,

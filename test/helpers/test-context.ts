@@ -1,46 +1,9 @@
 /**
- * A Context for in-process tests: string streams, chosen TTY flags, scripted prompt answers and a
- * fixed clock. Also builders for realistic service records used by the queue tests.
+ * Builders for realistic service records used by the queue tests; times are minutes before FIXED_NOW.
  */
-import { Context } from '../../src/context.js';
-import { fixedClock } from './clock.js';
-import { type MemoryIO, memoryIO } from './memory-io.js';
-import { tempDir, TOKEN } from './run-cli.js';
+import { FIXED_NOW } from './clock.js';
 
-export type TestIO = MemoryIO;
-
-export interface TestContextOptions {
-  apiUrl?: string;
-  env?: Record<string, string | undefined>;
-  stdoutIsTTY?: boolean;
-  stderrIsTTY?: boolean;
-  stdinIsTTY?: boolean;
-  /** Answers given to prompts, in order; a prompt with no answer left fails the test. */
-  answers?: string[];
-  now?: number;
-}
-
-export const FIXED_NOW = Date.parse('2026-11-22T12:00:00.000Z');
-
-export function testContext(opts: TestContextOptions = {}): { ctx: Context; io: TestIO } {
-  const io: TestIO = memoryIO({
-    stdoutIsTTY: opts.stdoutIsTTY,
-    stderrIsTTY: opts.stderrIsTTY,
-    stdinIsTTY: opts.stdinIsTTY,
-    answers: opts.answers,
-  });
-  const env: NodeJS.ProcessEnv = {
-    MQ_CONFIG_DIR: tempDir('mq-config-'),
-    MQ_RETRY_BASE_MS: '5',
-    ...(opts.apiUrl
-      ? { MQ_API_URL: opts.apiUrl, MQ_TOKEN: TOKEN, MQ_REPO: 'github.com/acme/widgets', MQ_BRANCH: 'main' }
-      : {}),
-    ...opts.env,
-  };
-  const now = opts.now ?? FIXED_NOW;
-  const ctx = new Context({ env, io, cwd: tempDir('mq-cwd-'), clock: fixedClock(now) });
-  return { ctx, io };
-}
+export { FIXED_NOW };
 
 // ---- builders --------------------------------------------------------------------------------
 

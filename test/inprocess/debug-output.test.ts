@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { describe, expect, it } from 'vitest';
+import { useFakeServer } from '../helpers/fake-server.js';
 import { runMq } from '../helpers/in-process.js';
 import { baseEnv, TOKEN } from '../helpers/run-cli.js';
 
-let fake: FakeServer;
-beforeAll(async () => {
-  fake = await startFakeServer();
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakeServer();
 
 describe('--debug with a hostile service', () => {
   it('logs the answer with its control characters made visible, never raw', async () => {

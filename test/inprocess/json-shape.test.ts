@@ -5,8 +5,8 @@
  * the command in-process against a fake service with one PR and, where the command takes several,
  * with two, and compares the top-level keys with the table README's JSON section documents.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useFakeServer } from '../helpers/fake-server.js';
 import { runMq } from '../helpers/in-process.js';
 import { baseEnv } from '../helpers/run-cli.js';
 
@@ -31,15 +31,8 @@ const record = (prNumber: number, state = 'testing') => ({
   timeline: [{ at: '2026-11-22T10:00:00.000Z', state, reason: 'TEST_RUN_STARTED', testRunId: 'run-1' }],
 });
 
-let fake: FakeServer;
-beforeAll(async () => {
-  fake = await startFakeServer();
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakeServer();
 beforeEach(() => {
-  fake.requests.length = 0;
   for (const route of ['submitPullRequest', 'cancelPullRequest', 'restartTestsOnPullRequest', 'setImpactedTargets'])
     fake.on(`POST /${route}`, { status: 200, body: 'OK' });
   fake.on('POST /getSubmittedPullRequests', {

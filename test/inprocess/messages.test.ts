@@ -4,21 +4,14 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useFakeServer } from '../helpers/fake-server.js';
 import { baseEnv, tempDir } from '../helpers/run-cli.js';
 import { runMq } from '../helpers/in-process.js';
 import { entry, queueRecord } from '../helpers/test-context.js';
 
-let fake: FakeServer;
-beforeAll(async () => {
-  fake = await startFakeServer();
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakeServer();
 beforeEach(() => {
-  fake.requests.length = 0;
   for (const route of ['submitPullRequest', 'cancelPullRequest'])
     fake.on(`POST /${route}`, { status: 200, body: 'OK' });
   fake.on('POST /getQueue', { status: 200, body: queueRecord({ state: 'running' }) });

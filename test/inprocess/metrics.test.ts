@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useFakeServer } from '../helpers/fake-server.js';
 import { baseEnv } from '../helpers/run-cli.js';
 import { runMq } from '../helpers/in-process.js';
 
@@ -34,15 +34,8 @@ mq_pr_test_duration_1h_seconds_sum{${L}} 7000
 mq_pr_test_duration_1h_seconds_count{${L}} 10
 `;
 
-let fake: FakeServer;
-beforeAll(async () => {
-  fake = await startFakeServer();
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakeServer();
 beforeEach(() => {
-  fake.requests.length = 0;
   fake.on('GET /getMergeQueueMetrics', {
     status: 200,
     body: EXPOSITION,

@@ -5,12 +5,12 @@
  * reads one PR per request and says so once; `queue stats` shows what it can without test runs;
  * `simulate --from-history` names the endpoint. Never "does not exist" about the user's PR.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { runStatusMany } from '../../src/commands/status.js';
 import { ApiError, ExitCode, exitCodeForStatus } from '../../src/errors.js';
 import { fetchBatch } from '../../src/stats/lookup.js';
 import { fakeClient } from '../helpers/fake-client.js';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { useFakeServer } from '../helpers/fake-server.js';
 import { runMq } from '../helpers/in-process.js';
 import { baseEnv } from '../helpers/run-cli.js';
 import { testDeps } from '../helpers/deps.js';
@@ -24,15 +24,8 @@ const record = (pr: number) => ({
   timeline: [{ timestamp: AT, state: 'testing', reason: 'test_run_started', testRunId: `run-${pr}` }],
 });
 
-let fake: FakeServer;
-beforeAll(async () => {
-  fake = await startFakeServer();
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakeServer();
 beforeEach(() => {
-  fake.requests.length = 0;
   fake.on('POST /getQueue', { status: 200, body: queueRecord({ concurrency: 1, batch: false }) });
 });
 const sent = (path: string) => fake.requests.filter((r) => r.path === path);

@@ -2,22 +2,13 @@
  * A 404 that a hint can explain (issue 25): submit to a branch with no queue, restart of a PR that
  * already left the queue. Only those 404s get a hint; any other stays as it was.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useFakeServer } from '../helpers/fake-server.js';
 import { baseEnv } from '../helpers/run-cli.js';
 import { runMq } from '../helpers/in-process.js';
 import { queueRecord } from '../helpers/test-context.js';
 
-let fake: FakeServer;
-beforeAll(async () => {
-  fake = await startFakeServer();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => {
-  fake.requests.length = 0;
-});
+const fake = useFakeServer();
 const env = () => baseEnv(fake.url);
 const noQueue = { status: 404, body: 'no merge queue exists for branch "main" of github.com/acme/widgets' };
 const CREATE = 'hint: there is no merge queue for main: create one with `mq queue create`';

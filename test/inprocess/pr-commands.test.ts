@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useFakeServer } from '../helpers/fake-server.js';
 import { baseEnv, tempDir, TOKEN } from '../helpers/run-cli.js';
 import { runMq } from '../helpers/in-process.js';
 
@@ -31,15 +31,8 @@ const PR_RECORD = {
   someFutureField: { kept: true },
 };
 
-let fake: FakeServer;
-beforeAll(async () => {
-  fake = await startFakeServer();
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakeServer();
 beforeEach(() => {
-  fake.requests.length = 0;
   fake.on('POST /getSubmittedPullRequest', { status: 200, body: PR_RECORD });
   for (const route of ['submitPullRequest', 'cancelPullRequest', 'restartTestsOnPullRequest', 'setImpactedTargets'])
     fake.on(`POST /${route}`, { status: 200, body: 'OK' });

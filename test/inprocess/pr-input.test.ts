@@ -2,23 +2,14 @@
  * Input the service would refuse is refused before sending (issue 25): PR number 0 for every PR
  * command, a --sha that is not a commit id; and the warning when --sha is not the PR's head.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useFakeServer } from '../helpers/fake-server.js';
 import { runMq } from '../helpers/in-process.js';
 import { baseEnv } from '../helpers/run-cli.js';
 
 const SHA = '6b91931aedddd30582f9a457ddf459c5d3a97d1d';
 
-let fake: FakeServer;
-beforeAll(async () => {
-  fake = await startFakeServer();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => {
-  fake.requests.length = 0;
-});
+const fake = useFakeServer();
 
 const env = () => baseEnv(fake.url);
 

@@ -2,9 +2,9 @@
  * A getQueue answer shaped like the sample in Trunk's API docs (older field names, UPPERCASE enums,
  * entries without `id`): every setting shows in `mq queue show --settings`, under today's names.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { QUEUE_SETTINGS } from '../../src/domain/queue-settings.js';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { useFakeServer } from '../helpers/fake-server.js';
 import { runMq } from '../helpers/in-process.js';
 import { baseEnv } from '../helpers/run-cli.js';
 
@@ -70,13 +70,7 @@ const EXPECTED: Record<string, string> = {
   enqueued: '1',
 };
 
-let fake: FakeServer;
-beforeAll(async () => {
-  fake = await startFakeServer();
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakeServer();
 beforeEach(() => {
   fake.on('POST /getQueue', { status: 200, body: DOCS_SAMPLE });
   fake.on('POST /listPullRequests', { status: 200, body: { pullRequests: [] } });

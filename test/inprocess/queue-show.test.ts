@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useFakeServer } from '../helpers/fake-server.js';
 import { baseEnv } from '../helpers/run-cli.js';
 import { runMq } from '../helpers/in-process.js';
 import { entry, minutesAgo, queueRecord } from '../helpers/test-context.js';
@@ -34,15 +34,8 @@ const makePrs = () => [
 ];
 let QUEUE: Record<string, unknown>;
 
-let fake: FakeServer;
-beforeAll(async () => {
-  fake = await startFakeServer();
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakeServer();
 beforeEach(() => {
-  fake.requests.length = 0;
   QUEUE = queueRecord({}, makePrs());
   fake.on('POST /getQueue', { status: 200, body: QUEUE });
   // The service leaves not-ready PRs out of getQueue; queue show lists them apart.

@@ -1,21 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { describe, expect, it } from 'vitest';
+import { useFakeServer } from '../helpers/fake-server.js';
 import { baseEnv } from '../helpers/run-cli.js';
 import { runMq } from '../helpers/in-process.js';
 import { entry, queueRecord } from '../helpers/test-context.js';
 
 const TARGET = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' };
 
-let fake: FakeServer;
-beforeAll(async () => {
-  fake = await startFakeServer();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => {
-  fake.requests.length = 0;
-});
+const fake = useFakeServer();
 const env = () => baseEnv(fake.url);
 const updates = () => fake.requests.filter((r) => r.path === '/updateQueue');
 

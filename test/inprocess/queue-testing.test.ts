@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useFakeServer } from '../helpers/fake-server.js';
 import { baseEnv } from '../helpers/run-cli.js';
 import { runMq } from '../helpers/in-process.js';
 
@@ -29,15 +29,8 @@ const DETAILS = {
   dependentPrs: [1810],
 };
 
-let fake: FakeServer;
-beforeAll(async () => {
-  fake = await startFakeServer();
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakeServer();
 beforeEach(() => {
-  fake.requests.length = 0;
   fake.on('POST /getMergeQueueTestingDetails', { status: 200, body: DETAILS });
 });
 const env = () => baseEnv(fake.url);

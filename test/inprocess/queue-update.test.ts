@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useFakeServer } from '../helpers/fake-server.js';
 import { baseEnv, TOKEN } from '../helpers/run-cli.js';
 import { runMq } from '../helpers/in-process.js';
 import { entry, queueRecord } from '../helpers/test-context.js';
@@ -8,15 +8,8 @@ const TARGET = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, t
 const BEFORE = queueRecord({}, [entry(7, 'testing')]);
 const { enqueuedPullRequests: _omit, ...AFTER_BASE } = BEFORE;
 
-let fake: FakeServer;
-beforeAll(async () => {
-  fake = await startFakeServer();
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakeServer();
 beforeEach(() => {
-  fake.requests.length = 0;
   fake.on('POST /getQueue', { status: 200, body: BEFORE });
   fake.on('POST /updateQueue', { status: 200, body: AFTER_BASE });
 });

@@ -3,12 +3,13 @@
  * local one. The local clock is fixed at FIXED_NOW; the fake service says it is 3 hours later. Every
  * PR changed state at 10:00, two hours before the local clock and five before the service's.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Context } from '../../src/context.js';
 import { run } from '../../src/run.js';
 import { interrupted, type Clock } from '../../src/util/clock.js';
-import { startFakeServer, type FakeServer, type Reply } from '../helpers/fake-server.js';
-import { entry, FIXED_NOW, queueRecord, testContext } from '../helpers/test-context.js';
+import { testDeps } from '../helpers/deps.js';
+import { type Reply, useFakeServer } from '../helpers/fake-server.js';
+import { entry, FIXED_NOW, queueRecord } from '../helpers/test-context.js';
 
 const HOUR = 3_600_000;
 const SERVICE_NOW = FIXED_NOW + 3 * HOUR;
@@ -29,16 +30,10 @@ const PR = (n: number, state = 'testing') => ({
 });
 const TEST_RUN = '5df78918-0d4c-4a55-9a0e-1e1b4f0a6c11';
 
-let fake: FakeServer;
+const fake = useFakeServer();
 let date: string;
 const ok = (body: object): Reply => ({ status: 200, body, headers: { date } });
 
-beforeAll(async () => {
-  fake = await startFakeServer();
-});
-afterAll(async () => {
-  await fake.close();
-});
 beforeEach(() => {
   date = new Date(SERVICE_NOW).toUTCString();
   script();
@@ -61,7 +56,7 @@ async function mq(
   argv: string[],
   opts: { stdoutIsTTY?: boolean } = {},
 ): Promise<{ exitCode: number; stdout: string; stderr: string }> {
-  const { ctx, io } = testContext({ apiUrl: fake.url, ...opts });
+  const { deps: ctx, io } = testDeps({ apiUrl: fake.url, ...opts });
   const exitCode = await run(ctx, argv);
   return { exitCode, stdout: io.stdout, stderr: io.stderr };
 }
@@ -127,7 +122,7 @@ describe('ages follow the service clock (Date 3 hours ahead of the local clock)'
   it('mq queue watch: change times are the service time, the live table ages too', async () => {
     // One read, then Ctrl-C during the first pause.
     const watch = async (stdoutIsTTY: boolean, argv: string[]) => {
-      const { ctx: base, io } = testContext({ apiUrl: fake.url, stdoutIsTTY });
+      const { deps: base, io } = testDeps({ apiUrl: fake.url, stdoutIsTTY });
       const stop = new AbortController();
       const clock: Clock = {
         now: () => FIXED_NOW,

@@ -5,24 +5,17 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { MergeQueueClient } from '../../src/lib/client.js';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { useFakeServer } from '../helpers/fake-server.js';
 import { runMq } from '../helpers/in-process.js';
 import { baseEnv, tempDir, TOKEN } from '../helpers/run-cli.js';
 
 const SHA = '6b91931aedddd30582f9a457ddf459c5d3a97d1d';
 const RUN_ID = '9876543210';
 
-let fake: FakeServer;
-beforeAll(async () => {
-  fake = await startFakeServer();
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakeServer();
 beforeEach(() => {
-  fake.requests.length = 0;
   fake.on('POST /setImpactedTargets', { status: 200, body: 'OK' });
   fake.on('POST /getSubmittedPullRequest', {
     status: 200,

@@ -16,18 +16,15 @@
  * mean and spread within 0.01 (the emulator's admission steps happen in the same minute); the
  * measured p50 within 2 minutes.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningEmulator } from '../../src/emulator/index.js';
-import { type Client, queue, repo, startTestEmulator, T0 } from '../emulator/http-helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { queue, repo, useEmulator, T0 } from '../emulator/http-helpers.js';
 import { runMq } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/run-cli.js';
 
-let emu: RunningEmulator;
+const { emu, client: c } = useEmulator({}, 'all');
 let env: Record<string, string | undefined>;
 
 beforeAll(async () => {
-  let c: Client;
-  ({ emu, client: c } = await startTestEmulator());
   await c.post('createQueue', { ...queue, concurrency: 1, batch: false });
   for (let n = 1; n <= 30; n++) {
     await c.post('/_emulator/pullRequests', {
@@ -61,10 +58,6 @@ beforeAll(async () => {
     MQ_RETRY_BASE_MS: '5',
   };
 }, 60_000);
-afterAll(async () => {
-  await emu?.close();
-});
-
 const ARGS = ['queue', 'simulate', '--from-history', '16h', '--runs', '4', '--jobs', '1'];
 
 describe('mq queue simulate --from-history on a known workload', () => {

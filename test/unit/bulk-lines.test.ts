@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { runOverPrs } from '../../src/commands/bulk.js';
 import { MqError } from '../../src/errors.js';
 import { Presenter } from '../../src/output/present.js';
-import { stringIO } from '../helpers/in-process.js';
+import { memoryIO } from '../helpers/memory-io.js';
 
 function presenter() {
-  const io = stringIO();
+  const io = memoryIO();
   return { io, out: new Presenter(io, () => ({})) };
 }
 
@@ -29,10 +29,14 @@ describe('bulk lines', () => {
     );
     expect(r.exitCode).toBe(0);
     // Every op answers at once: one write for the 200 lines, one for the summary.
-    expect(io.stderr).toHaveLength(2);
-    expect(io.stderr[0]?.split('\n').slice(0, 3)).toEqual(['✓ #200 submitted', '✓ #199 submitted', '✓ #198 submitted']);
-    expect(io.stderr[0]?.trimEnd().split('\n')).toHaveLength(200);
-    expect(io.stderr[1]).toBe('200 of 200 succeeded\n');
+    expect(io.errWrites).toHaveLength(2);
+    expect(io.errWrites[0]?.split('\n').slice(0, 3)).toEqual([
+      '✓ #200 submitted',
+      '✓ #199 submitted',
+      '✓ #198 submitted',
+    ]);
+    expect(io.errWrites[0]?.trimEnd().split('\n')).toHaveLength(200);
+    expect(io.errWrites[1]).toBe('200 of 200 succeeded\n');
   });
 
   it('answers in different turns are written as they come, each after the ones before it', async () => {
@@ -60,7 +64,7 @@ describe('bulk lines', () => {
     );
     expect(r.exitCode).toBe(3);
     // A failure names the PR once, in the ✓ lines' shape (the error's `what` names it again).
-    expect(io.stderr).toEqual([
+    expect(io.errWrites).toEqual([
       '✓ #1 ok\n✓ #2 ok\n✗ #3 submit failed: PR #3 was not found\n',
       '✓ #4 ok\n',
       '3 of 4 succeeded, 1 failed\n',

@@ -5,12 +5,12 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError, ConfigError, EXIT_CODES, exitCodeForStatus, MqError, UsageError } from '../../src/errors.js';
 import { exitCodesText } from '../../src/help/topics.js';
 import { MergeQueueError, toPublicError } from '../../src/lib/errors.js';
 import { presentError } from '../../src/output/present.js';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { useFakeServer } from '../helpers/fake-server.js';
 import { runMq } from '../helpers/in-process.js';
 import { memoryIO } from '../helpers/memory-io.js';
 import { baseEnv } from '../helpers/run-cli.js';
@@ -82,13 +82,7 @@ describe('error.kind under --json is the library kind and the exit-code name', (
 });
 
 describe('through a command line', () => {
-  let fake: FakeServer;
-  beforeAll(async () => {
-    fake = await startFakeServer();
-  });
-  afterAll(async () => {
-    await fake.close();
-  });
+  const fake = useFakeServer();
   const kindOf = async (args: string[], env: Record<string, string | undefined>) => {
     const r = await runMq([...args, '--json'], { env });
     return { code: r.exitCode, kind: (JSON.parse(r.stdout) as { error: { kind: string } }).error.kind };

@@ -3,7 +3,7 @@
  * per-call deadlines on a virtual clock, the service clock from Date, redaction before any cut,
  * the answer a write must get, and which proxy applies to which URL.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { MergeQueueClient } from '../../src/api/client.js';
 import {
   checkWriteAnswer,
@@ -15,22 +15,15 @@ import {
 } from '../../src/api/http.js';
 import { isLoopback, proxyFor, proxySettings } from '../../src/api/transport.js';
 import type { MqError } from '../../src/errors.js';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { useFakeServer } from '../helpers/fake-server.js';
 
 const TOKEN = 'tok_live_9f8e7d6c5b4a39281706f5e4d3c2b1a0ffeeddccbbaa99887766554433221100';
 const T0 = Date.parse('2026-11-23T10:00:00.000Z');
 const PR = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main', pr: { number: 42 } };
 
-let fake: FakeServer;
-beforeAll(async () => {
-  fake = await startFakeServer();
-});
+const fake = useFakeServer();
 afterAll(async () => {
   await closeHttp();
-  await fake.close();
-});
-beforeEach(() => {
-  fake.requests.length = 0;
 });
 
 /** A virtual clock: sleeping moves it forward at once. */

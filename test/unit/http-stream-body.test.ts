@@ -4,24 +4,17 @@
  * is sent again on a retry, one that is not replayable never is, --debug shows its size only, and
  * a call's signal stops a body that is still being sent.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { closeHttp, HttpClient } from '../../src/api/http.js';
 import type { CallSpec } from '../../src/api/http-types.js';
 import type { StreamBody } from '../../src/api/transport.js';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { useFakeServer } from '../helpers/fake-server.js';
 
 const TOKEN = 'tok_live_stream_0123456789abcdef';
 
-let fake: FakeServer;
-beforeAll(async () => {
-  fake = await startFakeServer();
-});
+const fake = useFakeServer();
 afterAll(async () => {
   await closeHttp();
-  await fake.close();
-});
-beforeEach(() => {
-  fake.requests.length = 0;
 });
 
 /** A body of `pieces`, recording each open and each chunk handed to the transport. */

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Queue } from '../../src/api/schemas.js';
 import { closeHttp } from '../../src/api/http.js';
 import { runQueueDelete } from '../../src/commands/queue/delete.js';
@@ -12,8 +12,9 @@ import { makeStyle } from '../../src/output/style.js';
 import { histogramText, metricsRows, tidy, tidyQueue } from '../../src/views/metrics.js';
 import { countsText, queueBanner, queueRows, settingChanges } from '../../src/views/queue.js';
 import { checks } from '../../src/views/testing-details.js';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
-import { entry, FIXED_NOW, minutesAgo, queueRecord, testContext } from '../helpers/test-context.js';
+import { testDeps } from '../helpers/deps.js';
+import { useFakeServer } from '../helpers/fake-server.js';
+import { entry, FIXED_NOW, minutesAgo, queueRecord } from '../helpers/test-context.js';
 
 const plain = makeStyle(false);
 const q = (overrides: Record<string, unknown> = {}, prs: Array<Record<string, unknown>> = []) =>
@@ -240,16 +241,11 @@ describe('metrics view', () => {
 });
 
 describe('runQueueDelete confirmation (test context)', () => {
-  let fake: FakeServer;
-  beforeAll(async () => {
-    fake = await startFakeServer();
-  });
+  const fake = useFakeServer();
   afterAll(async () => {
-    await fake.close();
     await closeHttp();
   });
   beforeEach(() => {
-    fake.requests.length = 0;
     fake.on('POST /getQueue', { status: 200, body: queueRecord() });
     fake.on('POST /deleteQueue', { status: 200, body: 'OK' });
   });
@@ -257,14 +253,14 @@ describe('runQueueDelete confirmation (test context)', () => {
   const tty = { stdinIsTTY: true, stderrIsTTY: true };
 
   it('asks on a terminal and deletes when the branch name is typed', async () => {
-    const { ctx, io } = testContext({ apiUrl: fake.url, ...tty, answers: ['  main '] });
+    const { deps: ctx, io } = testDeps({ apiUrl: fake.url, ...tty, answers: ['  main '] });
     expect((await runQueueDelete({}, ctx)).exitCode).toBe(0);
     expect(io.prompts[0]).toContain('Type the branch name (main) to confirm');
     expect(deletes()).toHaveLength(1);
   });
 
   it('any other answer: exit 10, nothing deleted', async () => {
-    const { ctx } = testContext({ apiUrl: fake.url, ...tty, answers: ['yes'] });
+    const { deps: ctx } = testDeps({ apiUrl: fake.url, ...tty, answers: ['yes'] });
     await expect(runQueueDelete({}, ctx)).rejects.toMatchObject({ exitCode: ExitCode.confirm });
     expect(deletes()).toHaveLength(0);
   });
@@ -274,7 +270,7 @@ describe('runQueueDelete confirmation (test context)', () => {
       { stdinIsTTY: true, stderrIsTTY: false },
       { ...tty, env: { CI: '1' } },
     ]) {
-      const { ctx, io } = testContext({ apiUrl: fake.url, ...opts });
+      const { deps: ctx, io } = testDeps({ apiUrl: fake.url, ...opts });
       await expect(runQueueDelete({}, ctx)).rejects.toMatchObject({ exitCode: ExitCode.confirm });
       expect(io.prompts).toEqual([]);
     }
@@ -282,7 +278,7 @@ describe('runQueueDelete confirmation (test context)', () => {
   });
 
   it('--yes never asks', async () => {
-    const { ctx, io } = testContext({ apiUrl: fake.url, ...tty });
+    const { deps: ctx, io } = testDeps({ apiUrl: fake.url, ...tty });
     expect((await runQueueDelete({ yes: true }, ctx)).exitCode).toBe(0);
     expect(io.prompts).toEqual([]);
     expect(deletes()).toHaveLength(1);

@@ -12,7 +12,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 
 import { startEmulator } from '../../src/emulator/index.js';
 import { loadState } from '../../src/emulator/store.js';
-import { Client, TOKEN, queue, startTestEmulator } from './http-helpers.js';
+import { Client, TOKEN, queue, startTestEmulator } from '../emulator/http-helpers.js';
 
 let dir: string;
 beforeEach(async () => {

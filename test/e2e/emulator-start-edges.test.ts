@@ -8,21 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { runEmulatorStart } from '../../src/emulator/index.js';
 import { isLoopback } from '../../src/emulator/start-command.js';
 import { TOKEN, baseEnv, runCli } from '../helpers/run-cli.js';
-import { runChild, startChild } from './persistence-child.js';
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out, err, io: { stdout: (s: string) => out.push(s), stderr: (s: string) => err.push(s) } };
-}
-
-async function until(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+import { capture, until } from '../emulator/http-helpers.js';
+import { runChild, startChild } from '../emulator/persistence-child.js';
 
 describe('--host', () => {
   it("refuses --host '' with a usage exit", async () => {

@@ -4,8 +4,8 @@
  * for the same seed (in one thread or across workers), and the baseline comes from the queue when
  * one is configured.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeServer, type FakeServer } from '../helpers/fake-server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useFakeServer } from '../helpers/fake-server.js';
 import { baseEnv, runCli } from '../helpers/run-cli.js';
 
 const SMALL = [
@@ -26,9 +26,8 @@ const SMALL = [
 const smallWith = (flag: string, value: string) => SMALL.map((a, i) => (SMALL[i - 1] === flag ? value : a));
 const sim = (args: string[], env = baseEnv()) => runCli(['queue', 'simulate', ...args], { env, timeoutMs: 60_000 });
 
-let fake: FakeServer;
+const fake = useFakeServer();
 beforeAll(async () => {
-  fake = await startFakeServer();
   fake.on('POST /getQueue', {
     status: 200,
     body: {
@@ -45,9 +44,6 @@ beforeAll(async () => {
       bisectionConcurrency: 3,
     },
   });
-});
-afterAll(async () => {
-  await fake.close();
 });
 
 describe('mq queue simulate: bad input', () => {

@@ -8,9 +8,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningEmulator } from '../../src/emulator/index.js';
-import { type Client, queue, repo, startTestEmulator } from '../emulator/http-helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { queue, repo, useEmulator } from '../emulator/http-helpers.js';
 import { CHROMIUM, chromium, overlaps, svgTextBoxes } from '../helpers/chromium.js';
 import { runMq } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/run-cli.js';
@@ -19,12 +18,10 @@ const PRS = 408;
 const breaks = (n: number) => n % 20 === 0;
 const failsOnce = (n: number) => n % 20 === 10;
 
-let emu: RunningEmulator;
+const { emu, client: c } = useEmulator({}, 'all');
 let env: Record<string, string | undefined>;
 
 beforeAll(async () => {
-  let c: Client;
-  ({ emu, client: c } = await startTestEmulator());
   await c.post('createQueue', { ...queue, concurrency: 6, batch: false });
   for (let n = 1; n <= PRS; n++) {
     const body = { repo, number: n, testMinutes: 20 + (n % 5) * 5, ...(breaks(n) ? { breaksBuild: true } : {}) };
@@ -58,10 +55,6 @@ beforeAll(async () => {
     MQ_RETRY_BASE_MS: '5',
   };
 }, 120_000);
-afterAll(async () => {
-  await emu?.close();
-});
-
 const FIGURES = [
   'mergedPerHour',
   'timeToMergeP50',

@@ -13,8 +13,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { startEmulator } from '../../src/emulator/index.js';
 import { loadState } from '../../src/emulator/store.js';
-import { Client, T0, TOKEN, queue, startTestEmulator } from './http-helpers.js';
-import { runChild, startChild } from './persistence-child.js';
+import { Client, T0, TOKEN, queue, startTestEmulator } from '../emulator/http-helpers.js';
+import { runChild, startChild } from '../emulator/persistence-child.js';
 
 let dir: string;
 beforeEach(async () => {
