@@ -109,7 +109,8 @@ export const timelineItemSchema = z.pipe(
 );
 export type TimelineItem = z.infer<typeof timelineItemSchema>;
 
-const STATE_KEYS = [
+/** v1 puts a transition's details in an object named after its state (`failure.reason`, `testsPassed.testRunId`). */
+export const STATE_KEYS = [
   'notReady',
   'pending',
   'testing',

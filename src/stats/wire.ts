@@ -1,5 +1,5 @@
 // The v1 history answers into the stats model, leniently: fields checked one by one, bad items skipped.
-import { newestFirst } from '../api/history.js';
+import { newestFirst, STATE_KEYS } from '../api/history.js';
 import type { Transition } from '../domain/types.js';
 import { isTerminal } from '../domain/vocabulary.js';
 import type { ConcludedPr, TestAttempt } from './model.js';
@@ -38,18 +38,6 @@ function runIdOf(o: Obj): string | null {
   const run = obj(first(o, ['testRun', 'run']));
   return run ? str(run.id) : null;
 }
-
-/** v1 puts a transition's details in an object named after its state (`failure.reason`, `testsPassed.testRunId`). */
-const STATE_KEYS = [
-  'notReady',
-  'pending',
-  'testing',
-  'testsPassed',
-  'pendingFailure',
-  'failure',
-  'cancellation',
-  'merged',
-];
 
 /** One timeline item; reason and run id also from the per-state object, `testRun.id`, failing statuses. */
 export function transitionOf(item: unknown): Transition | null {
