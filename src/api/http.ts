@@ -22,14 +22,12 @@ import type { CallOptions, CallSpec, HttpResponse, HttpSettings, RequestDescript
 import { checkWriteAnswer, networkError, statusError, truncate, type Attempt } from './http-errors.js';
 import { abortableWait, backoffDelay, MAX_RETRY_AFTER_MS, MIN_RETRY_WINDOW_MS, parseRetryAfter } from './http-retry.js';
 import { MAX_RESPONSE_BYTES, readText, sendable, streamSummary } from './http-body.js';
+import { clockWarning, saneServiceTime } from './service-clock.js';
 
 export { checkWriteAnswer, MAX_RESPONSE_BYTES, MAX_RETRY_AFTER_MS, MIN_RETRY_WINDOW_MS, parseRetryAfter, truncate };
 export type { CallOptions, CallSpec, HttpResponse, HttpSettings, RequestDescription };
 
 const REDACTED = '***';
-const DAY_MS = 86_400_000;
-/** The times a Date header may name (the emulator's clock stops at 2200). */
-const SANE_DATES = [0, Date.UTC(2200, 0, 1)] as const;
 /** The one endpoint a fork PR's workflow run id authenticates. */
 const FORKED_ENDPOINT = 'setImpactedTargets';
 
@@ -54,18 +52,6 @@ export async function closeHttp(): Promise<void> {
   const all = [...transports.values()];
   transports.clear();
   await Promise.all(all.map((t) => t.then((x) => x.close()).catch(() => undefined)));
-}
-
-/** What to say of the Date header: out of range is unused; a remote clock a day off is worth a word. */
-export function clockWarning(at: number, offset: number, loopback: boolean): string | undefined {
-  if (at < SANE_DATES[0] || at > SANE_DATES[1])
-    return "the service's Date header names no time mq can use; times follow this machine's clock";
-  if (loopback || Math.abs(offset) <= DAY_MS) return undefined;
-  const days = Math.floor(Math.abs(offset) / DAY_MS);
-  return (
-    `the service's clock is ${days} day${days === 1 ? '' : 's'} ${offset > 0 ? 'ahead of' : 'behind'} this ` +
-    `machine's; times follow the service's`
-  );
 }
 
 function earliest(a: number | undefined, b: number | undefined): number | undefined {
@@ -349,7 +335,7 @@ export class HttpClient {
       this.clockWarned = warning !== undefined;
       if (warning) this.settings.warn(warning);
     }
-    if (at >= SANE_DATES[0] && at <= SANE_DATES[1]) this.clockOffsetMs = offset;
+    if (saneServiceTime(at)) this.clockOffsetMs = offset;
   }
 
   private async readBody(res: TransportResponse, spec: CallSpec): Promise<string> {

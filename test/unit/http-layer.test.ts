@@ -5,14 +5,8 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { MergeQueueClient } from '../../src/api/client.js';
-import {
-  checkWriteAnswer,
-  clockWarning,
-  closeHttp,
-  HttpClient,
-  MIN_RETRY_WINDOW_MS,
-  type HttpSettings,
-} from '../../src/api/http.js';
+import { checkWriteAnswer, closeHttp, HttpClient, MIN_RETRY_WINDOW_MS, type HttpSettings } from '../../src/api/http.js';
+import { clockWarning } from '../../src/api/service-clock.js';
 import { isLoopback, proxyFor, proxySettings } from '../../src/api/transport.js';
 import type { MqError } from '../../src/errors.js';
 import { useFakeServer } from '../helpers/fake-server.js';
