@@ -1,10 +1,11 @@
 // The deps every behaviour gets (like gh's Factory): streams, env, cwd, clock, signal, options,
 // presenter, config and a lazy client. Tests build one with memory IO, a fixed clock and a fake client.
 import { setMaxListeners } from 'node:events';
-import type { MergeQueueClient } from './api/client.js';
+import type { MergeQueueService } from './api/service.js';
 import type { RequestDescription } from './api/http.js';
 import type { RepoRef } from './api/schemas.js';
 import { checkedTimeout } from './api/connection-checks.js';
+import { type ApiChoice, chooseApi } from './config/api-choice.js';
 import { tokenDestinationError } from './config/api-url.js';
 import {
   activeProfile,
@@ -58,7 +59,7 @@ export interface ClientOptions {
   /** A fork PR's workflow run id: it authenticates setImpactedTargets, so no token is needed for it. */
   forkedWorkflowRunId?: string;
 }
-export type ClientFactory = (deps: Context, opts: ClientOptions) => Promise<MergeQueueClient>;
+export type ClientFactory = (deps: Context, opts: ClientOptions) => Promise<MergeQueueService>;
 
 /** What a behaviour may use. */
 export type Deps = Pick<
@@ -101,7 +102,7 @@ export class Context {
   private readonly clientFactory: ClientFactory;
   private readonly ended = new AbortController();
   private cachedConfig?: ConfigData;
-  private cachedClient?: MergeQueueClient;
+  private cachedClient?: MergeQueueService;
 
   constructor(init: {
     env: NodeJS.ProcessEnv;
@@ -174,10 +175,18 @@ export class Context {
     return { repo: repo.value, targetBranch: branch.value, sources: { repo: repo.source, branch: branch.source } };
   }
 
-  connection(): { apiUrl: Sourced<string>; token?: Sourced<string>; profile: Sourced<string> } {
+  connection(): { apiUrl: Sourced<string>; token?: Sourced<string>; profile: Sourced<string>; api: ApiChoice } {
     const { name, data } = this.profile();
     const apiUrl = resolveApiUrl(this.options, this.env, data, name.value);
     const token = resolveToken(this.env, data, name.value);
+    const api = chooseApi({
+      flag: this.options.api,
+      env: this.env,
+      profile: data,
+      profileName: name.value,
+      apiUrl,
+      token: token?.value,
+    });
     if (token) this.io.addSecret(token.value);
     const refused = tokenDestinationError({
       apiUrl,
@@ -187,11 +196,11 @@ export class Context {
       defaultApiUrl: DEFAULT_API_URL,
     });
     if (refused) throw refused;
-    return { apiUrl, token, profile: name };
+    return { apiUrl, token, profile: name, api };
   }
 
   /** The API client; with `dryRun`, mutations are recorded in `dryRuns` instead of sent and no token is needed. */
-  async client(opts: ClientOptions = {}): Promise<MergeQueueClient> {
+  async client(opts: ClientOptions = {}): Promise<MergeQueueService> {
     const plain =
       !opts.dryRun && !opts.waiting && opts.deadline === undefined && !opts.connection && !opts.forkedWorkflowRunId;
     if (this.cachedClient && plain) return this.cachedClient;
@@ -222,15 +231,30 @@ export const httpClientFactory: ClientFactory = async (ctx, opts) => {
   // Command-line mistakes first (exit 2), then configuration (exit 7).
   const timeoutMs = requestTimeoutMs(ctx.options, ctx.env, opts.waiting === true);
   const conn = opts.connection
-    ? { apiUrl: { value: opts.connection.apiUrl }, token: { value: opts.connection.token }, profile: { value: '' } }
+    ? {
+        apiUrl: { value: opts.connection.apiUrl },
+        token: { value: opts.connection.token },
+        profile: { value: '' },
+        api: chooseApi({
+          flag: ctx.options.api,
+          env: ctx.env,
+          profileName: '',
+          apiUrl: { value: opts.connection.apiUrl, source: 'flag --api-url' },
+          token: opts.connection.token,
+        }),
+      }
     : ctx.connection();
   if (!conn.token && !opts.dryRun && !opts.forkedWorkflowRunId) throw missingToken(conn.profile.value);
-  const [{ HttpClient }, { MergeQueueClient }] = await Promise.all([
+  const v2 = conn.api.api === 'v2';
+  const [{ HttpClient }, { MergeQueueClient }, v2Client, ids] = await Promise.all([
     import('./api/http.js'),
     import('./api/client.js'),
+    v2 ? import('./api/v2/client.js') : undefined,
+    v2 ? import('./api/v2/ids.js') : undefined,
   ]);
   const http = new HttpClient({
-    baseUrl: conn.apiUrl.value,
+    baseUrl: conn.api.baseUrl,
+    api: conn.api.api,
     token: conn.token?.value ?? '',
     ...(opts.forkedWorkflowRunId ? { forkedWorkflowRunId: opts.forkedWorkflowRunId } : {}),
     userAgent: `mq/${VERSION}`,
@@ -244,6 +268,10 @@ export const httpClientFactory: ClientFactory = async (ctx, opts) => {
     warn: (message) => ctx.out.note([own(paints.yellow, 'warning:'), ` ${message}`]),
     backoffMs: ctx.env.MQ_RETRY_BASE_MS ? Number(ctx.env.MQ_RETRY_BASE_MS) : undefined,
   });
-  if (opts.dryRun) return new MergeQueueClient(http, { dryRun: (req) => ctx.dryRuns.push(req) });
-  return new MergeQueueClient(http);
+  const options = opts.dryRun ? { dryRun: (req: RequestDescription) => ctx.dryRuns.push(req) } : {};
+  if (v2Client && ids) {
+    const store = ids.fileIdStore(ids.idCacheDir(ctx.env, ctx.env.HOME), new URL(conn.api.baseUrl).origin);
+    return new v2Client.V2Client(http, store, options);
+  }
+  return new MergeQueueClient(http, options);
 };

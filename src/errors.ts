@@ -114,19 +114,25 @@ export class ApiError extends MqError {
   static override readonly brand: string = 'ApiError';
   readonly status: number;
   readonly body: string;
+  /** v2's error code (`PR_ALREADY_ENQUEUED`), as sent. */
+  readonly code?: string;
+  /** The service's id for the failed request, for its support. */
+  readonly requestId?: string;
   constructor(
     exitCode: ExitCodeValue,
     what: string,
     why: string,
     status: number,
     body: string,
-    options: MqErrorOptions = {},
+    options: MqErrorOptions & { code?: string; requestId?: string } = {},
   ) {
     super(exitCode, what, why, options);
     this.name = 'ApiError';
     this[KINDS].push('ApiError');
     this.status = status;
     this.body = body;
+    if (options.code !== undefined) this.code = options.code;
+    if (options.requestId !== undefined) this.requestId = options.requestId;
   }
 }
 
@@ -152,6 +158,10 @@ export function mostSevere(codes: Iterable<number>): number {
 export function withHint(err: MqError, hint: string): MqError {
   const options: MqErrorOptions = { hints: [...err.hints, hint], example: err.example, cause: err.cause };
   return err instanceof ApiError
-    ? new ApiError(err.exitCode, err.what, err.why, err.status, err.body, options)
+    ? new ApiError(err.exitCode, err.what, err.why, err.status, err.body, {
+        ...options,
+        code: err.code,
+        requestId: err.requestId,
+      })
     : new MqError(err.exitCode, err.what, err.why, options);
 }

@@ -14,6 +14,7 @@ import { refuseFlagConflicts } from './cli/args.js';
 import { STUB_TERMS, stubOf } from './cli/stubs.js';
 import { refuseUnsupportedFormat } from './cli/formats.js';
 import { VERSION, type Context } from './context.js';
+import { API_CHOICES } from './config/api-choice.js';
 import { FORMATS } from './output/render.js';
 
 /** Groups that build only the subcommands a command line names (src/cli/stubs.ts addSubcommands). */
@@ -58,7 +59,12 @@ function rootProgram(ctx: Context): Command {
       ),
     )
     .option('--profile <name>', 'profile to use (env MQ_PROFILE)')
-    .option('--api-url <url>', 'service base URL ending in /v1 (env MQ_API_URL)')
+    .option('--api-url <url>', 'service base URL: ending in /v1 for v1, the origin for v2 (env MQ_API_URL)')
+    .addOption(
+      new Option('--api <version>', 'API version: v1, v2 or auto (env MQ_API; default auto: by key and URL)').choices(
+        API_CHOICES,
+      ),
+    )
     .option('-R, --repo <[host/]owner/name>', 'repository (env MQ_REPO; default: git remote origin)')
     .option('-B, --branch <name>', 'target branch of the queue (env MQ_BRANCH; default: origin HEAD)')
     .option(

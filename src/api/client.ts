@@ -1,7 +1,7 @@
 // One typed function per endpoint: requests checked before sending, reads decoded leniently, write
 // answers never parsed (the service sends `OK`, nothing or `{}`).
 import type * as z from 'zod/mini';
-import { ExitCode, MqError, UsageError } from '../errors.js';
+import { checked, decode } from './decode.js';
 import * as h from './history.js';
 import { checkWriteAnswer, type CallOptions, type CallSpec, type HttpClient, type RequestDescription } from './http.js';
 import * as s from './schemas.js';
@@ -26,53 +26,10 @@ export interface ClientOptions {
   dryRun?: (request: RequestDescription) => void;
 }
 
-function checked<T>(schema: z.ZodMiniType<T>, value: unknown, what: string): T {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const path = issue?.path.join('.') || 'request';
-  throw new UsageError(`${what}: ${path}: ${issue?.message ?? 'invalid'}`);
-}
-
-/** A read's JSON body, decoded; anything else is the server's fault (exit 1). */
-function decode<T>(schema: z.ZodMiniType<T>, body: string, what: string): T {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    const start = body.trim().slice(0, 60).replace(/\s+/g, ' ');
-    throw new MqError(
-      ExitCode.unexpected,
-      what,
-      `the service sent something unexpected: not ` +
-        `JSON${start ? ` (starts with ${JSON.stringify(start)})` : ' (empty body)'}`,
-      {
-        hints: ['check that the API URL points at the merge queue service; rerun with --debug to see the response'],
-      },
-    );
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new MqError(
-      ExitCode.unexpected,
-      what,
-      'the service sent something unexpected: a JSON value that is not an object',
-    );
-  }
-  const result = schema.safeParse(parsed);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    throw new MqError(
-      ExitCode.unexpected,
-      what,
-      `the service sent something unexpected: ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`,
-    );
-  }
-  return result.data;
-}
-
 const prLabel = (r: { pr: { number: number } }) => `PR #${r.pr.number}`;
 
 export class MergeQueueClient {
+  readonly api = 'v1' as const;
   constructor(
     readonly http: HttpClient,
     private readonly options: ClientOptions = {},
@@ -122,6 +79,14 @@ export class MergeQueueClient {
       call,
     );
     return decode(s.submittedPullRequestSchema, res.body, what);
+  }
+
+  /** The upload's head as v1 takes it, and how it says "every target". */
+  async impactedTargetsHead(
+    req: { repo: s.RepoRef; targetBranch: string; pr: { number: number; sha: string } },
+    _call?: CallOptions,
+  ): Promise<{ head: Record<string, unknown>; all: Record<string, unknown> }> {
+    return { head: { repo: req.repo, targetBranch: req.targetBranch, pr: req.pr }, all: { impactedTargets: 'ALL' } };
   }
 
   /** The last upload for a sha wins, so repeating it is harmless. */

@@ -2,6 +2,7 @@
 // table's exit code and a hint naming the setting to change.
 import { ApiError, ExitCode, MqError, exitCodeForStatus } from '../errors.js';
 import type { CallSpec, HttpResponse } from './http-types.js';
+import { errorEnvelope, exitCodeForError } from './v2/error-codes.js';
 import { TransportError } from './transport.js';
 
 const ERROR_BODY_CAP = 2048;
@@ -84,8 +85,10 @@ export function statusError(spec: CallSpec, res: HttpResponse, retried: boolean,
       },
     );
   }
-  const text = describeBody(res);
-  const why = `the service answered HTTP ${res.status}${text ? `: ${text}` : ''}`;
+  const envelope = errorEnvelope(res.body);
+  const text = envelope ? truncate(`${envelope.code}: ${envelope.message}`.replace(/\s+/g, ' ')) : describeBody(res);
+  const asked = res.requestId ? ` (request id ${res.requestId})` : '';
+  const why = `the service answered HTTP ${res.status}${text ? `: ${text}` : ''}${asked}`;
   const hints: string[] = [];
   if (res.status === 404 && baseUrl && missingV1(baseUrl)) {
     const suggested = `${baseUrl.replace(/\/+$/, '')}/v1`;
@@ -94,7 +97,12 @@ export function statusError(spec: CallSpec, res: HttpResponse, retried: boolean,
         `--api-url ${suggested} (or MQ_API_URL, or the profile's api-url)`,
     );
   }
-  if (res.status === 401 || res.status === 403)
+  if (envelope?.code === 'INSUFFICIENT_PERMISSIONS' && spec.permission) {
+    hints.push(
+      `this needs an API key with the "${spec.permission}" permission (Settings → Developer → API Keys); ` +
+        'see the key with `mq auth status`',
+    );
+  } else if (res.status === 401 || res.status === 403)
     hints.push('check the token with `mq auth status`; log in again with `mq auth login` or set MQ_TOKEN');
   if (res.status === 413) hints.push('the request body is over the service limit (20 MiB)');
   if (res.status >= 500 && !spec.idempotent) {
@@ -109,7 +117,12 @@ export function statusError(spec: CallSpec, res: HttpResponse, retried: boolean,
         : 'the service is unavailable; try again later',
     );
   }
-  return new ApiError(exitCodeForStatus(res.status), spec.what, why, res.status, res.body, { hints });
+  const exitCode = envelope ? exitCodeForError(envelope.code, res.status) : exitCodeForStatus(res.status);
+  return new ApiError(exitCode, spec.what, why, res.status, res.body, {
+    hints,
+    ...(envelope ? { code: envelope.code } : {}),
+    ...(res.requestId ? { requestId: res.requestId } : {}),
+  });
 }
 
 export function networkError(

@@ -2,9 +2,9 @@
 import type { StreamBody, TransportName } from './transport.js';
 
 export interface CallSpec {
-  /** Endpoint name, e.g. `submitPullRequest`. */
+  /** The path under the base URL: a v1 endpoint name (`submitPullRequest`) or a v2 path (`v2/merge-queues/ID`). */
   endpoint: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   query?: Record<string, string>;
   /** Serialised JSON body, or one sent in pieces (see StreamBody for how retries treat it). */
   body?: string | StreamBody;
@@ -12,6 +12,8 @@ export interface CallSpec {
   idempotent: boolean;
   /** What the user asked for, used in messages: `submit PR #42`. */
   what: string;
+  /** v2: the API key permission the call needs, named when a 403 says it is missing. */
+  permission?: string;
 }
 
 export interface HttpResponse {
@@ -19,6 +21,8 @@ export interface HttpResponse {
   contentType: string;
   /** The answer with the token already redacted from it. */
   body: string;
+  /** The service's id for this request (v2's `X-Request-Id`), checked to be a short plain word. */
+  requestId?: string;
 }
 
 /** Per call: an absolute deadline (epoch ms, against the client's clock) and a signal that stops it. */
@@ -30,6 +34,8 @@ export interface CallOptions {
 export interface HttpSettings {
   baseUrl: string;
   token: string;
+  /** How the token is sent: v1's `x-api-token` (default) or v2's `Authorization: Bearer`. */
+  api?: 'v1' | 'v2';
   /** A fork PR's workflow run id: authenticates setImpactedTargets only (empty `x-api-token`). */
   forkedWorkflowRunId?: string;
   userAgent: string;

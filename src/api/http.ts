@@ -54,6 +54,11 @@ export async function closeHttp(): Promise<void> {
   await Promise.all(all.map((t) => t.then((x) => x.close()).catch(() => undefined)));
 }
 
+/** X-Request-Id as sent, if it is a short plain word (it is printed in errors). */
+function plainRequestId(value: string | undefined): string | undefined {
+  return value !== undefined && /^[A-Za-z0-9._:-]{1,128}$/.test(value) ? value : undefined;
+}
+
 function earliest(a: number | undefined, b: number | undefined): number | undefined {
   return a === undefined ? b : b === undefined ? a : Math.min(a, b);
 }
@@ -106,8 +111,10 @@ export class HttpClient {
     const h: Record<string, string> = {
       'user-agent': this.settings.userAgent,
       accept: 'application/json, text/plain;q=0.9',
-      'x-api-token': forked !== undefined ? '' : redact ? REDACTED : this.settings.token,
     };
+    const token = redact ? REDACTED : this.settings.token;
+    if (this.settings.api === 'v2') h.authorization = `Bearer ${token}`;
+    else h['x-api-token'] = forked !== undefined ? '' : token;
     if (forked !== undefined) h['x-forked-workflow-run-id'] = forked;
     if (spec.body !== undefined) h['content-type'] = 'application/json';
     return h;
@@ -175,7 +182,12 @@ export class HttpClient {
           (await this.backoff(attempt, retryAfterMs, spec, call, `HTTP ${response.status}`))
         )
           continue;
-        throw statusError(spec, response, transient && attempt > 0, this.settings.baseUrl);
+        throw statusError(
+          spec,
+          response,
+          transient && attempt > 0,
+          this.settings.api === 'v2' ? undefined : this.settings.baseUrl,
+        );
       }
       const { code } = outcome;
       const preSend = PRE_SEND_CODES.has(code);
@@ -303,6 +315,11 @@ export class HttpClient {
         if (body.length > 0) debug(`< ${truncate(body)}`);
       }
       const response: HttpResponse = { status: r.status, contentType: r.headers['content-type'] ?? '', body };
+      const requestId = plainRequestId(r.headers['x-request-id']);
+      if (requestId !== undefined) {
+        response.requestId = requestId;
+        debug?.(`< x-request-id: ${requestId}`);
+      }
       return { kind: 'response', response, retryAfterMs: parseRetryAfter(r.headers['retry-after'], this.serviceNow()) };
     } catch (error) {
       (res as TransportResponse | undefined)?.destroy();

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { MergeQueueClient } from '../api/client.js';
+import type { MergeQueueService } from '../api/service.js';
 import { formatRepo } from '../config/resolve.js';
 import type { Context, Deps, Target } from '../context.js';
 import { ExitCode, MqError } from '../errors.js';
@@ -11,7 +11,7 @@ import { act, prArguments, withExamples, withPlainHelp, prDocument } from './sha
 import { parallelOption } from './submit.js';
 
 /** The state a mutation left the PR in, read back (best effort: the mutation already succeeded). */
-export async function stateAfter(client: MergeQueueClient, target: Target, pr: number): Promise<string | undefined> {
+export async function stateAfter(client: MergeQueueService, target: Target, pr: number): Promise<string | undefined> {
   try {
     const record = await client.getSubmittedPullRequest({ ...target, pr: { number: pr } });
     return record.state ?? undefined;

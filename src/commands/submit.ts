@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { parseIntIn, parsePriority, priorityValue, type Priority } from '../cli/args.js';
 import { formatRepo } from '../config/resolve.js';
-import type { MergeQueueClient } from '../api/client.js';
+import type { MergeQueueService } from '../api/service.js';
 import type { Context, Deps, Target } from '../context.js';
 import { ExitCode, MqError, UsageError, withHint } from '../errors.js';
 import type { Result } from '../output/present.js';
@@ -107,7 +107,7 @@ const NOT_ADMITTING: Record<string, string> = {
 /** Best effort: the queue's state, or that it does not exist (404 without hint); never rejects. */
 async function readQueueState(
   deps: Deps,
-  client: MergeQueueClient,
+  client: MergeQueueService,
   target: Target,
 ): Promise<{ state?: string; missing?: true }> {
   try {

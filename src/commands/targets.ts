@@ -1,7 +1,8 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
-import type { MergeQueueClient, PrRequest } from '../api/client.js';
+import type { PrRequest } from '../api/client.js';
+import type { MergeQueueService } from '../api/service.js';
 import { COMMIT_SHA, WORKFLOW_RUN_ID } from '../domain/vocabulary.js';
 import { forkedRunId } from '../config/fork.js';
 import type { CallOptions } from '../api/http-types.js';
@@ -124,18 +125,11 @@ export async function runTargets(opts: TargetsOptions, deps: Deps): Promise<Resu
   const file = 'file' in source ? await readTargetsFile(deps, source.file) : undefined;
   const target = deps.target();
   const head = { repo: target.repo, targetBranch: target.targetBranch, pr: { number: pr, sha } };
-  let count: number | 'ALL';
-  let bytes: number;
-  let body: string | TargetsBody;
-  if (file) {
-    body = file.body(JSON.stringify(head));
-    count = body.count;
-    bytes = body.length;
-  } else {
-    const impactedTargets = 'all' in source ? 'ALL' : 'targets' in source ? source.targets : [];
-    body = JSON.stringify({ ...head, impactedTargets });
-    count = impactedTargets === 'ALL' ? 'ALL' : impactedTargets.length;
-    bytes = Buffer.byteLength(body);
+  let count: number | 'ALL' = 'ALL';
+  if (!file && !('all' in source)) {
+    const impactedTargets = 'targets' in source ? source.targets : [];
+    count = impactedTargets.length;
+    const bytes = Buffer.byteLength(JSON.stringify({ ...head, impactedTargets }));
     if (bytes > MAX_BODY_BYTES) {
       throw new UsageError(
         `the target list makes a ${(bytes / 1048576).toFixed(1)} MiB request; the service accepts at most 20 MiB`,
@@ -147,6 +141,19 @@ export async function runTargets(opts: TargetsOptions, deps: Deps): Promise<Resu
   }
   const forked = opts.forkedWorkflowRunId ?? forkWithoutToken(deps);
   const client = await deps.client({ dryRun: opts.dryRun, ...(forked ? { forkedWorkflowRunId: forked } : {}) });
+  // The wire's own head (v2: the repository's id) and its way of saying "every target".
+  const wire = await client.impactedTargetsHead(head);
+  let body: string | TargetsBody;
+  let bytes: number;
+  if (file) {
+    body = file.body(JSON.stringify(wire.head));
+    count = body.count;
+    bytes = body.length;
+  } else {
+    const list = 'targets' in source ? { impactedTargets: source.targets } : { impactedTargets: [] };
+    body = JSON.stringify({ ...wire.head, ...('all' in source ? wire.all : list) });
+    bytes = Buffer.byteLength(body);
+  }
   // Read alongside the upload (no extra round trip), within one request's time, and ended with the command.
   const done = new AbortController();
   const signal = AbortSignal.any([deps.signal, done.signal]);
@@ -192,7 +199,7 @@ function forkWithoutToken(deps: Deps): string | undefined {
 }
 
 /** Best effort: the PR's head sha as the service knows it; unknown PR or a failed read: undefined. */
-async function knownHead(client: MergeQueueClient, req: PrRequest, call: CallOptions): Promise<string | undefined> {
+async function knownHead(client: MergeQueueService, req: PrRequest, call: CallOptions): Promise<string | undefined> {
   try {
     const pr = await client.getSubmittedPullRequest(req, call);
     return typeof pr.prSha === 'string' && pr.prSha !== '' ? pr.prSha : undefined;

@@ -1,7 +1,7 @@
 // `mq wait`: poll a PR until merged (0), left the queue (9) or --timeout (8); transient poll failures
 // are retried, 401/404 keep their codes, never reaching the service is 6. Transitions go to stderr.
 import { Command } from 'commander';
-import type { MergeQueueClient } from '../api/client.js';
+import type { MergeQueueService } from '../api/service.js';
 import type { SubmittedPullRequest } from '../api/schemas.js';
 import { checkedTimeout, MAX_TIMEOUT_MS, type Context, type Deps, type Target } from '../context.js';
 import { ExitCode, MqError, UsageError } from '../errors.js';
@@ -73,7 +73,7 @@ export interface WaitInfo {
 
 export async function waitForPr(
   deps: Deps,
-  client: MergeQueueClient,
+  client: MergeQueueService,
   target: Target,
   pr: number,
   settings: WaitSettings,

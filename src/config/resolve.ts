@@ -16,6 +16,8 @@ export interface Sourced<T> {
 export interface GlobalFlags {
   profile?: string;
   apiUrl?: string;
+  /** v1, v2 or auto (api-choice.ts). */
+  api?: string;
   repo?: string;
   branch?: string;
   insecureHttp?: boolean;

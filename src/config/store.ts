@@ -10,6 +10,8 @@ import { configDirOf } from './dir.js';
 
 export interface Profile {
   apiUrl?: string;
+  /** v1, v2 or auto. */
+  api?: string;
   token?: string;
   repo?: string;
   branch?: string;
@@ -21,7 +23,7 @@ export interface ConfigData {
 }
 
 export const DEFAULT_PROFILE = 'default';
-const PROFILE_KEYS = ['apiUrl', 'token', 'repo', 'branch'] as const;
+const PROFILE_KEYS = ['apiUrl', 'api', 'token', 'repo', 'branch'] as const;
 /** The largest config file mq reads; a real one is a few hundred bytes. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 

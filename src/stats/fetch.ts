@@ -1,5 +1,5 @@
 // Reading history from the service: a PR's story, a window's PRs, attempts and settings (lookup.ts).
-import type { MergeQueueClient } from '../api/client.js';
+import type { MergeQueueService } from '../api/service.js';
 import type { TestingResultsPage } from '../api/history.js';
 import { endpointMissing } from '../api/http-errors.js';
 import type { SubmittedPullRequest } from '../api/schemas.js';
@@ -37,7 +37,7 @@ export interface StoryResult {
 }
 
 /** A PR with its timeline; for a failed PR, the failing run's checks too. */
-export async function fetchStory(client: MergeQueueClient, target: Target, pr: number): Promise<StoryResult> {
+export async function fetchStory(client: MergeQueueService, target: Target, pr: number): Promise<StoryResult> {
   const record = await renamed(`get PR #${pr}`, () =>
     client.getSubmittedPullRequestWithTimeline({ ...base(target), pr: { number: pr } }),
   );
@@ -72,7 +72,7 @@ export async function fetchStory(client: MergeQueueClient, target: Target, pr: n
 }
 
 /** Names the failed PR ahead behind "back to pending" from the run's `dependentPrs` (at most three looks). */
-async function nameThePrsAhead(client: MergeQueueClient, target: Target, timeline: Transition[]): Promise<void> {
+async function nameThePrsAhead(client: MergeQueueService, target: Target, timeline: Transition[]): Promise<void> {
   // The timeline is newest first: the three newest such transitions, looked into oldest first.
   const todo = timeline
     .map((t, i) => ({ t, i }))
@@ -122,7 +122,7 @@ export interface WindowData {
 
 /** Every attempt finished in the window (first page, then the rest in parallel); a status if unsupported. */
 async function fetchAttempts(
-  client: MergeQueueClient,
+  client: MergeQueueService,
   target: Target,
   window: Window,
   progress: (n: number, total: number | null) => void,
@@ -181,7 +181,7 @@ async function fetchAttempts(
 
 /** The PRs of one state that concluded in the window, following cursors (a repeated cursor ends the walk). */
 async function fetchConcluded(
-  client: MergeQueueClient,
+  client: MergeQueueService,
   target: Target,
   state: TerminalState,
   window: Window,
@@ -217,7 +217,7 @@ async function fetchConcluded(
 
 /** Everything the statistics of a window need. `onProgress` is told as pages arrive. */
 export async function fetchWindow(
-  client: MergeQueueClient,
+  client: MergeQueueService,
   target: Target,
   window: Window,
   onProgress?: (p: Progress) => void,

@@ -1,5 +1,5 @@
 // Looking PRs up several at a time (getSubmittedPullRequests, or one per call where it is missing).
-import type { MergeQueueClient } from '../api/client.js';
+import type { MergeQueueService } from '../api/service.js';
 import { endpointMissing } from '../api/http-errors.js';
 import type { RepoRef } from '../api/schemas.js';
 import { ApiError } from '../errors.js';
@@ -47,12 +47,12 @@ export interface Batch {
 }
 
 /** Clients whose service lacks getSubmittedPullRequests, with the status it answered: then one PR is read per call. */
-const noBatchLookup = new WeakMap<MergeQueueClient, number>();
+const noBatchLookup = new WeakMap<MergeQueueService, number>();
 const ONE_BY_ONE_PARALLEL = 6;
 
 /** Several PRs, 50 per request (missing ones in `notFound`); one per call, a few at once, without it. */
 export async function fetchBatch(
-  client: MergeQueueClient,
+  client: MergeQueueService,
   target: Target,
   numbers: number[],
   includeTimeline = false,
@@ -89,7 +89,7 @@ export async function fetchBatch(
 }
 
 /** One getSubmittedPullRequest per PR; a PR the service answers 404 for (not the endpoint) is not found. */
-async function oneByOne(client: MergeQueueClient, target: Target, numbers: number[], includeTimeline: boolean) {
+async function oneByOne(client: MergeQueueService, target: Target, numbers: number[], includeTimeline: boolean) {
   const records = await pool(numbers, ONE_BY_ONE_PARALLEL, async (number): Promise<Obj | null> => {
     const req = { ...base(target), pr: { number } };
     try {

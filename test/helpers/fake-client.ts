@@ -4,10 +4,11 @@
  * so a behaviour cannot make a call the test did not expect. Every call is recorded with its
  * request and call options (deadline, signal).
  */
-import type { MergeQueueClient } from '../../src/api/client.js';
+import { MergeQueueClient } from '../../src/api/client.js';
+import type { MergeQueueService } from '../../src/api/service.js';
 import type { CallOptions } from '../../src/api/http.js';
 
-type Method = Exclude<keyof MergeQueueClient, 'http' | 'dryRun' | 'serviceNow'>;
+type Method = Exclude<keyof MergeQueueService, 'http' | 'api' | 'dryRun' | 'serviceNow' | 'impactedTargetsHead'>;
 export type Answer = unknown | Error | ((req: unknown, call?: CallOptions) => unknown);
 
 export interface FakeCall {
@@ -17,7 +18,7 @@ export interface FakeCall {
 }
 
 export interface FakeClient {
-  client: MergeQueueClient;
+  client: MergeQueueService;
   calls: FakeCall[];
   callsOf(method: Method): FakeCall[];
   script(method: Method, ...answers: Answer[]): void;
@@ -26,10 +27,13 @@ export interface FakeClient {
 export function fakeClient(scripts: Partial<Record<Method, Answer[]>> = {}): FakeClient {
   const table = new Map<string, Answer[]>(Object.entries(scripts) as Array<[string, Answer[]]>);
   const calls: FakeCall[] = [];
-  const client = new Proxy({} as MergeQueueClient, {
+  const client = new Proxy({} as MergeQueueService, {
     get(_t, prop) {
       if (prop === 'then') return undefined;
       if (prop === 'dryRun') return false;
+      // The v1 wire: its upload head is the request itself.
+      if (prop === 'api') return 'v1';
+      if (prop === 'impactedTargetsHead') return MergeQueueClient.prototype.impactedTargetsHead;
       // No Date headers here: the service's time is the test's clock.
       if (prop === 'serviceNow') return (localNow: () => number) => localNow();
       return async (req: unknown, call?: CallOptions) => {

@@ -93,10 +93,10 @@ describe('usage hints name the command being run', () => {
 });
 
 describe('an API URL without /v1', () => {
-  it('a 404 says the URL lacks /v1 and what to try', async () => {
+  it('with --api v1, a 404 says the URL lacks /v1 and what to try', async () => {
     fake.on('POST /getQueue', { status: 404, body: 'no such endpoint: /getQueue' });
     const bare = fake.url.replace(/\/v1$/, '');
-    const r = await runMq(['queue', 'show'], { env: { ...env(), MQ_API_URL: bare } });
+    const r = await runMq(['queue', 'show'], { env: { ...env(), MQ_API_URL: bare, MQ_API: 'v1' } });
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toContain(
       `hint: the API URL ${bare} does not end in /v1, where the service's endpoints are: try --api-url ${bare}/v1`,

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { MergeQueueClient } from '../../api/client.js';
+import type { MergeQueueService } from '../../api/service.js';
 import type { QueueEntry } from '../../api/schemas.js';
 import type { Context, Deps, Target } from '../../context.js';
 import { ExitCode, MqError, UsageError } from '../../errors.js';
@@ -37,7 +37,7 @@ const isActive = (e: QueueEntry) => (ACTIVE_STATES as readonly string[]).include
 /** Polls the queue until no PR is pending, testing or waiting to merge, or the timeout passes. */
 export async function waitForDrain(
   deps: Deps,
-  client: MergeQueueClient,
+  client: MergeQueueService,
   target: Target,
   settings: WaitSettings,
   deadline?: number,

@@ -1,5 +1,5 @@
 // pause, resume and drain: read the state, send updateQueue with `state`, report before -> after.
-import type { MergeQueueClient } from '../../api/client.js';
+import type { MergeQueueService } from '../../api/service.js';
 import type { Queue } from '../../api/schemas.js';
 import type { Deps, Target } from '../../context.js';
 import { MqError } from '../../errors.js';
@@ -26,7 +26,7 @@ export interface StateChange {
 
 export interface SetStateResult {
   change: StateChange;
-  client: MergeQueueClient;
+  client: MergeQueueService;
   target: Target;
   queue?: Queue;
 }

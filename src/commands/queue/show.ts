@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { MergeQueueClient } from '../../api/client.js';
+import type { MergeQueueService } from '../../api/service.js';
 import type { Queue, QueueEntry } from '../../api/schemas.js';
 import { formatRepo } from '../../config/resolve.js';
 import type { Context, Deps, Target } from '../../context.js';
@@ -41,7 +41,7 @@ const LOOKUP_CHUNK = 50;
 
 /** Not-ready PRs (absent from `enqueuedPullRequests`): listed, then their readiness read 50 at a time. */
 export async function listNotReady(
-  client: MergeQueueClient,
+  client: MergeQueueService,
   target: Target,
   queue: Queue,
   signal?: AbortSignal,

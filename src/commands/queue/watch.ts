@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { MergeQueueClient } from '../../api/client.js';
+import type { MergeQueueService } from '../../api/service.js';
 import type { Queue, QueueEntry } from '../../api/schemas.js';
 import type { Context, Deps, Target } from '../../context.js';
 import { ExitCode, MqError, UsageError } from '../../errors.js';
@@ -96,7 +96,7 @@ function eventLine(event: WatchEvent, at: string): Line {
 }
 
 /** A PR that left the list: ask for its final state (merged, failed, cancelled); best effort. */
-async function resolveLeft(client: MergeQueueClient, target: Target, events: WatchEvent[]): Promise<void> {
+async function resolveLeft(client: MergeQueueService, target: Target, events: WatchEvent[]): Promise<void> {
   await Promise.all(
     events.map(async (ev) => {
       if (ev.to !== 'left' || ev.subject === 'queue') return;
