@@ -61,9 +61,16 @@ export class V2Client implements MergeQueueService {
     return this.http.serviceClockOffsetMs === undefined ? localNow() : this.http.serviceNow();
   }
 
+  /** Stands for an operation not yet carried on v2. */
+  notYet(what: string): never {
+    throw new MqError(ExitCode.unexpected, what, 'not available on the v2 API yet', {
+      hints: ['use the v1 API for now: --api v1 with an organization token'],
+    });
+  }
+
   // ---- requests ---------------------------------------------------------------------------------
 
-  protected async read<T>(
+  async read<T>(
     path: string,
     query: Record<string, string>,
     schema: z.ZodMiniType<T>,
@@ -75,7 +82,7 @@ export class V2Client implements MergeQueueService {
   }
 
   /** A change; in a dry run it is described, not sent (and undefined comes back). */
-  protected async write(
+  async write(
     method: Method,
     path: string,
     body: unknown,
@@ -100,7 +107,7 @@ export class V2Client implements MergeQueueService {
   // ---- ids --------------------------------------------------------------------------------------
 
   /** Runs `use` with the id under `key`, resolving it when unknown; a cached id answered 404 is resolved again. */
-  protected async withId<T>(
+  async withId<T>(
     key: string,
     notFoundCode: string,
     resolve: () => Promise<string>,
@@ -174,14 +181,14 @@ export class V2Client implements MergeQueueService {
   }
 
   /** `use` with the queue's id; a kept id answered 404 is resolved again once. */
-  protected async onQueue<T>(target: Target, call: CallOptions | undefined, use: (id: string) => Promise<T>) {
+  async onQueue<T>(target: Target, call: CallOptions | undefined, use: (id: string) => Promise<T>) {
     const repositoryId = await this.repositoryId(target.repo, call);
     const key = `queue ${repositoryId} ${target.targetBranch}`;
     return this.withId(key, 'MERGE_QUEUE_NOT_FOUND', () => this.queueId(target, call), use);
   }
 
   /** Forgets a queue's id (it was deleted, or the service no longer knows it). */
-  protected async forgetQueue(target: Target): Promise<void> {
+  async forgetQueue(target: Target): Promise<void> {
     const repositoryId = this.ids.get(repoKey(target.repo));
     if (repositoryId !== undefined) this.ids.drop(`queue ${repositoryId} ${target.targetBranch}`);
   }
@@ -203,7 +210,7 @@ export class V2Client implements MergeQueueService {
     return found;
   }
 
-  protected notInQueue(target: Target, n: number, what: string): ApiError {
+  notInQueue(target: Target, n: number, what: string): ApiError {
     return new ApiError(
       ExitCode.notFound,
       what,
@@ -224,7 +231,7 @@ export class V2Client implements MergeQueueService {
   }
 
   /** `use` with the PR's id; a kept id answered 404 is resolved again once. */
-  protected async onPullRequest<T>(
+  async onPullRequest<T>(
     req: PrRequest,
     what: string,
     use: (id: string) => Promise<T>,
@@ -324,6 +331,24 @@ export class V2Client implements MergeQueueService {
     return prRecord(pr);
   }
 
+  // ---- history (to be done: timeline, several PRs, testing results, concluded PRs) ------------------
+
+  getSubmittedPullRequestWithTimeline(
+    req: Omit<h.GetPullRequestWithTimelineRequest, 'includeTimeline'>,
+    _call?: CallOptions,
+  ): Promise<h.PullRequestWithTimeline> {
+    return this.notYet(`get the timeline of ${prLabel(req.pr.number)}`);
+  }
+  getSubmittedPullRequests(req: h.GetPullRequestsRequest, _call?: CallOptions): Promise<h.PullRequestsLookup> {
+    return this.notYet(`get pull requests of ${req.targetBranch}`);
+  }
+  listMergeQueueTestingResults(req: h.TestingResultsRequest, _call?: CallOptions): Promise<h.TestingResultsPage> {
+    return this.notYet(`list testing results of ${req.targetBranch}`);
+  }
+  listConcludedPullRequests(req: h.ListConcludedPullRequestsRequest, _call?: CallOptions): Promise<PullRequestPage> {
+    return this.notYet(`list concluded pull requests of ${req.targetBranch}`);
+  }
+
   /** v2's upload head (ids for v1's coordinates) and how it says "every target". */
   async impactedTargetsHead(
     req: { repo: RepoRef; targetBranch: string; pr: { number: number; sha: string } },
@@ -357,13 +382,7 @@ export class V2Client implements MergeQueueService {
     await this.http.call(spec, call);
   }
 
-  // ---- not yet on v2 ----------------------------------------------------------------------------
-
-  private notYet(what: string): never {
-    throw new MqError(ExitCode.unexpected, what, 'not available on the v2 API yet', {
-      hints: ['use the v1 API for now: --api v1 with an organization token'],
-    });
-  }
+  // ---- queues (to be done) ----------------------------------------------------------------------
 
   getMergeQueueTestingDetails(req: TestingDetailsRequest, _call?: CallOptions): Promise<TestingDetails> {
     return this.notYet(`get testing details of ${req.testRunId}`);
@@ -388,21 +407,6 @@ export class V2Client implements MergeQueueService {
     _call?: CallOptions,
   ): Promise<{ contentType: string; body: string }> {
     return this.notYet('get metrics');
-  }
-  getSubmittedPullRequestWithTimeline(
-    req: Omit<h.GetPullRequestWithTimelineRequest, 'includeTimeline'>,
-    _call?: CallOptions,
-  ): Promise<h.PullRequestWithTimeline> {
-    return this.notYet(`get the timeline of ${prLabel(req.pr.number)}`);
-  }
-  getSubmittedPullRequests(req: h.GetPullRequestsRequest, _call?: CallOptions): Promise<h.PullRequestsLookup> {
-    return this.notYet(`get pull requests of ${req.targetBranch}`);
-  }
-  listMergeQueueTestingResults(req: h.TestingResultsRequest, _call?: CallOptions): Promise<h.TestingResultsPage> {
-    return this.notYet(`list testing results of ${req.targetBranch}`);
-  }
-  listConcludedPullRequests(req: h.ListConcludedPullRequestsRequest, _call?: CallOptions): Promise<PullRequestPage> {
-    return this.notYet(`list concluded pull requests of ${req.targetBranch}`);
   }
   listPullRequests(req: ListPullRequestsRequest, _call?: CallOptions): Promise<PullRequestPage> {
     return this.notYet(`list pull requests of ${req.targetBranch}`);
