@@ -1,3 +1,4 @@
+import { API_CHOICES } from '../../config/api-choice.js';
 import { Command } from 'commander';
 import { withoutCredentials } from '../../config/api-url.js';
 import { checkApiUrl, parseRepo, resolveProfileName } from '../../config/resolve.js';
@@ -146,7 +147,7 @@ export async function runProfileRemove({ name }: { name: string }, ctx: Deps): P
   return { data: { ok: true, removed: name }, exitCode: 0 };
 }
 
-const SETTABLE = ['api-url', 'repo', 'branch'] as const;
+const SETTABLE = ['api-url', 'api', 'repo', 'branch'] as const;
 
 export async function runProfileSet({ key, value }: { key: string; value: string }, ctx: Deps): Promise<Result> {
   if (!(SETTABLE as readonly string[]).includes(key)) {
@@ -156,6 +157,8 @@ export async function runProfileSet({ key, value }: { key: string; value: string
   }
   if (key === 'api-url') checkApiUrl(value, 'api-url', ctx.options.insecureHttp === true);
   if (key === 'repo') parseRepo(value, 'repo');
+  if (key === 'api' && !(API_CHOICES as readonly string[]).includes(value))
+    throw new UsageError(`profile set api: "${value.slice(0, 40)}" is not an API version; expected v1, v2 or auto`);
   if (value.trim() === '') throw new UsageError(`profile set ${key}: the value must not be empty`);
   const store = ctx.store();
   const name = resolveProfileName(ctx.options, ctx.env, store.read()).value;
@@ -163,6 +166,7 @@ export async function runProfileSet({ key, value }: { key: string; value: string
     const p = (data.profiles[name] ??= {});
     if (key === 'api-url') p.apiUrl = value.replace(/\/+$/, '');
     else if (key === 'repo') p.repo = value;
+    else if (key === 'api') p.api = value;
     else p.branch = value;
     data.activeProfile ??= name;
   });
