@@ -95,6 +95,51 @@ it('estimates the merge from a forward run, and the queue then merges it at that
   expect([lastAt(ts, 'testing'), lastAt(ts, 'testsPassed')]).toEqual([at(15), at(22)]);
 });
 
+/** Estimates every PR, lets the queue run, and compares each merge with its estimate. */
+async function expectEstimatesMet(c: Client, ids: string[]) {
+  const estimates = [];
+  for (const id of ids) estimates.push(await estimate(c, id));
+  await c.advance(24 * 60);
+  for (const [i, id] of ids.entries()) {
+    const e = estimates[i];
+    if (e?.status !== 'available' || e.kind !== 'merge') throw new Error(`no merge estimate: ${JSON.stringify(e)}`);
+    const ts = await transitions(c, id);
+    expect([lastAt(ts, 'merged'), lastAt(ts, 'testing'), lastAt(ts, 'testsPassed')]).toEqual([
+      e.estimatedAt,
+      e.testingStartsAt,
+      e.testingEndsAt,
+    ]);
+  }
+}
+
+it('matches what the queue does when batching, and in graph mode', async () => {
+  const c = await start();
+  const { repo: r, q } = await setUp(c);
+  await c.post('updateQueue', { ...queue, concurrency: 2, batch: true, batchingMinSize: 2 });
+  for (const [number, testMinutes] of [
+    [1, 10],
+    [2, 25],
+    [3, 5],
+    [4, 7],
+    [5, 12],
+  ] as const)
+    await c.post('/_emulator/pullRequests', { repo, number, testMinutes });
+  await expectEstimatesMet(c, await submitted(c, q.id, [1, 2, 3, 4, 5]));
+  await v2(c, 'POST', `/v2/merge-queues/${q.id}/switch-modes`, { mode: 'graph' });
+  await v2(c, 'PATCH', `/v2/merge-queues/${q.id}/config`, { concurrency: 2, allowBatching: false });
+  const targets = { 11: ['a'], 12: ['b'], 13: ['a', 'c'], 14: ['b'] } as const;
+  const ids: string[] = [];
+  for (const n of [11, 12, 13, 14] as const) {
+    await c.post('/_emulator/pullRequests', { repo, number: n, testMinutes: n - 5 });
+    const pr = await ok(PullRequest, v2(c, 'POST', `/v2/merge-queues/${q.id}/pull-requests`, { number: n }), 201);
+    ids.push(pr.id);
+    const body = { repositoryId: r.id, targetBranch: 'main', number: n, sha: pr.sha, impactedTargets: targets[n] };
+    expect((await v2(c, 'PUT', '/v2/impacted-targets', body)).status).toBe(202);
+  }
+  await c.advance(1);
+  await expectEstimatesMet(c, ids);
+});
+
 it('assumes every test passes: a scripted failure and a hang in flight merge in the estimate', async () => {
   const c = await start();
   const { q } = await setUp(c);
