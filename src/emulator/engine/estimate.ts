@@ -9,7 +9,7 @@ import type { EngineState, Entry, FakePr, QueueRecord, TestRun } from './types.j
 
 /** Engine time the forward run may cover, and events it may process, before it gives up. */
 export const ESTIMATE_HORIZON_MS = 7 * 24 * 60 * 60_000;
-export const ESTIMATE_MAX_STEPS = 50_000;
+export const ESTIMATE_MAX_STEPS = 10_000;
 
 export type EstimateUnavailable =
   | 'notInQueue'
