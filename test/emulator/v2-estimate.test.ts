@@ -258,3 +258,18 @@ it('answers for a queue of 1,000 PRs in well under a second, without changing th
     reason: 'beyondHorizon',
   });
 });
+
+it('gives up after 10,000 events of the forward run, inside the 7 days', () => {
+  const engine = new QueueEngine();
+  const ref = { repo, targetBranch: 'main' };
+  engine.createQueue(ref, T0);
+  for (let n = 1; n <= 10_001; n++) {
+    engine.upsertFakePr({ repo, number: n, testMinutes: 0.1 }, T0);
+    engine.submit({ ...ref, pr: { number: n } }, T0);
+  }
+  expect(engine.estimate({ ...ref, pr: { number: 9_999 } }, T0)).toMatchObject({ kind: 'merge' });
+  expect(engine.estimate({ ...ref, pr: { number: 10_001 } }, T0)).toEqual({
+    status: 'unavailable',
+    reason: 'beyondHorizon',
+  });
+});
