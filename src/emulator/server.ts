@@ -42,6 +42,8 @@ export interface EmulatorServerOptions {
   /** v2 rate limits (default on); `rateLimitClock` is the wall clock they count by. */
   rateLimits?: boolean;
   rateLimitClock?: () => number;
+  /** v2: queues without a setting of their own serve merge estimates (default true). */
+  estimates?: boolean;
   store?: StateStore;
   log?: (line: string) => void;
   webhooks?: WebhookDispatcher;
@@ -175,6 +177,7 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
     engine,
     keys: opts.apiKeys ?? [],
     ...(opts.rateLimits === false ? {} : { rateLimit: rateLimiter(opts.rateLimitClock) }),
+    ...(opts.estimates === false ? { estimates: false } : {}),
     async change(path, input, at) {
       const route = apiRoutes.find((r) => r.method === 'POST' && r.path.test(path));
       if (!route) throw new Error(`internal: no v1 route ${path}`);

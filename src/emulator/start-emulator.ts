@@ -19,6 +19,8 @@ export interface StartEmulatorOptions {
   /** v2 rate limits (default on); `rateLimitClock` replaces the wall clock they count by (tests). */
   rateLimits?: boolean;
   rateLimitClock?: () => number;
+  /** v2: queues serve merge estimates unless switched off one by one (default true); false: the reverse. */
+  estimates?: boolean;
   clock?: 'real' | 'manual';
   /** Engine minutes per wall minute on the real clock (default 1). */
   speed?: number;
@@ -155,6 +157,7 @@ async function startWith(
     apiKeys,
     ...(options.rateLimits === false ? { rateLimits: false } : {}),
     ...(options.rateLimitClock ? { rateLimitClock: options.rateLimitClock } : {}),
+    ...(options.estimates === false ? { estimates: false } : {}),
     ...(store ? { store } : {}),
     ...(options.log ? { log: options.log } : {}),
     ...(webhooks ? { webhooks } : {}),

@@ -142,6 +142,8 @@ const CASES: Array<[string[], string, unknown]> = [
     expect.objectContaining({ host: '127.0.0.1', port: 8080, clock: 'manual', seed: 3, speed: 1, rateLimits: true }),
   ],
   [['emulator', 'start', '--rate-limits', 'off'], 'emulator start', expect.objectContaining({ rateLimits: false })],
+  [['emulator', 'start'], 'emulator start', expect.objectContaining({ estimates: true })],
+  [['emulator', 'start', '--estimates', 'off'], 'emulator start', expect.objectContaining({ estimates: false })],
   [
     ['emulator', 'start', '--api-key', 'ci=merge,priority', '--api-key', 'dash=none'],
     'emulator start',
@@ -209,6 +211,7 @@ describe('argv -> options, for every command', () => {
     [['demo', '-o', 'raw'], /-o raw: mq demo has no raw output/],
     [['queue', 'watch', '-o', 'markdown'], /-o markdown: mq queue watch has no markdown output/],
     [['emulator', 'start', '-o', 'json'], /-o json: mq emulator start has no json output/],
+    [['emulator', 'start', '--estimates', 'yes'], /--estimates.*yes.*on, off/],
     [['completion', 'zsh', '--json'], /--json: mq completion has no json output/],
     [['profile', 'use', 'x', '-o', 'markdown'], /-o markdown: mq profile use has no markdown output/],
     [['auth', 'logout', '-o', 'raw'], /-o raw: mq auth logout has no raw output/],

@@ -17,6 +17,7 @@ interface StartFlags {
   webhookSecret?: string[];
   apiKey?: string[];
   rateLimits: string;
+  estimates: string;
 }
 
 export interface EmulatorStartOptions {
@@ -32,6 +33,7 @@ export interface EmulatorStartOptions {
   webhookSecrets: string[];
   apiKeySpecs: string[];
   rateLimits: boolean;
+  estimates: boolean;
 }
 
 export function emulatorStartOptions(flags: StartFlags, env: NodeJS.ProcessEnv): EmulatorStartOptions {
@@ -43,6 +45,7 @@ export function emulatorStartOptions(flags: StartFlags, env: NodeJS.ProcessEnv):
       `--speed: "${flags.speed}" must be a number above 0 (1 = real time, 60 = a minute per second)`,
     );
   const rateLimits = parseChoice(flags.rateLimits, '--rate-limits', ['on', 'off'] as const) === 'on';
+  const estimates = parseChoice(flags.estimates, '--estimates', ['on', 'off'] as const) === 'on';
   const seed = flags.seed === undefined ? undefined : parseIntIn(flags.seed, '--seed', 0, 2 ** 31 - 1);
   if (flags.token !== undefined && flags.token.length < 8) throw new UsageError('--token: use at least 8 characters');
   const envToken = flags.token === undefined ? env.MQ_EMULATOR_TOKEN || undefined : undefined;
@@ -64,6 +67,7 @@ export function emulatorStartOptions(flags: StartFlags, env: NodeJS.ProcessEnv):
     webhookSecrets: flags.webhookSecret ?? [],
     apiKeySpecs: flags.apiKey ?? [],
     rateLimits,
+    estimates,
   };
 }
 
@@ -134,6 +138,11 @@ export function emulatorCommand(ctx: Context): Command {
     )
     .addOption(
       new Option('--rate-limits <on|off>', "v2: answer 429 over Trunk's documented request rates")
+        .choices(['on', 'off'])
+        .default('on'),
+    )
+    .addOption(
+      new Option('--estimates <on|off>', 'v2: queues serve merge estimates (each can be switched in the control API)')
         .choices(['on', 'off'])
         .default('on'),
     )

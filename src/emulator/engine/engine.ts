@@ -6,6 +6,7 @@ import { badRequest, notFound } from './errors.js';
 import { heapPeek, heapPop } from './event-heap.js';
 import { completeBisectionRun } from './bisection.js';
 import { bisectingEntries } from './bisection-nodes.js';
+import { estimateEntry, type EstimateView } from './estimate.js';
 import { upsertFakePr, type FakePrInput, type FakePrView } from './fake-prs.js';
 import { repoKey, type Core } from './lifecycle.js';
 import { snapshotQueue, type QueueMetricsSnapshot } from './metrics.js';
@@ -195,6 +196,20 @@ export class QueueEngine {
     const q = mustQueue(this.state, req.repo, req.targetBranch);
     prOps.checkPrNumber(req.pr.number);
     return pullRequestView(this.core, q, prOps.anyEntry(q, req.pr.number), req.includeTimeline === true);
+  }
+
+  /** When the PR should merge if every test passes (estimate.ts); the state is not changed. */
+  estimate(req: PrRef, now: number): EstimateView {
+    this.advance(now);
+    const q = mustQueue(this.state, req.repo, req.targetBranch);
+    prOps.checkPrNumber(req.pr.number);
+    return estimateEntry(this.state, q, req.pr.number, (copy) => new QueueEngine(copy));
+  }
+
+  /** Whether the queue serves merge estimates (v2); unset: the emulator's default. */
+  setEstimates(req: QueueRef & { enabled: boolean }, now: number): void {
+    this.change(now);
+    mustQueue(this.state, req.repo, req.targetBranch).estimates = req.enabled;
   }
 
   /** Up to 50 PRs at once; the numbers never submitted to this queue come back in `notFound`. */

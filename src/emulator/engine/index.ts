@@ -5,6 +5,7 @@ export { EngineError, type EngineErrorKind } from './errors.js';
 export { createState, validateState } from './state.js';
 export { overlaps, targetsOf } from './targets.js';
 export { resolvePriority, type QueueUpdate } from './config.js';
+export { ESTIMATE_HORIZON_MS, type EstimateUnavailable, type EstimateView } from './estimate.js';
 export type { FakePrInput, FakePrView } from './fake-prs.js';
 export type { Readiness } from './lifecycle.js';
 export type { QueueMetricsSnapshot } from './metrics.js';

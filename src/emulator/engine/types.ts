@@ -187,6 +187,8 @@ export interface QueueRecord {
   /** Impacted targets per PR number, then per head SHA ("last upload wins per SHA"). */
   impactedTargets: Record<string, Record<string, string[] | 'ALL'>>;
   samples: QueueSamples;
+  /** Serves v2 merge estimates; absent (older data dirs too): the emulator's --estimates default. */
+  estimates?: boolean;
 }
 
 export interface FakePr {

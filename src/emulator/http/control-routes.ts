@@ -1,7 +1,7 @@
 /**
  * The control API under `/_emulator` (same token): script the fake code host and the simulated
- * CI, move a manual clock, list and finish test runs, list webhook deliveries, reset. Answers are
- * JSON so tests can read what they changed.
+ * CI, move a manual clock, list and finish test runs, list webhook deliveries, switch a queue's v2
+ * merge estimates, reset. Answers are JSON so tests can read what they changed.
  */
 import { CLOCK_HORIZON } from '../clock.js';
 import { HttpError, OK } from './respond.js';
@@ -69,6 +69,10 @@ export const controlRoutes: Route[] = [
   route('POST', /^\/_emulator\/testRuns\/([^/]+)\/complete$/, s.completeRunRequest, true, (c, b) => ({
     json: wireRun(c.engine.completeRun(safeDecode(c.params[0] ?? ''), b.result, c.now)),
   })),
+  route('POST', '/_emulator/queues/estimates', s.estimatesRequest, true, (c, b) => {
+    c.engine.setEstimates(b, c.now);
+    return { json: { enabled: b.enabled } };
+  }),
   route('GET', '/_emulator/webhookDeliveries', undefined, false, (c) => {
     const offset = pageParam(c.url, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
     const take = pageParam(c.url, 'take', 100, 1, 1000);

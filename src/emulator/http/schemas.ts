@@ -192,6 +192,8 @@ export const advanceRequest = obj({
     .max(1e9, { error: 'expected a number of minutes, at most 1000000000' }),
 });
 
+export const estimatesRequest = obj({ ...queueRef, enabled: bool() });
+
 export const completeRunRequest = obj({ result: oneOf(['passed', 'failed'] as const) });
 
 // ---- messages --------------------------------------------------------------------------------------

@@ -18,6 +18,8 @@ export interface V2Context {
   key: ApiKey;
   /** Repositories resolved by provider URL (the emulator serves any repository). */
   repos: Map<string, RepoRef>;
+  /** Whether a queue with no setting of its own serves merge estimates (`--estimates`). */
+  estimates: boolean;
   /** Makes a change through the v1 route at `path` (journaled as that route). */
   change(path: string, input: unknown): Promise<Reply>;
 }

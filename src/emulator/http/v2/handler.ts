@@ -16,6 +16,7 @@ import { envelope, fromEngine, V2Error } from './errors.js';
 import { configRoutes } from './config-routes.js';
 import { entryHistoryRoutes } from './entry-history-routes.js';
 import { entryRoutes } from './entry-routes.js';
+import { estimateRoute } from './estimate-route.js';
 import { graphRoute } from './graph-route.js';
 import { historyRoutes } from './history-routes.js';
 import { metricsRoutes } from './metrics-routes.js';
@@ -37,6 +38,7 @@ const ROUTES = [
   targetsRoute,
   orderRoute,
   graphRoute,
+  estimateRoute,
 ];
 
 function asV2(err: unknown): V2Error {
@@ -52,6 +54,8 @@ export interface V2Options {
   keys: readonly ApiKey[];
   /** Counts each authenticated request; none: no limits. */
   rateLimit?: RateLimiter;
+  /** Queues without a setting of their own serve merge estimates (default true). */
+  estimates?: boolean;
   /** Makes a change through the v1 route at `path`, at engine time `at`. */
   change(path: string, input: unknown, at: number): Promise<Reply>;
 }
@@ -100,6 +104,7 @@ export function v2Handler(opts: V2Options) {
         body,
         key,
         repos,
+        estimates: opts.estimates !== false,
         change: (path, input) => opts.change(path, input, at),
       });
       const status = reply.status ?? 200;
