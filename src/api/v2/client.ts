@@ -127,6 +127,8 @@ export class V2Client implements MergeQueueService {
     return use(id);
   }
 
+  /** PRs as a write or lookup just answered them, by id (see takeFresh). */
+  private readonly fresh = new Map<string, V2PullRequest>();
   /** Lookups in flight, so parallel reads of a cold cache ask once. */
   private readonly resolving = new Map<string, Promise<string>>();
 
@@ -204,6 +206,7 @@ export class V2Client implements MergeQueueService {
       for (const pr of page.data) {
         found.set(pr.number, pr);
         this.ids.set(`pr ${repositoryId} ${pr.number}`, pr.id);
+        this.fresh.set(pr.id, pr);
       }
       cursor = page.hasMore && page.nextCursor ? page.nextCursor : undefined;
     } while (cursor);
@@ -259,14 +262,14 @@ export class V2Client implements MergeQueueService {
           permission,
           call,
         });
-        if (res) this.keepPullRequestId(res, req);
+        this.keepAnswer(res, req);
       });
     } catch (err) {
       if (!(err instanceof ApiError) || err.code !== 'PR_ALREADY_ENQUEUED') throw err;
       const { number: _n, ...patch } = body;
       if (req.noBatch === false) patch.allowBatching = true;
       if (Object.keys(patch).length === 0) return;
-      await this.onPullRequest(
+      const res = await this.onPullRequest(
         req,
         what,
         (id) =>
@@ -277,17 +280,29 @@ export class V2Client implements MergeQueueService {
           }),
         call,
       );
+      this.keepAnswer(res, req);
     }
   }
 
-  private keepPullRequestId(res: HttpResponse, req: PrRequest): void {
+  /** A write's answer (the PR after it): its id is kept, and the next read of it is this answer. */
+  private keepAnswer(res: HttpResponse | undefined, req: PrRequest): void {
+    if (!res) return;
     try {
       const pr = pullRequestSchema.safeParse(JSON.parse(res.body));
       const repositoryId = this.ids.get(repoKey(req.repo));
-      if (pr.success && repositoryId !== undefined) this.ids.set(`pr ${repositoryId} ${pr.data.number}`, pr.data.id);
+      if (!pr.success || pr.data.number !== req.pr.number || repositoryId === undefined) return;
+      this.ids.set(`pr ${repositoryId} ${pr.data.number}`, pr.data.id);
+      this.fresh.set(pr.data.id, pr.data);
     } catch {
-      // the id is resolved when next needed
+      // not a PR: the next read asks
     }
+  }
+
+  /** The PR as an answer just gave it, once: a read right after a write or a lookup costs no request. */
+  private takeFresh(id: string): V2PullRequest | undefined {
+    const pr = this.fresh.get(id);
+    this.fresh.delete(id);
+    return pr;
   }
 
   private prAction(req: PrRequest, action: 'dequeue' | 'restart-tests', what: string, call?: CallOptions) {
@@ -295,11 +310,12 @@ export class V2Client implements MergeQueueService {
       req,
       what,
       async (id) => {
-        await this.write('POST', `v2/pull-requests/${enc(id)}/${action}`, undefined, what, {
+        const res = await this.write('POST', `v2/pull-requests/${enc(id)}/${action}`, undefined, what, {
           idempotent: false,
           permission: PERMISSION.merge,
           call,
         });
+        this.keepAnswer(res, req);
       },
       call,
     );
@@ -321,7 +337,7 @@ export class V2Client implements MergeQueueService {
       this.onPullRequest(
         req,
         what,
-        (id) => this.read(`v2/pull-requests/${enc(id)}`, {}, pullRequestSchema, what, call),
+        async (id) => this.takeFresh(id) ?? this.read(`v2/pull-requests/${enc(id)}`, {}, pullRequestSchema, what, call),
         call,
       ),
     ]);
