@@ -3,10 +3,10 @@
  * already left the queue. Only those 404s get a hint; any other stays as it was.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeServer } from '../helpers/fake-server.js';
-import { baseEnv } from '../helpers/run-cli.js';
-import { runMq } from '../helpers/in-process.js';
-import { queueRecord } from '../helpers/test-context.js';
+import { useFakeServer } from '../../helpers/fake-server.js';
+import { baseEnv } from '../../helpers/run-cli.js';
+import { runMq } from '../../helpers/in-process.js';
+import { queueRecord } from '../../helpers/test-context.js';
 
 const fake = useFakeServer();
 const env = () => baseEnv(fake.url);

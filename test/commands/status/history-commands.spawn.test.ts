@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeServer } from '../helpers/fake-server.js';
-import { baseEnv, runCli, tempDir } from '../helpers/run-cli.js';
+import { useFakeServer } from '../../helpers/fake-server.js';
+import { baseEnv, runCli, tempDir } from '../../helpers/run-cli.js';
 
 const fake = useFakeServer();
 const env = () => baseEnv(fake.url);
