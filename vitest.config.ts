@@ -1,7 +1,10 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // Two lanes: `fast` runs in-process (no spawned binary, browser or npm pack); `spawned` holds
-// what needs a real process. `vitest run` runs both; `npm run test:fast` only the first.
+// what needs a real process: test/e2e/ and any `*.spawn.test.ts` (a command's own spawned tests
+// in test/commands/). `vitest run` runs both; `npm run test:fast` only the first.
+const SPAWNED = ['test/e2e/**/*.test.ts', 'test/**/*.spawn.test.ts'];
+
 export default defineConfig({
   test: {
     testTimeout: 20_000,
@@ -10,9 +13,9 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/e2e/**'] },
+        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...SPAWNED] },
       },
-      { extends: true, test: { name: 'spawned', include: ['test/e2e/**/*.test.ts'] } },
+      { extends: true, test: { name: 'spawned', include: SPAWNED } },
     ],
   },
 });

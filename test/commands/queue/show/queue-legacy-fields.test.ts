@@ -3,10 +3,10 @@
  * entries without `id`): every setting shows in `mq queue show --settings`, under today's names.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { QUEUE_SETTINGS } from '../../src/domain/queue-settings.js';
-import { useFakeServer } from '../helpers/fake-server.js';
-import { runMq } from '../helpers/in-process.js';
-import { baseEnv } from '../helpers/run-cli.js';
+import { QUEUE_SETTINGS } from '../../../../src/domain/queue-settings.js';
+import { useFakeServer } from '../../../helpers/fake-server.js';
+import { runMq } from '../../../helpers/in-process.js';
+import { baseEnv } from '../../../helpers/run-cli.js';
 
 const DOCS_SAMPLE = {
   state: 'RUNNING',

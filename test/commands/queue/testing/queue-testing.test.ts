@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeServer } from '../helpers/fake-server.js';
-import { baseEnv } from '../helpers/run-cli.js';
-import { runMq } from '../helpers/in-process.js';
+import { useFakeServer } from '../../../helpers/fake-server.js';
+import { baseEnv } from '../../../helpers/run-cli.js';
+import { runMq } from '../../../helpers/in-process.js';
 
 const TARGET = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' };
 const RUN = '5df78918-0d4c-4a55-9a0e-1e1b4f2b8c31';

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeServer } from '../helpers/fake-server.js';
-import { baseEnv } from '../helpers/run-cli.js';
-import { runMq } from '../helpers/in-process.js';
-import { entry, minutesAgo, queueRecord } from '../helpers/test-context.js';
+import { useFakeServer } from '../../../helpers/fake-server.js';
+import { baseEnv } from '../../../helpers/run-cli.js';
+import { runMq } from '../../../helpers/in-process.js';
+import { entry, minutesAgo, queueRecord } from '../../../helpers/test-context.js';
 
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 

@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { baseEnv, runCli } from '../helpers/run-cli.js';
-import { CHROMIUM, chromium, overlaps, svgTextBoxes } from '../helpers/chromium.js';
-import { countColour, readPng } from '../helpers/png.js';
+import { baseEnv, runCli } from '../../../helpers/run-cli.js';
+import { CHROMIUM, chromium, overlaps, svgTextBoxes } from '../../../helpers/chromium.js';
+import { countColour, readPng } from '../../../helpers/png.js';
 
 const count = (html: string, re: RegExp) => (html.match(re) ?? []).length;
 const ROWS = 3;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { useFakeServer } from '../helpers/fake-server.js';
-import { baseEnv } from '../helpers/run-cli.js';
-import { runMq } from '../helpers/in-process.js';
-import { entry, queueRecord } from '../helpers/test-context.js';
+import { useFakeServer } from '../../../helpers/fake-server.js';
+import { baseEnv } from '../../../helpers/run-cli.js';
+import { runMq } from '../../../helpers/in-process.js';
+import { entry, queueRecord } from '../../../helpers/test-context.js';
 
 const TARGET = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' };
 const C1 = '11111111-1111-4111-8111-111111111111';

@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type Reply, useFakeServer } from '../helpers/fake-server.js';
-import { baseEnv, BIN, runCli, tempDir, TOKEN } from '../helpers/run-cli.js';
+import { type Reply, useFakeServer } from '../../helpers/fake-server.js';
+import { baseEnv, BIN, runCli, tempDir, TOKEN } from '../../helpers/run-cli.js';
 
 const fake = useFakeServer();
 beforeEach(() => {

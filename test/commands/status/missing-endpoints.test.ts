@@ -6,15 +6,15 @@
  * `simulate --from-history` names the endpoint. Never "does not exist" about the user's PR.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { runStatusMany } from '../../src/commands/status.js';
-import { ApiError, ExitCode, exitCodeForStatus } from '../../src/errors.js';
-import { fetchBatch } from '../../src/stats/lookup.js';
-import { fakeClient } from '../helpers/fake-client.js';
-import { useFakeServer } from '../helpers/fake-server.js';
-import { runMq } from '../helpers/in-process.js';
-import { baseEnv } from '../helpers/run-cli.js';
-import { testDeps } from '../helpers/deps.js';
-import { entry, queueRecord } from '../helpers/test-context.js';
+import { runStatusMany } from '../../../src/commands/status.js';
+import { ApiError, ExitCode, exitCodeForStatus } from '../../../src/errors.js';
+import { fetchBatch } from '../../../src/stats/lookup.js';
+import { fakeClient } from '../../helpers/fake-client.js';
+import { useFakeServer } from '../../helpers/fake-server.js';
+import { runMq } from '../../helpers/in-process.js';
+import { baseEnv } from '../../helpers/run-cli.js';
+import { testDeps } from '../../helpers/deps.js';
+import { entry, queueRecord } from '../../helpers/test-context.js';
 
 const AT = '2026-11-22T10:00:00.000Z';
 const NO_ROUTE = 'Cannot POST /v1/getSubmittedPullRequests';

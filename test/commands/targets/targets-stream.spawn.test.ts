@@ -6,8 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useEmulatorProcess } from '../helpers/emulator-process.js';
-import { runCli, tempDir } from '../helpers/run-cli.js';
+import { useEmulatorProcess } from '../../helpers/emulator-process.js';
+import { runCli, tempDir } from '../../helpers/run-cli.js';
 
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 const QUEUE = { repo: REPO, targetBranch: 'main' };

@@ -5,8 +5,8 @@
  * one is configured.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useFakeServer } from '../helpers/fake-server.js';
-import { baseEnv, runCli } from '../helpers/run-cli.js';
+import { useFakeServer } from '../../../helpers/fake-server.js';
+import { baseEnv, runCli } from '../../../helpers/run-cli.js';
 
 const SMALL = [
   '--arrivals',

@@ -3,9 +3,9 @@
  * wrapped lines joined): the table and its legend fit the width, and no settings label is cut.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { displayWidth } from '../../src/output/width.js';
-import { baseEnv } from '../helpers/run-cli.js';
-import { hasTmux, terminal } from '../helpers/tmux.js';
+import { displayWidth } from '../../../../src/output/width.js';
+import { baseEnv } from '../../../helpers/run-cli.js';
+import { hasTmux, terminal } from '../../../helpers/tmux.js';
 
 const ARGS = [
   'queue',

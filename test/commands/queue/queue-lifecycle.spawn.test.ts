@@ -1,8 +1,8 @@
 import { execa } from 'execa';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeServer } from '../helpers/fake-server.js';
-import { baseEnv, BIN, runCli } from '../helpers/run-cli.js';
-import { entry, queueRecord } from '../helpers/test-context.js';
+import { useFakeServer } from '../../helpers/fake-server.js';
+import { baseEnv, BIN, runCli } from '../../helpers/run-cli.js';
+import { entry, queueRecord } from '../../helpers/test-context.js';
 
 const hasScript =
   (await execa('script', ['--version'], { reject: false }).catch(() => ({ exitCode: 1 }))).exitCode === 0;

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeServer } from '../helpers/fake-server.js';
-import { baseEnv } from '../helpers/run-cli.js';
-import { runMq } from '../helpers/in-process.js';
+import { useFakeServer } from '../../helpers/fake-server.js';
+import { baseEnv } from '../../helpers/run-cli.js';
+import { runMq } from '../../helpers/in-process.js';
 
 const L = 'repo="acme/widgets",branch="main",queue_type="main"';
 const bucket = (name: string, counts: number[]) =>

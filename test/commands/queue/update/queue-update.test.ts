@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeServer } from '../helpers/fake-server.js';
-import { baseEnv, TOKEN } from '../helpers/run-cli.js';
-import { runMq } from '../helpers/in-process.js';
-import { entry, queueRecord } from '../helpers/test-context.js';
+import { useFakeServer } from '../../../helpers/fake-server.js';
+import { baseEnv, TOKEN } from '../../../helpers/run-cli.js';
+import { runMq } from '../../../helpers/in-process.js';
+import { entry, queueRecord } from '../../../helpers/test-context.js';
 
 const TARGET = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' };
 const BEFORE = queueRecord({}, [entry(7, 'testing')]);

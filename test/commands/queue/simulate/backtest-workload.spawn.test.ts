@@ -9,10 +9,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { queue, repo, useEmulator } from '../emulator/http-helpers.js';
-import { CHROMIUM, chromium, overlaps, svgTextBoxes } from '../helpers/chromium.js';
-import { runMq } from '../helpers/in-process.js';
-import { tempDir } from '../helpers/run-cli.js';
+import { queue, repo, useEmulator } from '../../../emulator/http-helpers.js';
+import { CHROMIUM, chromium, overlaps, svgTextBoxes } from '../../../helpers/chromium.js';
+import { runMq } from '../../../helpers/in-process.js';
+import { tempDir } from '../../../helpers/run-cli.js';
 
 const PRS = 408;
 const breaks = (n: number) => n % 20 === 0;

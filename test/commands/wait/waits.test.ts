@@ -4,16 +4,16 @@
  * and every deadline is checked exactly.
  */
 import { describe, expect, it } from 'vitest';
-import { runQueueDrain } from '../../src/commands/queue/drain.js';
-import { runQueueWatch } from '../../src/commands/queue/watch.js';
-import { runSubmit } from '../../src/commands/submit.js';
-import { runWait } from '../../src/commands/wait.js';
-import { ExitCode, MqError } from '../../src/errors.js';
-import { MIN_POLL_MS } from '../../src/util/poll.js';
-import { FIXED_NOW, virtualClock } from '../helpers/clock.js';
-import { testDeps } from '../helpers/deps.js';
-import { fakeClient } from '../helpers/fake-client.js';
-import { entry, queueRecord } from '../helpers/test-context.js';
+import { runQueueDrain } from '../../../src/commands/queue/drain.js';
+import { runQueueWatch } from '../../../src/commands/queue/watch.js';
+import { runSubmit } from '../../../src/commands/submit.js';
+import { runWait } from '../../../src/commands/wait.js';
+import { ExitCode, MqError } from '../../../src/errors.js';
+import { MIN_POLL_MS } from '../../../src/util/poll.js';
+import { FIXED_NOW, virtualClock } from '../../helpers/clock.js';
+import { testDeps } from '../../helpers/deps.js';
+import { fakeClient } from '../../helpers/fake-client.js';
+import { entry, queueRecord } from '../../helpers/test-context.js';
 
 const HOUR = 3_600_000;
 const pr = (state: string, minutes: number, extra: Record<string, unknown> = {}) => ({

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { summarizeMergeQueueMetrics } from '../../src/api/merge-queue-metrics.js';
-import { parseExposition } from '../../src/api/prometheus.js';
-import { Context } from '../../src/context.js';
-import { run } from '../../src/run.js';
-import { changeLine, frameRows } from '../../src/demo/frame.js';
-import { DEMO_PRS } from '../../src/demo/cast.js';
-import { displayWidth } from '../../src/output/width.js';
-import { memoryIO } from '../helpers/memory-io.js';
-import { baseEnv, runCli } from '../helpers/run-cli.js';
+import { summarizeMergeQueueMetrics } from '../../../src/api/merge-queue-metrics.js';
+import { parseExposition } from '../../../src/api/prometheus.js';
+import { Context } from '../../../src/context.js';
+import { run } from '../../../src/run.js';
+import { changeLine, frameRows } from '../../../src/demo/frame.js';
+import { DEMO_PRS } from '../../../src/demo/cast.js';
+import { displayWidth } from '../../../src/output/width.js';
+import { memoryIO } from '../../helpers/memory-io.js';
+import { baseEnv, runCli } from '../../helpers/run-cli.js';
 
 describe('mq demo', () => {
   it('piped, with a fixed seed: a line per state change and the expected summary', async () => {

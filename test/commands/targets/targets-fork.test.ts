@@ -6,10 +6,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { MergeQueueClient } from '../../src/lib/client.js';
-import { useFakeServer } from '../helpers/fake-server.js';
-import { runMq } from '../helpers/in-process.js';
-import { baseEnv, tempDir, TOKEN } from '../helpers/run-cli.js';
+import { MergeQueueClient } from '../../../src/lib/client.js';
+import { useFakeServer } from '../../helpers/fake-server.js';
+import { runMq } from '../../helpers/in-process.js';
+import { baseEnv, tempDir, TOKEN } from '../../helpers/run-cli.js';
 
 const SHA = '6b91931aedddd30582f9a457ddf459c5d3a97d1d';
 const RUN_ID = '9876543210';

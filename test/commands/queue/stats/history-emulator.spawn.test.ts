@@ -10,8 +10,8 @@
  * a stated tolerance of 2 minutes for the emulator's admission and merge steps.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useEmulatorProcess } from '../helpers/emulator-process.js';
-import { runCli } from '../helpers/run-cli.js';
+import { useEmulatorProcess } from '../../../helpers/emulator-process.js';
+import { runCli } from '../../../helpers/run-cli.js';
 
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 const TOLERANCE_S = 120;

@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeServer } from '../helpers/fake-server.js';
-import { baseEnv, tempDir, TOKEN } from '../helpers/run-cli.js';
-import { runMq } from '../helpers/in-process.js';
+import { useFakeServer } from '../../helpers/fake-server.js';
+import { baseEnv, tempDir, TOKEN } from '../../helpers/run-cli.js';
+import { runMq } from '../../helpers/in-process.js';
 
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 

@@ -1,8 +1,8 @@
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { useFakeServer } from '../helpers/fake-server.js';
-import { baseEnv, BIN, runCli, tempDir } from '../helpers/run-cli.js';
-import { entry, queueRecord } from '../helpers/test-context.js';
+import { useFakeServer } from '../../../helpers/fake-server.js';
+import { baseEnv, BIN, runCli, tempDir } from '../../../helpers/run-cli.js';
+import { entry, queueRecord } from '../../../helpers/test-context.js';
 
 const fake = useFakeServer();
 
