@@ -57,7 +57,7 @@ export function chooseApi(c: {
   } else if (version === undefined && c.apiUrl.source !== 'default') {
     [api, source] = ['v2', 'auto: the API URL has no version segment'];
   } else {
-    [api, source] = ['v1', version === 'v1' ? 'auto: the API URL ends in /v1' : 'auto: default'];
+    [api, source] = ['v1', c.apiUrl.source === 'default' ? 'auto: default' : `auto: the API URL ends in /${version}`];
   }
   if (api === 'v1' && v2Key) {
     throw new ConfigError(`a v2 API key (${V2_KEY_PREFIX}…) works only on the v2 API, and ${source} asks for v1`, {

@@ -305,7 +305,9 @@ export class V2Client implements MergeQueueService {
     return pr;
   }
 
-  private prAction(req: PrRequest, action: 'dequeue' | 'restart-tests', what: string, call?: CallOptions) {
+  /** v2 acts on a PR by id whatever its queue: first make sure its entry is in this one, as v1's call is. */
+  private async prAction(req: PrRequest, action: 'dequeue' | 'restart-tests', what: string, call?: CallOptions) {
+    await this.entryInQueue(req, what, call);
     return this.onPullRequest(
       req,
       what,
@@ -331,7 +333,10 @@ export class V2Client implements MergeQueueService {
 
   /** The PR's record; one not in this queue (never submitted, or another branch's) is not found, as in v1. */
   async getSubmittedPullRequest(req: PrRequest, call?: CallOptions): Promise<SubmittedPullRequest> {
-    const what = `get ${prLabel(req.pr.number)}`;
+    return prRecord(await this.entryInQueue(req, `get ${prLabel(req.pr.number)}`, call));
+  }
+
+  private async entryInQueue(req: PrRequest, what: string, call?: CallOptions): Promise<V2PullRequest> {
     const [queueId, pr] = await Promise.all([
       this.queueId(req, call),
       this.onPullRequest(
@@ -344,7 +349,7 @@ export class V2Client implements MergeQueueService {
     if (!pr.queueEntry || (pr.queueEntry.mergeQueueId && pr.queueEntry.mergeQueueId !== queueId)) {
       throw this.notInQueue(req, req.pr.number, what);
     }
-    return prRecord(pr);
+    return pr;
   }
 
   // ---- history (to be done: timeline, several PRs, testing results, concluded PRs) ------------------
