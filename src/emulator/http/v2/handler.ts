@@ -20,6 +20,7 @@ import { graphRoute } from './graph-route.js';
 import { historyRoutes } from './history-routes.js';
 import { metricsRoutes } from './metrics-routes.js';
 import { orderRoute } from './order-route.js';
+import { prListRoutes } from './pr-list-routes.js';
 import type { RateLimiter } from './rate-limits.js';
 import { v2Routes } from './routes.js';
 import { targetsRoute } from './targets-route.js';
@@ -29,6 +30,7 @@ import { verificationRoutes } from './verification-routes.js';
 const ROUTES = [
   ...metricsRoutes,
   ...v2Routes,
+  ...prListRoutes,
   ...entryRoutes,
   ...entryHistoryRoutes,
   ...verificationRoutes,
