@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { EngineError, type QueueEngine, type RepoRef } from '../../engine/index.js';
 import { DurabilityError } from '../../journal.js';
-import { parseJson, readBody } from '../body.js';
+import { discardRest, parseJson, readBody } from '../body.js';
 import { HttpError, type Reply, send } from '../respond.js';
 import { parseUrl } from '../router.js';
 import { type ApiKey, authenticate } from './auth.js';
@@ -44,6 +44,8 @@ const ROUTES = [
 function asV2(err: unknown): V2Error {
   if (err instanceof V2Error) return err;
   if (err instanceof EngineError) return fromEngine(err);
+  if (err instanceof DurabilityError) return new V2Error('SERVICE_UNAVAILABLE', err.message, { 'retry-after': '5' });
+  if (err instanceof HttpError && err.status === 413) return new V2Error('PAYLOAD_TOO_LARGE', err.message);
   if (err instanceof HttpError) return new V2Error('VALIDATION_FAILED', err.message);
   return new V2Error('INTERNAL_ERROR', `internal error: ${(err as Error).message ?? String(err)}`);
 }
@@ -83,8 +85,10 @@ export function v2Handler(opts: V2Options) {
         return true;
       });
       if (!route) {
-        if (allowed.length > 0)
-          throw new V2Error('VALIDATION_FAILED', `method ${method} not allowed; use ${allowed.join(', ')}`);
+        if (allowed.length > 0) {
+          const allow = [...new Set(allowed)].join(', ');
+          throw new V2Error('METHOD_NOT_ALLOWED', `method ${method} not allowed; use ${allow}`, { allow });
+        }
         throw new V2Error('NOT_FOUND', `no such endpoint: ${url.pathname.slice(0, 200)}`);
       }
       const key = authenticate(req, opts.keys);
@@ -111,14 +115,13 @@ export function v2Handler(opts: V2Options) {
         all,
       );
     } catch (err) {
-      // Durability failures (503) and oversized bodies (413, plain text) stay the server's.
-      if (err instanceof DurabilityError || (err instanceof HttpError && err.status !== 400)) throw err;
       const e = asV2(err);
       if (e.code === 'INTERNAL_ERROR')
         opts.log(
           `mq emulator: internal error on ${req.method ?? ''} ${req.url ?? ''}: ${(err as Error).stack ?? String(err)}`,
         );
       send(res, { status: e.status, json: envelope(e.code, e.message) }, { ...all, ...e.headers });
+      if (e.code === 'PAYLOAD_TOO_LARGE') discardRest(req);
     }
   };
 }
