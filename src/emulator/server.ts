@@ -174,6 +174,7 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
     log,
     engine,
     keys: opts.apiKeys ?? [],
+    readCache,
     ...(opts.rateLimits === false ? {} : { rateLimit: rateLimiter(opts.rateLimitClock) }),
     async change(path, input, at) {
       const route = apiRoutes.find((r) => r.method === 'POST' && r.path.test(path));

@@ -9,7 +9,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EngineError, type QueueEngine, type RepoRef } from '../../engine/index.js';
 import { DurabilityError } from '../../journal.js';
 import { discardRest, parseJson, readBody } from '../body.js';
-import { HttpError, type Reply, send } from '../respond.js';
+import type { ReadCache } from '../read-cache.js';
+import { HttpError, JSON_TYPE, type Reply, send } from '../respond.js';
 import { parseUrl } from '../router.js';
 import { type ApiKey, authenticate } from './auth.js';
 import { envelope, fromEngine, V2Error } from './errors.js';
@@ -56,6 +57,8 @@ export interface V2Options {
   keys: readonly ApiKey[];
   /** Counts each authenticated request; none: no limits. */
   rateLimit?: RateLimiter;
+  /** The server's kept answers: a `kept` route's are reused until anything changes. */
+  readCache?: ReadCache;
   /** Makes a change through the v1 route at `path`, at engine time `at`. */
   change(path: string, input: unknown, at: number): Promise<Reply>;
 }
@@ -93,6 +96,18 @@ export function v2Handler(opts: V2Options) {
       }
       const key = authenticate(req, opts.keys);
       opts.rateLimit?.(method, url.pathname, key);
+      let stamp: ReturnType<ReadCache['stamp']> | undefined;
+      const keptKey = route.kept && opts.readCache ? (req.url ?? '') : undefined;
+      if (keptKey !== undefined && opts.readCache) {
+        // Events due by now come first: they may change the answer (the engine counts its time steps).
+        opts.engine.advance(at);
+        const text = opts.readCache.get(keptKey);
+        if (text !== undefined) {
+          send(res, { text, contentType: JSON_TYPE }, all);
+          return;
+        }
+        stamp = opts.readCache.stamp();
+      }
       let body: unknown;
       if (route.body) {
         const raw = await readBody(req);
@@ -109,6 +124,12 @@ export function v2Handler(opts: V2Options) {
         change: (path, input) => opts.change(path, input, at),
       });
       const status = reply.status ?? 200;
+      if (stamp && keptKey !== undefined && reply.json !== undefined && status === 200) {
+        const text = JSON.stringify(reply.json);
+        opts.readCache?.set(keptKey, text, stamp);
+        send(res, { text, contentType: JSON_TYPE }, all);
+        return;
+      }
       send(
         res,
         reply.json === undefined ? { ...reply, status, text: reply.text ?? '' } : { status, json: reply.json },
