@@ -36,12 +36,10 @@ export async function benchEmulatorV2Load({ seconds = 8, connections = 32 } = {}
     const errors = e1.errors + e2.errors + e1.non2xx + e2.non2xx;
     const ratio = emuRps / bareRps;
     console.log(`emulator v2 capacity: GET /v2/pull-requests/{id}, ${connections} connections, 2 x ${half}s each side`);
-    console.log(
-      `  emulator   ${emuRps.toFixed(0).padStart(7)} req/s  p50 ${e2.latency.p50} ms  p99 ${e2.latency.p99} ms  errors ${errors}`,
-    );
-    console.log(
-      `  bare http  ${bareRps.toFixed(0).padStart(7)} req/s  p50 ${b2.latency.p50} ms  p99 ${b2.latency.p99} ms`,
-    );
+    const line = (name, rps, r) =>
+      `  ${name.padEnd(10)} ${rps.toFixed(0).padStart(7)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms`;
+    console.log(`${line('emulator', emuRps, e2)}  errors ${errors}`);
+    console.log(line('bare http', bareRps, b2));
     console.log(`  ratio ${ratio.toFixed(2)} (target >= 0.5: ${ratio >= 0.5 ? 'met' : 'MISSED'})`);
     return { emuRps, bareRps, ratio };
   } finally {

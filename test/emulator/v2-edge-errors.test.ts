@@ -46,7 +46,7 @@ it('answers a body over the limit 413 in the envelope and stays usable; v1 keeps
   expect([v1.status, v1.text]).toEqual([413, 'request body is larger than the 20 MiB limit']);
 });
 
-it('answers a change it cannot make durable 503 SERVICE_UNAVAILABLE with Retry-After; v1 keeps its plain 503', async () => {
+it('answers a change it cannot make durable 503 with Retry-After in the envelope; v1 keeps its plain 503', async () => {
   const engine = new QueueEngine(createState(7, T0));
   const clock: Clock = { kind: 'manual', speed: 1, now: () => engine.now, wallDelayUntil: () => 0 };
   let failing = false;

@@ -2,8 +2,8 @@
  * v2's two pull-request lists: a queue's (newest first; state, author and concluded-window filters)
  * and the lookup by repository coordinates (numbers, or a head branch).
  */
-import { PR_STATES, TERMINAL_STATES } from '../../../domain/vocabulary.js';
-import type { Entry } from '../../engine/index.js';
+import { isTerminal, PR_STATES } from '../../../domain/vocabulary.js';
+import type { Entry, QueueRecord } from '../../engine/index.js';
 import { at, prAnswer, queueOf, type V2Context, type V2Route } from './context.js';
 import { V2Error } from './errors.js';
 import { findPullRequest, pullRequestId, queueId, repositoryId } from './ids.js';
@@ -34,7 +34,7 @@ function text(c: V2Context, name: string): string | null {
 
 /** Reached merged, failed or cancelled in [after, before] at any point of its history (v1's since/until). */
 function concludedIn(e: Entry, after = -Infinity, before = Infinity): boolean {
-  return e.history.some(([t, s]) => t >= after && t <= before && (TERMINAL_STATES as readonly string[]).includes(s));
+  return e.history.some(([t, s]) => t >= after && t <= before && isTerminal(s));
 }
 
 function queueList(c: V2Context) {
@@ -67,7 +67,7 @@ function queueList(c: V2Context) {
 }
 
 /** The PR answer of `n` in `q`, when `q` is the queue v2 reads it from. */
-function ownAnswer(c: V2Context, q: Parameters<typeof prAnswer>[1], n: number): PullRequest | undefined {
+function ownAnswer(c: V2Context, q: QueueRecord, n: number): PullRequest | undefined {
   return findPullRequest(c.engine.state, pullRequestId(q.repo, n))?.q === q ? prAnswer(c, q, n) : undefined;
 }
 
