@@ -10,11 +10,11 @@ import { Agent } from 'undici';
 import { REPO, startEmulator } from './emulator-proc.mjs';
 import { printResult, QUICK } from './lib.mjs';
 
-function load(opts) {
+export function load(opts) {
   return new Promise((resolve, reject) => autocannon(opts, (err, res) => (err ? reject(err) : resolve(res))));
 }
 
-async function bareServer(body) {
+export async function bareServer(body) {
   const src = `const http=require('node:http');const b=${JSON.stringify(body)};http.createServer((q,s)=>{q.resume();q.on('end',()=>{s.writeHead(200,{'content-type':'application/json','content-length':Buffer.byteLength(b)});s.end(b);});}).listen(0,'127.0.0.1',function(){console.log(this.address().port)});`;
   const child = spawn(process.execPath, ['-e', src], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise((r) => child.stdout.once('data', (d) => r(Number(String(d).trim()))));

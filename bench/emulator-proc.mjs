@@ -8,8 +8,8 @@ export async function startEmulator(args = []) {
   const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '--token', token, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  let buf = '';
   const url = await new Promise((resolve, reject) => {
-    let buf = '';
     child.stdout.on('data', (d) => {
       buf += d;
       const m = /^mq emulator listening on (\S+)\n/.exec(buf);
@@ -18,6 +18,14 @@ export async function startEmulator(args = []) {
     child.on('exit', (code) => reject(new Error(`emulator exited ${code}`)));
   });
   const root = url.replace(/\/v1$/, '');
+  // The v2 key comes on the `export MQ_V2_API_KEY=…` line after the first one.
+  const v2Key = async () => {
+    for (;;) {
+      const m = /^export MQ_V2_API_KEY='?([^'\s]+)'?$/m.exec(buf);
+      if (m) return m[1];
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
   const call = async (method, path, body) => {
     const res = await fetch(`${path.startsWith('/_') ? root : url}${path}`, {
       method,
@@ -31,6 +39,7 @@ export async function startEmulator(args = []) {
   return {
     url,
     token,
+    v2Key,
     pid: child.pid,
     call,
     env: {

@@ -11,6 +11,7 @@ const SCRIPTS = [
   ['bulk.mjs', ['`mq submit -` 1,000 PRs vs a bare undici script (8 in flight)']],
   ['payload.mjs', ['`mq targets --file` 18.8 MiB vs `curl --data-binary`', '`mq targets --file` 18.8 MiB: peak RSS']],
   ['emulator-load.mjs', ['emulator getSubmittedPullRequest vs bare `node:http` (32 connections)']],
+  ['emulator-v2-load.mjs', ['emulator v2 GET /v2/pull-requests/{id} vs bare `node:http` (32 connections)']],
   ['engine.mjs', []],
 ];
 

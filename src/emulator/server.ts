@@ -14,7 +14,7 @@ import { timingSafeEqual } from 'node:crypto';
 
 import type { Clock } from './clock.js';
 import { EngineError, type QueueEngine } from './engine/index.js';
-import { parseJson, readBody, requireJsonContentType } from './http/body.js';
+import { discardRest, parseJson, readBody, requireJsonContentType } from './http/body.js';
 import { HttpError, JSON_TYPE, type Reply, sendError, sendWithDate } from './http/respond.js';
 import type { Route, RouteContext } from './http/route.js';
 import { parseUrl, Router } from './http/router.js';
@@ -176,6 +176,7 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
     log,
     engine,
     keys: opts.apiKeys ?? [],
+    readCache,
     ...(opts.rateLimits === false ? {} : { rateLimit: rateLimiter(opts.rateLimitClock) }),
     ...(opts.estimates === false ? { estimates: false } : {}),
     async change(path, input, at) {
@@ -300,15 +301,7 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
     const date = dateHeader();
     if (err instanceof HttpError) {
       sendError(res, err.status, err.message, { ...date, ...err.headers, ...(closing ? { connection: 'close' } : {}) });
-      if (err.status === 413) {
-        // The rest of an oversized body is discarded as it arrives (never buffered).
-        // It is not closed at once: closing with unread data makes the kernel send a reset, which
-        // can destroy the 413 before the client reads it. A client that finishes its upload keeps
-        // its connection; one that keeps streaming is cut after two seconds.
-        const cut = setTimeout(() => req.destroy(), 2_000).unref();
-        req.once('end', () => clearTimeout(cut));
-        req.resume();
-      }
+      if (err.status === 413) discardRest(req);
       return;
     }
     if (err instanceof EngineError) {

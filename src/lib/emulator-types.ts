@@ -12,6 +12,10 @@ export interface StartEmulatorOptions {
   speed?: number;
   /** The token to accept (default: a random one). */
   token?: string;
+  /** The v2 API key to accept, with every permission (default: a random `trunk_v2_…` one). */
+  apiKey?: string;
+  /** v2 rate limits, as the service applies them (default true). */
+  rateLimits?: boolean;
   /** Port on 127.0.0.1 (default: a free one). */
   port?: number;
   /** Seed of the ids and SHAs the emulator makes up, for repeatable runs. */
@@ -40,6 +44,8 @@ export interface FakePullRequestInput {
   title?: string;
   author?: string;
   sha?: string;
+  /** Its head branch (default `pr-<number>`): v2 resolves a PR by it. */
+  branch?: string;
   /** The branch the PR targets (default: the queue's branch when first submitted). */
   baseBranch?: string;
   /** False keeps it not_ready (not mergeable on the code host). */
@@ -60,6 +66,8 @@ export interface FakePullRequest {
   title: string;
   author: string;
   sha: string;
+  /** Present when set through `createPullRequest`. */
+  branch?: string;
   baseBranch: string | null;
   mergeable: boolean;
   breaksBuild: boolean;

@@ -23,6 +23,10 @@ export interface EmulatorFixture {
   readonly url: string;
   /** The token it accepts: pass it as `token`. */
   readonly token: string;
+  /** The v2 API's base URL (`http://127.0.0.1:<port>/v2`). */
+  readonly v2Url: string;
+  /** The v2 API key it accepts, with every permission: send it as `Authorization: Bearer <apiKey>`. */
+  readonly apiKey: string;
   readonly port: number;
   /** Moves the manual clock on by this many minutes; due runs finish, PRs move on. Returns the new time (ISO-8601). */
   advance(minutes: number): Promise<string>;
@@ -59,12 +63,16 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       : options.startTime instanceof Date
         ? options.startTime.getTime()
         : Date.parse(options.startTime);
+  if (options.apiKey !== undefined && !/^[\x21-\x7e]{1,200}$/.test(options.apiKey))
+    throw new TypeError('apiKey: expected 1 to 200 printable ASCII characters, no spaces');
   if (startTime !== undefined && Number.isNaN(startTime))
     throw new TypeError(`startTime: ${String(options.startTime)} is not a date`);
   const running = await startServer({
     host: '127.0.0.1',
     port: options.port ?? 0,
     token,
+    ...(options.apiKey !== undefined ? { v2Key: options.apiKey } : {}),
+    ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
     clock: options.clock ?? 'manual',
     ...(options.speed !== undefined ? { speed: options.speed } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
@@ -90,6 +98,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   return {
     url: base,
     token,
+    v2Url: base.replace(/\/v1$/, '/v2'),
+    apiKey: running.apiKeys[0]?.key ?? '',
     port: running.port,
     async advance(minutes) {
       if (!(typeof minutes === 'number' && Number.isFinite(minutes) && minutes >= 0))

@@ -3,6 +3,7 @@
  * body is answered again without asking the engine, and never once anything changed: a request
  * that changes state, a clock tick (the control API's or the running clock's timer), a time step a
  * read applies itself, a retention prune, a rolled-back write, or a change made on the engine directly.
+ * v2's GET /v2/pull-requests/{id} keeps its answers the same way.
  */
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,7 +13,9 @@ import { createState, QueueEngine, validateState } from '../../src/emulator/engi
 import { ReadCache } from '../../src/emulator/http/read-cache.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { createEmulatorServer, type EmulatorServer } from '../../src/emulator/server.js';
+import { PERMISSIONS } from '../../src/emulator/http/v2/auth.js';
 import { Client, queue, startTestEmulator, T0, TOKEN } from './http-helpers.js';
+import { KEY, v2 } from './v2-helpers.js';
 
 let emu: RunningEmulator | undefined;
 let server: EmulatorServer | undefined;
@@ -216,5 +219,34 @@ describe('ReadCache', () => {
     stamp = cache.stamp();
     for (const k of ['a', 'b', 'c', 'd']) cache.set(k, k.toUpperCase(), stamp);
     expect(['a', 'b', 'c', 'd'].map((k) => cache.get(k))).toEqual([undefined, undefined, undefined, 'D']);
+  });
+});
+
+describe('kept answers of GET /v2/pull-requests/{id}', () => {
+  it('answers the same read again without the engine, until a change or a time step', async () => {
+    const started = await startTestEmulator({
+      apiKeys: [{ name: 'ci', key: KEY, permissions: [...PERMISSIONS] }],
+      rateLimits: false,
+    });
+    emu = started.emu;
+    const c = started.client;
+    await c.post('createQueue', queue);
+    await c.post('submitPullRequest', { ...queue, pr: { number: 1 } });
+    const repo = (await v2(c, 'GET', '/v2/repositories?providerUrl=https://github.com/acme/app')).json().data[0];
+    const found = (await v2(c, 'GET', `/v2/pull-requests?repositoryId=${repo.id}&number=1`)).json();
+    const path = `/v2/pull-requests/${found.data[0].id}`;
+    const lookups = countLookups(emu.engine);
+    const answers = [await v2(c, 'GET', path), await v2(c, 'GET', path), await v2(c, 'GET', path)];
+    expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+    expect(new Set(answers.map((a) => a.headers.get('x-request-id'))).size).toBe(3);
+    expect(answers[2]?.type).toBe('application/json; charset=utf-8');
+    expect(lookups.count).toBe(1);
+    expect(JSON.parse(answers[0]?.text ?? '').queueEntry.state).toBe('testing');
+    // A time step (the run finishes) and a change (a v1 resubmit) each make a new answer.
+    await c.advance(60);
+    expect((await v2(c, 'GET', path)).json().queueEntry.state).toBe('merged');
+    await c.post('submitPullRequest', { ...queue, pr: { number: 1 } });
+    expect((await v2(c, 'GET', path)).json().queueEntry.state).toBe('testing');
+    expect(lookups.count).toBe(3);
   });
 });

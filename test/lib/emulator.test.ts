@@ -68,6 +68,29 @@ describe('startEmulator', () => {
     await expect(client.getQueue(queue)).rejects.toMatchObject({ kind: 'not-found' });
   });
 
+  it('gives the v2 base URL and API key: a Bearer call reads what v1 submitted, resolved by branch', async () => {
+    emu = await startEmulator({ apiKey: 'trunk_v2_fixture_key', rateLimits: false });
+    expect(emu.v2Url).toBe(`http://127.0.0.1:${emu.port}/v2`);
+    expect(emu.apiKey).toBe('trunk_v2_fixture_key');
+    const client = new MergeQueueClient({ apiUrl: emu.url, token: emu.token });
+    await client.createQueue(queue);
+    expect(await emu.createPullRequest({ repo, number: 5, branch: 'feature/widget' })).toMatchObject({
+      branch: 'feature/widget',
+    });
+    await client.submitPullRequest({ ...queue, pr: { number: 5 } });
+    const v2 = async (path: string, key = emu?.apiKey) => {
+      const res = await fetch(`${emu?.v2Url}${path}`, { headers: { authorization: `Bearer ${key}` } });
+      return { status: res.status, json: (await res.json()) as { data: Array<{ id: string; number: number }> } };
+    };
+    const repos = await v2('/repositories?providerUrl=https://github.com/acme/app');
+    const repositoryId = repos.json.data[0]?.id;
+    const found = await v2(`/pull-requests?repositoryId=${repositoryId}&branch=feature/widget`);
+    expect(found.status).toBe(200);
+    expect(found.json.data.map((p) => p.number)).toEqual([5]);
+    expect((await v2('/merge-queues', 'trunk_v2_wrong')).status).toBe(401);
+    await expect(startEmulator({ apiKey: 'has space' })).rejects.toThrow(/apiKey/);
+  });
+
   it('a control call the emulator refuses throws EmulatorControlError with the status', async () => {
     emu = await startEmulator();
     const err = await emu.completeRun('no-such-run', 'passed').catch((e: unknown) => e);

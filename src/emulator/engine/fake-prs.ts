@@ -15,6 +15,8 @@ export interface FakePrInput {
   title?: string;
   author?: string;
   sha?: string;
+  /** Head branch (default `pr-<number>`). */
+  branch?: string;
   baseBranch?: string;
   mergeable?: boolean;
   breaksBuild?: boolean;
@@ -92,6 +94,7 @@ export function upsertFakePr(core: Core, input: FakePrInput): FakePrView {
   if (input.title !== undefined) pr.title = input.title;
   if (input.author !== undefined) pr.author = input.author;
   if (input.sha !== undefined) pr.sha = input.sha;
+  if (input.branch !== undefined) pr.branch = input.branch;
   if (input.baseBranch !== undefined) pr.baseBranch = input.baseBranch;
   if (input.mergeable !== undefined) pr.mergeable = input.mergeable;
   if (input.breaksBuild !== undefined) pr.breaksBuild = input.breaksBuild;

@@ -197,6 +197,8 @@ export interface FakePr {
   title: string;
   author: string;
   sha: string;
+  /** The head branch, when the control API named one (else `pr-<number>`, see headBranch). */
+  branch?: string;
   /** null until first submitted: it then takes the queue's branch (see upsertFakePr). */
   baseBranch: string | null;
   mergeable: boolean;
@@ -206,6 +208,10 @@ export interface FakePr {
   /** Engine tick when the PR was declared up to date; a later merge (QueueRecord.tipSeq) makes it stale. */
   upToDateTip: number | null;
 }
+
+/** A PR's head branch: the one the control API named, else derived (older data dirs stay valid). */
+export const headBranch = (pr: Pick<FakePr, 'branch'> | undefined, number: number): string =>
+  pr?.branch ?? `pr-${number}`;
 
 export interface TestRun {
   id: string;

@@ -3,6 +3,7 @@
 import { fakePrFor, readinessOf, type Core, type Readiness } from './lifecycle.js';
 import type { PrState, QueueStateName } from '../../domain/vocabulary.js';
 import {
+  headBranch,
   testBranchOf,
   type Entry,
   type QueueConfig,
@@ -27,6 +28,8 @@ export interface EntryView {
   submittedAt: number;
   title: string;
   sha: string;
+  /** The head branch. */
+  branch: string;
   baseBranch: string;
   author: string;
 }
@@ -107,6 +110,7 @@ export function entryView(core: Core, q: QueueRecord, e: Entry): EntryView {
     submittedAt: e.submittedAt,
     title: pr?.title ?? `PR #${e.prNumber}`,
     sha: pr?.sha ?? '',
+    branch: headBranch(pr, e.prNumber),
     baseBranch: pr?.baseBranch ?? q.branch,
     author: pr?.author ?? '',
   };

@@ -13,6 +13,18 @@ export const BODY_LIMIT = 20 * 1024 * 1024;
 const tooLarge = (limit: number) =>
   new HttpError(413, `request body is larger than the ${limit / (1024 * 1024)} MiB limit`);
 
+/**
+ * After a 413: the rest of the body is discarded as it arrives (never buffered). It is not closed at
+ * once: closing with unread data makes the kernel send a reset, which can destroy the 413 before
+ * the client reads it. A client that finishes its upload keeps its connection; one that keeps
+ * streaming is cut after two seconds.
+ */
+export function discardRest(req: IncomingMessage): void {
+  const cut = setTimeout(() => req.destroy(), 2_000).unref();
+  req.once('end', () => clearTimeout(cut));
+  req.resume();
+}
+
 export function readBody(req: IncomingMessage, limit = BODY_LIMIT): Promise<Buffer> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(limit));

@@ -174,6 +174,7 @@ export const fakePrRequest = obj({
   sha: nonEmpty()
     .max(LIMITS.sha, { error: `expected at most ${LIMITS.sha} characters` })
     .optional(),
+  branch: name().optional(),
   baseBranch: name().optional(),
   mergeable: bool().optional(),
   breaksBuild: bool().optional(),

@@ -37,6 +37,8 @@ export interface V2Route {
   path: RegExp;
   /** The route reads a JSON body. */
   body?: boolean;
+  /** A read whose answer the server may keep until anything changes (see http/read-cache.ts). */
+  kept?: boolean;
   handle(ctx: V2Context): V2Reply | Promise<V2Reply>;
 }
 

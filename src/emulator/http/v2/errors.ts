@@ -21,7 +21,11 @@ export type V2Code =
   | 'MODE_CHANGE_IN_PROGRESS'
   | 'PR_TESTS_NOT_RESTARTABLE'
   | 'RATE_LIMIT_EXCEEDED'
-  | 'INTERNAL_ERROR';
+  | 'INTERNAL_ERROR'
+  // The emulator's own: Trunk's code list has none for these statuses (its edge answers them).
+  | 'METHOD_NOT_ALLOWED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'SERVICE_UNAVAILABLE';
 
 const STATUS: Record<V2Code, number> = {
   VALIDATION_FAILED: 400,
@@ -44,6 +48,9 @@ const STATUS: Record<V2Code, number> = {
   PR_TESTS_NOT_RESTARTABLE: 422,
   RATE_LIMIT_EXCEEDED: 429,
   INTERNAL_ERROR: 500,
+  METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 export class V2Error extends Error {

@@ -98,7 +98,7 @@ export function v2PullRequest(q: QueueRecord, p: PullRequestView) {
     repositoryId: repositoryId(q.repo),
     number: p.prNumber,
     title: p.title,
-    branch: `pr-${p.prNumber}`,
+    branch: p.branch,
     sha: p.sha,
     baseBranch: p.baseBranch,
     author: p.author,
