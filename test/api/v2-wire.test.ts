@@ -212,15 +212,28 @@ describe('every documented error code', () => {
     expect(Object.keys(V2_ERROR_CODES).sort()).toEqual(Object.keys(statusOf).sort());
   });
 
-  for (const [code, exit] of Object.entries(V2_ERROR_CODES)) {
+  // The README's table, written out: conflicts and refusals 5, credentials 4, not found 3, busy 6.
+  const EXIT_BY_STATUS: Record<number, number> = {
+    400: 5,
+    401: 4,
+    403: 4,
+    404: 3,
+    409: 5,
+    422: 5,
+    429: 6,
+    500: 6,
+    502: 6,
+  };
+  for (const code of Object.keys(V2_ERROR_CODES)) {
+    const exit = EXIT_BY_STATUS[statusOf[code] as number] as number;
     const name = EXIT_CODES.find((e) => e.code === exit)?.name;
     it(`${code} (HTTP ${statusOf[code]}) exits ${exit} (${name}), with the code and the request id`, async () => {
-      fake.on(`POST /v2/pull-requests/${PR5}/restart-tests`, {
+      fake.on('PUT /v2/impacted-targets', {
         status: statusOf[code] as number,
         body: { error: { code, message: `because ${code.toLowerCase()}` } },
         headers: { 'x-request-id': 'rq-42' },
       });
-      const r = await runMq(['restart', '5'], { env });
+      const r = await runMq(['targets', '5', '--sha', 'abc1234', '--all'], { env });
       expect(r.exitCode).toBe(exit);
       expect(r.stderr).toContain(`HTTP ${statusOf[code]}: ${code}: because ${code.toLowerCase()} (request id rq-42)`);
     });
@@ -279,5 +292,47 @@ describe('choosing the API on the command line', () => {
     const bad = await runMq(['profile', 'set', 'api', 'v9'], { env });
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('"v9" is not an API version; expected v1, v2 or auto');
+  });
+});
+
+describe('writes Trunk cannot deduplicate are read back before they are sent again', () => {
+  it('a dequeue answered 500 that did take effect is not sent again', async () => {
+    await runMq(['restart', '5'], { env }); // warm the ids
+    fake.on(`POST /v2/pull-requests/${PR5}/dequeue`, {
+      status: 500,
+      body: { error: { code: 'INTERNAL_ERROR', message: 'oops' } },
+    });
+    fake.on(
+      `GET /v2/pull-requests/${PR5}`,
+      { status: 200, body: pr('pending') },
+      { status: 200, body: pr('cancelled') },
+    );
+    const from = fake.requests.length;
+    const r = await runMq(['cancel', '5'], { env });
+    expect(r.exitCode).toBe(0);
+    expect(routes(from).filter((x) => x.startsWith('POST'))).toHaveLength(1);
+  });
+
+  it('one that did not take effect is sent once more', async () => {
+    await runMq(['restart', '5'], { env });
+    fake.on(
+      `POST /v2/pull-requests/${PR5}/dequeue`,
+      { status: 502, body: { error: { code: 'UPSTREAM_ERROR', message: 'later' } } },
+      { status: 200, body: pr('cancelled') },
+    );
+    const from = fake.requests.length;
+    const r = await runMq(['cancel', '5'], { env });
+    expect(r.exitCode).toBe(0);
+    expect(routes(from).filter((x) => x.startsWith('POST'))).toHaveLength(2);
+  });
+
+  it('dequeuing a PR that is no longer live is not found (exit 3), as on v1', async () => {
+    fake.on(`POST /v2/pull-requests/${PR5}/dequeue`, {
+      status: 409,
+      body: { error: { code: 'PR_NOT_IN_ACTIVE_STATE', message: 'merged' } },
+    });
+    const r = await runMq(['cancel', '5'], { env });
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toContain('PR #5 is not in the merge queue for main');
   });
 });

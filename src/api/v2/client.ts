@@ -20,6 +20,7 @@ import type { PullRequestPage, Queue, RepoRef, SubmittedPullRequest, TestingDeta
 import type { StreamBody } from '../transport.js';
 import type { MergeQueueService } from '../service.js';
 import type { IdStore } from './ids.js';
+import { Pace, PR_READS_PER_SECOND } from './pace.js';
 import { idList, prRecord, pullRequestList, pullRequestSchema, type V2PullRequest } from './wire.js';
 
 type Method = CallSpec['method'];
@@ -77,6 +78,7 @@ export class V2Client implements MergeQueueService {
     what: string,
     call?: CallOptions,
   ): Promise<T> {
+    if (path.startsWith('v2/pull-requests')) await this.prReads.turn(call?.signal);
     const res = await this.http.call({ endpoint: path, method: 'GET', query, idempotent: true, what }, call);
     return decode(schema, res.body, what);
   }
@@ -127,6 +129,8 @@ export class V2Client implements MergeQueueService {
     return use(id);
   }
 
+  /** Spaces `GET /v2/pull-requests*` under Trunk's per-key limit. */
+  private readonly prReads = new Pace(PR_READS_PER_SECOND);
   /** PRs as a write or lookup just answered them, by id (see takeFresh). */
   private readonly fresh = new Map<string, V2PullRequest>();
   /** Lookups in flight, so parallel reads of a cold cache ask once. */
@@ -255,13 +259,18 @@ export class V2Client implements MergeQueueService {
     else if (req.priority !== undefined) body.priorityName = req.priority;
     if (req.noBatch) body.allowBatching = false;
     const permission = req.priority !== undefined ? PERMISSION.priority : PERMISSION.merge;
+    const post = (queueId: string) =>
+      this.write('POST', `v2/merge-queues/${enc(queueId)}/pull-requests`, body, what, {
+        idempotent: false,
+        permission,
+        call,
+      });
     try {
       await this.onQueue(req, call, async (queueId) => {
-        const res = await this.write('POST', `v2/merge-queues/${enc(queueId)}/pull-requests`, body, what, {
-          idempotent: false,
-          permission,
-          call,
-        });
+        const res = await this.readBackFirst(
+          () => post(queueId),
+          async () => (await this.entryInQueue(req, what, call)).isCurrentlySubmittedToQueue === true,
+        );
         this.keepAnswer(res, req);
       });
     } catch (err) {
@@ -305,6 +314,29 @@ export class V2Client implements MergeQueueService {
     return pr;
   }
 
+  /**
+   * Trunk honours no idempotency key: a write whose outcome is unknown (sent, then no answer or a 5xx)
+   * is read back, and sent once more only if it did not take effect.
+   */
+  private async readBackFirst(
+    send: () => Promise<HttpResponse | undefined>,
+    tookEffect: () => Promise<boolean>,
+  ): Promise<HttpResponse | undefined> {
+    try {
+      return await send();
+    } catch (err) {
+      const unknown =
+        err instanceof MqError &&
+        err.exitCode === ExitCode.unavailable &&
+        (err instanceof ApiError ? err.status >= 500 : err.why.startsWith('outcome unknown'));
+      if (!unknown || (await tookEffect().catch(() => false))) {
+        if (unknown) return undefined;
+        throw err;
+      }
+      return send();
+    }
+  }
+
   /** v2 acts on a PR by id whatever its queue: first make sure its entry is in this one, as v1's call is. */
   private async prAction(req: PrRequest, action: 'dequeue' | 'restart-tests', what: string, call?: CallOptions) {
     await this.entryInQueue(req, what, call);
@@ -312,12 +344,28 @@ export class V2Client implements MergeQueueService {
       req,
       what,
       async (id) => {
-        const res = await this.write('POST', `v2/pull-requests/${enc(id)}/${action}`, undefined, what, {
-          idempotent: false,
-          permission: PERMISSION.merge,
-          call,
-        });
-        this.keepAnswer(res, req);
+        const send = () =>
+          this.write('POST', `v2/pull-requests/${enc(id)}/${action}`, undefined, what, {
+            idempotent: false,
+            permission: PERMISSION.merge,
+            call,
+          });
+        try {
+          // A restart cannot be told from the record, so only a dequeue is read back.
+          const res =
+            action === 'dequeue'
+              ? await this.readBackFirst(
+                  send,
+                  async () => !(await this.entryInQueue(req, what, call)).isCurrentlySubmittedToQueue,
+                )
+              : await send();
+          this.keepAnswer(res, req);
+        } catch (err) {
+          // v1 answers 404 "not in the merge queue" for a PR that is no longer live there.
+          if (err instanceof ApiError && err.code === 'PR_NOT_IN_ACTIVE_STATE')
+            throw this.notInQueue(req, req.pr.number, what);
+          throw err;
+        }
       },
       call,
     );
