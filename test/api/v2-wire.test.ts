@@ -336,3 +336,14 @@ describe('writes Trunk cannot deduplicate are read back before they are sent aga
     expect(r.stderr).toContain('PR #5 is not in the merge queue for main');
   });
 });
+
+describe('the README', () => {
+  it('lists every v2 error code with the exit code the table gives it', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const rows = [...readme.matchAll(/^\| (`[A-Z_]+`.*) \| (\d+) \|$/gm)];
+    const documented = new Map<string, number>();
+    for (const [, codes, exit] of rows)
+      for (const m of (codes as string).matchAll(/`([A-Z_]+)`/g)) documented.set(m[1] as string, Number(exit));
+    expect(Object.fromEntries(documented)).toEqual(V2_ERROR_CODES);
+  });
+});
