@@ -173,7 +173,9 @@ export const v2Routes: V2Route[] = [
       const rows = Object.values(q.entries)
         .filter((e) => wanted === null || wanted.has(v2EntryState(e.state)))
         .sort((a, b) => b.submittedAt - a.submittedAt || b.ordinal - a.ordinal);
-      return { json: page(c.url, `queue-prs ${queueId(q)}`, states ?? '', rows, (e) => prAnswer(c, q, e.prNumber)) };
+      return {
+        json: page(c.url, `queue-prs ${queueId(q)}`, states ?? '', rows, (e) => prAnswer(c, q, e.prNumber, true)),
+      };
     },
   },
   {
@@ -197,7 +199,7 @@ export const v2Routes: V2Route[] = [
           const found = findPullRequest(c.engine.state, pullRequestId(q.repo, n));
           if (!found || found.q !== q || seen.has(`${n}`)) continue;
           seen.add(`${n}`);
-          rows.push(prAnswer(c, q, n));
+          rows.push(prAnswer(c, q, n, wanted.size > 1));
         }
       }
       rows.sort((a, b) => a.number - b.number);

@@ -89,8 +89,11 @@ export function v2StateChange(q: QueueRecord) {
 
 const MERGEABILITY = { mergeable: 'mergeable', not_mergeable: 'notMergeable', unspecified: 'unspecified' } as const;
 
-/** A PR with its entry in queue `q`; times of the entry's first submission come from its history. */
-export function v2PullRequest(q: QueueRecord, p: PullRequestView) {
+/**
+ * A PR with its entry in queue `q`; times of the entry's first submission come from its history.
+ * A list read leaves `hasImpactedTargets` out ("not answered here", per Trunk's Readiness).
+ */
+export function v2PullRequest(q: QueueRecord, p: PullRequestView, listRead = false) {
   const first = q.entries[String(p.prNumber)]?.history[0]?.[0] ?? p.submittedAt;
   const r = p.readiness;
   return {
@@ -119,7 +122,7 @@ export function v2PullRequest(q: QueueRecord, p: PullRequestView) {
       ...(p.verifiedByTestRun ? { verifiedByVerificationRunId: p.verifiedByTestRun } : {}),
       readiness: {
         requiresImpactedTargets: r.requiresImpactedTargets,
-        hasImpactedTargets: r.hasImpactedTargets,
+        ...(listRead ? {} : { hasImpactedTargets: r.hasImpactedTargets }),
         doesBaseBranchMatch: r.doesBaseBranchMatch,
         mergeability: MERGEABILITY[r.gitHubMergeability],
       },
