@@ -115,6 +115,12 @@ export const list = <T extends z.ZodType>(item: T) =>
     hasMore: z.boolean(),
     total: z.optional(z.int()),
   });
+/** Prometheus text exposition 0.0.4: HELP and TYPE lines, `name{labels} value` samples, blank lines. */
+export const Exposition = z
+  .string()
+  .regex(/^(?:(?:# (?:HELP|TYPE) [a-zA-Z_:][\w:]* [^\n]*|[a-zA-Z_:][\w:]*(?:\{[^}\n]*\})? [^\s]+|)\n)*$/);
+/** A 202 or 204 answer: no body. */
+export const NoBody = z.undefined();
 export const ErrorResponse = z.strictObject({ error: z.strictObject({ code: z.string(), message: z.string() }) });
 
 let emu: RunningEmulator | undefined;
