@@ -133,15 +133,25 @@ export function v2PullRequest(q: QueueRecord, p: PullRequestView, listRead = fal
   };
 }
 
-/** One PR's row of a finished run (a timeout is a failure; a run never finished reads as cancelled). */
-export function v2TestingResult(t: TestingResultView) {
+const STAYED = new Set<PrState>(['not_ready', 'pending', 'testing']);
+
+/** A run cut short: `interrupted` if the PR stayed in the queue to be retested, `cancelled` if it left. */
+function cutShort(q: QueueRecord, t: TestingResultView): string {
+  const h = q.entries[String(t.prNumber)]?.history ?? [];
+  const i = h.findLastIndex(([, state, , runId]) => runId === t.run.id && state === 'testing');
+  const next = i < 0 ? undefined : h[i + 1]?.[1];
+  return next !== undefined && STAYED.has(next) ? 'interrupted' : 'cancelled';
+}
+
+/** One PR's row of a finished run of queue `q` (a timeout is a failure; a run never finished was cut short). */
+export function v2TestingResult(q: QueueRecord, t: TestingResultView) {
   const r = t.run;
   const end = r.completedAt ?? r.createdAt;
   return {
     pullRequestNumber: t.prNumber,
     endedAt: iso(end),
     testingDurationMs: end - r.createdAt,
-    outcome: OUTCOME[r.status === 'in_progress' ? 'cancelled' : r.status],
+    outcome: r.status === 'in_progress' || r.status === 'cancelled' ? cutShort(q, t) : OUTCOME[r.status],
     ...(t.conclusion ? { entryConclusion: t.conclusion } : {}),
     isBisection: r.isBisection,
     startedBisection: r.startedBisection,
