@@ -28,8 +28,23 @@ const mode: Conv = (m) => (m === 'single' ? 'queue' : m === 'parallel' ? 'graph'
 /** v2 gives testing and pendingFailure no reason; the others are UPPERCASE. */
 const reason: Conv = (r, item) =>
   item.state === 'testing' || item.state === 'pending_failure' || r === '' ? null : String(r).toUpperCase();
-/** v2 has no timed_out: a timeout is a failed run. */
-const outcome: Conv = (o) => (o === 'timed_out' ? 'failed' : o);
+/** A v1 testing result's PR state after that run, from its v1 timeline (set by the test). */
+export const NEXT = 'nextStateFromTimeline';
+export type TimelineItem = { state: string; testRunId?: string };
+/** The state a PR entered next after it started testing in run `runId` (v1 timelines are newest first). */
+export function after(timeline: TimelineItem[], runId: string): string | undefined {
+  const i = timeline.findLastIndex((t) => t.testRunId === runId && t.state === 'testing');
+  return i > 0 ? timeline[i - 1]?.state : undefined;
+}
+/**
+ * v2 has no timed_out (a timeout is a failed run) and splits v1's cancelled: interrupted when the PR
+ * stayed in the queue to be retested, cancelled when it left the queue with the run.
+ */
+const outcome: Conv = (o, r) => {
+  if (o === 'timed_out') return 'failed';
+  const stayed = ['not_ready', 'pending', 'testing'].includes(r[NEXT]);
+  return o === 'cancelled' && stayed ? 'interrupted' : o;
+};
 /** Unset, v1 reports concurrency and v2 0 (bisection shares concurrency). */
 const shared: Conv = (n, q) => (n === 0 ? q.config.concurrency : n);
 

@@ -10,7 +10,7 @@ import { afterEach, expect, it } from 'vitest';
 import { pullRequestId } from '../../src/emulator/http/v2/ids.js';
 import { iso } from '../../src/emulator/http/wire.js';
 import { queue, repo as repoRef, T0 } from './http-helpers.js';
-import { Probe, READS } from './v2-agreement.js';
+import { after, NEXT, Probe, READS, type TimelineItem } from './v2-agreement.js';
 import {
   EntryHistory,
   list,
@@ -55,7 +55,7 @@ async function v1All(p: Probe, endpoint: string, key: string, body: object, pagi
   }
 }
 
-/** What the observed states covered (queue states and modes, entry states, bisection). */
+/** What the observed states covered (queue states and modes, entry states, outcomes, bisection). */
 const seen = new Set<string>();
 
 async function observe(p: Probe, { repo, q }: Ids, step: string): Promise<void> {
@@ -140,18 +140,21 @@ async function observe(p: Probe, { repo, q }: Ids, step: string): Promise<void> 
   const coordinates = `/v2/pull-requests?repositoryId=${repo.id}&number=${all.join(',')}`;
   const lookup = all.length ? await p.all(list, PullRequest, coordinates) : [];
   p.same('coordinates lookup: numbers', numbers(lookup), all);
+  const timelines = new Map<number, TimelineItem[]>();
   const histories: Array<{ pullRequestId: string; transitions: unknown[] }> = [];
   for (const n of all) {
     const v1 = await p.v1('getSubmittedPullRequest', { ...queue, pr: { number: n }, includeTimeline: true });
+    timelines.set(n, v1.timeline);
     const id = (byNumber.get(n) as Pr).id;
     ids.push(id);
     const v2 = await p.get(PullRequest, `/v2/pull-requests/${id}`);
     p.agree('pullRequest', `PR #${n}`, v1, v2);
     p.same(`PR #${n}: queue list item = list read of GET`, byNumber.get(n), listed(v2));
+    const several = all.length > 1;
     p.same(
-      `PR #${n}: coordinates item = list read of GET`,
+      `PR #${n}: coordinates item = GET`,
       lookup.find((x) => x.number === n),
-      listed(v2),
+      several ? listed(v2) : v2,
     );
     const history = await p.all(list, Transition, `/v2/pull-requests/${id}/queue-entry-history?direction=newest`);
     histories.push({ pullRequestId: id, transitions: history });
@@ -169,8 +172,11 @@ async function observe(p: Probe, { repo, q }: Ids, step: string): Promise<void> 
   }
 
   const since = iso(T0);
-  const v1Results = await v1All(p, 'listMergeQueueTestingResults', 'testingResults', { since }, 'offset');
+  const v1Results = (await v1All(p, 'listMergeQueueTestingResults', 'testingResults', { since }, 'offset')).map(
+    (r) => ({ ...r, [NEXT]: after(timelines.get(r.prNumber) ?? [], r.testRunId) }),
+  );
   const v2Results = await p.all(list, TestingResult, `${base}/testing-results?since=${since}`);
+  for (const r of v2Results) seen.add(`outcome ${r.outcome}`);
   const key1 = (r: any) => `${r.testRunId} #${r.prNumber}`;
   p.agreeAll('testingResult', 'testing result', v1Results, v2Results, key1, (r) => {
     return `${r.verificationRunId} #${r.pullRequestNumber}`;
@@ -290,6 +296,8 @@ it('keeps v1 and v2 in agreement, field by field, through a whole workload', asy
   expect(missed).toEqual([]);
   const states = ['notReady', 'pending', 'testing', 'testsPassed', 'merged', 'failed', 'cancelled'];
   const queues = ['running queue', 'paused queue', 'draining queue', 'switchingModes queue', 'running graph'];
-  const covered = [...states.map((s) => `entry ${s}`), ...queues.map((q) => `queue ${q}`), 'bisection run'];
+  const outcomes = ['passed', 'failed', 'interrupted', 'cancelled'].map((o) => `outcome ${o}`);
+  const covered = [...states.map((s) => `entry ${s}`), ...queues.map((q) => `queue ${q}`), ...outcomes];
+  covered.push('bisection run');
   expect(covered.filter((x) => !seen.has(x))).toEqual([]);
 });
