@@ -10,7 +10,8 @@ import { afterEach, expect, it } from 'vitest';
 import { pullRequestId } from '../../src/emulator/http/v2/ids.js';
 import { iso } from '../../src/emulator/http/wire.js';
 import { queue, repo as repoRef, T0 } from './http-helpers.js';
-import { after, NEXT, Probe, READS, type TimelineItem } from './v2-agreement.js';
+import { Probe, READS } from './v2-agreement.js';
+import { after, NEXT, type TimelineItem } from './v2-mapping.js';
 import {
   EntryHistory,
   list,
