@@ -259,6 +259,11 @@ const RunPr = z.strictObject({
   title: z.string(),
   url: z.optional(z.string()),
 });
+const TargetSet = z.strictObject({
+  impactsAllTargets: z.boolean(),
+  impactedTargets: z.array(z.string()).max(100_000),
+  totalImpactedTargets: z.int().gte(0),
+});
 export const VerificationRun = z.strictObject({
   id: z.string(),
   isBisection: z.boolean(),
@@ -273,6 +278,7 @@ export const VerificationRun = z.strictObject({
   checks: z.array(z.never()),
   testedPullRequests: z.array(RunPr),
   dependentPullRequests: z.array(RunPr),
+  impactedTargets: z.optional(z.strictObject({ all: TargetSet, testedPullRequestsOnly: z.optional(TargetSet) })),
 });
 
 export const MergeGraph = z.strictObject({
