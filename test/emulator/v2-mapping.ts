@@ -38,6 +38,16 @@ const outcome: Conv = (o, r) => {
   const stayed = ['not_ready', 'pending', 'testing'].includes(r[NEXT]);
   return o === 'cancelled' && stayed ? 'interrupted' : o;
 };
+/**
+ * v1's union of uploaded targets ("ALL" among them) -> v2's set. v1 lists them only when every PR
+ * uploaded, v2 also when some did: the workload's runs have uploads for all their PRs or none.
+ */
+const targetSet: Conv = (t) => {
+  if (!Array.isArray(t)) return undefined;
+  const all = t.includes('ALL');
+  const names = all ? [] : [...new Set(t as string[])].sort();
+  return { impactsAllTargets: all, impactedTargets: names, totalImpactedTargets: names.length };
+};
 /** Unset, v1 reports concurrency and v2 0 (bisection shares concurrency). */
 const shared: Conv = (n, q) => (n === 0 ? q.config.concurrency : n);
 
@@ -153,6 +163,8 @@ export const MAPPING = {
     { v1: 'testedPullRequests[].title', v2: 'testedPullRequests[].title' },
     { v1: 'testedPullRequests[].prUrl', v2: 'testedPullRequests[].url' },
     { v1: 'dependentPrs', v2: 'dependentPullRequests[].number' },
+    { v1: 'impactedTargets', v2: 'impactedTargets.all', conv: targetSet },
+    { v1: 'impactedTargetsForTestedPrs', v2: 'impactedTargets.testedPullRequestsOnly', conv: targetSet },
   ],
 } satisfies Record<string, Row[]>;
 export type Kind = keyof typeof MAPPING;
