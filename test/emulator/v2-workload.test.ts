@@ -192,7 +192,8 @@ async function observe(p: Probe, { repo, q }: Ids, step: string): Promise<void> 
   p.same('queue metrics = v1 samples of main', samples(await p.metrics(`${base}/metrics`)), mine);
 }
 
-it('keeps v1 and v2 in agreement, field by field, through a whole workload', async () => {
+// About 1,300 requests: a few seconds, more on a loaded machine.
+it('keeps v1 and v2 in agreement, field by field, through a whole workload', { timeout: 60_000 }, async () => {
   const startedAt = Date.now();
   const p = new Probe(await start());
   const submit = (body: object) => p.v2(PullRequest, 'POST', `${base}/pull-requests`, body, 201);
