@@ -33,7 +33,8 @@ export const READS = [
   '/v2/queue-entry-history',
 ].map((t) => `GET ${t}`);
 
-const WRITES = [
+/** Write routes, as published. */
+export const WRITES = [
   'POST /v2/merge-queues',
   'POST /v2/merge-queues/{id}/pull-requests',
   'PATCH /v2/merge-queues/{id}/config',
@@ -152,6 +153,14 @@ export class Probe {
     const a = await this.c.post(endpoint, body);
     if (a.status !== 200) throw new Error(`v1 ${endpoint}: ${a.status} ${a.text}`);
     return a.type?.startsWith('application/json') ? a.json() : a.text;
+  }
+
+  /** A v1 GET answered as text (metrics). */
+  async v1Text(path: string): Promise<string> {
+    this.requests.v1++;
+    const a = await this.c.get(path);
+    if (a.status !== 200) throw new Error(`v1 ${path}: ${a.status} ${a.text}`);
+    return a.text;
   }
 
   async control(path: string, body?: unknown): Promise<any> {

@@ -3,14 +3,15 @@
  * bisection, failure, merges, pause/drain/resume, a switch to graph mode with impacted targets,
  * reprioritize, restart and dequeue. After each step every v2 read that applies is decoded with the
  * strict schemas and compared with v1's view of the same moment through the mapping table in
- * v2-agreement.ts; v2 views of one thing (by id, in a list, by coordinates) must be equal.
+ * v2-mapping.ts; v2 views of one thing (by id, in a list, by coordinates) must be equal. It prints
+ * the requests made, answers decoded and mismatches found.
  */
 import { afterEach, expect, it } from 'vitest';
 
 import { pullRequestId } from '../../src/emulator/http/v2/ids.js';
 import { iso } from '../../src/emulator/http/wire.js';
 import { queue, repo as repoRef, T0 } from './http-helpers.js';
-import { Probe, READS } from './v2-agreement.js';
+import { Probe, READS, WRITES } from './v2-agreement.js';
 import { after, NEXT, type TimelineItem } from './v2-mapping.js';
 import {
   EntryHistory,
@@ -45,14 +46,16 @@ const stateOf = ({ id, state, mode, pullRequestsUrl }: Ids['q']) => ({ id, state
 
 const samples = (text: string) => text.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
 
+/** Every page of a v1 list, by `cursor` (listPullRequests) or `offset` (testing results). */
 async function v1All(p: Probe, endpoint: string, key: string, body: object, paging: 'cursor' | 'offset') {
   const rows: any[] = [];
-  for (let page: any = { next: undefined }; ; ) {
-    const more = paging === 'cursor' ? (page.next ? { cursor: page.next } : {}) : { offset: rows.length };
+  let cursor: string | undefined;
+  for (;;) {
+    const more = paging === 'cursor' ? (cursor ? { cursor } : {}) : { offset: rows.length };
     const a = await p.v1(endpoint, { ...queue, ...body, take: 100, ...more });
     rows.push(...a[key]);
-    page = { next: a.nextCursor };
-    if (paging === 'cursor' ? !a.nextCursor : rows.length >= a.totalItems) return rows;
+    cursor = a.nextCursor;
+    if (paging === 'cursor' ? !cursor : a[key].length === 0 || rows.length >= a.totalItems) return rows;
   }
 }
 
@@ -185,8 +188,7 @@ async function observe(p: Probe, { repo, q }: Ids, step: string): Promise<void> 
     return `${r.verificationRunId} #${r.pullRequestNumber}`;
   });
 
-  p.requests.v1++;
-  const v1Metrics = (await p.c.get('/v1/getMergeQueueMetrics')).text;
+  const v1Metrics = await p.v1Text('/v1/getMergeQueueMetrics');
   p.same('metrics = v1 metrics', await p.metrics('/v2/merge-queues/metrics'), v1Metrics);
   const mine = samples(v1Metrics).filter((l) => l.includes('branch="main"'));
   p.same('queue metrics = v1 samples of main', samples(await p.metrics(`${base}/metrics`)), mine);
@@ -289,15 +291,18 @@ it('keeps v1 and v2 in agreement, field by field, through a whole workload', { t
   await p.v2(NoBody, 'DELETE', `/v2/merge-queues/${release.id}`, undefined, 204);
 
   const missed = READS.filter((r) => !p.hit.has(r));
+  const unwritten = WRITES.filter((w) => !p.hit.has(w));
   const sent = p.requests.v1 + p.requests.v2 + p.requests.control;
   console.log(
     `v2 workload: ${sent} requests (v2 ${p.requests.v2}, v1 ${p.requests.v1}, control ${p.requests.control}), ` +
       `${p.decoded} v2 answers decoded, ${p.compared} comparisons, ${p.mismatches} mismatches ` +
       `(${p.problems.length} problems in all), ` +
-      `${READS.length - missed.length}/${READS.length} v2 read routes, ${Date.now() - startedAt} ms`,
+      `${READS.length - missed.length}/${READS.length} v2 read routes, ` +
+      `${WRITES.length - unwritten.length}/${WRITES.length} write routes, ${Date.now() - startedAt} ms`,
   );
   expect(p.problems).toEqual([]);
   expect(missed).toEqual([]);
+  expect(unwritten).toEqual([]);
   const states = ['notReady', 'pending', 'testing', 'testsPassed', 'merged', 'failed', 'cancelled'];
   const queues = ['running queue', 'paused queue', 'draining queue', 'switchingModes queue', 'running graph'];
   const outcomes = ['passed', 'failed', 'interrupted', 'cancelled'].map((o) => `outcome ${o}`);
