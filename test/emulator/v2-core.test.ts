@@ -61,8 +61,17 @@ it('serves a PR submitted through v2 to v1 and the other way round, with stable 
       allowBatching: !v1.noBatch,
       direct: v1.forceEnqueued,
     });
-    expect(await ok(PullRequest, v2(c, 'GET', `/v2/pull-requests/${p.id}`))).toEqual(p);
+    // A lookup of several numbers is a list read: it leaves hasImpactedTargets out; a read by id
+    // and a lookup of one number carry it.
+    expect(p.queueEntry?.readiness).not.toHaveProperty('hasImpactedTargets');
+    const byId = await ok(PullRequest, v2(c, 'GET', `/v2/pull-requests/${p.id}`));
+    expect(byId.queueEntry?.readiness.hasImpactedTargets).toBe(false);
+    expect(byId).toMatchObject(p);
+    const one = `/v2/pull-requests?repositoryId=${repo.id}&number=${p.number}`;
+    expect((await ok(list(PullRequest), v2(c, 'GET', one))).data).toEqual([byId]);
   }
+  const listed = await ok(list(PullRequest), v2(c, 'GET', `/v2/merge-queues/${q.id}/pull-requests`));
+  expect(listed.data.map((p) => 'hasImpactedTargets' in (p.queueEntry?.readiness ?? {}))).toEqual([false, false]);
   expect(await ok(Repository, v2(c, 'GET', `/v2/repositories/${repo.id}`))).toEqual(repo);
   expect(await ok(MergeQueue, v2(c, 'GET', `/v2/merge-queues/${q.id}`))).toEqual(q);
 });

@@ -115,6 +115,12 @@ export const list = <T extends z.ZodType>(item: T) =>
     hasMore: z.boolean(),
     total: z.optional(z.int()),
   });
+/** Prometheus text exposition 0.0.4: HELP and TYPE lines, `name{labels} value` samples, blank lines. */
+export const Exposition = z
+  .string()
+  .regex(/^(?:(?:# (?:HELP|TYPE) [a-zA-Z_:][\w:]* [^\n]*|[a-zA-Z_:][\w:]*(?:\{[^}\n]*\})? [^\s]+|)\n)*$/);
+/** A 202 or 204 answer: no body. */
+export const NoBody = z.undefined();
 export const ErrorResponse = z.strictObject({ error: z.strictObject({ code: z.string(), message: z.string() }) });
 
 let emu: RunningEmulator | undefined;
@@ -253,6 +259,11 @@ const RunPr = z.strictObject({
   title: z.string(),
   url: z.optional(z.string()),
 });
+const TargetSet = z.strictObject({
+  impactsAllTargets: z.boolean(),
+  impactedTargets: z.array(z.string()).max(100_000),
+  totalImpactedTargets: z.int().gte(0),
+});
 export const VerificationRun = z.strictObject({
   id: z.string(),
   isBisection: z.boolean(),
@@ -267,6 +278,7 @@ export const VerificationRun = z.strictObject({
   checks: z.array(z.never()),
   testedPullRequests: z.array(RunPr),
   dependentPullRequests: z.array(RunPr),
+  impactedTargets: z.optional(z.strictObject({ all: TargetSet, testedPullRequestsOnly: z.optional(TargetSet) })),
 });
 
 export const MergeGraph = z.strictObject({

@@ -51,3 +51,25 @@ it('refuses a missing or malformed since and a window over 45 days', async () =>
   await fails(v2(c, 'GET', `${path}?since=2025-01-01T00:00:00Z&until=2025-03-01T00:00:00Z`), 400, 'VALIDATION_FAILED');
   await fails(v2(c, 'GET', `${path}?since=2025-01-01T00:00:00Z&cursor=WyJ4Il0`), 400, 'INVALID_CURSOR');
 });
+
+it('reads a run cut short as interrupted for a PR that stays queued, cancelled for one that left', async () => {
+  const c = await start();
+  const { q } = await setUp(c);
+  await c.post('updateQueue', { ...queue, concurrency: 2 });
+  for (const n of [1, 2]) await c.post('submitPullRequest', { ...queue, pr: { number: n } });
+  await c.post('restartTestsOnPullRequest', { ...queue, pr: { number: 1 } });
+  await c.post('cancelPullRequest', { ...queue, pr: { number: 2 } });
+  const since = new Date(T0).toISOString();
+  const v1 = (await c.post('listMergeQueueTestingResults', { ...queue, since })).json().testingResults;
+  expect(v1.map((r: any) => [r.prNumber, r.outcome])).toEqual([
+    [1, 'cancelled'],
+    [2, 'cancelled'],
+  ]);
+  const rows = (await ok(list(TestingResult), v2(c, 'GET', `/v2/merge-queues/${q.id}/testing-results?since=${since}`)))
+    .data;
+  // #1 restarted (it is retested): interrupted; #2 dequeued while testing: cancelled.
+  expect(rows.map((r) => [r.pullRequestNumber, r.outcome])).toEqual([
+    [2, 'cancelled'],
+    [1, 'interrupted'],
+  ]);
+});

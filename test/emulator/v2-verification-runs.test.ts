@@ -86,3 +86,29 @@ it("lists a queue's runs and a PR's runs newest first, filtered by status", asyn
   await fails(v2(c, 'GET', `/v2/merge-queues/${q.id}/verification-runs?status=passed`), 400, 'VALIDATION_FAILED');
   await fails(v2(c, 'GET', `/v2/merge-queues/${q.id}/verification-runs?createdAfter=soon`), 400, 'VALIDATION_FAILED');
 });
+
+it("gives a run read by id its commits' impacted targets, all and the tested PRs' only; lists leave them out", async () => {
+  const c = await start();
+  const { q } = await setUp(c);
+  await c.post('updateQueue', { ...queue, mode: 'parallel', concurrency: 3 });
+  const upload = async (number: number, impactedTargets: string[] | 'ALL') => {
+    const { prSha } = await c.pr(number);
+    await c.post('setImpactedTargets', { ...queue, pr: { number, sha: prSha }, impactedTargets });
+  };
+  for (const n of [1, 2]) await c.post('submitPullRequest', { ...queue, pr: { number: n } });
+  await upload(1, ['//b', '//a']);
+  await upload(2, ['//a', '//c']);
+  const second = (await c.runs()).find((r) => r.prNumbers.includes(2))!;
+  const got = await ok(VerificationRun, v2(c, 'GET', `/v2/merge-queue-verification-runs/${second.id}`));
+  expect(got.impactedTargets).toEqual({
+    all: { impactsAllTargets: false, impactedTargets: ['//a', '//b', '//c'], totalImpactedTargets: 3 },
+    testedPullRequestsOnly: { impactsAllTargets: false, impactedTargets: ['//a', '//c'], totalImpactedTargets: 2 },
+  });
+  const listed = await ok(list(VerificationRun), v2(c, 'GET', `/v2/merge-queues/${q.id}/verification-runs`));
+  expect(listed.data.some((r) => 'impactedTargets' in r)).toBe(false);
+  await c.post('submitPullRequest', { ...queue, pr: { number: 3 } });
+  await upload(3, 'ALL');
+  const third = (await c.runs()).find((r) => r.prNumbers.includes(3))!;
+  const all = await ok(VerificationRun, v2(c, 'GET', `/v2/merge-queue-verification-runs/${third.id}`));
+  expect(all.impactedTargets?.all).toEqual({ impactsAllTargets: true, impactedTargets: [], totalImpactedTargets: 0 });
+});

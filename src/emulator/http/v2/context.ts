@@ -67,6 +67,7 @@ export function prOf(c: V2Context, id = c.params[0] as string): { q: QueueRecord
 
 export const ref = (q: QueueRecord) => ({ repo: q.repo, targetBranch: q.branch });
 
-export function prAnswer(c: V2Context, q: QueueRecord, number: number) {
-  return v2PullRequest(q, c.engine.getSubmittedPullRequest({ ...ref(q), pr: { number } }, c.now));
+/** PR `number` of queue `q`; `listRead` for a list (or a lookup of several numbers). */
+export function prAnswer(c: V2Context, q: QueueRecord, number: number, listRead = false) {
+  return v2PullRequest(q, c.engine.getSubmittedPullRequest({ ...ref(q), pr: { number } }, c.now), listRead);
 }

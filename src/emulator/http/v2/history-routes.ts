@@ -38,7 +38,14 @@ export const historyRoutes: V2Route[] = [
           end > 0
             ? c.engine.listTestingResults({ ...window, offset: start, take: end - start }, c.now).results.reverse()
             : [];
-        return { json: pageAnswer(req, total, rows.map(v2TestingResult), rawUntil === null ? until : undefined) };
+        return {
+          json: pageAnswer(
+            req,
+            total,
+            rows.map((t) => v2TestingResult(q, t)),
+            rawUntil === null ? until : undefined,
+          ),
+        };
       } catch (err) {
         throw err instanceof EngineError ? fromEngine(err) : err;
       }

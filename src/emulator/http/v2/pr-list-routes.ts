@@ -59,27 +59,29 @@ function queueList(c: V2Context) {
     .sort((a, b) => b.submittedAt - a.submittedAt || b.ordinal - a.ordinal);
   // Only an author filter renders every row; otherwise only the page's.
   const rows: Array<Entry | PullRequest> =
-    author === null ? entries : entries.map((e) => prAnswer(c, q, e.prNumber)).filter((p) => p.author === author);
+    author === null ? entries : entries.map((e) => prAnswer(c, q, e.prNumber, true)).filter((p) => p.author === author);
   const filter = [states ?? '', author ?? '', after ?? '', before ?? ''].join('\0');
   return page(c.url, `queue-prs ${queueId(q)}`, filter, rows, (r) =>
-    'prNumber' in r ? prAnswer(c, q, r.prNumber) : r,
+    'prNumber' in r ? prAnswer(c, q, r.prNumber, true) : r,
   );
 }
 
 /** The PR answer of `n` in `q`, when `q` is the queue v2 reads it from. */
-function ownAnswer(c: V2Context, q: QueueRecord, n: number): PullRequest | undefined {
-  return findPullRequest(c.engine.state, pullRequestId(q.repo, n))?.q === q ? prAnswer(c, q, n) : undefined;
+function ownAnswer(c: V2Context, q: QueueRecord, n: number, listRead = false): PullRequest | undefined {
+  return findPullRequest(c.engine.state, pullRequestId(q.repo, n))?.q === q ? prAnswer(c, q, n, listRead) : undefined;
 }
 
 function byNumbers(c: V2Context, repoId: string, numbers: string): PullRequest[] {
   if (!/^\d{1,8}(,\d{1,8}){0,49}$/.test(numbers))
     throw new V2Error('VALIDATION_FAILED', 'number: expected up to 50 comma-separated pull request numbers');
   const wanted = new Set(numbers.split(',').map(Number));
+  // A lookup of several numbers is a list read (no hasImpactedTargets), of one a full read.
+  const listRead = wanted.size > 1;
   const rows: PullRequest[] = [];
   for (const q of Object.values(c.engine.state.queues)) {
     if (repositoryId(q.repo) !== repoId) continue;
     for (const n of wanted) {
-      const p = q.entries[String(n)] && ownAnswer(c, q, n);
+      const p = q.entries[String(n)] && ownAnswer(c, q, n, listRead);
       if (!p) continue;
       wanted.delete(n);
       rows.push(p);

@@ -1,6 +1,7 @@
 /**
  * Verification runs over v2: v1's test runs under the same ids (v2 refuses v1's `-bisection`
- * suffix), one by id, a queue's, and a PR's (the runs that tested it); lists newest first.
+ * suffix), one by id (with its impacted targets), a queue's, and a PR's (the runs that tested it);
+ * lists newest first.
  */
 import type { QueueRecord, RunDetailsView, TestRun } from '../../engine/index.js';
 import { iso } from '../wire.js';
@@ -18,7 +19,32 @@ function prRef(c: V2Context, q: QueueRecord, n: number, title?: string) {
   return { id: pullRequestId(q.repo, n), number: n, sha: v?.sha ?? '', title: v?.title ?? title ?? `PR #${n}`, url };
 }
 
-function v2Run(c: V2Context, q: QueueRecord, r: RunDetailsView) {
+/** Most target names a set lists (`totalImpactedTargets` counts them all). */
+const TARGETS_MAX = 100_000;
+
+/** The targets uploaded for the PRs' current heads (a PR with none adds nothing); none uploaded: undefined. */
+function targetSet(c: V2Context, q: QueueRecord, prs: readonly number[]) {
+  const uploads = prs.flatMap((n) => {
+    const sha = q.entries[String(n)] && c.engine.getSubmittedPullRequest({ ...ref(q), pr: { number: n } }, c.now).sha;
+    const t = sha ? q.impactedTargets[String(n)]?.[sha] : undefined;
+    return t === undefined ? [] : [t];
+  });
+  if (uploads.length === 0) return undefined;
+  if (uploads.includes('ALL')) return { impactsAllTargets: true, impactedTargets: [], totalImpactedTargets: 0 };
+  const names = [...new Set(uploads.flat())].sort();
+  return { impactsAllTargets: false, impactedTargets: names.slice(0, TARGETS_MAX), totalImpactedTargets: names.length };
+}
+
+/** A run's impacted targets: every commit on it (`all`) and the tested PRs' (`testedPullRequestsOnly`). */
+function runTargets(c: V2Context, q: QueueRecord, r: RunDetailsView) {
+  const tested = r.testedPullRequests.map((t) => t.prNumber);
+  const all = targetSet(c, q, [...r.basePrNumbers, ...tested]);
+  if (!all) return {};
+  const only = targetSet(c, q, tested);
+  return { impactedTargets: { all, ...(only ? { testedPullRequestsOnly: only } : {}) } };
+}
+
+function v2Run(c: V2Context, q: QueueRecord, r: RunDetailsView, byId: boolean) {
   const github = q.repo.host === 'github.com';
   return {
     id: r.id,
@@ -37,11 +63,13 @@ function v2Run(c: V2Context, q: QueueRecord, r: RunDetailsView) {
     checks: [],
     testedPullRequests: r.testedPullRequests.map((t) => prRef(c, q, t.prNumber, t.title)),
     dependentPullRequests: r.basePrNumbers.map((n) => prRef(c, q, n)),
+    // Only on a run read by id, never in a list.
+    ...(byId ? runTargets(c, q, r) : {}),
   };
 }
 
-const details = (c: V2Context, q: QueueRecord, run: TestRun) =>
-  v2Run(c, q, c.engine.getTestingDetails({ ...ref(q), testRunId: run.id }, c.now));
+const details = (c: V2Context, q: QueueRecord, run: TestRun, byId = false) =>
+  v2Run(c, q, c.engine.getTestingDetails({ ...ref(q), testRunId: run.id }, c.now), byId);
 
 /** The queue's runs that pass `keep` and the `status` filter, newest first. */
 function runsOf(c: V2Context, q: QueueRecord, keep: (r: TestRun) => boolean): TestRun[] {
@@ -63,7 +91,7 @@ export const verificationRoutes: V2Route[] = [
       const run = Object.hasOwn(c.engine.state.runs, id) ? c.engine.state.runs[id] : undefined;
       const q = run && Object.values(c.engine.state.queues).find((x) => x.key === run.queueKey);
       if (!run || !q) throw new V2Error('VERIFICATION_RUN_NOT_FOUND', `no verification run has id ${id}`);
-      return { json: details(c, q, run) };
+      return { json: details(c, q, run, true) };
     },
   },
   {

@@ -89,8 +89,11 @@ export function v2StateChange(q: QueueRecord) {
 
 const MERGEABILITY = { mergeable: 'mergeable', not_mergeable: 'notMergeable', unspecified: 'unspecified' } as const;
 
-/** A PR with its entry in queue `q`; times of the entry's first submission come from its history. */
-export function v2PullRequest(q: QueueRecord, p: PullRequestView) {
+/**
+ * A PR with its entry in queue `q`; times of the entry's first submission come from its history.
+ * A list read leaves `hasImpactedTargets` out ("not answered here", per Trunk's Readiness).
+ */
+export function v2PullRequest(q: QueueRecord, p: PullRequestView, listRead = false) {
   const first = q.entries[String(p.prNumber)]?.history[0]?.[0] ?? p.submittedAt;
   const r = p.readiness;
   return {
@@ -119,7 +122,7 @@ export function v2PullRequest(q: QueueRecord, p: PullRequestView) {
       ...(p.verifiedByTestRun ? { verifiedByVerificationRunId: p.verifiedByTestRun } : {}),
       readiness: {
         requiresImpactedTargets: r.requiresImpactedTargets,
-        hasImpactedTargets: r.hasImpactedTargets,
+        ...(listRead ? {} : { hasImpactedTargets: r.hasImpactedTargets }),
         doesBaseBranchMatch: r.doesBaseBranchMatch,
         mergeability: MERGEABILITY[r.gitHubMergeability],
       },
@@ -130,15 +133,25 @@ export function v2PullRequest(q: QueueRecord, p: PullRequestView) {
   };
 }
 
-/** One PR's row of a finished run (a timeout is a failure; a run never finished reads as cancelled). */
-export function v2TestingResult(t: TestingResultView) {
+const STAYED = new Set<PrState>(['not_ready', 'pending', 'testing']);
+
+/** A run cut short: `interrupted` if the PR stayed in the queue to be retested, `cancelled` if it left. */
+function cutShort(q: QueueRecord, t: TestingResultView): string {
+  const h = q.entries[String(t.prNumber)]?.history ?? [];
+  const i = h.findLastIndex(([, state, , runId]) => runId === t.run.id && state === 'testing');
+  const next = i < 0 ? undefined : h[i + 1]?.[1];
+  return next !== undefined && STAYED.has(next) ? 'interrupted' : 'cancelled';
+}
+
+/** One PR's row of a finished run of queue `q` (a timeout is a failure; a run never finished was cut short). */
+export function v2TestingResult(q: QueueRecord, t: TestingResultView) {
   const r = t.run;
   const end = r.completedAt ?? r.createdAt;
   return {
     pullRequestNumber: t.prNumber,
     endedAt: iso(end),
     testingDurationMs: end - r.createdAt,
-    outcome: OUTCOME[r.status === 'in_progress' ? 'cancelled' : r.status],
+    outcome: r.status === 'in_progress' || r.status === 'cancelled' ? cutShort(q, t) : OUTCOME[r.status],
     ...(t.conclusion ? { entryConclusion: t.conclusion } : {}),
     isBisection: r.isBisection,
     startedBisection: r.startedBisection,
