@@ -2,6 +2,9 @@
 // answers never parsed (the service sends `OK`, nothing or `{}`).
 import type * as z from 'zod/mini';
 import { checked, decode } from './decode.js';
+import { ExitCode, MqError } from '../errors.js';
+import type { MergeEstimate, QueueGraph, QueueOrder } from '../domain/order.js';
+import { orderFromQueue } from './order-v1.js';
 import * as h from './history.js';
 import { checkWriteAnswer, type CallOptions, type CallSpec, type HttpClient, type RequestDescription } from './http.js';
 import * as s from './schemas.js';
@@ -153,6 +156,26 @@ export class MergeQueueClient {
       call,
     );
     return { contentType: res.contentType, body: res.body };
+  }
+
+  // ---- order, graph, estimate (served by v2; v1 implies the order) ------------------------------
+
+  /** The dispatch order v1's queue record implies (approximate: see order-v1.ts). */
+  async getOrder(req: QueueTargetRequest, call?: CallOptions): Promise<QueueOrder> {
+    return orderFromQueue(await this.getQueue(req, call));
+  }
+
+  getGraph(req: QueueTargetRequest & { impactedTargets?: boolean }, _call?: CallOptions): Promise<QueueGraph> {
+    return Promise.reject(
+      new MqError(ExitCode.rejected, `get the graph of ${req.targetBranch}`, 'the v1 API has no dependency graph', {
+        hints: ['use a v2 API key (`mq auth login`), or --api v2'],
+      }),
+    );
+  }
+
+  /** v1 serves no estimate. */
+  async getEstimate(_req: PrRequest, _call?: CallOptions): Promise<MergeEstimate | undefined> {
+    return undefined;
   }
 
   // ---- history (trunk-wire §1.4, §1.6, §1.15) -------------------------------------------------

@@ -2,6 +2,7 @@
 // addresses everything by id: ids are resolved once and kept (ids.ts); an id the service no longer
 // knows (404) is resolved again, once. Answers become the records the commands already print.
 import type * as z from 'zod/mini';
+import type { MergeEstimate, QueueGraph, QueueOrder } from '../../domain/order.js';
 import { ApiError, ExitCode, MqError } from '../../errors.js';
 import type {
   ClientOptions,
@@ -20,6 +21,7 @@ import type { PullRequestPage, Queue, RepoRef, SubmittedPullRequest, TestingDeta
 import type { StreamBody } from '../transport.js';
 import type { MergeQueueService } from '../service.js';
 import type { IdStore } from './ids.js';
+import { estimateOf, estimateSchema, graphOf, graphSchema, orderOf, orderSchema } from './order.js';
 import { Pace, PR_READS_PER_SECOND } from './pace.js';
 import { idList, prRecord, pullRequestList, pullRequestSchema, type V2PullRequest } from './wire.js';
 
@@ -225,6 +227,42 @@ export class V2Client implements MergeQueueService {
       404,
       '',
     );
+  }
+
+  // ---- order, graph, estimate --------------------------------------------------------------------
+
+  getOrder(req: QueueTargetRequest, call?: CallOptions): Promise<QueueOrder> {
+    const what = `get the order of ${req.targetBranch}`;
+    return this.onQueue(req, call, async (id) =>
+      orderOf(await this.read(`v2/merge-queues/${enc(id)}/order`, {}, orderSchema, what, call)),
+    );
+  }
+
+  getGraph(req: QueueTargetRequest & { impactedTargets?: boolean }, call?: CallOptions): Promise<QueueGraph> {
+    const what = `get the graph of ${req.targetBranch}`;
+    const query: Record<string, string> = req.impactedTargets ? { includeImpactedTargets: 'true' } : {};
+    return this.onQueue(req, call, async (id) =>
+      graphOf(await this.read(`v2/merge-queues/${enc(id)}/graph`, query, graphSchema, what, call)),
+    );
+  }
+
+  /** The service's estimate; undefined where its queue serves none (404 ESTIMATE_NOT_ENABLED). */
+  async getEstimate(req: PrRequest, call?: CallOptions): Promise<MergeEstimate | undefined> {
+    const what = `estimate ${prLabel(req.pr.number)}`;
+    try {
+      return await this.onPullRequest(
+        req,
+        what,
+        async (id) =>
+          estimateOf(
+            await this.read(`v2/pull-requests/${enc(id)}/queue-entry-estimate`, {}, estimateSchema, what, call),
+          ),
+        call,
+      );
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'ESTIMATE_NOT_ENABLED') return undefined;
+      throw err;
+    }
   }
 
   /** A PR's id (resolved when not kept); a number the service does not know is not found. */
