@@ -81,6 +81,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     term: 'queue',
     subcommands: [
       sub('show', 'show the queue: state, settings and enqueued PRs'),
+      sub('order', 'show the dispatch order: runs under test, waiting PRs and what holds them', ''),
+      sub('graph', 'show which PRs build on which in a parallel queue'),
       sub('watch', 'follow the queue live'),
       sub('history', 'list PRs that went through the queue'),
       sub('stats', "the queue's health over a window: time to merge, throughput, CI cost, flakiness"),

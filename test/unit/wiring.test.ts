@@ -67,6 +67,13 @@ const CASES: Array<[string[], string, unknown]> = [
     { pr: 3, sha: 'abc1234', source: { none: true }, dryRun: true },
   ],
   [['queue', 'show', '--settings'], 'queue show', { settings: true }],
+  [['queue', 'order'], 'queue order', {}],
+  [['queue', 'graph'], 'queue graph', { format: 'table', impactedTargets: false }],
+  [
+    ['queue', 'graph', '--format', 'MERMAID', '--impacted-targets'],
+    'queue graph',
+    { format: 'mermaid', impactedTargets: true },
+  ],
   [['queue', 'watch', '--interval', '10s'], 'queue watch', { interval: '10s', intervalMs: 10_000 }],
   [
     ['queue', 'history', '--state', 'FAILED', '--since', '2h', '--limit', '20'],

@@ -5,10 +5,12 @@ import type { Context } from '../../context.js';
 import { queueCreateCommand } from './create.js';
 import { queueDeleteCommand } from './delete.js';
 import { queueDrainCommand } from './drain.js';
+import { queueGraphCommand } from './graph.js';
 import { queueHistoryCommand } from './history.js';
 import { queueStatsCommand } from './stats.js';
 import { queuePauseCommand } from './pause.js';
 import { queueResumeCommand } from './resume.js';
+import { queueOrderCommand } from './order.js';
 import { queueShowCommand } from './show.js';
 import { queueSimulateCommand } from './simulate.js';
 import { queueTestingCommand } from './testing.js';
@@ -32,6 +34,8 @@ export function queueCommand(ctx: Context, argv?: readonly string[], entries?: r
     entries,
     {
       show: () => queueShowCommand(ctx),
+      order: () => queueOrderCommand(ctx),
+      graph: () => queueGraphCommand(ctx),
       watch: () => queueWatchCommand(ctx),
       history: () => queueHistoryCommand(ctx),
       stats: () => queueStatsCommand(ctx),
