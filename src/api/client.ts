@@ -31,6 +31,13 @@ export interface ClientOptions {
 
 const prLabel = (r: { pr: { number: number } }) => `PR #${r.pr.number}`;
 
+/** A PR the queue no longer holds: a priority applies to a live entry only. */
+export function notLive(r: { pr: { number: number }; targetBranch: string }): MqError {
+  return new MqError(ExitCode.notFound, `set the priority of ${prLabel(r)}`, `${prLabel(r)} is not in the queue now`, {
+    hints: [`submit it with that priority: mq submit ${r.pr.number} --priority …`],
+  });
+}
+
 export class MergeQueueClient {
   readonly api = 'v1' as const;
   constructor(
@@ -171,6 +178,17 @@ export class MergeQueueClient {
         hints: ['use a v2 API key (`mq auth login`), or --api v2'],
       }),
     );
+  }
+
+  /**
+   * A live PR's priority or batching: v1 has no call for it, so the PR is resubmitted (its documented
+   * upsert) once the queue is seen to hold it; not in the queue is not found (exit 3).
+   */
+  async setPriority(req: SubmitRequest, call?: CallOptions): Promise<'resubmit' | 'reprioritize'> {
+    const record = await this.getSubmittedPullRequest(req, call);
+    if (record.isCurrentlySubmittedToQueue === false) throw notLive(req);
+    await this.submitPullRequest(req, call);
+    return 'resubmit';
   }
 
   /** v1 serves no estimate. */

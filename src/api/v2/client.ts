@@ -4,6 +4,7 @@
 import type * as z from 'zod/mini';
 import type { MergeEstimate, QueueGraph, QueueOrder } from '../../domain/order.js';
 import { ApiError, ExitCode, MqError } from '../../errors.js';
+import { notLive } from '../client.js';
 import type {
   ClientOptions,
   CreateQueueRequest,
@@ -227,6 +228,25 @@ export class V2Client implements MergeQueueService {
       404,
       '',
     );
+  }
+
+  /** A live entry's priority or batching, patched in place (v2 refuses a resubmit). */
+  async setPriority(req: SubmitRequest, call?: CallOptions): Promise<'resubmit' | 'reprioritize'> {
+    const what = `set the priority of ${prLabel(req.pr.number)}`;
+    const pr = await this.entryInQueue(req, what, call);
+    if (pr.isCurrentlySubmittedToQueue === false) throw notLive(req);
+    const patch: Record<string, unknown> = {};
+    if (typeof req.priority === 'number') patch.priorityValue = req.priority;
+    else if (req.priority !== undefined) patch.priorityName = req.priority;
+    if (req.noBatch !== undefined) patch.allowBatching = !req.noBatch;
+    const permission = req.noBatch !== undefined ? PERMISSION.skipBatching : PERMISSION.priority;
+    const res = await this.write('PATCH', `v2/pull-requests/${enc(pr.id)}/queue-entry`, patch, what, {
+      idempotent: true,
+      permission,
+      call,
+    });
+    this.keepAnswer(res, req);
+    return 'reprioritize';
   }
 
   // ---- order, graph, estimate --------------------------------------------------------------------
