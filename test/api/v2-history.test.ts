@@ -229,6 +229,27 @@ describe('a window of history (mq queue stats, simulate --from-history) on v2', 
   });
 });
 
+describe('bad requests on v2', () => {
+  it('are refused as on v1 (exit 2, naming the field), with nothing sent', async () => {
+    const prs = Array.from({ length: 51 }, (_, i) => ({ number: i + 1 }));
+    const since = new Date(T0).toISOString();
+    const until = new Date(T0 + 46 * 24 * 60 * MIN).toISOString();
+    const r = await both((api) =>
+      Promise.all(
+        [
+          api.getSubmittedPullRequests({ ...queue, prs }),
+          api.listMergeQueueTestingResults({ ...queue, since, until }),
+          api.listConcludedPullRequests({ ...queue, take: 101 }),
+          api.getSubmittedPullRequestWithTimeline({ ...queue, pr: { number: -1 } }),
+        ].map((p) => p.then(String, (e: { exitCode: number; message: string }) => `${e.exitCode} ${e.message}`)),
+      ),
+    );
+    expect(r.v2).toEqual(r.v1);
+    expect(r.v1.every((m) => m.startsWith('2 '))).toBe(true);
+    expect(r.requests).toEqual({ v1: [], v2: [] });
+  });
+});
+
 describe('a Trunk-shaped v2 history as a v1 timeline', () => {
   it('names the PR ahead, the failing checks and the reasons v2 moves into per-state objects', () => {
     const ahead = { pullRequestId: 'p-9', number: 9, title: 'ahead', state: 'failed' };

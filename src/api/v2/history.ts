@@ -1,8 +1,8 @@
 // The history operations on v2: a PR with its timeline (record and history read in parallel), several
 // PRs at once, a window's testing results and concluded PRs, answered as v1's records.
 import type * as z from 'zod/mini';
-import { MAX_TESTING_WINDOW_DAYS } from '../history.js';
-import type * as h from '../history.js';
+import { checked } from '../decode.js';
+import * as h from '../history.js';
 import type { CallOptions } from '../http.js';
 import type { ApiError } from '../../errors.js';
 import type { PullRequestPage, RepoRef } from '../schemas.js';
@@ -125,6 +125,7 @@ export async function pullRequestWithTimeline(
   call?: CallOptions,
 ): Promise<h.PullRequestWithTimeline> {
   const what = `get the timeline of PR #${req.pr.number}`;
+  checked(h.getPullRequestWithTimelineRequest, req, what);
   const [queueId, [pr, history]] = await Promise.all([c.queueId(req, call), recordAndHistory(c, req, what, call)]);
   if (!inQueue(pr, queueId)) throw c.notInQueue(req, req.pr.number, what);
   return { ...prRecord(pr), timeline: timelineOf(history) };
@@ -138,6 +139,7 @@ export async function pullRequests(
 ): Promise<h.PullRequestsLookup> {
   const numbers = [...new Set(req.prs.map((p) => p.number))];
   const what = `get ${req.prs.length} pull request${req.prs.length === 1 ? '' : 's'} of ${req.targetBranch}`;
+  checked(h.getPullRequestsRequest, req, what);
   const repositoryId = await c.repositoryId(req.repo, call);
   // Every id kept: the histories are read alongside the records (else after them, in one request).
   const kept = numbers.map((n) => c.keptPullRequestId(repositoryId, n));
@@ -180,12 +182,13 @@ export async function testingResults(
   call?: CallOptions,
 ): Promise<h.TestingResultsPage> {
   const what = `list testing results of ${req.targetBranch}`;
+  checked(h.testingResultsRequest, req, what);
   return c.onQueue(req, call, async (queueId) => {
     const until = req.until;
     const since =
       req.since ??
       new Date(
-        (until ? Date.parse(until) : c.serviceNow(Date.now)) - MAX_TESTING_WINDOW_DAYS * 86_400_000,
+        (until ? Date.parse(until) : c.serviceNow(Date.now)) - h.MAX_TESTING_WINDOW_DAYS * 86_400_000,
       ).toISOString();
     const query: Record<string, string> = { since, ...(until ? { until } : {}) };
     const key = JSON.stringify([queueId, since, until ?? null]);
@@ -197,7 +200,7 @@ export async function testingResults(
       ).then((data) => data.map(testingResultOf).reverse());
       memo = { key, rows };
       walks.set(c, memo);
-      rows.catch(() => walks.delete(c));
+      rows.catch(() => walks.get(c) === memo && walks.delete(c));
     }
     const rows = await memo.rows;
     const offset = req.offset ?? 0;
@@ -212,6 +215,7 @@ export async function concludedPullRequests(
   call?: CallOptions,
 ): Promise<PullRequestPage> {
   const what = `list concluded pull requests of ${req.targetBranch}`;
+  checked(h.listConcludedPullRequestsRequest, req, what);
   const query: Record<string, string> = { limit: String(req.take ?? 50) };
   if (req.state) query.state = req.state.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase());
   if (req.since) query.concludedAfter = req.since;
