@@ -229,6 +229,29 @@ describe('a window of history (mq queue stats, simulate --from-history) on v2', 
   });
 });
 
+describe('a window of more than one page on v2', () => {
+  it("follows v2's cursors: as many requests as v1's offset pages, the same rows", async () => {
+    await c.post('updateQueue', { ...queue, concurrency: 50 });
+    for (let n = 1; n <= 130; n++) await submit(n);
+    await c.advance(60);
+    await v2.getSubmittedPullRequest({ ...queue, pr: { number: 1 } }); // ids kept
+    const settings = { concurrency: 50, batch: false, batchingMinSize: null };
+    const window = { since: T0, until: T0 + 120 * MIN };
+    const r = await both((api) => fetchWindow(api, queue, window, undefined, settings));
+    const sorted = <T>(xs: T[]) => [...xs].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    expect(r.v1.attempts).toHaveLength(130);
+    expect(sorted(r.v2.attempts)).toEqual(sorted(r.v1.attempts));
+    expect(sorted(r.v2.prs)).toEqual(sorted(r.v1.prs));
+    const testing = (xs: string[]) => xs.filter((x) => /testing-results$|TestingResults$/i.test(x));
+    expect(testing(r.requests.v1)).toHaveLength(2);
+    expect(testing(r.requests.v2)).toHaveLength(2);
+    // Each timeline batch of v1 (50 PRs) is two reads on v2: the PRs and their histories.
+    const batches = r.requests.v1.filter((x) => x.endsWith('getSubmittedPullRequests')).length;
+    expect(batches).toBe(3);
+    expect(r.requests.v2).toHaveLength(r.requests.v1.length + batches);
+  });
+});
+
 describe('bad requests on v2', () => {
   it('are refused as on v1 (exit 2, naming the field), with nothing sent', async () => {
     const prs = Array.from({ length: 51 }, (_, i) => ({ number: i + 1 }));
