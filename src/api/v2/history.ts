@@ -20,8 +20,8 @@ import { prRecord, pullRequestList, pullRequestSchema, type V2PullRequest } from
 
 type Target = { repo: RepoRef; targetBranch: string };
 
-/** What these operations use of the v2 client (client.ts), named here so the client can import them. */
-export interface V2Client {
+/** What these operations use of the v2 client (client.ts): an interface, so no import cycle. */
+export interface V2Wire {
   read<T>(
     path: string,
     query: Record<string, string>,
@@ -77,7 +77,7 @@ async function walk<T>(
 }
 
 /** One PR's history, newest first (v2's default is oldest first). */
-function entryHistory(c: V2Client, id: string, what: string, call?: CallOptions) {
+function entryHistory(c: V2Wire, id: string, what: string, call?: CallOptions) {
   return walk(
     (q) => c.read(`v2/pull-requests/${enc(id)}/queue-entry-history`, q, historyPage, what, call),
     { direction: 'newest' },
@@ -86,7 +86,7 @@ function entryHistory(c: V2Client, id: string, what: string, call?: CallOptions)
 }
 
 /** Several PRs' histories (≤ 50 ids), newest first, by PR id. */
-async function histories(c: V2Client, ids: string[], what: string, call?: CallOptions) {
+async function histories(c: V2Wire, ids: string[], what: string, call?: CallOptions) {
   const out = new Map<string, V2Transition[]>();
   if (ids.length === 0) return out;
   const groups = await walk((q) => c.read('v2/queue-entry-history', q, batchHistoryPage, what, call), {
@@ -102,7 +102,7 @@ const inQueue = (pr: V2PullRequest, queueId: string) =>
 
 /** The PR's record and its history in parallel; a PR resolved just now (cold cache) is not read again. */
 async function recordAndHistory(
-  c: V2Client,
+  c: V2Wire,
   req: Omit<h.GetPullRequestWithTimelineRequest, 'includeTimeline'>,
   what: string,
   call?: CallOptions,
@@ -120,7 +120,7 @@ async function recordAndHistory(
 
 /** v1's getSubmittedPullRequest with includeTimeline; a PR not in this queue is not found (exit 3). */
 export async function pullRequestWithTimeline(
-  c: V2Client,
+  c: V2Wire,
   req: Omit<h.GetPullRequestWithTimelineRequest, 'includeTimeline'>,
   call?: CallOptions,
 ): Promise<h.PullRequestWithTimeline> {
@@ -133,7 +133,7 @@ export async function pullRequestWithTimeline(
 
 /** v1's getSubmittedPullRequests: PRs in the asked order; `notFound` = unknown or not in this queue. */
 export async function pullRequests(
-  c: V2Client,
+  c: V2Wire,
   req: h.GetPullRequestsRequest,
   call?: CallOptions,
 ): Promise<h.PullRequestsLookup> {
@@ -170,14 +170,14 @@ export async function pullRequests(
 }
 
 /** A testing-results window walked once per client (v1's offset pages are cut from it): the latest only. */
-const walks = new WeakMap<V2Client, { key: string; rows: Promise<h.TestingResult[]> }>();
+const walks = new WeakMap<V2Wire, { key: string; rows: Promise<h.TestingResult[]> }>();
 
 /**
  * v1's offset/take paging over v2's cursors (newest first): the window is walked once, oldest first,
  * and each page cut from it, so paging a window through costs what v1's pages cost (100 rows each).
  */
 export async function testingResults(
-  c: V2Client,
+  c: V2Wire,
   req: h.TestingResultsRequest,
   call?: CallOptions,
 ): Promise<h.TestingResultsPage> {
@@ -210,7 +210,7 @@ export async function testingResults(
 
 /** v1's listPullRequests with since/until: v2's list with concludedAfter/concludedBefore (newest-enqueued first). */
 export async function concludedPullRequests(
-  c: V2Client,
+  c: V2Wire,
   req: h.ListConcludedPullRequestsRequest,
   call?: CallOptions,
 ): Promise<PullRequestPage> {
