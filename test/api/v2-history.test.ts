@@ -22,7 +22,7 @@ const { emu, client: c } = useEmulator({
 });
 const MIN = 60_000;
 
-/** Fields of a v1 timeline item v2 does not carry: the run's details (behind its own endpoint), v1's per-state objects. */
+/** v1 timeline fields v2 does not carry: the run's details (behind its own endpoint), v1's per-state objects. */
 const TIMELINE_ONLY_V1 = [
   'testRun',
   'notReady',
