@@ -133,6 +133,19 @@ describe('getSubmittedPullRequestWithTimeline on v2', () => {
     }
   });
 
+  it('resolves a kept PR id the service no longer knows again, once', async () => {
+    await workload();
+    const first = await v2.getSubmittedPullRequestWithTimeline({ ...queue, pr: { number: 5 } });
+    const key = [...ids.entries.keys()].find((k) => k.startsWith('pr ') && k.endsWith(' 5')) as string;
+    const id = ids.entries.get(key);
+    ids.entries.set(key, '00000000-0000-5000-8000-000000000000');
+    sent.v2.length = 0;
+    expect(await v2.getSubmittedPullRequestWithTimeline({ ...queue, pr: { number: 5 } })).toEqual(first);
+    expect(ids.entries.get(key)).toBe(id);
+    // The stale id's two reads (404), the lookup by number, then the record and history again.
+    expect(sent.v2).toHaveLength(5);
+  });
+
   it('says not found (exit 3) for a PR never submitted and for one in another queue, as v1 does', async () => {
     await c.post('createQueue', { ...queue, targetBranch: 'release' });
     await submit(8, { ...queue, targetBranch: 'release' });
