@@ -146,6 +146,20 @@ describe('getSubmittedPullRequestWithTimeline on v2', () => {
     expect(sent.v2).toHaveLength(5);
   });
 
+  it('looks a kept queue id up again when no PR asked is in it but some are in another queue', async () => {
+    await workload();
+    const first = await v2.getSubmittedPullRequestWithTimeline({ ...queue, pr: { number: 5 } });
+    const key = [...ids.entries.keys()].find((k) => k.startsWith('queue ') && k.endsWith(' main')) as string;
+    const id = ids.entries.get(key);
+    ids.entries.set(key, 'gone0000');
+    expect(await v2.getSubmittedPullRequestWithTimeline({ ...queue, pr: { number: 5 } })).toEqual(first);
+    expect(ids.entries.get(key)).toBe(id);
+    ids.entries.set(key, 'gone0000');
+    const many = await v2.getSubmittedPullRequests({ ...queue, prs: [{ number: 5 }, { number: 1 }] });
+    expect(many.notFound).toEqual([]);
+    expect(ids.entries.get(key)).toBe(id);
+  });
+
   it('says not found (exit 3) for a PR never submitted and for one in another queue, as v1 does', async () => {
     await c.post('createQueue', { ...queue, targetBranch: 'release' });
     await submit(8, { ...queue, targetBranch: 'release' });

@@ -47,6 +47,7 @@ export interface V2Wire {
     call?: CallOptions,
   ): Promise<Map<number, V2PullRequest>>;
   notInQueue(target: Target, n: number, what: string): ApiError;
+  forgetQueue(target: Target): Promise<void>;
 }
 
 const enc = encodeURIComponent;
@@ -100,6 +101,17 @@ async function histories(c: V2Wire, ids: string[], what: string, call?: CallOpti
 const inQueue = (pr: V2PullRequest, queueId: string) =>
   !!pr.queueEntry && (!pr.queueEntry.mergeQueueId || pr.queueEntry.mergeQueueId === queueId);
 
+/**
+ * The queue's id, looked up again when the kept one matches none of the PRs' entries but some are in
+ * another queue (the queue may have been made anew; the PRs may also belong to another branch's queue).
+ */
+async function checkedQueueId(c: V2Wire, target: Target, queueId: string, prs: V2PullRequest[], call?: CallOptions) {
+  const matches = prs.some((pr) => pr.queueEntry?.mergeQueueId === queueId);
+  if (matches || prs.every((pr) => !pr.queueEntry || inQueue(pr, queueId))) return queueId;
+  await c.forgetQueue(target);
+  return c.queueId(target, call);
+}
+
 /** The PR's record and its history in parallel; a PR resolved just now (cold cache) is not read again. */
 async function recordAndHistory(
   c: V2Wire,
@@ -126,7 +138,8 @@ export async function pullRequestWithTimeline(
 ): Promise<h.PullRequestWithTimeline> {
   const what = `get the timeline of PR #${req.pr.number}`;
   checked(h.getPullRequestWithTimelineRequest, req, what);
-  const [queueId, [pr, history]] = await Promise.all([c.queueId(req, call), recordAndHistory(c, req, what, call)]);
+  const [keptQueue, [pr, history]] = await Promise.all([c.queueId(req, call), recordAndHistory(c, req, what, call)]);
+  const queueId = await checkedQueueId(c, req, keptQueue, [pr], call);
   if (!inQueue(pr, queueId)) throw c.notInQueue(req, req.pr.number, what);
   return { ...prRecord(pr), timeline: timelineOf(history) };
 }
@@ -144,11 +157,12 @@ export async function pullRequests(
   // Every id kept: the histories are read alongside the records (else after them, in one request).
   const kept = numbers.map((n) => c.keptPullRequestId(repositoryId, n));
   const known = req.includeTimeline && kept.every((id) => id !== undefined) ? (kept as string[]) : [];
-  const [queueId, found, early] = await Promise.all([
+  const [keptQueue, found, early] = await Promise.all([
     c.queueId(req, call),
     c.resolvePullRequests(repositoryId, numbers, what, call),
     histories(c, known, what, call),
   ]);
+  const queueId = await checkedQueueId(c, req, keptQueue, [...found.values()], call);
   const asked = numbers.map((n) => found.get(n)).filter((pr): pr is V2PullRequest => !!pr && inQueue(pr, queueId));
   const late = req.includeTimeline
     ? await histories(
