@@ -11,7 +11,6 @@ import { HttpClient } from '../../src/api/http.js';
 import { V2Client } from '../../src/api/v2/client.js';
 import { memoryIdStore } from '../../src/api/v2/ids.js';
 import { PERMISSIONS } from '../../src/emulator/http/v2/auth.js';
-import { timelineOf as v2Timeline } from '../../src/api/v2/history-wire.js';
 import { fetchWindow } from '../../src/stats/fetch.js';
 import { T0, queue, repo, useEmulator } from '../emulator/http-helpers.js';
 
@@ -297,62 +296,5 @@ describe('bad requests on v2', () => {
     expect(r.v2).toEqual(r.v1);
     expect(r.v1.every((m) => m.startsWith('2 '))).toBe(true);
     expect(r.requests).toEqual({ v1: [], v2: [] });
-  });
-});
-
-describe('a Trunk-shaped v2 history as a v1 timeline', () => {
-  it('names the PR ahead, the failing checks and the reasons v2 moves into per-state objects', () => {
-    const ahead = { pullRequestId: 'p-9', number: 9, title: 'ahead', state: 'failed' };
-    const at = (m: number) => new Date(T0 + m * MIN).toISOString();
-    const history = [
-      {
-        state: 'failed',
-        changedAt: at(9),
-        reason: 'TEST_RUN_REQUIRED_STATUS_FAILED',
-        verificationRunId: 'r-2',
-        failed: { failureCausingChecks: [{ name: 'test (linux)', conclusion: 'FAILURE' }] },
-      },
-      {
-        state: 'pendingFailure',
-        changedAt: at(8),
-        reason: null,
-        verificationRunId: 'r-2',
-        pendingFailure: {
-          eventualFailureReason: 'TEST_RUN_REQUIRED_STATUS_FAILED',
-          waitingFor: [],
-          failureCausingChecks: [],
-        },
-      },
-      { state: 'testing', changedAt: at(5), reason: null, verificationRunId: 'r-2' },
-      {
-        state: 'pending',
-        changedAt: at(4),
-        reason: 'PREREQUISITE_MERGE_ITEM_FAILED',
-        prerequisitePullRequestId: 'p-9',
-        pending: { prerequisitePullRequests: [ahead] },
-      },
-      { state: 'notReady', changedAt: at(0), reason: 'USER_REQUESTED', notReady: { allowBatching: true } },
-      { state: 'someNewState', changedAt: at(0), reason: 'NEW_REASON' },
-    ];
-    expect(v2Timeline(history)).toEqual([
-      {
-        timestamp: at(9),
-        state: 'failed',
-        reason: 'TEST_RUN_REQUIRED_STATUS_FAILED',
-        testRunId: 'r-2',
-        failureCausingStatuses: ['test (linux)'],
-      },
-      {
-        timestamp: at(8),
-        state: 'pending_failure',
-        reason: 'TEST_RUN_REQUIRED_STATUS_FAILED',
-        testRunId: 'r-2',
-        failureCausingStatuses: [],
-      },
-      { timestamp: at(5), state: 'testing', reason: 'TEST_RUN_STARTED', testRunId: 'r-2' },
-      { timestamp: at(4), state: 'pending', reason: 'PREREQUISITE_MERGE_ITEM_FAILED', prerequisitePrNumber: 9 },
-      { timestamp: at(0), state: 'not_ready', reason: 'USER_REQUESTED' },
-      { timestamp: at(0), state: 'some_new_state', reason: 'NEW_REASON' },
-    ]);
   });
 });
