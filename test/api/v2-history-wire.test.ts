@@ -64,7 +64,7 @@ describe('a Trunk-shaped v2 history as a v1 timeline', () => {
 });
 
 describe("a v2 testing result as v1's row", () => {
-  it('keeps the start (end less duration), the conclusion and the bisection role; interrupted reads as cancelled', () => {
+  it('keeps the start (end less duration), the conclusion, the bisection role; interrupted is cancelled', () => {
     const row = {
       pullRequestNumber: 12,
       endedAt: new Date(T0 + 10 * MIN).toISOString(),
