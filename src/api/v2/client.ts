@@ -21,6 +21,7 @@ import type { CallOptions, CallSpec, HttpClient, HttpResponse } from '../http.js
 import type { PullRequestPage, Queue, RepoRef, SubmittedPullRequest, TestingDetails } from '../schemas.js';
 import type { StreamBody } from '../transport.js';
 import type { MergeQueueService } from '../service.js';
+import * as history from './history.js';
 import type { IdStore } from './ids.js';
 import { estimateOf, estimateSchema, graphOf, graphSchema, orderOf, orderSchema } from './order.js';
 import { Pace, PR_READS_PER_SECOND } from './pace.js';
@@ -285,6 +286,11 @@ export class V2Client implements MergeQueueService {
     }
   }
 
+  /** The PR's id when kept (no request). */
+  keptPullRequestId(repositoryId: string, n: number): string | undefined {
+    return this.ids.get(`pr ${repositoryId} ${n}`);
+  }
+
   /** A PR's id (resolved when not kept); a number the service does not know is not found. */
   async pullRequestId(target: Target, n: number, what: string, call?: CallOptions): Promise<string> {
     const repositoryId = await this.repositoryId(target.repo, call);
@@ -458,22 +464,22 @@ export class V2Client implements MergeQueueService {
     return pr;
   }
 
-  // ---- history (to be done: timeline, several PRs, testing results, concluded PRs) ------------------
+  // ---- history (history.ts) ----------------------------------------------------------------------
 
   getSubmittedPullRequestWithTimeline(
     req: Omit<h.GetPullRequestWithTimelineRequest, 'includeTimeline'>,
-    _call?: CallOptions,
+    call?: CallOptions,
   ): Promise<h.PullRequestWithTimeline> {
-    return this.notYet(`get the timeline of ${prLabel(req.pr.number)}`);
+    return history.pullRequestWithTimeline(this, req, call);
   }
-  getSubmittedPullRequests(req: h.GetPullRequestsRequest, _call?: CallOptions): Promise<h.PullRequestsLookup> {
-    return this.notYet(`get pull requests of ${req.targetBranch}`);
+  getSubmittedPullRequests(req: h.GetPullRequestsRequest, call?: CallOptions): Promise<h.PullRequestsLookup> {
+    return history.pullRequests(this, req, call);
   }
-  listMergeQueueTestingResults(req: h.TestingResultsRequest, _call?: CallOptions): Promise<h.TestingResultsPage> {
-    return this.notYet(`list testing results of ${req.targetBranch}`);
+  listMergeQueueTestingResults(req: h.TestingResultsRequest, call?: CallOptions): Promise<h.TestingResultsPage> {
+    return history.testingResults(this, req, call);
   }
-  listConcludedPullRequests(req: h.ListConcludedPullRequestsRequest, _call?: CallOptions): Promise<PullRequestPage> {
-    return this.notYet(`list concluded pull requests of ${req.targetBranch}`);
+  listConcludedPullRequests(req: h.ListConcludedPullRequestsRequest, call?: CallOptions): Promise<PullRequestPage> {
+    return history.concludedPullRequests(this, req, call);
   }
 
   /** v2's upload head (ids for v1's coordinates) and how it says "every target". */
