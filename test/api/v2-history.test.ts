@@ -89,6 +89,11 @@ const timelineOf = (r: { timeline?: unknown }) =>
     omit(t, [...TIMELINE_ONLY_V1, ...NOT_FROM_EMULATOR(t)]),
   );
 const record = (r: Record<string, unknown>) => omit(r, ['timeline']);
+/** A lookup of several numbers is a list read: Trunk's v2 leaves `readiness.hasImpactedTargets` out of those. */
+const listRecord = (r: Record<string, unknown>) => {
+  const { hasImpactedTargets: _h, ...readiness } = (r.readiness ?? {}) as Record<string, unknown>;
+  return { ...record(r), readiness };
+};
 
 const fake = (number: number, extra: Record<string, unknown>) =>
   c.post('/_emulator/pullRequests', { repo, number, ...extra });
@@ -183,7 +188,7 @@ describe('getSubmittedPullRequests on v2', () => {
       const warm = await both((api) => api.getSubmittedPullRequests({ ...queue, prs, includeTimeline }));
       for (const r of [cold, warm]) {
         expect(r.v2.notFound).toEqual(r.v1.notFound);
-        expect(r.v2.pullRequests?.map(record)).toEqual(r.v1.pullRequests?.map(record));
+        expect(r.v2.pullRequests?.map(listRecord)).toEqual(r.v1.pullRequests?.map(listRecord));
         expect(r.v2.pullRequests?.map(timelineOf)).toEqual(r.v1.pullRequests?.map(timelineOf));
         expect(r.requests.v1).toHaveLength(1);
       }
