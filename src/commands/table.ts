@@ -54,6 +54,13 @@ export const COMMANDS: readonly CommandSpec[] = [
     load: async ({ ctx }) => (await import('./restart.js')).restartCommand(ctx),
   },
   {
+    name: 'priority',
+    aliases: [],
+    summary: "change a queued PR's priority or batching",
+    term: 'priority [options] <pr> [priority]',
+    load: async ({ ctx }) => (await import('./priority.js')).priorityCommand(ctx),
+  },
+  {
     name: 'status',
     aliases: [],
     summary: "show a PR's state and story in the merge queue",
