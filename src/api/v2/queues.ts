@@ -1,0 +1,214 @@
+// The queue side of the v2 wire: a queue (settings, order, entries), its state, settings and mode,
+// creating and deleting it, its PR list, metrics and verification runs, each answered as v1 does.
+import type * as z from 'zod/mini';
+import type {
+  CreateQueueRequest,
+  ListPullRequestsRequest,
+  QueueTargetRequest,
+  TestingDetailsRequest,
+  UpdateQueueRequest,
+} from '../client.js';
+import { checked, decode } from '../decode.js';
+import type { CallOptions, CallSpec, HttpResponse } from '../http.js';
+import * as s from '../schemas.js';
+import { PERMISSION } from './permissions.js';
+import {
+  ADMITTED_STATES,
+  entryRecord,
+  orderSchema,
+  queueRecord,
+  stateChangeSchema,
+  testingDetails,
+  updatePlan,
+  v2QueueSchema,
+  verificationRunSchema,
+  type V2Queue,
+} from './queue-wire.js';
+import { pullRequestList, snake, type V2PullRequest } from './wire.js';
+
+type Target = QueueTargetRequest;
+
+/** What the queue operations need of the v2 client (client.ts). */
+export interface V2Client {
+  readonly dryRun: boolean;
+  read<T>(
+    path: string,
+    query: Record<string, string>,
+    schema: z.ZodMiniType<T>,
+    what: string,
+    call?: CallOptions,
+  ): Promise<T>;
+  write(
+    method: CallSpec['method'],
+    path: string,
+    body: unknown,
+    what: string,
+    opts: { idempotent: boolean; permission: string; call?: CallOptions },
+  ): Promise<HttpResponse | undefined>;
+  onQueue<T>(target: Target, call: CallOptions | undefined, use: (id: string) => Promise<T>): Promise<T>;
+  repositoryId(repo: s.RepoRef, call?: CallOptions): Promise<string>;
+  keepQueueId(repositoryId: string, targetBranch: string, id: string): void;
+  forgetQueue(target: Target): Promise<void>;
+}
+const enc = encodeURIComponent;
+const queuePath = (id: string) => `v2/merge-queues/${enc(id)}`;
+const camel = (v: string) => v.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** Every page of a queue's PRs in these states, by number. */
+async function admittedPullRequests(c: V2Client, id: string, what: string, call?: CallOptions) {
+  const found = new Map<number, V2PullRequest>();
+  let cursor: string | undefined;
+  do {
+    const query: Record<string, string> = { state: ADMITTED_STATES, limit: '100' };
+    if (cursor) query.cursor = cursor;
+    const page = await c.read(`${queuePath(id)}/pull-requests`, query, pullRequestList, what, call);
+    for (const pr of page.data) found.set(pr.number, pr);
+    cursor = page.hasMore && page.nextCursor ? page.nextCursor : undefined;
+  } while (cursor);
+  return found;
+}
+
+/** The queue, its order and its admitted PRs, read at once. */
+export function getQueue(c: V2Client, req: Target, call?: CallOptions): Promise<s.Queue> {
+  const what = `get the queue for ${req.targetBranch}`;
+  checked(s.queueTargetRequest, req, what);
+  return c.onQueue(req, call, async (id) => {
+    const [q, order, live] = await Promise.all([
+      c.read(queuePath(id), {}, v2QueueSchema, what, call),
+      c.read(`${queuePath(id)}/order`, {}, orderSchema, what, call),
+      admittedPullRequests(c, id, what, call),
+    ]);
+    return queueRecord(q, order, live);
+  });
+}
+
+export async function getQueueState(c: V2Client, req: Target, call?: CallOptions): Promise<string | undefined> {
+  const what = `get the queue for ${req.targetBranch}`;
+  const q = await c.onQueue(req, call, (id) => c.read(queuePath(id), {}, v2QueueSchema, what, call));
+  return q.state ? snake(q.state) : undefined;
+}
+
+/**
+ * State (pause/resume/drain), mode (switch-modes), then settings (PATCH /config, whose answer is
+ * the queue); without settings the queue is read alongside, and the last state change says state and mode.
+ */
+export async function updateQueue(c: V2Client, req: UpdateQueueRequest, call?: CallOptions) {
+  const what = `update the queue for ${req.targetBranch}`;
+  const plan = updatePlan(checked(s.updateQueueRequest, req, what));
+  const opts = { idempotent: true, permission: PERMISSION.settings, call };
+  const patching = Object.keys(plan.patch).length > 0;
+  return c.onQueue(req, call, async (id): Promise<s.Queue | undefined> => {
+    const changes = async () => {
+      let last: { state?: string | null; mode?: string | null } | undefined;
+      if (plan.action) {
+        const res = await c.write('POST', `${queuePath(id)}/${plan.action}`, undefined, what, opts);
+        if (res) last = decode(stateChangeSchema, res.body, what);
+      }
+      if (plan.mode) {
+        const res = await c.write('POST', `${queuePath(id)}/switch-modes`, { mode: plan.mode }, what, opts);
+        if (res) last = decode(stateChangeSchema, res.body, what);
+      }
+      return last;
+    };
+    if (c.dryRun) {
+      await changes();
+      if (patching) await c.write('PATCH', `${queuePath(id)}/config`, plan.patch, what, opts);
+      return undefined;
+    }
+    let q: V2Queue;
+    if (patching) {
+      await changes();
+      const res = await c.write('PATCH', `${queuePath(id)}/config`, plan.patch, what, opts);
+      q = decode(v2QueueSchema, res?.body ?? '', what);
+    } else {
+      // A state or mode change leaves the settings as they are: read them meanwhile.
+      const [last, read] = await Promise.all([changes(), c.read(queuePath(id), {}, v2QueueSchema, what, call)]);
+      q = { ...read, ...(last?.state ? { state: last.state } : {}), ...(last?.mode ? { mode: last.mode } : {}) };
+    }
+    return queueRecord(q, undefined);
+  });
+}
+
+/** Creates the queue and keeps its id. */
+export async function createQueue(c: V2Client, req: CreateQueueRequest, call?: CallOptions): Promise<void> {
+  const what = `create the queue for ${req.targetBranch}`;
+  checked(s.createQueueRequest, req, what);
+  const repositoryId = await c.repositoryId(req.repo, call);
+  const body: Record<string, unknown> = { repositoryId, targetBranch: req.targetBranch };
+  if (req.mode) body.mode = req.mode === 'single' ? 'queue' : req.mode === 'parallel' ? 'graph' : req.mode;
+  if (req.concurrency !== undefined) body.concurrency = req.concurrency;
+  const res = await c.write('POST', 'v2/merge-queues', body, what, {
+    idempotent: false,
+    permission: PERMISSION.settings,
+    call,
+  });
+  if (!res) return;
+  const made = v2QueueSchema.safeParse(safeJson(res.body));
+  if (made.success) c.keepQueueId(repositoryId, req.targetBranch, made.data.id);
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Deletes the queue (v2 refuses one with active entries) and forgets its id. */
+export async function deleteQueue(c: V2Client, req: Target, call?: CallOptions): Promise<void> {
+  const what = `delete the queue for ${req.targetBranch}`;
+  checked(s.queueTargetRequest, req, what);
+  await c.onQueue(req, call, (id) =>
+    c.write('DELETE', queuePath(id), undefined, what, { idempotent: false, permission: PERMISSION.settings, call }),
+  );
+  if (!c.dryRun) await c.forgetQueue(req);
+}
+
+/** One page of the queue's PRs (v2 lists newest first; v1 in submission order). */
+export async function listPullRequests(
+  c: V2Client,
+  req: ListPullRequestsRequest,
+  call?: CallOptions,
+): Promise<s.PullRequestPage> {
+  const what = `list pull requests of ${req.targetBranch}`;
+  checked(s.listPullRequestsRequest, req, what);
+  const query: Record<string, string> = {};
+  if (req.state) query.state = camel(req.state);
+  if (req.since) query.concludedAfter = req.since;
+  if (req.cursor) query.cursor = req.cursor;
+  if (req.take !== undefined) query.limit = String(req.take);
+  const page = await c.onQueue(req, call, (id) =>
+    c.read(`${queuePath(id)}/pull-requests`, query, pullRequestList, what, call),
+  );
+  return s.pullRequestPageSchema.parse({
+    pullRequests: page.data.map((pr) => entryRecord(pr)),
+    ...(page.hasMore && page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+  });
+}
+
+/** v1's `repo` (owner/name) and `repoHost` become the repository's id; neither: every queue. */
+export async function getMergeQueueMetrics(
+  c: V2Client & { http: { call(spec: CallSpec, call?: CallOptions): Promise<HttpResponse> } },
+  req: { repo?: string; repoHost?: string },
+  call?: CallOptions,
+): Promise<{ contentType: string; body: string }> {
+  const what = 'get metrics';
+  const query: Record<string, string> = {};
+  if (req.repo !== undefined) {
+    const [owner = '', name = ''] = req.repo.split('/');
+    query.repositoryId = await c.repositoryId({ host: req.repoHost ?? 'github.com', owner, name }, call);
+  }
+  const spec: CallSpec = { endpoint: 'v2/merge-queues/metrics', method: 'GET', query, idempotent: true, what };
+  const res = await c.http.call(spec, call);
+  return { contentType: res.contentType, body: res.body };
+}
+
+/** A verification run (v2 refuses v1's `-bisection` suffix: the run's id is the uuid before it). */
+export async function getTestingDetails(c: V2Client, req: TestingDetailsRequest, call?: CallOptions) {
+  const what = `get testing details of ${req.testRunId}`;
+  checked(s.testingDetailsRequest, req, what);
+  const id = req.testRunId.replace(/-bisection$/, '');
+  const run = await c.read(`v2/merge-queue-verification-runs/${enc(id)}`, {}, verificationRunSchema, what, call);
+  return testingDetails(run);
+}
