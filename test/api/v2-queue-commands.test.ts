@@ -143,3 +143,15 @@ it('queue watch: the first read, then Ctrl-C', async () => {
   expect(one.out.split('\n').length).toBeGreaterThan(5);
   expect(await watch(env.v2)).toEqual(one);
 });
+
+it('a dry run for a branch without a queue describes its requests, as v1 does', async () => {
+  for (const args of [
+    ['queue', 'pause', '--dry-run', '-B', 'nope'],
+    ['queue', 'update', '--concurrency', '3', '--dry-run', '-B', 'nope'],
+    ['queue', 'delete', '--dry-run', '-B', 'nope'],
+  ]) {
+    const { one, two } = await both(args);
+    expect([one.exitCode, two.exitCode]).toEqual([0, 0]);
+    expect(two.stdout).toContain(`${c.origin}/v2/merge-queues/QUEUE_ID`);
+  }
+});

@@ -8,6 +8,7 @@ import type {
   TestingDetailsRequest,
   UpdateQueueRequest,
 } from '../client.js';
+import { ExitCode, MqError } from '../../errors.js';
 import { checked, decode } from '../decode.js';
 import type { CallOptions, CallSpec, HttpResponse } from '../http.js';
 import * as s from '../schemas.js';
@@ -54,6 +55,24 @@ const enc = encodeURIComponent;
 const queuePath = (id: string) => `v2/merge-queues/${enc(id)}`;
 const camel = (v: string) => v.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
+/** Stands for the id of a queue not found, in a dry run's requests (v1 describes its request regardless). */
+export const UNKNOWN_QUEUE_ID = 'QUEUE_ID';
+
+/** `use` with the queue's id; in a dry run a queue not found is described with a stand-in id. */
+async function onQueueToChange<T>(
+  c: V2Client,
+  req: Target,
+  call: CallOptions | undefined,
+  use: (id: string) => Promise<T>,
+) {
+  try {
+    return await c.onQueue(req, call, use);
+  } catch (err) {
+    if (!c.dryRun || !(err instanceof MqError) || err.exitCode !== ExitCode.notFound) throw err;
+    return use(UNKNOWN_QUEUE_ID);
+  }
+}
+
 /** Every page of a queue's PRs in these states, by number. */
 async function admittedPullRequests(c: V2Client, id: string, what: string, call?: CallOptions) {
   const found = new Map<number, V2PullRequest>();
@@ -97,7 +116,7 @@ export async function updateQueue(c: V2Client, req: UpdateQueueRequest, call?: C
   const plan = updatePlan(checked(s.updateQueueRequest, req, what));
   const opts = { idempotent: true, permission: PERMISSION.settings, call };
   const patching = Object.keys(plan.patch).length > 0;
-  return c.onQueue(req, call, async (id): Promise<s.Queue | undefined> => {
+  return onQueueToChange(c, req, call, async (id): Promise<s.Queue | undefined> => {
     const changes = async () => {
       let last: { state?: string | null; mode?: string | null } | undefined;
       if (plan.action) {
@@ -159,7 +178,7 @@ function safeJson(text: string): unknown {
 export async function deleteQueue(c: V2Client, req: Target, call?: CallOptions): Promise<void> {
   const what = `delete the queue for ${req.targetBranch}`;
   checked(s.queueTargetRequest, req, what);
-  await c.onQueue(req, call, (id) =>
+  await onQueueToChange(c, req, call, (id) =>
     c.write('DELETE', queuePath(id), undefined, what, { idempotent: false, permission: PERMISSION.settings, call }),
   );
   if (!c.dryRun) await c.forgetQueue(req);
