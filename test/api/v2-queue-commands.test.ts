@@ -155,3 +155,14 @@ it('a dry run for a branch without a queue describes its requests, as v1 does', 
     expect(two.stdout).toContain(`${c.origin}/v2/merge-queues/QUEUE_ID`);
   }
 });
+
+it('requests per command with the ids known: show 1 -> 3 reads at once, pause 2 -> 3 (two at once)', async () => {
+  const sent = (stderr: string) => stderr.split('\n').filter((l) => /^> [A-Z]+ http/.test(l.replace(/^.*?> /, '> ')));
+  await runMq(['queue', 'show', '--settings'], { env: env.v2 });
+  const count = async (args: string[]) => {
+    const { one, two } = await both([...args, '--debug'], () => c.post('updateQueue', { ...queue, state: 'running' }));
+    return [sent(one.stderr).length, sent(two.stderr).length];
+  };
+  expect(await count(['queue', 'show', '--settings'])).toEqual([1, 3]);
+  expect(await count(['queue', 'pause'])).toEqual([2, 3]);
+});
