@@ -3,7 +3,7 @@
 // cut into v2's requests: a config merge patch, a state action, a mode switch.
 import * as z from 'zod/mini';
 import type { UpdateQueueRequest } from '../client.js';
-import * as s from '../schemas.js';
+import type * as s from '../schemas.js';
 import { prRecord, snake, type V2PullRequest } from './wire.js';
 
 const str = z.nullish(z.string());
@@ -120,8 +120,8 @@ export function orderNumbers(o: V2Order): number[] {
   ];
 }
 
-/** The queue record v1's getQueue gives: settings plus the entries in order (a PR not admitted is left out, as in v1). */
-export function queueRecord(q: V2Queue, order: V2Order | undefined, live?: Map<number, V2PullRequest>): s.Queue {
+/** v1's getQueue answer (to decode as v1's): settings, then the entries in order (a PR not admitted is left out, as in v1). */
+export function queueRecord(q: V2Queue, order?: V2Order, live?: Map<number, V2PullRequest>): Record<string, unknown> {
   const raw: Record<string, unknown> = queueSettings(q);
   if (order && live) {
     const seen = new Set<number>();
@@ -133,7 +133,7 @@ export function queueRecord(q: V2Queue, order: V2Order | undefined, live?: Map<n
     }
     raw.enqueuedPullRequests = entries;
   }
-  return s.queueSchema.parse(raw);
+  return raw;
 }
 
 /** Entry states a queue's order holds (not-ready PRs hold no position). */
@@ -194,8 +194,8 @@ const targetList = (t: z.infer<typeof targetSet>) =>
   t == null ? undefined : t.impactsAllTargets ? ['ALL'] : [...(t.impactedTargets ?? [])];
 const upper = (v: string | null | undefined) => (v == null ? undefined : snake(v).toUpperCase());
 
-/** A verification run as v1's testing details: `checks` split back into check runs and statuses. */
-export function testingDetails(r: V2Run): s.TestingDetails {
+/** A verification run as v1's testing details answer: `checks` split back into check runs and statuses. */
+export function testingDetails(r: V2Run): Record<string, unknown> {
   const checks = r.checks ?? [];
   const runs = checks
     .filter((c) => c.kind !== 'statusCheck')
@@ -207,7 +207,7 @@ export function testingDetails(r: V2Run): s.TestingDetails {
     }));
   const all = targetList(r.impactedTargets?.all);
   const tested = targetList(r.impactedTargets?.testedPullRequestsOnly);
-  const raw = {
+  return {
     requiredStatuses: r.requiredStatuses ?? [],
     // v1 says trunk_config where v2 gives no source.
     requiredStatusesSource: r.requiredStatusesSource ? snake(r.requiredStatusesSource) : 'trunk_config',
@@ -224,5 +224,4 @@ export function testingDetails(r: V2Run): s.TestingDetails {
     ...(tested ? { impactedTargetsForTestedPrs: tested } : {}),
     dependentPrs: (r.dependentPullRequests ?? []).flatMap((p) => (typeof p.number === 'number' ? [p.number] : [])),
   };
-  return s.testingDetailsSchema.parse(raw);
 }

@@ -53,6 +53,8 @@ export interface V2Client {
 }
 const enc = encodeURIComponent;
 const queuePath = (id: string) => `v2/merge-queues/${enc(id)}`;
+/** A mapped answer decoded as v1's would be (a bad value is the service's fault, exit 1). */
+const as = <T>(schema: z.ZodMiniType<T>, raw: unknown, what: string): T => decode(schema, JSON.stringify(raw), what);
 const camel = (v: string) => v.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /** Stands for the id of a queue not found, in a dry run's requests (v1 describes its request regardless). */
@@ -73,17 +75,24 @@ async function onQueueToChange<T>(
   }
 }
 
+/** Pages of a queue's PRs read at most (100 each: v2's `/order` lists at most 10,000). */
+const MAX_PAGES = 100;
+
 /** Every page of a queue's PRs in these states, by number. */
 async function admittedPullRequests(c: V2Client, id: string, what: string, call?: CallOptions) {
   const found = new Map<number, V2PullRequest>();
+  const seen = new Set<string>();
   let cursor: string | undefined;
-  do {
+  // Bounded: an empty page, a cursor seen before or MAX_PAGES end it.
+  for (let n = 0; n < MAX_PAGES; n++) {
     const query: Record<string, string> = { state: ADMITTED_STATES, limit: '100' };
     if (cursor) query.cursor = cursor;
     const page = await c.read(`${queuePath(id)}/pull-requests`, query, pullRequestList, what, call);
     for (const pr of page.data) found.set(pr.number, pr);
     cursor = page.hasMore && page.nextCursor ? page.nextCursor : undefined;
-  } while (cursor);
+    if (!cursor || page.data.length === 0 || seen.has(cursor)) break;
+    seen.add(cursor);
+  }
   return found;
 }
 
@@ -97,7 +106,7 @@ export function getQueue(c: V2Client, req: Target, call?: CallOptions): Promise<
       c.read(`${queuePath(id)}/order`, {}, orderSchema, what, call),
       admittedPullRequests(c, id, what, call),
     ]);
-    return queueRecord(q, order, live);
+    return as(s.queueSchema, queueRecord(q, order, live), what);
   });
 }
 
@@ -144,7 +153,7 @@ export async function updateQueue(c: V2Client, req: UpdateQueueRequest, call?: C
       const [last, read] = await Promise.all([changes(), c.read(queuePath(id), {}, v2QueueSchema, what, call)]);
       q = { ...read, ...(last?.state ? { state: last.state } : {}), ...(last?.mode ? { mode: last.mode } : {}) };
     }
-    return queueRecord(q, undefined);
+    return as(s.queueSchema, queueRecord(q), what);
   });
 }
 
@@ -200,10 +209,14 @@ export async function listPullRequests(
   const page = await c.onQueue(req, call, (id) =>
     c.read(`${queuePath(id)}/pull-requests`, query, pullRequestList, what, call),
   );
-  return s.pullRequestPageSchema.parse({
-    pullRequests: page.data.map((pr) => entryRecord(pr)),
-    ...(page.hasMore && page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-  });
+  return as(
+    s.pullRequestPageSchema,
+    {
+      pullRequests: page.data.map((pr) => entryRecord(pr)),
+      ...(page.hasMore && page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    },
+    what,
+  );
 }
 
 /** v1's `repo` (owner/name) and `repoHost` become the repository's id; neither: every queue. */
@@ -229,5 +242,5 @@ export async function getTestingDetails(c: V2Client, req: TestingDetailsRequest,
   checked(s.testingDetailsRequest, req, what);
   const id = req.testRunId.replace(/-bisection$/, '');
   const run = await c.read(`v2/merge-queue-verification-runs/${enc(id)}`, {}, verificationRunSchema, what, call);
-  return testingDetails(run);
+  return as(s.testingDetailsSchema, testingDetails(run), what);
 }
