@@ -167,6 +167,18 @@ describe('updateQueue', () => {
     }
   });
 
+  it('a mode switch with settings while PRs are tested: the settings go first (v2 refuses them during a switch)', async () => {
+    await busyQueue();
+    await v2.getQueueState(queue);
+    const r = await counted(() => v2.updateQueue({ ...queue, mode: 'parallel', concurrency: 3 }));
+    expect(r.value).toMatchObject({ state: 'switching_modes', concurrency: 3 });
+    expect(r.v2.map((l) => l.replace(/merge-queues\/\w+/, 'merge-queues/ID'))).toEqual([
+      'PATCH /v2/merge-queues/ID/config',
+      'POST /v2/merge-queues/ID/switch-modes',
+    ]);
+    expect(await v1.getQueue(queue)).toMatchObject({ state: 'switching_modes', concurrency: 3 });
+  });
+
   it('a dry run describes each request and sends none', async () => {
     const described: string[] = [];
     const dry = new V2Client(http('v2'), memoryIdStore(), { dryRun: (d) => described.push(`${d.method} ${d.url}`) });
@@ -177,9 +189,9 @@ describe('updateQueue', () => {
     expect(
       described.map((d) => d.replace(/merge-queues\/\w+/, 'merge-queues/ID').replace(/^(\w+) \S+\/v2/, '$1 /v2')),
     ).toEqual([
+      'PATCH /v2/merge-queues/ID/config',
       'POST /v2/merge-queues/ID/pause',
       'POST /v2/merge-queues/ID/switch-modes',
-      'PATCH /v2/merge-queues/ID/config',
     ]);
     expect(await v2.getQueueState(release)).toBe('running');
   });

@@ -23,7 +23,6 @@ import {
   updatePlan,
   v2QueueSchema,
   verificationRunSchema,
-  type V2Queue,
 } from './queue-wire.js';
 import { pullRequestList, snake, type V2PullRequest } from './wire.js';
 
@@ -117,8 +116,9 @@ export async function getQueueState(c: V2Client, req: Target, call?: CallOptions
 }
 
 /**
- * State (pause/resume/drain), mode (switch-modes), then settings (PATCH /config, whose answer is
- * the queue); without settings the queue is read alongside, and the last state change says state and mode.
+ * Settings first (PATCH /config answers the queue; v2 refuses it while a mode switch is under way),
+ * then the state (pause/resume/drain), then the mode (switch-modes), whose answers say state and
+ * mode. Without settings the queue is read alongside the change.
  */
 export async function updateQueue(c: V2Client, req: UpdateQueueRequest, call?: CallOptions) {
   const what = `update the queue for ${req.targetBranch}`;
@@ -126,6 +126,11 @@ export async function updateQueue(c: V2Client, req: UpdateQueueRequest, call?: C
   const opts = { idempotent: true, permission: PERMISSION.settings, call };
   const patching = Object.keys(plan.patch).length > 0;
   return onQueueToChange(c, req, call, async (id): Promise<s.Queue | undefined> => {
+    const patch = async () => {
+      const res = await c.write('PATCH', `${queuePath(id)}/config`, plan.patch, what, opts);
+      return res && decode(v2QueueSchema, res.body, what);
+    };
+    let q = patching ? await patch() : undefined;
     const changes = async () => {
       let last: { state?: string | null; mode?: string | null } | undefined;
       if (plan.action) {
@@ -140,19 +145,11 @@ export async function updateQueue(c: V2Client, req: UpdateQueueRequest, call?: C
     };
     if (c.dryRun) {
       await changes();
-      if (patching) await c.write('PATCH', `${queuePath(id)}/config`, plan.patch, what, opts);
       return undefined;
     }
-    let q: V2Queue;
-    if (patching) {
-      await changes();
-      const res = await c.write('PATCH', `${queuePath(id)}/config`, plan.patch, what, opts);
-      q = decode(v2QueueSchema, res?.body ?? '', what);
-    } else {
-      // A state or mode change leaves the settings as they are: read them meanwhile.
-      const [last, read] = await Promise.all([changes(), c.read(queuePath(id), {}, v2QueueSchema, what, call)]);
-      q = { ...read, ...(last?.state ? { state: last.state } : {}), ...(last?.mode ? { mode: last.mode } : {}) };
-    }
+    // A state or mode change leaves the settings as they are: without a patch, read them meanwhile.
+    const [last, read] = await Promise.all([changes(), q ?? c.read(queuePath(id), {}, v2QueueSchema, what, call)]);
+    q = { ...read, ...(last?.state ? { state: last.state } : {}), ...(last?.mode ? { mode: last.mode } : {}) };
     return as(s.queueSchema, queueRecord(q), what);
   });
 }
