@@ -80,3 +80,21 @@ it('a PR list that never ends is read until a cursor repeats', async () => {
   expect(q.enqueuedPullRequests?.map((e) => e.prNumber)).toEqual([1]);
   expect(fake.requests.filter((r) => r.path === '/v2/merge-queues/Q1/pull-requests')).toHaveLength(2);
 });
+
+it('a dry run of create for a repository the service does not know describes its request', async () => {
+  fake.on('GET /v2/repositories', { status: 200, body: { data: [], hasMore: false } });
+  const described: string[] = [];
+  const http = new HttpClient({
+    baseUrl: fake.url.replace(/\/v1$/, ''),
+    api: 'v2',
+    token: 'trunk_v2_k',
+    userAgent: 't',
+    timeoutMs: 5000,
+  });
+  const dry = new V2Client(http, memoryIdStore(), { dryRun: (d) => described.push(`${d.method} ${d.body}`) });
+  await dry.createQueue({ ...target, targetBranch: 'new' });
+  expect(described).toEqual(['POST {"repositoryId":"REPOSITORY_ID","targetBranch":"new"}']);
+  const real = new V2Client(http, memoryIdStore());
+  const err = await real.createQueue({ ...target, targetBranch: 'new' }).catch((e) => e);
+  expect(err.exitCode).toBe(ExitCode.notFound);
+});

@@ -158,7 +158,11 @@ export async function updateQueue(c: V2Client, req: UpdateQueueRequest, call?: C
 export async function createQueue(c: V2Client, req: CreateQueueRequest, call?: CallOptions): Promise<void> {
   const what = `create the queue for ${req.targetBranch}`;
   checked(s.createQueueRequest, req, what);
-  const repositoryId = await c.repositoryId(req.repo, call);
+  const repositoryId = await c.repositoryId(req.repo, call).catch((err: unknown) => {
+    // A dry run describes its request even for a repository the service does not know (as v1).
+    if (c.dryRun && err instanceof MqError && err.exitCode === ExitCode.notFound) return 'REPOSITORY_ID';
+    throw err;
+  });
   const body: Record<string, unknown> = { repositoryId, targetBranch: req.targetBranch };
   if (req.mode) body.mode = req.mode === 'single' ? 'queue' : req.mode === 'parallel' ? 'graph' : req.mode;
   if (req.concurrency !== undefined) body.concurrency = req.concurrency;
