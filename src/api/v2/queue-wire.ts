@@ -31,8 +31,8 @@ export type V2Order = z.infer<typeof orderSchema>;
 
 /** v2 `mode` -> mq's; an unknown word is carried as sent. */
 export const v1Mode = (m: string) => (m === 'queue' ? 'single' : m === 'graph' ? 'parallel' : snake(m));
-const v2Mode = (m: string) => (m === 'single' ? 'queue' : m === 'parallel' ? 'graph' : m);
-const camel = (v: string) => v.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+export const v2Mode = (m: string) => (m === 'single' ? 'queue' : m === 'parallel' ? 'graph' : m);
+export const camel = (v: string) => v.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /** mq's setting field -> v2's config field, where the name changed (the rest keep theirs). */
 const RENAMED: Record<string, string> = {

@@ -15,12 +15,14 @@ import * as s from '../schemas.js';
 import { PERMISSION } from './permissions.js';
 import {
   ADMITTED_STATES,
+  camel,
   entryRecord,
   orderSchema,
   queueRecord,
   stateChangeSchema,
   testingDetails,
   updatePlan,
+  v2Mode,
   v2QueueSchema,
   verificationRunSchema,
 } from './queue-wire.js';
@@ -54,7 +56,6 @@ const enc = encodeURIComponent;
 const queuePath = (id: string) => `v2/merge-queues/${enc(id)}`;
 /** A mapped answer decoded as v1's would be (a bad value is the service's fault, exit 1). */
 const as = <T>(schema: z.ZodMiniType<T>, raw: unknown, what: string): T => decode(schema, JSON.stringify(raw), what);
-const camel = (v: string) => v.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /** Stands for the id of a queue not found, in a dry run's requests (v1 describes its request regardless). */
 export const UNKNOWN_QUEUE_ID = 'QUEUE_ID';
@@ -111,6 +112,7 @@ export function getQueue(c: V2Client, req: Target, call?: CallOptions): Promise<
 
 export async function getQueueState(c: V2Client, req: Target, call?: CallOptions): Promise<string | undefined> {
   const what = `get the queue for ${req.targetBranch}`;
+  checked(s.queueTargetRequest, req, what);
   const q = await c.onQueue(req, call, (id) => c.read(queuePath(id), {}, v2QueueSchema, what, call));
   return q.state ? snake(q.state) : undefined;
 }
@@ -164,7 +166,7 @@ export async function createQueue(c: V2Client, req: CreateQueueRequest, call?: C
     throw err;
   });
   const body: Record<string, unknown> = { repositoryId, targetBranch: req.targetBranch };
-  if (req.mode) body.mode = req.mode === 'single' ? 'queue' : req.mode === 'parallel' ? 'graph' : req.mode;
+  if (req.mode) body.mode = v2Mode(req.mode);
   if (req.concurrency !== undefined) body.concurrency = req.concurrency;
   const res = await c.write('POST', 'v2/merge-queues', body, what, {
     idempotent: false,
