@@ -87,6 +87,20 @@ describe('getQueue', () => {
     expect(cold.v2.length).toBe(warm.v2.length + 2);
   });
 
+  it('a kept queue id the service no longer knows is resolved again, once', async () => {
+    const ids = memoryIdStore();
+    const client = new V2Client(http('v2'), ids);
+    await client.getQueueState(queue);
+    const key = [...ids.entries.keys()].find((k) => k.startsWith('queue ')) ?? '';
+    const id = ids.get(key);
+    ids.set(key, 'stale000');
+    const r = await counted(() => client.getQueue(queue));
+    expect(without(r.value, V2_ONLY)).toEqual(await v1.getQueue(queue));
+    expect(ids.get(key)).toBe(id);
+    // Three reads answered 404, the lookup, then the three again.
+    expect(r.v2.length).toBe(7);
+  });
+
   it('an unknown branch is not found (exit 3) on both', async () => {
     const other = { ...queue, targetBranch: 'nope' };
     const [a, b] = await Promise.all([v1.getQueue(other).catch((e) => e), v2.getQueue(other).catch((e) => e)]);
