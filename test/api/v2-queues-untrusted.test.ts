@@ -1,8 +1,12 @@
-/** The queue side of the v2 wire against a recording fake: odd answers are carried or refused, never a crash or a loop. */
+/**
+ * The queue side of the v2 wire against a recording fake and on made-up answers: odd answers are
+ * carried or refused, never a crash or a loop; the mapping of what the emulator does not send.
+ */
 import { expect, it } from 'vitest';
 import { HttpClient } from '../../src/api/http.js';
 import { V2Client } from '../../src/api/v2/client.js';
 import { memoryIdStore } from '../../src/api/v2/ids.js';
+import { testingDetails } from '../../src/api/v2/queue-wire.js';
 import { ExitCode, MqError } from '../../src/errors.js';
 import { useFakeServer } from '../helpers/fake-server.js';
 
@@ -97,4 +101,55 @@ it('a dry run of create for a repository the service does not know describes its
   const real = new V2Client(http, memoryIdStore());
   const err = await real.createQueue({ ...target, targetBranch: 'new' }).catch((e) => e);
   expect(err.exitCode).toBe(ExitCode.notFound);
+});
+
+it('checks go back to check runs and commit statuses, target sets to lists', () => {
+  const d = testingDetails({
+    status: 'failed',
+    requiredStatusesSource: 'repoProviderBranchProtection',
+    checks: [
+      {
+        kind: 'checkRun',
+        name: 'build',
+        url: 'u1',
+        status: 'completed',
+        conclusion: 'failure',
+        providerStatus: 'COMPLETED',
+        providerConclusion: 'FAILURE',
+      },
+      { kind: 'checkRun', name: 'lint', url: null, status: 'inProgress', conclusion: 'neutral' },
+      {
+        kind: 'statusCheck',
+        name: 'ci/legacy',
+        url: 'u2',
+        status: 'completed',
+        conclusion: 'failure',
+        providerConclusion: 'ERROR',
+      },
+    ],
+    testedPullRequests: [{ number: 4, url: 'https://github.com/acme/app/pull/4', title: 'four' }],
+    dependentPullRequests: [{ number: 2 }, { number: 3 }],
+    impactedTargets: {
+      all: { impactsAllTargets: true, impactedTargets: [] },
+      testedPullRequestsOnly: { impactsAllTargets: false, impactedTargets: ['//a'] },
+    },
+  });
+  expect(d).toMatchObject({
+    status: 'failed',
+    requiredStatusesSource: 'repo_provider_branch_protection',
+    checkSuites: [
+      {
+        checkRuns: [
+          { name: 'build', url: 'u1', status: 'COMPLETED', conclusion: 'FAILURE' },
+          { name: 'lint', url: null, status: 'IN_PROGRESS' },
+        ],
+      },
+    ],
+    statusChecks: [{ context: 'ci/legacy', url: 'u2', state: 'ERROR' }],
+    testedPullRequests: [{ prNumber: 4, prUrl: 'https://github.com/acme/app/pull/4', title: 'four' }],
+    impactedTargets: ['ALL'],
+    impactedTargetsForTestedPrs: ['//a'],
+    dependentPrs: [2, 3],
+  });
+  expect(testingDetails({}).requiredStatusesSource).toBe('trunk_config');
 });

@@ -9,7 +9,6 @@ import { HttpClient } from '../../src/api/http.js';
 import type { Queue } from '../../src/api/schemas.js';
 import { V2Client } from '../../src/api/v2/client.js';
 import { memoryIdStore } from '../../src/api/v2/ids.js';
-import { testingDetails } from '../../src/api/v2/queue-wire.js';
 import { QUEUE_SETTINGS } from '../../src/domain/queue-settings.js';
 import { ApiError } from '../../src/errors.js';
 import { type Client, queue } from '../emulator/http-helpers.js';
@@ -311,56 +310,5 @@ describe('getMergeQueueTestingDetails', () => {
     }
     const suffixed = await v2.getMergeQueueTestingDetails({ ...queue, testRunId: `${runs[0]?.id}-bisection` });
     expect(suffixed.testBranch).toContain(runs[0]?.id);
-  });
-
-  it('checks go back to check runs and commit statuses, target sets to lists', () => {
-    const d = testingDetails({
-      status: 'failed',
-      requiredStatusesSource: 'repoProviderBranchProtection',
-      checks: [
-        {
-          kind: 'checkRun',
-          name: 'build',
-          url: 'u1',
-          status: 'completed',
-          conclusion: 'failure',
-          providerStatus: 'COMPLETED',
-          providerConclusion: 'FAILURE',
-        },
-        { kind: 'checkRun', name: 'lint', url: null, status: 'inProgress', conclusion: 'neutral' },
-        {
-          kind: 'statusCheck',
-          name: 'ci/legacy',
-          url: 'u2',
-          status: 'completed',
-          conclusion: 'failure',
-          providerConclusion: 'ERROR',
-        },
-      ],
-      testedPullRequests: [{ number: 4, url: 'https://github.com/acme/app/pull/4', title: 'four' }],
-      dependentPullRequests: [{ number: 2 }, { number: 3 }],
-      impactedTargets: {
-        all: { impactsAllTargets: true, impactedTargets: [] },
-        testedPullRequestsOnly: { impactsAllTargets: false, impactedTargets: ['//a'] },
-      },
-    });
-    expect(d).toMatchObject({
-      status: 'failed',
-      requiredStatusesSource: 'repo_provider_branch_protection',
-      checkSuites: [
-        {
-          checkRuns: [
-            { name: 'build', url: 'u1', status: 'COMPLETED', conclusion: 'FAILURE' },
-            { name: 'lint', url: null, status: 'IN_PROGRESS' },
-          ],
-        },
-      ],
-      statusChecks: [{ context: 'ci/legacy', url: 'u2', state: 'ERROR' }],
-      testedPullRequests: [{ prNumber: 4, prUrl: 'https://github.com/acme/app/pull/4', title: 'four' }],
-      impactedTargets: ['ALL'],
-      impactedTargetsForTestedPrs: ['//a'],
-      dependentPrs: [2, 3],
-    });
-    expect(testingDetails({}).requiredStatusesSource).toBe('trunk_config');
   });
 });
