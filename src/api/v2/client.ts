@@ -25,6 +25,8 @@ import * as history from './history.js';
 import type { IdStore } from './ids.js';
 import { estimateOf, estimateSchema, graphOf, graphSchema, orderOf, orderSchema } from './order.js';
 import { Pace, PR_READS_PER_SECOND } from './pace.js';
+import { PERMISSION } from './permissions.js';
+import * as queues from './queues.js';
 import { idList, prRecord, pullRequestList, pullRequestSchema, type V2PullRequest } from './wire.js';
 
 type Method = CallSpec['method'];
@@ -33,13 +35,7 @@ interface Target {
   targetBranch: string;
 }
 
-/** Key permissions as Trunk names them (Settings → Developer → API Keys). */
-export const PERMISSION = {
-  merge: 'Merge and cancel PRs',
-  priority: 'Set priority on PRs',
-  skipBatching: 'Skip batching',
-  settings: 'Update Merge Queue settings',
-} as const;
+export { PERMISSION };
 
 const enc = encodeURIComponent;
 const repoKey = (r: RepoRef) => `repo ${r.host}/${r.owner}/${r.name}`;
@@ -195,6 +191,10 @@ export class V2Client implements MergeQueueService {
     const repositoryId = await this.repositoryId(target.repo, call);
     const key = `queue ${repositoryId} ${target.targetBranch}`;
     return this.withId(key, 'MERGE_QUEUE_NOT_FOUND', () => this.queueId(target, call), use);
+  }
+
+  keepQueueId(repositoryId: string, targetBranch: string, id: string): void {
+    this.ids.set(`queue ${repositoryId} ${targetBranch}`, id);
   }
 
   /** Forgets a queue's id (it was deleted, or the service no longer knows it). */
@@ -515,33 +515,33 @@ export class V2Client implements MergeQueueService {
     await this.http.call(spec, call);
   }
 
-  // ---- queues (to be done) ----------------------------------------------------------------------
+  // ---- queues (queues.ts) -----------------------------------------------------------------------
 
-  getMergeQueueTestingDetails(req: TestingDetailsRequest, _call?: CallOptions): Promise<TestingDetails> {
-    return this.notYet(`get testing details of ${req.testRunId}`);
+  getMergeQueueTestingDetails(req: TestingDetailsRequest, call?: CallOptions): Promise<TestingDetails> {
+    return queues.getTestingDetails(this, req, call);
   }
-  createQueue(req: CreateQueueRequest, _call?: CallOptions): Promise<void> {
-    return this.notYet(`create the queue for ${req.targetBranch}`);
+  createQueue(req: CreateQueueRequest, call?: CallOptions): Promise<void> {
+    return queues.createQueue(this, req, call);
   }
-  deleteQueue(req: QueueTargetRequest, _call?: CallOptions): Promise<void> {
-    return this.notYet(`delete the queue for ${req.targetBranch}`);
+  deleteQueue(req: QueueTargetRequest, call?: CallOptions): Promise<void> {
+    return queues.deleteQueue(this, req, call);
   }
-  getQueue(req: QueueTargetRequest, _call?: CallOptions): Promise<Queue> {
-    return this.notYet(`get the queue for ${req.targetBranch}`);
+  getQueue(req: QueueTargetRequest, call?: CallOptions): Promise<Queue> {
+    return queues.getQueue(this, req, call);
   }
-  getQueueState(req: QueueTargetRequest, _call?: CallOptions): Promise<string | undefined> {
-    return this.notYet(`get the queue for ${req.targetBranch}`);
+  getQueueState(req: QueueTargetRequest, call?: CallOptions): Promise<string | undefined> {
+    return queues.getQueueState(this, req, call);
   }
-  updateQueue(req: UpdateQueueRequest, _call?: CallOptions): Promise<Queue | undefined> {
-    return this.notYet(`update the queue for ${req.targetBranch}`);
+  updateQueue(req: UpdateQueueRequest, call?: CallOptions): Promise<Queue | undefined> {
+    return queues.updateQueue(this, req, call);
   }
   getMergeQueueMetrics(
-    _req: { repo?: string; repoHost?: string },
-    _call?: CallOptions,
+    req: { repo?: string; repoHost?: string },
+    call?: CallOptions,
   ): Promise<{ contentType: string; body: string }> {
-    return this.notYet('get metrics');
+    return queues.getMergeQueueMetrics(this, req, call);
   }
-  listPullRequests(req: ListPullRequestsRequest, _call?: CallOptions): Promise<PullRequestPage> {
-    return this.notYet(`list pull requests of ${req.targetBranch}`);
+  listPullRequests(req: ListPullRequestsRequest, call?: CallOptions): Promise<PullRequestPage> {
+    return queues.listPullRequests(this, req, call);
   }
 }

@@ -39,9 +39,10 @@ export async function setQueueState(
 ): Promise<SetStateResult> {
   const target = deps.target();
   const client = await deps.client({ dryRun: opts.dryRun, waiting: opts.waiting, deadline: opts.deadline });
-  let before: Queue | undefined;
+  let before: { state?: string | null } | undefined;
   try {
-    before = await client.getQueue(target);
+    // The state alone: on v2 the queue's order and PRs would cost two more reads.
+    before = { state: await client.getQueueState(target) };
   } catch (err) {
     // A dry run can go on without the current state; a real change needs the queue to exist.
     if (!opts.dryRun) throw err;
