@@ -78,9 +78,10 @@ describe('history commands on v2 print what they print on v1', () => {
   ])('mq %s (several PRs)', async (...args) => {
     await workload();
     const r = await onBoth(args);
-    if (/get the queue for main: not available on the v2 API yet/.test(r.v2.stderr)) return;
     expect(r.v2.stderr).toBe(r.v1.stderr);
-    expect(r.v2.stdout).toBe(r.v1.stdout);
+    // The one known difference: Trunk's v2 leaves hasImpactedTargets out of a several-number lookup.
+    const listRead = (out: string) => out.replaceAll('"hasImpactedTargets": false', '"hasImpactedTargets": null');
+    expect(r.v2.stdout).toBe(args.includes('--json') ? listRead(r.v1.stdout) : r.v1.stdout);
     expect(r.v2.exitCode).toBe(r.v1.exitCode);
   });
 
