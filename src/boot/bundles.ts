@@ -4,7 +4,9 @@
  *
  * Node 20 has no compile cache for ES modules (`module.enableCompileCache` came in 22.1), while
  * `vm.Script` takes and produces V8 code caches for scripts: the bundles are CommonJS so that they
- * can be run as scripts. A bundle names another one as `require('mq:KEY')` (scripts/build.mjs):
+ * can be run as scripts. Node 22 and 24 use this cache too, never Node's: Node's checks that a
+ * cache matches its source, not who wrote it (a file planted in its directory runs), and it
+ * measured no clearly faster (bench/RESULTS.md, issue 27 point 3). A bundle names another one as `require('mq:KEY')` (scripts/build.mjs):
  * this loader resolves those; everything else goes to Node's own `require` (built-ins only: the
  * bundles carry their dependencies).
  *
@@ -17,7 +19,7 @@
  * rejects is removed, and the bundle compiles as without one. A cache is written once, when the
  * process exits (it then holds the functions the command ran). Nothing about the cache ever makes
  * a command fail: a cache that cannot be read, written or used costs a compile. Windows has no
- * cache; `MQ_NO_COMPILE_CACHE=1` turns it off.
+ * cache; `MQ_NO_COMPILE_CACHE=1` or `NODE_DISABLE_COMPILE_CACHE` turns it off.
  */
 import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -56,8 +58,10 @@ export function defaultCacheDir(
   platform: NodeJS.Platform,
   homedir: () => string,
 ): string | null {
-  // Windows: the checks of boot/cache-files.ts cannot be made there.
+  // Windows: the checks of boot/cache-files.ts cannot be made there. Node's switch for its own
+  // compile cache turns this one off too, whatever its value (as Node reads it).
   if (platform === 'win32' || (env.MQ_NO_COMPILE_CACHE && env.MQ_NO_COMPILE_CACHE !== '0')) return null;
+  if (env.NODE_DISABLE_COMPILE_CACHE !== undefined) return null;
   if (env.MQ_COMPILE_CACHE_DIR) return env.MQ_COMPILE_CACHE_DIR;
   let home = env.HOME;
   try {

@@ -19,6 +19,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createHmac, randomBytes } from 'node:crypto';
+import * as nodeModule from 'node:module';
 import { join, relative, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { execa } from 'execa';
@@ -37,7 +38,10 @@ interface Loaded {
   /** Node's built-in modules the process loaded (internal ones included). */
   builtins: string[];
   sources: string[];
+  /** Node's own compile cache directory at exit ('' when off). */
+  nodeCache: string;
   stdout: string;
+  stderr: string;
   exitCode: number;
 }
 
@@ -53,13 +57,14 @@ async function loadsOf(
   const log = resolve(tempDir('mq-loads-'), 'loads.txt');
   const argv = ['--require', HOOK, BIN, ...args];
   const options = { env: { ...env, MQ_LOAD_LOG: log, MQ_COMPILE_CACHE_DIR: cacheDir }, cwd: tempDir('mq-cwd-') };
-  let r: { stdout: string; exitCode?: number };
+  let r: { stdout: string; stderr: string; exitCode?: number };
   if (stdoutFile) {
     // The child's own file descriptors: execa's `{ file }` would still hand it a pipe.
     const fds = [openSync(stdoutFile, 'w'), openSync(`${stdoutFile}.err`, 'w')] as const;
     const child = spawnSync(process.execPath, argv, { ...options, stdio: ['ignore', fds[0], fds[1]] });
     for (const fd of fds) closeSync(fd);
-    r = { stdout: readFileSync(stdoutFile, 'utf8').replace(/\n$/, ''), exitCode: child.status ?? -1 };
+    const stderr = readFileSync(`${stdoutFile}.err`, 'utf8');
+    r = { stdout: readFileSync(stdoutFile, 'utf8').replace(/\n$/, ''), stderr, exitCode: child.status ?? -1 };
   } else {
     r = await execa(process.execPath, argv, { ...options, extendEnv: false, reject: false, stdin: 'ignore' });
   }
@@ -79,7 +84,9 @@ async function loadsOf(
     builtins,
     cache: lines.map(([, cache]) => cache),
     sources: [...new Set(sources)].sort(),
+    nodeCache: readFileSync(`${log}.node-cache`, 'utf8'),
     stdout: r.stdout,
+    stderr: r.stderr,
     exitCode: r.exitCode ?? -1,
   };
 }
@@ -127,6 +134,34 @@ describe('what a command line loads', { timeout: 60_000 }, () => {
     const off = await loadsOf(['--help'], { ...baseEnv(), MQ_NO_COMPILE_CACHE: '1' }, cacheDir);
     expect([off.cache, off.stdout]).toEqual([['off'], first.stdout]);
   });
+
+  // Issue 27 point 3: Node's compile cache (22.1+) checks a cache against its source, not who wrote
+  // it, so a file planted in its directory would run (bench/RESULTS.md); every Node line uses mq's.
+  it("on every Node line the bundles run from mq's code cache, never Node's; NODE_DISABLE_COMPILE_CACHE turns it off", async () => {
+    const cacheDir = tempDir('mq-v8-');
+    const first = await loadsOf(['--help'], baseEnv(), cacheDir);
+    const second = await loadsOf(['--help'], baseEnv(), cacheDir);
+    expect([first.cache, second.cache, first.nodeCache, second.nodeCache]).toEqual([['miss'], ['hit'], '', '']);
+    for (const value of ['1', '0']) {
+      const off = await loadsOf(['--help'], { ...baseEnv(), NODE_DISABLE_COMPILE_CACHE: value }, cacheDir);
+      expect([off.cache, off.nodeCache, off.stdout]).toEqual([['off'], '', first.stdout]);
+    }
+  });
+
+  it.runIf(typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function')(
+    "NODE_COMPILE_CACHE (the user's): Node caches mq's entry files there, never a bundle",
+    async () => {
+      const nodeDir = tempDir('mq-node-cache-');
+      const env = { ...baseEnv(), NODE_COMPILE_CACHE: nodeDir, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' };
+      const cacheDir = tempDir('mq-v8-');
+      await loadsOf(['--help'], env, cacheDir);
+      const r = await loadsOf(['--help'], env, cacheDir);
+      expect([r.exitCode, r.cache, r.nodeCache.startsWith(nodeDir)]).toEqual([0, ['hit'], true]);
+      // Node's debug lines name each file its cache serves: dist/main.cjs, not a bundle.
+      expect(r.stderr).toContain(resolve(ROOT, 'dist/main.cjs'));
+      expect(r.stderr).not.toMatch(/dist\/(cli|lazy\/)/);
+    },
+  );
 
   it('planted, foreign or corrupt caches, a linked or open cache directory: the same output, nothing planted runs', async () => {
     const root = tempDir('mq-v8-');

@@ -1,6 +1,7 @@
 // `node --require ./record-loads.cjs …`: at exit, writes each bundle the CLI's loader loaded
 // (src/boot/bundles.ts), a line each as `FILE<TAB>CACHE`, to the file named by MQ_LOAD_LOG, and
-// the built-in modules the process loaded to MQ_LOAD_LOG.builtins
+// the built-in modules the process loaded to MQ_LOAD_LOG.builtins and Node's compile cache
+// directory, if on, to MQ_LOAD_LOG.node-cache
 // (test/e2e/startup-loads.test.ts, test/e2e/config.test.ts).
 const { writeFileSync } = require('node:fs');
 
@@ -13,5 +14,7 @@ globalThis[Symbol.for('mq.loader')] = (loader) => {
       .filter((m) => m.startsWith('NativeModule '))
       .map((m) => m.slice('NativeModule '.length));
     writeFileSync(`${log}.builtins`, `${builtins.join('\n')}\n`);
+    // Node's own compile cache (Node >= 22.1): mq never turns it on.
+    writeFileSync(`${log}.node-cache`, require('node:module').getCompileCacheDir?.() ?? '');
   });
 };

@@ -158,6 +158,10 @@ describe('where the cache lives', () => {
     [{ MQ_COMPILE_CACHE_DIR: '/elsewhere' }, 'linux', '/elsewhere'],
     [{ MQ_NO_COMPILE_CACHE: '1', XDG_CACHE_HOME: '/x' }, 'linux', null],
     [{ MQ_NO_COMPILE_CACHE: '0', XDG_CACHE_HOME: '/x' }, 'linux', '/x/mq/v8'],
+    // Node's switch for its own compile cache, whatever its value, as Node reads it.
+    [{ NODE_DISABLE_COMPILE_CACHE: '1', XDG_CACHE_HOME: '/x' }, 'linux', null],
+    [{ NODE_DISABLE_COMPILE_CACHE: '0', MQ_COMPILE_CACHE_DIR: '/elsewhere' }, 'linux', null],
+    [{ NODE_DISABLE_COMPILE_CACHE: '', XDG_CACHE_HOME: '/x' }, 'darwin', null],
     [{ HOME: '/home/u' }, 'linux', '/home/u/.cache/mq/v8'],
     [{ HOME: '/home/u' }, 'win32', null],
     [{ MQ_COMPILE_CACHE_DIR: 'C:\\cache' }, 'win32', null],
