@@ -1,3 +1,5 @@
+// The v2 wire (Trunk's `/v2` API, Bearer keys) behind the same operations as the v1 client: each
+// operation maps v1's request onto v2's ids and paths and v2's answer back onto the records commands print.
 import type { MergeEstimate, QueueGraph, QueueOrder } from '../../domain/order.js';
 import { ApiError } from '../../errors.js';
 import { notLive } from '../client.js';
