@@ -71,8 +71,9 @@ export function priorityCommand(ctx: Context): Command {
     )
     .argument('<pr>', 'PR number')
     .argument('[priority]', 'urgent, high, medium, low, or 0-255')
-    .option('--no-batch', 'test it alone, never in a batch')
+    // --batch first: then --no-batch sets no default, and neither flag leaves the batching alone.
     .option('--batch', 'let it be batched again')
+    .option('--no-batch', 'test it alone, never in a batch')
     .option('--dry-run', 'print the request instead of sending it')
     .action(
       act(
