@@ -19,6 +19,8 @@ import type { CallOptions, CallSpec, HttpClient, HttpResponse } from '../http.js
 import type { PullRequestPage, Queue, RepoRef, SubmittedPullRequest, TestingDetails } from '../schemas.js';
 import type { StreamBody } from '../transport.js';
 import type { MergeQueueService } from '../service.js';
+import type { CredentialCheck, CredentialCheckRequest } from '../credential.js';
+import { checkV2Credential } from './credential.js';
 import type { IdStore } from './ids.js';
 import { idList, prRecord, pullRequestList, pullRequestSchema, type V2PullRequest } from './wire.js';
 
@@ -102,6 +104,11 @@ export class V2Client implements MergeQueueService {
       return undefined;
     }
     return this.http.call(spec, opts.call);
+  }
+
+  /** One read any key may make; with `probeWrite`, a dequeue no PR can match tells whether it may write. */
+  checkCredential(req: CredentialCheckRequest, call?: CallOptions): Promise<CredentialCheck> {
+    return checkV2Credential(this, PERMISSION.merge, req, call);
   }
 
   // ---- ids --------------------------------------------------------------------------------------
