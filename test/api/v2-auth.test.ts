@@ -121,7 +121,7 @@ describe('mq auth status on v2', () => {
 
 describe('mq auth login with a v2 key', () => {
   it('checks it with one read, says it is for v2, names the origin it goes to, and stores it', async () => {
-    const env = { ...v2Env(), MQ_TOKEN: undefined };
+    const env: Record<string, string | undefined> = { ...v2Env(), MQ_TOKEN: undefined };
     const r = await runMq(['--api-url', origin(), 'auth', 'login', '--with-token', '--json'], { env, input: KEY });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain(`for ${origin()}\nthe credential is for the v2 API\n✓ the service accepted the token`);
@@ -134,7 +134,7 @@ describe('mq auth login with a v2 key', () => {
   });
 
   it('a key the service refuses is not saved (exit 4); an explicit --api is kept in the profile', async () => {
-    const env = { ...v2Env(), MQ_TOKEN: undefined };
+    const env: Record<string, string | undefined> = { ...v2Env(), MQ_TOKEN: undefined };
     const bad = await runMq(['--api-url', origin(), 'auth', 'login', '--with-token'], {
       env,
       input: 'trunk_v2_wrong0123456789abcdef',
@@ -155,7 +155,7 @@ describe('a stored token goes only to the origin it was stored for', () => {
   };
 
   it('a v2 key stored for https://api.trunk.io is not sent to another URL (exit 7, nothing sent)', async () => {
-    const env = { ...v2Env(), MQ_TOKEN: undefined, MQ_API_URL: undefined };
+    const env: Record<string, string | undefined> = { ...v2Env(), MQ_TOKEN: undefined, MQ_API_URL: undefined };
     // As `auth login` stores it for the default service (no API URL in the profile).
     const config = { activeProfile: 'default', profiles: { default: { token: KEY } } };
     writeFileSync(join(env.MQ_CONFIG_DIR as string, 'config.json'), JSON.stringify(config), { mode: 0o600 });
@@ -167,7 +167,7 @@ describe('a stored token goes only to the origin it was stored for', () => {
   });
 
   it("a v1 profile's token is not sent to a v2 origin on another host", async () => {
-    const env = { ...baseEnv(emu.url), MQ_TOKEN: undefined, MQ_API_URL: undefined };
+    const env: Record<string, string | undefined> = { ...baseEnv(emu.url), MQ_TOKEN: undefined, MQ_API_URL: undefined };
     await login(env, ['--api-url', emu.url], TOKEN);
     const other = origin().replace('127.0.0.1', 'localhost');
     const r = await runMq(['--api', 'v2', '--api-url', other, 'status', '5'], { env });
