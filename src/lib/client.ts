@@ -5,7 +5,7 @@ import { checkApiUrl, checkedTimeout, checkToken, MAX_TIMEOUT_MS } from '../api/
 import { HttpClient } from '../api/http.js';
 import type { MergeQueueService } from '../api/service.js';
 import { API_CHOICES, type ApiChoice } from '../api/api-choice.js';
-import { libraryApi, wireClient } from './connect.js';
+import { libraryApi, targetsBody, wireClient } from './connect.js';
 import { MergeQueueError, toPublicError } from './errors.js';
 import type {
   CallOptions,
@@ -217,7 +217,10 @@ export class MergeQueueClient {
   }
 
   setImpactedTargets(req: ImpactedTargetsRequest, call?: CallOptions): Promise<void> {
-    return publicErrors(() => this.#inner.setImpactedTargets(req, call));
+    return publicErrors(async () => {
+      const body = await targetsBody(this.#inner, req, call);
+      return this.#inner.setImpactedTargets(req, body === undefined ? call : { ...call, body });
+    });
   }
 
   getMergeQueueTestingDetails(req: TestingDetailsRequest, call?: CallOptions): Promise<TestingDetails> {

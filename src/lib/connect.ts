@@ -2,7 +2,9 @@
 // from the options only (the library reads no environment or profile).
 import { MergeQueueClient as V1Client } from '../api/client.js';
 import { DEFAULT_API_URL } from '../api/connection-checks.js';
-import type { HttpClient } from '../api/http.js';
+import { checked } from '../api/decode.js';
+import type { CallOptions, HttpClient } from '../api/http.js';
+import { impactedTargetsRequest } from '../api/schemas.js';
 import type { MergeQueueService } from '../api/service.js';
 import { V2Client } from '../api/v2/client.js';
 import { fileIdStore, memoryIdStore } from '../api/v2/ids.js';
@@ -35,4 +37,17 @@ export function wireClient(choice: ApiChoice, http: HttpClient, idCacheDir: stri
   if (choice.api === 'v1') return new V1Client(http);
   const ids = idCacheDir === undefined ? memoryIdStore() : fileIdStore(idCacheDir, new URL(choice.baseUrl).origin);
   return new V2Client(http, ids);
+}
+
+/** v2's upload body (ids for v1's coordinates, `impactsAllTargets` for ALL); v1 serialises the request itself. */
+export async function targetsBody(
+  inner: MergeQueueService,
+  req: unknown,
+  call?: CallOptions,
+): Promise<string | undefined> {
+  if (inner.api !== 'v2') return undefined;
+  const ok = checked(impactedTargetsRequest, req, 'set impacted targets');
+  const wire = await inner.impactedTargetsHead(ok, call);
+  const list = ok.impactedTargets === 'ALL' ? wire.all : { impactedTargets: ok.impactedTargets };
+  return JSON.stringify({ ...wire.head, ...list });
 }

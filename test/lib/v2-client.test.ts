@@ -48,6 +48,15 @@ describe('MergeQueueClient with a v2 API key', () => {
     expect([v1.sent.length, v2.sent.length]).toEqual([1, 1]);
   });
 
+  it('setImpactedTargets on v2: the upload carries ids (PUT /v2/impacted-targets); ALL is impactsAllTargets', async () => {
+    await new MergeQueueClient({ apiUrl: emu.url, token: TOKEN }).createQueue(queue);
+    const { sent, client } = counted({ apiUrl: emu.url, token: KEY });
+    const pr = { number: 9, sha: 'b'.repeat(40) };
+    await client.setImpactedTargets({ ...queue, pr, impactedTargets: ['//svc/api'] });
+    await client.setImpactedTargets({ ...queue, pr, impactedTargets: 'ALL' });
+    expect(sent.filter((r) => r.startsWith('PUT'))).toEqual(['PUT /v2/impacted-targets', 'PUT /v2/impacted-targets']);
+  });
+
   it('without apiUrl a v2 key goes to https://api.trunk.io; a v1 token still needs apiUrl; a v2 key never to v1', () => {
     const c = new MergeQueueClient({ token: KEY });
     expect([c.api, c.apiUrl]).toEqual(['v2', 'https://api.trunk.io']);
