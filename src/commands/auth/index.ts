@@ -168,7 +168,7 @@ export function authCommand(ctx: Context): Command {
         .description(
           `Store the API token in the active profile (config file mode 0600). On a terminal the token is ` +
             `asked for with hidden input; --with-token reads it from stdin. The API URL defaults ` +
-            `to ${DEFAULT_API_URL}.`,
+            `to ${DEFAULT_API_URL}; a v2 API key (trunk_v2_…) speaks v2 to the URL's origin.`,
         )
         .option('--with-token', 'read the token from standard input')
         .action(act(ctx, 'auth login', (f: LoginOptions): LoginOptions => ({ withToken: f.withToken }), runLogin))
@@ -188,7 +188,8 @@ export function authCommand(ctx: Context): Command {
         .summary('show where each setting comes from and check the token')
         .description(
           'Show the active profile, the config file, and the source of the API URL, token, repository and ' +
-            'branch; then check the token with one cheap call. The token itself is never printed.',
+            'branch; then check the token with one cheap call (on v2 also whether the key can write). The token ' +
+            'itself is never printed.',
         )
         .action(act(ctx, 'auth status', () => ({}), runAuthStatus))
         .addHelpText('after', () => plainHelpText([AUTH_STATUS_PLAIN])),
