@@ -83,6 +83,10 @@ describe('checkCredential: one read on both wires', () => {
   });
 });
 
+/** The requests a `--debug` run shows it sent. */
+const sentIn = (stderr: string) =>
+  [...stderr.matchAll(/^mq: debug: > (\w+) (\S+)/gm)].map((m) => `${m[1]} ${new URL(m[2] as string).pathname}`);
+
 function v2Env(key = KEY): Record<string, string | undefined> {
   return { ...baseEnv(emu.url), MQ_API_URL: origin(), MQ_TOKEN: key };
 }
@@ -129,8 +133,18 @@ describe('mq auth login with a v2 key', () => {
     const saved = JSON.parse(readFileSync(join(env.MQ_CONFIG_DIR as string, 'config.json'), 'utf8'));
     // auto stays auto: the stored key decides again each run.
     expect(saved.profiles.default).toEqual({ token: KEY, apiUrl: origin() });
-    const s = await runMq(['auth', 'status'], { env });
+    // Login checks the key with one read; status reads once and probes once, in parallel.
+    const debugged = await runMq(['--debug', '--api-url', origin(), 'auth', 'login', '--with-token'], {
+      env,
+      input: KEY,
+    });
+    expect(sentIn(debugged.stderr)).toEqual(['GET /v2/merge-queues']);
+    const s = await runMq(['--debug', 'auth', 'status'], { env });
     expect(s.stdout).toContain('api_source\tauto: the token is a v2 API key');
+    expect(sentIn(s.stderr).sort()).toEqual([
+      'GET /v2/merge-queues',
+      'POST /v2/pull-requests/00000000-0000-0000-0000-000000000000/dequeue',
+    ]);
   });
 
   it('a key the service refuses is not saved (exit 4); an explicit --api is kept in the profile', async () => {
