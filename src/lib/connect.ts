@@ -8,6 +8,7 @@ import { impactedTargetsRequest } from '../api/schemas.js';
 import type { MergeQueueService } from '../api/service.js';
 import { V2Client } from '../api/v2/client.js';
 import { fileIdStore, memoryIdStore } from '../api/v2/ids.js';
+import { ConfigError } from '../errors.js';
 import { type ApiChoice, chooseApi, V2_KEY_PREFIX } from '../api/api-choice.js';
 
 export interface WireOptions {
@@ -19,6 +20,11 @@ export interface WireOptions {
 
 /** Which API and base URL; without apiUrl only a v2 key has a default (Trunk's v2 origin). */
 export function libraryApi(o: WireOptions): ApiChoice | undefined {
+  if (o.api === 'v1' && o.token.startsWith(V2_KEY_PREFIX)) {
+    throw new ConfigError(`option api: v1, but the token is a v2 API key (${V2_KEY_PREFIX}…), which works only on v2`, {
+      hints: ['leave api unset (auto), or use an organization token for v1'],
+    });
+  }
   const given = o.apiUrl !== undefined;
   if (!given && !o.token.startsWith(V2_KEY_PREFIX) && o.api !== 'v2') return undefined;
   return chooseApi({

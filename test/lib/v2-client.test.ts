@@ -69,6 +69,7 @@ describe('MergeQueueClient with a v2 API key', () => {
     }
     expect(err).toBeInstanceOf(MergeQueueError);
     expect(err).toMatchObject({ exitCode: 7 });
+    expect(String((err as Error).message)).toContain('option api: v1, but the token is a v2 API key');
     expect(String((err as Error).message)).not.toContain(KEY);
     expect(() => new MergeQueueClient({ token: KEY, api: 'v3' as 'v2' })).toThrow(/api: expected v1, v2 or auto/);
   });
