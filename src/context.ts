@@ -188,8 +188,9 @@ export class Context {
       token: token?.value,
     });
     if (token) this.io.addSecret(token.value);
+    // Checked against where requests really go (v2: the URL's origin, or Trunk's by default).
     const refused = tokenDestinationError({
-      apiUrl,
+      apiUrl: { value: api.baseUrl, source: apiUrl.source },
       tokenSource: token?.source,
       profileName: name.value,
       profileApiUrl: data.apiUrl,

@@ -4,11 +4,14 @@ import { readFileSync } from 'node:fs';
 
 import { COMMIT_SHA, MAX_U32, WORKFLOW_RUN_ID } from '../domain/vocabulary.js';
 import { checkApiUrl, checkedTimeout, checkToken, DEFAULT_API_URL } from '../api/connection-checks.js';
+import { API_CHOICES, V2_KEY_PREFIX } from '../api/api-choice.js';
 import { isForkEvent } from '../config/fork.js';
 import { MqError } from '../errors.js';
 import { parseDuration } from '../util/duration.js';
 import type { PriorityName, RepoRef } from '../lib/types.js';
 import type { Workflow } from './workflow.js';
+
+type ApiChoiceName = (typeof API_CHOICES)[number];
 
 export class InputError extends Error {
   constructor(
@@ -26,6 +29,8 @@ export interface ActionInputs {
   /** A fork PR's workflow run id, the targets upload's credential (input, or GITHUB_RUN_ID there without a token). */
   forkedWorkflowRunId?: string;
   apiUrl: string;
+  /** v1, v2 or auto (a v2 key, or an api-url without a version segment, means v2). */
+  api: ApiChoiceName;
   repo: RepoRef;
   branch: string;
   pr: number;
@@ -166,6 +171,15 @@ export function readInputs(wf: Workflow, env: NodeJS.ProcessEnv): ActionInputs {
 
   const apiUrl = wf.input('api-url') || DEFAULT_API_URL;
   shared(() => checkApiUrl(apiUrl, 'input api-url', false, 'use https:// (plain http:// only to this machine)'));
+  const api = (wf.input('api') || 'auto') as ApiChoiceName;
+  if (!(API_CHOICES as readonly string[]).includes(api))
+    throw new InputError(
+      `input api: ${JSON.stringify(api.slice(0, 40))} is not an API version; expected v1, v2 or auto`,
+    );
+  if (api === 'v1' && token.startsWith(V2_KEY_PREFIX)) {
+    const why = `input api: v1, but the token is a v2 API key (${V2_KEY_PREFIX}…), which works only on v2`;
+    throw new InputError(`${why}\nhint: leave api unset (auto), or use an organization token for v1`, 7);
+  }
 
   let repo: RepoRef;
   const repoInput = wf.input('repo');
@@ -263,6 +277,7 @@ export function readInputs(wf: Workflow, env: NodeJS.ProcessEnv): ActionInputs {
     token,
     ...(forked !== '' ? { forkedWorkflowRunId: forked } : {}),
     apiUrl,
+    api,
     repo,
     branch,
     pr,

@@ -146,6 +146,7 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
 
   const client = new MergeQueueClient({
     apiUrl: inputs.apiUrl,
+    api: inputs.api,
     token: inputs.token,
     ...(inputs.forkedWorkflowRunId ? { forkedWorkflowRunId: inputs.forkedWorkflowRunId } : {}),
     userAgent: `mq-action/${VERSION}`,

@@ -5,6 +5,7 @@ import { checked, decode } from './decode.js';
 import { ExitCode, MqError } from '../errors.js';
 import type { MergeEstimate, QueueGraph, QueueOrder } from '../domain/order.js';
 import { orderFromQueue } from './order-v1.js';
+import { checkV1Credential, type CredentialCheck, type CredentialCheckRequest } from './credential.js';
 import * as h from './history.js';
 import { checkWriteAnswer, type CallOptions, type CallSpec, type HttpClient, type RequestDescription } from './http.js';
 import * as s from './schemas.js';
@@ -89,6 +90,11 @@ export class MergeQueueClient {
       call,
     );
     return decode(s.submittedPullRequestSchema, res.body, what);
+  }
+
+  /** Checks the token with one read (PR 0 of the queue: a good token gets 404 or 400); throws on 401/403. */
+  checkCredential(req: CredentialCheckRequest, call?: CallOptions): Promise<CredentialCheck> {
+    return checkV1Credential(this, req, call);
   }
 
   /** The upload's head as v1 takes it, and how it says "every target". */

@@ -1,9 +1,11 @@
 // `MergeQueueClient`: the library's face of the CLI's client (src/api/client.ts): same checks, retries
 // and redaction; the token lives in a private field, so it never shows in logs or `console.log(client)`.
-import { MergeQueueClient as CliClient } from '../api/client.js';
 import { WORKFLOW_RUN_ID } from '../domain/vocabulary.js';
 import { checkApiUrl, checkedTimeout, checkToken, MAX_TIMEOUT_MS } from '../api/connection-checks.js';
 import { HttpClient } from '../api/http.js';
+import type { MergeQueueService } from '../api/service.js';
+import { API_CHOICES, type ApiChoice } from '../api/api-choice.js';
+import { libraryApi, targetsBody, wireClient } from './connect.js';
 import { MergeQueueError, toPublicError } from './errors.js';
 import type {
   CallOptions,
@@ -37,10 +39,27 @@ declare const MQ_VERSION: string;
 export const VERSION: string = typeof MQ_VERSION === 'string' ? MQ_VERSION : '0.0.0-dev';
 
 export interface MergeQueueClientOptions {
-  /** The API base, e.g. `https://api.trunk.io/v1` (or an emulator's `url`). */
-  apiUrl: string;
-  /** The API token, sent as `x-api-token` (may be empty with `forkedWorkflowRunId`). */
+  /**
+   * The API base, e.g. `https://api.trunk.io/v1` (or an emulator's `url`). Optional with a v2 API key
+   * (`trunk_v2_…`): then `https://api.trunk.io`. On v2 only the URL's origin is used.
+   */
+  apiUrl?: string;
+  /**
+   * The credential: an organization token (v1, sent as `x-api-token`; may be empty with
+   * `forkedWorkflowRunId`) or a v2 API key (sent as `Authorization: Bearer`).
+   */
   token: string;
+  /**
+   * `v1`, `v2` or `auto` (default): auto picks v2 for a `trunk_v2_` key or an apiUrl without a
+   * version segment, as the CLI does. A v2 key never goes to v1.
+   */
+  api?: 'v1' | 'v2' | 'auto';
+  /**
+   * v2 resolves repository, queue and PR ids once and keeps them: by default in memory, for this
+   * client's lifetime; with a directory here, in a 0600 file there per API origin, shared by clients
+   * and processes (e.g. the CLI's own cache directory).
+   */
+  idCacheDir?: string;
   /** In a fork PR's workflow: `GITHUB_RUN_ID`, sent with an empty token by setImpactedTargets only. */
   forkedWorkflowRunId?: string;
   /** Limit for each request, in ms: 1 to 2^31-1 (default 30 000). */
@@ -72,13 +91,15 @@ async function publicErrors<T>(run: () => Promise<T>): Promise<T> {
 }
 
 /** Runs one of the CLI's checks (src/api/connection-checks.ts); its refusal as a MergeQueueError. */
-function shared(check: () => unknown): void {
+function shared<T>(check: () => T): T {
   try {
-    check();
+    return check();
   } catch (err) {
     throw toPublicError(err);
   }
 }
+
+const URL_REQUIRED = 'apiUrl: required (the API base URL, e.g. https://api.trunk.io/v1)';
 
 function usage(why: string): MergeQueueError {
   return new MergeQueueError({ exitCode: 2, what: 'usage', why });
@@ -103,10 +124,10 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-const inners = new WeakMap<MergeQueueClient, CliClient>();
+const inners = new WeakMap<MergeQueueClient, MergeQueueService>();
 
 /** @internal The CLI's client behind a library client (the action uses it); not public API. */
-export function innerClient(client: MergeQueueClient): CliClient {
+export function innerClient(client: MergeQueueClient): MergeQueueService {
   const inner = inners.get(client);
   if (!inner) throw new TypeError('not a MergeQueueClient');
   return inner;
@@ -114,13 +135,21 @@ export function innerClient(client: MergeQueueClient): CliClient {
 
 export class MergeQueueClient {
   readonly apiUrl: string;
-  readonly #inner: CliClient;
+  /** The API this client speaks (see the `api` option). */
+  readonly api: 'v1' | 'v2';
+  readonly #inner: MergeQueueService;
 
   constructor(options: MergeQueueClientOptions) {
-    if (!options || typeof options.apiUrl !== 'string' || options.apiUrl === '')
-      throw usage('apiUrl: required (the API base URL, e.g. https://api.trunk.io/v1)');
+    const given = options?.apiUrl;
+    if (!options || (given !== undefined && (typeof given !== 'string' || given === ''))) throw usage(URL_REQUIRED);
+    if (options.api !== undefined && !(API_CHOICES as readonly unknown[]).includes(options.api))
+      throw usage('api: expected v1, v2 or auto');
     const insecureHint = 'use https://, or set allowInsecureHttp if this network is trusted';
-    shared(() => checkApiUrl(options.apiUrl, 'option apiUrl', options.allowInsecureHttp === true, insecureHint));
+    if (given !== undefined)
+      shared(() => checkApiUrl(given, 'option apiUrl', options.allowInsecureHttp === true, insecureHint));
+    // Without apiUrl only a v2 key (or api: 'v2') has a default.
+    const wire = typeof options.token === 'string' ? shared(() => libraryApi(options)) : undefined;
+    if (!wire && given === undefined) throw usage(URL_REQUIRED);
     const forked = options.forkedWorkflowRunId;
     if (forked !== undefined && !(typeof forked === 'string' && WORKFLOW_RUN_ID.test(forked)))
       throw usage('forkedWorkflowRunId: expected a workflow run id (digits, e.g. GITHUB_RUN_ID)');
@@ -136,9 +165,12 @@ export class MergeQueueClient {
       if (value !== undefined && !(Number.isFinite(value) && value >= 0))
         throw usage(`${name}: expected a number 0 or more`);
     }
-    this.apiUrl = options.apiUrl;
+    const { api, baseUrl } = wire as ApiChoice;
+    this.apiUrl = given ?? baseUrl;
+    this.api = api;
     const http = new HttpClient({
-      baseUrl: options.apiUrl,
+      baseUrl,
+      api,
       token: options.token,
       ...(forked !== undefined ? { forkedWorkflowRunId: forked } : {}),
       userAgent: options.userAgent ?? `mq-cli/${VERSION}`,
@@ -148,7 +180,7 @@ export class MergeQueueClient {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.debug ? { debug: options.debug } : {}),
     });
-    this.#inner = new CliClient(http);
+    this.#inner = wireClient(wire as ApiChoice, http, options.idCacheDir);
     inners.set(this, this.#inner);
   }
 
@@ -185,7 +217,10 @@ export class MergeQueueClient {
   }
 
   setImpactedTargets(req: ImpactedTargetsRequest, call?: CallOptions): Promise<void> {
-    return publicErrors(() => this.#inner.setImpactedTargets(req, call));
+    return publicErrors(async () => {
+      const body = await targetsBody(this.#inner, req, call);
+      return this.#inner.setImpactedTargets(req, body === undefined ? call : { ...call, body });
+    });
   }
 
   getMergeQueueTestingDetails(req: TestingDetailsRequest, call?: CallOptions): Promise<TestingDetails> {

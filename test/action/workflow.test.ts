@@ -57,6 +57,7 @@ describe('the job summary', () => {
   const inputs: ActionInputs = {
     token: 't',
     apiUrl: 'http://x/v1',
+    api: 'auto',
     repo: { host: 'github.com', owner: 'acme', name: 'app' },
     branch: 'main',
     pr: 8,

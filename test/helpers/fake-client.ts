@@ -8,7 +8,10 @@ import { MergeQueueClient } from '../../src/api/client.js';
 import type { MergeQueueService } from '../../src/api/service.js';
 import type { CallOptions } from '../../src/api/http.js';
 
-type Method = Exclude<keyof MergeQueueService, 'http' | 'api' | 'dryRun' | 'serviceNow' | 'impactedTargetsHead'>;
+type Method = Exclude<
+  keyof MergeQueueService,
+  'http' | 'api' | 'dryRun' | 'serviceNow' | 'impactedTargetsHead' | 'checkCredential'
+>;
 export type Answer = unknown | Error | ((req: unknown, call?: CallOptions) => unknown);
 
 export interface FakeCall {
@@ -34,6 +37,8 @@ export function fakeClient(scripts: Partial<Record<Method, Answer[]>> = {}): Fak
       // The v1 wire: its upload head is the request itself.
       if (prop === 'api') return 'v1';
       if (prop === 'impactedTargetsHead') return MergeQueueClient.prototype.impactedTargetsHead;
+      // v1's credential check is a scripted getSubmittedPullRequest.
+      if (prop === 'checkCredential') return MergeQueueClient.prototype.checkCredential;
       // No Date headers here: the service's time is the test's clock.
       if (prop === 'serviceNow') return (localNow: () => number) => localNow();
       return async (req: unknown, call?: CallOptions) => {

@@ -17,6 +17,8 @@ import type { CallOptions, CallSpec } from '../http.js';
 import type { PullRequestPage, Queue, RepoRef, SubmittedPullRequest, TestingDetails } from '../schemas.js';
 import type { StreamBody } from '../transport.js';
 import type { MergeQueueService } from '../service.js';
+import type { CredentialCheck, CredentialCheckRequest } from '../credential.js';
+import { checkV2Credential } from './credential.js';
 import * as history from './history.js';
 import { estimateOf, estimateSchema, graphOf, graphSchema, orderOf, orderSchema } from './order.js';
 import { PERMISSION } from './permissions.js';
@@ -28,6 +30,11 @@ import { enc, prLabel, V2Base } from './base.js';
 export { PERMISSION };
 
 export class V2Client extends V2Base implements MergeQueueService {
+  /** One read any key may make; with `probeWrite`, a dequeue no PR can match tells whether it may write. */
+  checkCredential(req: CredentialCheckRequest, call?: CallOptions): Promise<CredentialCheck> {
+    return checkV2Credential(this, PERMISSION.merge, req, call);
+  }
+
   /** A live entry's priority or batching, patched in place (v2 refuses a resubmit). */
   async setPriority(req: SubmitRequest, call?: CallOptions): Promise<'resubmit' | 'reprioritize'> {
     const what = `set the priority of ${prLabel(req.pr.number)}`;

@@ -47,11 +47,13 @@ export async function runLogin(opts: LoginOptions, ctx: Deps): Promise<Result> {
   // The URL this profile will send the token to: the one given now, else the one it has, else the default.
   const storedUrl = (apiUrl ?? config.profiles[name]?.apiUrl ?? DEFAULT_API_URL).replace(/\/+$/, '');
   const check = await checkNewToken(ctx, storedUrl, token);
+  // v2 goes to the URL's origin: name the place the token was sent to.
+  const sentTo = check.api?.api === 'v2' ? check.api.baseUrl : storedUrl;
   if (check.refused) {
     throw new MqError(
       check.refused.exitCode,
       'auth login',
-      `${storedUrl} refused the token (${check.refused.why}); it was not saved`,
+      `${sentTo} refused the token (${check.refused.why}); it was not saved`,
       {
         hints: ['check that the token is for this service, or pass the right one with --api-url'],
       },
@@ -65,6 +67,8 @@ export async function runLogin(opts: LoginOptions, ctx: Deps): Promise<Result> {
       ...(apiUrl ? { apiUrl: apiUrl.replace(/\/+$/, '') } : {}),
       ...(repo ? { repo } : {}),
       ...(ctx.options.branch ? { branch: ctx.options.branch } : {}),
+      // An explicit --api is kept; auto is decided again each run from the key and URL stored here.
+      ...(ctx.options.api ? { api: ctx.options.api } : {}),
     };
     data.activeProfile ??= name;
   });
@@ -75,8 +79,9 @@ export async function runLogin(opts: LoginOptions, ctx: Deps): Promise<Result> {
     `" (`,
     v(store.path),
     ') for ',
-    v(storedUrl),
+    v(sentTo),
   ]);
+  if (check.api?.api === 'v2') ctx.out.note(['the credential is for the v2 API']);
   if (check.ok) ctx.out.note([own(paints.green, '✓'), ' the service accepted the token']);
   else
     ctx.out.note([
@@ -95,6 +100,7 @@ export async function runLogin(opts: LoginOptions, ctx: Deps): Promise<Result> {
       configFile: store.path,
       apiUrl: storedUrl,
       tokenCheck: { ok: check.ok, detail: check.detail },
+      ...(check.api ? { api: check.api.api } : {}),
     },
     exitCode: 0,
   };
@@ -103,30 +109,27 @@ export async function runLogin(opts: LoginOptions, ctx: Deps): Promise<Result> {
 /** How long `auth login` spends checking the token before saving it unchecked. */
 const LOGIN_CHECK_MS = 5000;
 
-/** One cheap call with an unsaved token: an impossible PR gives 404/400 if good, 401/403 if not. */
+/** One read with an unsaved token (the client's credential check); which API and URL it went to. */
 async function checkNewToken(
   ctx: Deps,
   apiUrl: string,
   token: string,
-): Promise<{ ok: boolean; detail: string; refused?: MqError }> {
+): Promise<{ ok: boolean; detail: string; refused?: MqError; api?: { api: string; baseUrl: string } }> {
+  let api: { api: string; baseUrl: string } | undefined;
   try {
     const client = await ctx.client({ connection: { apiUrl, token } });
-    await client.getSubmittedPullRequest(probeRequest(ctx), {
-      deadline: ctx.clock.now() + LOGIN_CHECK_MS,
-      signal: ctx.signal,
-    });
-    return { ok: true, detail: 'accepted' };
+    api = { api: client.api, baseUrl: client.http.settings.baseUrl };
+    await client.checkCredential(probeTarget(ctx), { deadline: ctx.clock.now() + LOGIN_CHECK_MS, signal: ctx.signal });
+    return { ok: true, detail: 'accepted', api };
   } catch (err) {
     if (!(err instanceof MqError)) throw err;
-    if (err.exitCode === ExitCode.notFound || err.exitCode === ExitCode.rejected)
-      return { ok: true, detail: 'accepted' };
-    if (err.exitCode === ExitCode.auth) return { ok: false, detail: err.why, refused: err };
-    return { ok: false, detail: err.why };
+    if (err.exitCode === ExitCode.auth) return { ok: false, detail: err.why, refused: err, ...(api ? { api } : {}) };
+    return { ok: false, detail: err.why, ...(api ? { api } : {}) };
   }
 }
 
-/** PR 0 of the target queue (or of a made-up one): never a real PR, so any answer but 401/403 means the token works. */
-function probeRequest(ctx: Deps) {
+/** The target queue (or a made-up one): v1 probes its PR 0, never a real PR. */
+function probeTarget(ctx: Deps) {
   let repo = { host: 'github.com', owner: 'mq-auth-check', name: 'mq-auth-check' };
   let targetBranch = 'main';
   try {
@@ -136,7 +139,7 @@ function probeRequest(ctx: Deps) {
   } catch {
     // no queue configured: the made-up one
   }
-  return { repo, targetBranch, pr: { number: 0 } };
+  return { repo, targetBranch };
 }
 
 export async function runLogout(_opts: object, ctx: Deps): Promise<Result> {
@@ -165,7 +168,7 @@ export function authCommand(ctx: Context): Command {
         .description(
           `Store the API token in the active profile (config file mode 0600). On a terminal the token is ` +
             `asked for with hidden input; --with-token reads it from stdin. The API URL defaults ` +
-            `to ${DEFAULT_API_URL}.`,
+            `to ${DEFAULT_API_URL}; a v2 API key (trunk_v2_…) speaks v2 to the URL's origin.`,
         )
         .option('--with-token', 'read the token from standard input')
         .action(act(ctx, 'auth login', (f: LoginOptions): LoginOptions => ({ withToken: f.withToken }), runLogin))
@@ -185,7 +188,8 @@ export function authCommand(ctx: Context): Command {
         .summary('show where each setting comes from and check the token')
         .description(
           'Show the active profile, the config file, and the source of the API URL, token, repository and ' +
-            'branch; then check the token with one cheap call. The token itself is never printed.',
+            'branch; then check the token with one cheap call (on v2 also whether the key can write). The token ' +
+            'itself is never printed.',
         )
         .action(act(ctx, 'auth status', () => ({}), runAuthStatus))
         .addHelpText('after', () => plainHelpText([AUTH_STATUS_PLAIN])),

@@ -9,6 +9,8 @@ import {
   resolveToken,
   type Sourced,
 } from '../../config/resolve.js';
+import type { WriteProbe } from '../../api/credential.js';
+import type { ApiChoice } from '../../config/api-choice.js';
 import type { Deps } from '../../context.js';
 import { ExitCode, MqError, UsageError } from '../../errors.js';
 import type { Result } from '../../output/present.js';
@@ -40,7 +42,17 @@ export const AUTH_STATUS_PLAIN = plainKeys('one line per setting', [
   'branch_source',
   'token_check',
   'token_check_detail',
+  'api',
+  'api_source',
+  'base_url',
+  'write_check',
+  'write_check_detail',
 ]);
+
+/** `merge and cancel PRs: allowed (probe answered 404, not 403)`. */
+function writeLine(w: WriteProbe): string {
+  return `${w.permission}: ${w.verdict} (${w.detail}; ${w.probe})`;
+}
 
 export async function runAuthStatus(_opts: object, ctx: Deps): Promise<Result> {
   const store = ctx.store();
@@ -68,32 +80,31 @@ export async function runAuthStatus(_opts: object, ctx: Deps): Promise<Result> {
   const branch = attempt(() => resolveBranch(t));
   const notSet = (e: MqError | undefined) =>
     e ? `(not set: ${/\(([^()]*)\)$/.exec(e.why)?.[1] ?? e.why})` : undefined;
-  // One cheap authenticated call: a PR that cannot exist answers 404 with a good token, 401 without.
+  // One cheap authenticated read (the client's credential check); on v2 also a write probe, in parallel.
   let check: { ok: boolean; detail: string };
   let failure: MqError | undefined;
+  let v2: { choice: ApiChoice; write?: WriteProbe } | undefined;
   if (!token) check = { ok: false, detail: 'no token' };
   else {
     try {
       const client = await ctx.client();
-      await client.getSubmittedPullRequest({
+      if (client.api === 'v2') v2 = { choice: ctx.connection().api };
+      const answer = await client.checkCredential({
         repo: repo
           ? parseRepo(repo.value, 'repo')
           : { host: 'github.com', owner: 'mq-auth-check', name: 'mq-auth-check' },
         targetBranch: branch?.value ?? 'main',
-        pr: { number: 0 },
+        probeWrite: v2 !== undefined,
       });
+      if (v2 && answer.write) v2.write = answer.write;
       check = { ok: true, detail: 'accepted' };
     } catch (err) {
       // A mistake on the command line (`--timeout ALL`) is refused like everywhere else: one error
       // line, no report around it.
       if (err instanceof UsageError) throw err;
       const e = err instanceof MqError ? err : undefined;
-      if (e && (e.exitCode === ExitCode.notFound || e.exitCode === ExitCode.rejected))
-        check = { ok: true, detail: 'accepted' };
-      else {
-        check = { ok: false, detail: e ? e.why : String(err) };
-        failure = e ?? new MqError(ExitCode.unexpected, 'check the token', String(err));
-      }
+      check = { ok: false, detail: e ? e.why : String(err) };
+      failure = e ?? new MqError(ExitCode.unexpected, 'check the token', String(err));
     }
   }
   const fields: Field[] = [
@@ -111,6 +122,17 @@ export async function runAuthStatus(_opts: object, ctx: Deps): Promise<Result> {
     ),
     { key: 'token_check', label: 'Token check', value: check.ok ? `ok: ${check.detail}` : `failed: ${check.detail}` },
   ];
+  // v2 only (v1's report stays as it was): the API, where requests go, and whether the key may write.
+  if (v2) {
+    const at = fields.findIndex((x) => x.key === 'api_url') + 1;
+    fields.splice(
+      at,
+      0,
+      { key: 'api', label: 'API', value: `${v2.choice.api} (${v2.choice.source})` },
+      { key: 'base_url', label: 'Base URL', value: v2.choice.baseUrl },
+    );
+    if (v2.write) fields.push({ key: 'write_check', label: 'Key can write', value: writeLine(v2.write) });
+  }
   const f = AUTH_STATUS_PLAIN.field;
   const plainFields = [
     f('profile', 'Profile', profileName.value),
@@ -126,6 +148,11 @@ export async function runAuthStatus(_opts: object, ctx: Deps): Promise<Result> {
     f('branch_source', 'Target branch from', branch?.source ?? ''),
     f('token_check', 'Token check', check.ok ? 'ok' : 'failed'),
     f('token_check_detail', 'Token check detail', check.detail),
+    f('api', 'API', v2?.choice.api ?? ''),
+    f('api_source', 'API from', v2?.choice.source ?? ''),
+    f('base_url', 'Base URL', v2?.choice.baseUrl ?? ''),
+    f('write_check', 'Key can write', v2?.write?.verdict ?? ''),
+    f('write_check_detail', 'Key can write detail', v2?.write ? writeLine(v2.write) : ''),
   ].filter((x) => x.value !== '');
   const view = { table: [{ fields }], markdown: [{ fields }], plain: [{ fields: plainFields }] };
   const doc = {
@@ -136,6 +163,7 @@ export async function runAuthStatus(_opts: object, ctx: Deps): Promise<Result> {
     repo: repo ?? null,
     branch: branch ?? null,
     tokenCheck: check,
+    ...(v2 ? { api: { ...v2.choice }, ...(v2.write ? { writeCheck: v2.write } : {}) } : {}),
   };
   // What would make the repository and branch known: `git remote set-head origin --auto` and the like.
   for (const e of unresolved) for (const h of e.hints.slice(0, 1)) ctx.out.note(['hint: ', v(h.replace(/^or /, ''))]);
