@@ -323,6 +323,7 @@ describe('Ctrl-C during drain --wait', () => {
     const busy = queueRecord({ state: 'draining' }, [entry(7, 'testing')]);
     let polls = 0;
     const fake = fakeClient({
+      getQueueState: ['running'],
       getQueue: [
         queueRecord({ state: 'running' }, [entry(7, 'testing')]),
         () => {

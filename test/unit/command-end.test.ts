@@ -90,7 +90,10 @@ describe('a command that waits binds its client to its deadline (now + --timeout
   it.each([
     [['submit', '5', '--wait', ...TEN], { ...submitted, getQueueState: ['running'] }],
     [['wait', '5', ...TEN], { getSubmittedPullRequest: [merged] }],
-    [['queue', 'drain', '--wait', ...TEN], { getQueue: [queueRecord()], updateQueue: [draining] }],
+    [
+      ['queue', 'drain', '--wait', ...TEN],
+      { getQueueState: ['running'], getQueue: [queueRecord()], updateQueue: [draining] },
+    ],
   ])('%j', async (argv, scripts) => {
     const seen: ClientOptions[] = [];
     const { ctx } = context(fakeClient(scripts), seen);

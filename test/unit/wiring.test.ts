@@ -40,11 +40,7 @@ const CASES: Array<[string[], string, unknown]> = [
   [['restart', '9', '--dry-run'], 'restart', { pr: 9, dryRun: true }],
   [['priority', '9', 'HIGH'], 'priority', { pr: 9, priority: 'high' }],
   [['priority', '9', '0', '--batch'], 'priority', { pr: 9, priority: 0, noBatch: false }],
-  [
-    ['priority', '9', '--no-batch', '--dry-run'],
-    'priority',
-    { pr: 9, noBatch: true, dryRun: true },
-  ],
+  [['priority', '9', '--no-batch', '--dry-run'], 'priority', { pr: 9, noBatch: true, dryRun: true }],
   [['wait', '42', '--timeout', '1h', '--interval', '5s'], 'wait', { pr: 42, timeoutMs: H, intervalMs: 5000 }],
   [['wait', '42'], 'wait', { pr: 42, timeoutMs: 2 * H, intervalMs: 15_000 }],
   [

@@ -131,8 +131,8 @@ describe('queue drain --wait (virtual time)', () => {
   it('polls until nothing is in flight: exit 0, progress on stderr', async () => {
     const clock = virtualClock();
     const fake = fakeClient({
+      getQueueState: ['running'],
       getQueue: [
-        queueRecord({}, [entry(5, 'testing')]),
         draining([entry(5, 'testing'), entry(6, 'pending')]),
         draining([entry(6, 'testing')]),
         draining([]),
@@ -151,6 +151,7 @@ describe('queue drain --wait (virtual time)', () => {
   it('exit 8 at --timeout with the PRs still in flight', async () => {
     const clock = virtualClock();
     const fake = fakeClient({
+      getQueueState: ['running'],
       getQueue: [draining([entry(5, 'testing')])],
       updateQueue: [draining([entry(5, 'testing')])],
     });
