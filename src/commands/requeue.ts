@@ -88,7 +88,7 @@ export async function requeueAfterFailure(
   const { record, decision } = read;
   const state = record.state ?? 'unknown';
   if (state !== 'failed' || record.isCurrentlySubmittedToQueue === true)
-    return { action: 'live', state, note: `PR #${pr} is ${state} again: the queue holds it, not resubmitted` };
+    return { action: 'live', state, note: `is ${state} again: the queue holds it, not resubmitted` };
   const what = `${kindWords(decision.kind)}: ${decision.reason}`;
   if (decision.kind === 'own') return { action: 'stop', decision, note: `not requeued: ${what}` };
   if (done >= settings.max)

@@ -10,6 +10,9 @@ import type { Clock } from '../../../src/util/clock.js';
 import { type Client, queue, repo, T0, useEmulator } from '../../emulator/http-helpers.js';
 import { testDeps } from '../../helpers/deps.js';
 import { TOKEN } from '../../helpers/run-cli.js';
+import { FIXED_NOW, virtualClock } from '../../helpers/clock.js';
+import { fakeClient } from '../../helpers/fake-client.js';
+import { ExitCode, MqError } from '../../../src/errors.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -157,5 +160,52 @@ describe('wait --requeue on the emulator (virtual time)', () => {
     expect(data.requeues).toHaveLength(1);
     expect(Date.parse(data.requeues[0].at)).toBeGreaterThanOrEqual(Date.parse(failed.at));
     expect(result.exitCode).toBe(0);
+  });
+});
+
+describe('wait --requeue with a fake client', () => {
+  const rec = (state: string, minutes: number) => ({
+    prNumber: 42,
+    state,
+    stateChangedAt: new Date(FIXED_NOW + minutes * MIN).toISOString(),
+    isCurrentlySubmittedToQueue: state !== 'failed' && state !== 'merged',
+  });
+  const settings = { timeoutMs: 2 * HOUR, intervalMs: MIN, requeue: { max: 2, flakyChecks: ['ci'] } };
+
+  it('the state read first says the PR is back in the queue: nothing resubmitted, the wait goes on', async () => {
+    const fake = fakeClient({
+      getSubmittedPullRequest: [rec('testing', 0), rec('failed', 5), rec('pending', 6), rec('merged', 20)],
+      // Someone resubmitted it between the poll and the read.
+      getSubmittedPullRequestWithTimeline: [{ ...rec('pending', 6), timeline: [] }],
+    });
+    const { deps, io } = testDeps({ clock: virtualClock(), fake, options: { json: true } });
+    const result = await runWait({ pr: 42, ...settings }, deps);
+    expect(result.exitCode).toBe(0);
+    expect(fake.callsOf('submitPullRequest')).toHaveLength(0);
+    expect(io.stderr).toContain('· PR #42 is pending again: the queue holds it, not resubmitted\n');
+    expect((result.data as any).requeues).toEqual([]);
+  });
+
+  it('a history that cannot be read is a doubt: not requeued, exit 9 as without --requeue', async () => {
+    const fake = fakeClient({
+      getSubmittedPullRequest: [rec('testing', 0), rec('failed', 5)],
+      getSubmittedPullRequestWithTimeline: [
+        new MqError(ExitCode.unavailable, 'get the timeline of PR #42', 'HTTP 503'),
+      ],
+    });
+    const { deps, io } = testDeps({ clock: virtualClock(), fake, options: { json: true } });
+    const result = await runWait({ pr: 42, ...settings }, deps);
+    expect(result.exitCode).toBe(9);
+    expect(io.stderr).toContain('· PR #42 not requeued: its history could not be read (HTTP 503)\n✗ PR #42 failed\n');
+    expect((result.data as any).failure).toMatchObject({ kind: 'own' });
+  });
+
+  it('without --requeue: no requeue step, no new keys', async () => {
+    const fake = fakeClient({ getSubmittedPullRequest: [rec('testing', 0), rec('failed', 5)] });
+    const { deps, io } = testDeps({ clock: virtualClock(), fake, options: { json: true } });
+    const result = await runWait({ pr: 42, timeoutMs: 2 * HOUR, intervalMs: MIN }, deps);
+    expect(result.exitCode).toBe(9);
+    expect(io.stderr).toBe('PR #42: testing\nPR #42: testing → failed (after 5m in testing)\n✗ PR #42 failed\n');
+    expect(Object.keys(result.data as object)).not.toContain('requeues');
   });
 });
