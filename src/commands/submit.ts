@@ -161,7 +161,10 @@ export function submitCommand(ctx: Context): Command {
       'then wait until the PR merges or leaves the queue (one PR; --timeout bounds the wait, default 2h)',
     )
     .option('--interval <duration>', 'with --wait: time between polls (default 15s)')
-    .option('--requeue <n>', 'with --wait: resubmit it up to N times (1-10) after a flaky or infrastructure failure')
+    .option(
+      '--requeue <n>',
+      'with --wait: resubmit it up to N times (0-10, 0: off) after a flaky or infrastructure failure',
+    )
     .option('--flaky-check <name>', 'with --requeue: a check known to be flaky (repeatable)', collect)
     .action(
       act(

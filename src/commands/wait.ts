@@ -247,7 +247,7 @@ export async function runWait(opts: WaitOptions, deps: Deps): Promise<Result> {
   return waitForPr(deps, client, target, opts.pr, opts, { deadline });
 }
 
-export interface WaitFlags {
+interface WaitFlags {
   interval: string;
   requeue?: string;
   flakyCheck?: string[];
@@ -268,7 +268,7 @@ export function waitCommand(ctx: Context): Command {
     )
     .argument('[pr]', 'PR number (in GitHub Actions it defaults to the PR of the workflow run)')
     .option('--interval <duration>', 'time between polls (jittered; slower after failures)', '15s')
-    .option('--requeue <n>', 'resubmit it up to N times (1-10) after a flaky or infrastructure failure')
+    .option('--requeue <n>', 'resubmit it up to N times (0-10, 0: off) after a flaky or infrastructure failure')
     .option('--flaky-check <name>', 'with --requeue: a check known to be flaky (repeatable)', collect)
     .action(
       act(
