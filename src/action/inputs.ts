@@ -7,6 +7,7 @@ import { checkApiUrl, checkedTimeout, checkToken, DEFAULT_API_URL } from '../api
 import { API_CHOICES, V2_KEY_PREFIX } from '../api/api-choice.js';
 import { isForkEvent } from '../config/fork.js';
 import { MqError } from '../errors.js';
+import { MAX_REQUEUES } from '../commands/requeue.js';
 import { parseDuration } from '../util/duration.js';
 import type { PriorityName, RepoRef } from '../lib/types.js';
 import type { Workflow } from './workflow.js';
@@ -39,6 +40,8 @@ export interface ActionInputs {
   wait: boolean;
   timeoutMs: number;
   intervalMs: number;
+  /** Resubmits allowed after a flaky or infrastructure failure (absent: 0, off). */
+  requeue?: number;
   /** Impacted targets to upload before submitting, with the SHA they belong to. */
   targets?: { sha: string; impactedTargets: 'ALL' | string[] };
 }
@@ -227,6 +230,14 @@ export function readInputs(wf: Workflow, env: NodeJS.ProcessEnv): ActionInputs {
   const intervalMs = duration('interval', wf.input('interval'), '15s');
   if (intervalMs < 100) throw new InputError('input interval: must be at least 100ms');
 
+  const requeueInput = wf.input('requeue').trim();
+  if (requeueInput !== '' && (!/^\d+$/.test(requeueInput) || Number(requeueInput) > MAX_REQUEUES))
+    throw new InputError(
+      `input requeue: ${JSON.stringify(requeueInput)} is not a number of requeues; expected an integer from 0 to ` +
+        `${MAX_REQUEUES} (0 turns it off)`,
+    );
+  const requeue = Number(requeueInput || '0');
+
   const listed = wf.input('impacted-targets');
   const file = wf.input('impacted-targets-file');
   const all = parseBoolean('impacts-all', wf.input('impacts-all'), false);
@@ -286,6 +297,7 @@ export function readInputs(wf: Workflow, env: NodeJS.ProcessEnv): ActionInputs {
     wait: parseBoolean('wait', wf.input('wait'), true),
     timeoutMs: duration('timeout', wf.input('timeout'), '2h'),
     intervalMs,
+    ...(requeue > 0 ? { requeue } : {}),
     ...(targets ? { targets } : {}),
   };
 }

@@ -1,6 +1,7 @@
 // The GitHub Action: upload targets (optional), submit, wait, and report via $GITHUB_OUTPUT, the job
 // summary, grouped logs and an ::error:: annotation. Exit codes are mq's (0 merged, 9 left, 8 timeout...).
-import { MergeQueueClient, VERSION } from '../lib/client.js';
+import { requeueAfterFailure, type Requeue } from '../commands/requeue.js';
+import { innerClient, MergeQueueClient, VERSION } from '../lib/client.js';
 import { MergeQueueError } from '../lib/errors.js';
 import type { QueueTargetRequest, SubmittedPullRequest, Transition, WaitResult } from '../lib/types.js';
 import { formatDuration } from '../util/duration.js';
@@ -19,6 +20,8 @@ export interface Report {
   timeInQueueS: number | null;
   testRun: string;
   failing: FailingCheck[];
+  /** With the requeue input: each resubmit after a flake or an infrastructure failure. */
+  requeues?: Requeue[];
 }
 
 const knownTransition = (t: Transition): Transition => ({
@@ -33,6 +36,7 @@ function setOutputs(wf: Workflow, r: Report): void {
   wf.setOutput('time-in-queue', r.timeInQueueS === null ? '' : String(r.timeInQueueS));
   wf.setOutput('test-run', r.testRun);
   wf.setOutput('failing-checks', JSON.stringify(r.failing));
+  if (r.requeues) wf.setOutput('requeues', JSON.stringify(r.requeues));
 }
 
 /** Seconds from the first to the last state seen (service clock); else how long this step waited. */
@@ -129,6 +133,12 @@ export function summaryOf(
     out.push('');
   }
   if (story?.note) out.push(safeMarkdown(story.note, true), '');
+  if (r.requeues && r.requeues.length > 0) {
+    out.push('#### Requeues', '', '| # | Failed run | Kind | Why |', '| --- | --- | --- | --- |');
+    for (const q of r.requeues)
+      out.push(`| ${q.attempt} | ${safeMarkdown(q.runId ?? '—')} | ${q.kind} | ${safeMarkdown(q.reason)} |`);
+    out.push('');
+  }
   return `${out.join('\n')}\n`;
 }
 
@@ -213,19 +223,42 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
       `Wait for ${label} (timeout ${formatDuration(inputs.timeoutMs)}, polling ` +
         `every ${formatDuration(inputs.intervalMs)})`,
     );
-    const result = await client.waitForPr({
-      ...prRef,
-      timeoutMs: inputs.timeoutMs,
-      intervalMs: inputs.intervalMs,
-      ...(signal ? { signal } : {}),
-      onTransition: (raw) => {
-        const t = knownTransition(raw);
-        const after = t.afterMs === null ? '' : ` (after ${formatDuration(t.afterMs)} in ${t.from})`;
-        wf.log(`${label}: ${t.from ? `${t.from} → ` : ''}${t.to}${after}`);
-      },
-      onRetry: (e) => wf.log(`! ${label}: a poll failed (${e.why}); retrying`),
-    });
-    transitions = result.transitions.map(knownTransition);
+    // With the requeue input, a flake or an infrastructure failure is resubmitted and waited for again.
+    const deadline = Date.now() + inputs.timeoutMs;
+    const requeues: Requeue[] = [];
+    const seen: Transition[] = [];
+    let result: WaitResult;
+    for (;;) {
+      result = await client.waitForPr({
+        ...prRef,
+        timeoutMs: Math.max(0, deadline - Date.now()),
+        intervalMs: inputs.intervalMs,
+        ...(signal ? { signal } : {}),
+        onTransition: (raw) => {
+          // A wait after a requeue starts where the last one ended.
+          const t = knownTransition({ ...raw, from: raw.from ?? seen[seen.length - 1]?.to ?? null });
+          seen.push(t);
+          const after = t.afterMs === null ? '' : ` (after ${formatDuration(t.afterMs)} in ${t.from})`;
+          wf.log(`${label}: ${t.from ? `${t.from} → ` : ''}${t.to}${after}`);
+        },
+        onRetry: (e) => wf.log(`! ${label}: a poll failed (${e.why}); retrying`),
+      });
+      if (result.outcome !== 'failed' || !inputs.requeue) break;
+      const step = await requeueAfterFailure(
+        innerClient(client),
+        target,
+        inputs.pr,
+        { max: inputs.requeue, flakyChecks: [] },
+        requeues.length,
+        { priority: inputs.priority, noBatch: inputs.noBatch },
+        Date.now,
+        { deadline, ...(signal ? { signal } : {}) },
+      );
+      wf.log(`${step.action === 'requeued' ? '↻' : '·'} ${label} ${step.note}`);
+      if (step.action === 'requeued') requeues.push(step.requeue);
+      if (step.action === 'stop') break;
+    }
+    transitions = seen;
     endGroup();
 
     const state = knownState(result.state);
@@ -241,6 +274,7 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
       timeInQueueS: storyTime(story) ?? timeInQueue(result),
       testRun,
       failing,
+      ...(inputs.requeue ? { requeues } : {}),
     };
     setOutputs(wf, r);
     wf.summary(summaryOf(inputs, result.outcome, r, transitions, undefined, story));

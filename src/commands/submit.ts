@@ -8,8 +8,8 @@ import type { Result } from '../output/present.js';
 import { plainNone } from '../output/plain.js';
 import { own, paints, v } from '../output/render.js';
 import { runOverPrs } from './bulk.js';
-import { act, prArguments, withExamples, withPlainHelp, prDocument } from './shared.js';
-import { parseWaitSettings, WAIT_PLAIN, waitForPr, type WaitSettings } from './wait.js';
+import { act, collect, prArguments, withExamples, withPlainHelp, prDocument } from './shared.js';
+import { parseWaitSettings, requeueOf, WAIT_PLAIN, waitForPr, type WaitSettings } from './wait.js';
 
 export interface SubmitOptions {
   /** PR numbers as given; `-` reads them from stdin. */
@@ -77,7 +77,12 @@ export async function runSubmit(opts: SubmitOptions, deps: Deps): Promise<Result
     let waiting = true;
     void warn(() => waiting);
     try {
-      return await waitForPr(deps, client, target, prs[0] as number, opts.wait, { submitted: true, deadline });
+      const resubmit = { priority: opts.priority, noBatch: opts.noBatch };
+      return await waitForPr(deps, client, target, prs[0] as number, opts.wait, {
+        submitted: true,
+        deadline,
+        resubmit,
+      });
     } finally {
       waiting = false;
     }
@@ -131,6 +136,8 @@ interface SubmitFlags {
   dryRun?: boolean;
   wait?: boolean;
   interval?: string;
+  requeue?: string;
+  flakyCheck?: string[];
 }
 
 export function submitCommand(ctx: Context): Command {
@@ -154,19 +161,33 @@ export function submitCommand(ctx: Context): Command {
       'then wait until the PR merges or leaves the queue (one PR; --timeout bounds the wait, default 2h)',
     )
     .option('--interval <duration>', 'with --wait: time between polls (default 15s)')
+    .option(
+      '--requeue <n>',
+      'with --wait: resubmit it up to N times (0-10, 0: off) after a flaky or infrastructure failure',
+    )
+    .option('--flaky-check <name>', 'with --requeue: a check known to be flaky (repeatable)', collect)
     .action(
       act(
         ctx,
         'submit',
         (prs: string[], f: SubmitFlags): SubmitOptions => {
           if (!f.wait && f.interval !== undefined) throw new UsageError('--interval only applies with --wait');
+          if (!f.wait && (f.requeue !== undefined || f.flakyCheck))
+            throw new UsageError(
+              `${f.requeue !== undefined ? '--requeue' : '--flaky-check'} only applies with --wait`,
+              {
+                hints: ['mq submit "$PR" --wait --requeue 2'],
+              },
+            );
           return {
             prs,
             priority: f.priority,
             ...(f.batch === false ? { noBatch: true as const } : {}),
             parallel: f.parallel,
             dryRun: f.dryRun,
-            ...(f.wait ? { wait: parseWaitSettings(ctx.options.timeout, f.interval ?? '15s') } : {}),
+            ...(f.wait
+              ? { wait: { ...parseWaitSettings(ctx.options.timeout, f.interval ?? '15s'), ...requeueOf(f) } }
+              : {}),
           };
         },
         runSubmit,
@@ -180,6 +201,7 @@ export function submitCommand(ctx: Context): Command {
     'mq submit 42',
     'mq submit 42 --priority high --no-batch',
     'mq submit "$PR" --wait --timeout 2h --json',
+    'mq submit "$PR" --wait --requeue 2',
     'gh pr list --label ready --json number -q ".[].number" | mq submit -',
   ]);
 }

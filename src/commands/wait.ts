@@ -10,12 +10,16 @@ import { plainColumns } from '../output/plain.js';
 import { own, paints, v, type Line } from '../output/render.js';
 import { formatDuration, parseDuration } from '../util/duration.js';
 import { poll } from '../util/poll.js';
+import type { FailureDecision } from '../stats/failure-kind.js';
 import { pullRequestFields } from '../views/pull-request.js';
-import { act, onePr, withExamples, withPlainHelp, prDocument } from './shared.js';
+import { parseRequeue, requeueAfterFailure, type Requeue, type RequeueSettings, type Resubmit } from './requeue.js';
+import { act, collect, onePr, withExamples, withPlainHelp, prDocument } from './shared.js';
 
 export interface WaitSettings {
   timeoutMs: number;
   intervalMs: number;
+  /** --requeue N (with --flaky-check): resubmit after a flake or an infrastructure failure. */
+  requeue?: RequeueSettings;
 }
 
 export const DEFAULT_WAIT_TIMEOUT = '2h';
@@ -69,6 +73,8 @@ export interface WaitInfo {
   submitted?: boolean;
   /** Epoch ms the wait ends at (submit --wait computes it before submitting). */
   deadline?: number;
+  /** How a requeue resubmits (submit --wait: its own flags). */
+  resubmit?: Resubmit;
 }
 
 export async function waitForPr(
@@ -87,6 +93,11 @@ export async function waitForPr(
   // Set inside the poll callback; 'timeout' unless a read ended the wait first.
   let outcome = 'timeout' as Outcome;
   let reason = '';
+  const requeues: Requeue[] = [];
+  let failure: FailureDecision | null = null;
+  // The failed record a requeue answered: read again before the resubmit shows, it is not the end.
+  let answered: string | null = null;
+  let answeredOne = false;
 
   await poll(deps, {
     intervalMs: settings.intervalMs,
@@ -95,7 +106,7 @@ export async function waitForPr(
     what: `PR #${pr}: poll`,
     read: (call) => client.getSubmittedPullRequest({ ...target, pr: { number: pr } }, call),
     onBlip: (message) => deps.out.note([own(paints.yellow, '!'), ` ${message}`]),
-    onValue: (record) => {
+    onValue: async (record) => {
       const state = checkRecord(record, pr);
       if (state !== last?.state) {
         const at = stateTime(
@@ -112,6 +123,28 @@ export async function waitForPr(
         lastChange = at;
       }
       last = record;
+      if (state === 'failed' && settings.requeue) {
+        if (answeredOne && (record.stateChangedAt ?? null) === answered) return false;
+        const step = await requeueAfterFailure(
+          client,
+          target,
+          pr,
+          settings.requeue,
+          requeues.length,
+          info.resubmit,
+          () => client.serviceNow(() => deps.clock.now()),
+          { deadline, signal: deps.signal },
+        );
+        if (step.action === 'requeued') requeues.push(step.requeue);
+        if (step.action !== 'live') failure = step.decision;
+        const mark = step.action === 'requeued' ? own(paints.yellow, '↻') : own(paints.dim, '·');
+        deps.out.note([mark, ` PR #${pr} `, v(step.note)]);
+        if (step.action !== 'stop') {
+          answered = record.stateChangedAt ?? null;
+          answeredOne = true;
+          return false;
+        }
+      }
       if (state === 'merged' || state === 'failed' || state === 'cancelled') {
         outcome = state;
         return true;
@@ -150,6 +183,7 @@ export async function waitForPr(
         waitedMs,
         transitions,
         pullRequest: last ?? null,
+        ...(settings.requeue ? { requeues, failure } : {}),
       },
     ],
     {
@@ -213,6 +247,18 @@ export async function runWait(opts: WaitOptions, deps: Deps): Promise<Result> {
   return waitForPr(deps, client, target, opts.pr, opts, { deadline });
 }
 
+interface WaitFlags {
+  interval: string;
+  requeue?: string;
+  flakyCheck?: string[];
+}
+
+/** `{ requeue }` when --requeue N is on (N > 0); wiring only. */
+export function requeueOf(flags: { requeue?: string; flakyCheck?: string[] }): { requeue?: RequeueSettings } {
+  const requeue = parseRequeue(flags.requeue, flags.flakyCheck);
+  return requeue ? { requeue } : {};
+}
+
 export function waitCommand(ctx: Context): Command {
   const cmd = new Command('wait')
     .summary('wait until a PR merges or leaves the queue')
@@ -222,13 +268,16 @@ export function waitCommand(ctx: Context): Command {
     )
     .argument('[pr]', 'PR number (in GitHub Actions it defaults to the PR of the workflow run)')
     .option('--interval <duration>', 'time between polls (jittered; slower after failures)', '15s')
+    .option('--requeue <n>', 'resubmit it up to N times (0-10, 0: off) after a flaky or infrastructure failure')
+    .option('--flaky-check <name>', 'with --requeue: a check known to be flaky (repeatable)', collect)
     .action(
       act(
         ctx,
         'wait',
-        (pr: string | undefined, flags: { interval: string }): WaitOptions => ({
+        (pr: string | undefined, flags: WaitFlags): WaitOptions => ({
           pr: onePr(ctx.env, pr),
           ...parseWaitSettings(ctx.options.timeout, flags.interval),
+          ...requeueOf(flags),
         }),
         runWait,
       ),
@@ -236,7 +285,16 @@ export function waitCommand(ctx: Context): Command {
   withPlainHelp(cmd, [WAIT_PLAIN], '  outcome is merged, failed, cancelled, left_queue or timeout.');
   return withExamples(
     cmd,
-    ['mq wait 42', 'mq wait 42 --timeout 30m --interval 10s', 'mq wait "$PR" --json > result.json'],
-    'Exit codes: 0 merged · 8 timed out · 9 failed, cancelled or removed.',
+    [
+      'mq wait 42',
+      'mq wait 42 --timeout 30m --interval 10s',
+      'mq wait "$PR" --json > result.json',
+      'mq wait 42 --requeue 2 --flaky-check e2e',
+    ],
+    'Exit codes: 0 merged · 8 timed out · 9 failed, cancelled or removed.\n\n' +
+      'With --requeue N, a failure is classified from its timeline and checks: a flake (the failing checks\n' +
+      'passed in another run of the same commit, or are named by --flaky-check) or an infrastructure failure\n' +
+      '(a timeout, a GitHub API error) is resubmitted once the queue no longer holds the PR, at most N times\n' +
+      'within --timeout; a failure of its own (or one in doubt) ends the wait with exit 9.',
   );
 }

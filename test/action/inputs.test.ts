@@ -128,3 +128,20 @@ describe("a fork PR's run", () => {
     ]);
   });
 });
+
+describe('requeue', () => {
+  it('takes 1..10; empty or 0 is off (no key)', () => {
+    expect(read({ INPUT_REQUEUE: '2' }).requeue).toBe(2);
+    expect(read({ INPUT_REQUEUE: '10' }).requeue).toBe(10);
+    expect(read({ INPUT_REQUEUE: '0' })).not.toHaveProperty('requeue');
+    expect(read({})).not.toHaveProperty('requeue');
+  });
+
+  it.each(['11', '-1', 'two', '1.5'])('refuses %j (exit 2)', (text) => {
+    const err = refusal({ INPUT_REQUEUE: text });
+    expect(err.exitCode).toBe(2);
+    expect(err.message).toBe(
+      `input requeue: ${JSON.stringify(text)} is not a number of requeues; expected an integer from 0 to 10 (0 turns it off)`,
+    );
+  });
+});

@@ -116,6 +116,22 @@ async function untilTesting(run: Run, pr: number): Promise<void> {
   });
 }
 
+/** Waits until the action has logged a line matching `re`. */
+async function untilLogged(run: Run, re: RegExp): Promise<void> {
+  let seen = '';
+  await new Promise<void>((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      seen += d.toString();
+      if (re.test(seen)) {
+        run.child.stdout?.off('data', onData);
+        resolve();
+      }
+    };
+    run.child.stdout?.on('data', onData);
+    void run.child.then((r) => reject(new Error(`the action ended first (exit ${r.exitCode}): ${r.stdout}`)));
+  });
+}
+
 /** The token may appear only inside the ::add-mask:: command that hides it. */
 function expectTokenOnlyMasked(stdout: string): void {
   expect(stdout).toContain(`::add-mask::${TOKEN}\n`);
@@ -180,6 +196,40 @@ describe('the action against the emulator', () => {
     expectTokenOnlyMasked(result.stdout);
     const pr = await client.getSubmittedPullRequest({ repo, targetBranch: 'main', pr: { number: 8 } });
     expect(pr).toMatchObject({ priorityName: 'high', noBatch: true });
+  });
+
+  it('requeue: a run that timed out is resubmitted once, then the PR merges; outputs and summary say so', async () => {
+    await client.updateQueue({ repo, targetBranch: 'main', testingTimeoutMinutes: 5 });
+    await emu.createPullRequest({ repo, number: 10, outcomes: ['hang', 'pass'], testMinutes: 2 });
+    const run = runAction(10, { requeue: '1', priority: 'low' });
+    await untilTesting(run, 10);
+    const timedOut = (await emu.listRuns()).find((r) => r.prNumbers.includes(10))?.id;
+    await emu.advance(5);
+    // The resubmit, then the new wait's first poll seeing it tested again.
+    await untilLogged(
+      run,
+      /^↻ PR #10 requeued \(1 of 1\): an infrastructure failure: the test run timed out.*\nPR #10: failed → testing$/m,
+    );
+    await emu.advance(2);
+    const result = await run.child;
+    expect(result.exitCode).toBe(0);
+    const outputs = run.outputs();
+    expect(outputs.state).toBe('merged');
+    expect(JSON.parse(outputs.requeues ?? '')).toEqual([
+      {
+        attempt: 1,
+        runId: timedOut,
+        kind: 'infrastructure',
+        reason: 'the test run timed out (TEST_RUN_TIMEOUT)',
+        at: expect.any(String),
+      },
+    ]);
+    expect(run.summary()).toContain(
+      `#### Requeues\n\n| # | Failed run | Kind | Why |\n| --- | --- | --- | --- |\n` +
+        `| 1 | ${timedOut} | infrastructure | the test run timed out (TEST_RUN_TIMEOUT) |\n`,
+    );
+    const pr = await client.getSubmittedPullRequest({ repo, targetBranch: 'main', pr: { number: 10 } });
+    expect(pr).toMatchObject({ priorityName: 'low' });
   });
 
   it('fails with exit 8 when the PR is still pending at the timeout, and leaves it queued', async () => {

@@ -86,6 +86,11 @@ const cases: Array<{ name: string; args: string[]; message: RegExp; env?: Record
     message: /--interval only applies with --wait/,
   },
   {
+    name: '--requeue out of range',
+    args: ['submit', '1', '--wait', '--requeue', '11'],
+    message: /--requeue: "11" must be an integer from 0 to 10\nhint: the most resubmits/,
+  },
+  {
     name: 'a --timeout past what timers can hold',
     args: ['status', '7', '--timeout', '25d'],
     message: /--timeout: must be at most 24 days/,

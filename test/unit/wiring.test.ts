@@ -44,6 +44,17 @@ const CASES: Array<[string[], string, unknown]> = [
   [['wait', '42', '--timeout', '1h', '--interval', '5s'], 'wait', { pr: 42, timeoutMs: H, intervalMs: 5000 }],
   [['wait', '42'], 'wait', { pr: 42, timeoutMs: 2 * H, intervalMs: 15_000 }],
   [
+    ['wait', '42', '--requeue', '2', '--flaky-check', 'e2e', '--flaky-check', 'lint'],
+    'wait',
+    { pr: 42, timeoutMs: 2 * H, intervalMs: 15_000, requeue: { max: 2, flakyChecks: ['e2e', 'lint'] } },
+  ],
+  [['wait', '42', '--requeue', '0'], 'wait', { pr: 42, timeoutMs: 2 * H, intervalMs: 15_000 }],
+  [
+    ['submit', '42', '--wait', '--requeue', '10'],
+    'submit',
+    { prs: ['42'], parallel: 8, wait: { timeoutMs: 2 * H, intervalMs: 15_000, requeue: { max: 10, flakyChecks: [] } } },
+  ],
+  [
     ['targets', '3', '--sha', 'abc1234', '-t', '//a', '-t', '//b'],
     'targets',
     { pr: 3, sha: 'abc1234', source: { targets: ['//a', '//b'] } },
@@ -186,6 +197,16 @@ describe('argv -> options, for every command', () => {
 
   it.each([
     [['submit', '1', '--interval', '5s'], /--interval only applies with --wait/],
+    [
+      ['submit', '1', '--requeue', '2'],
+      /--requeue only applies with --wait\nhint: mq submit "\$PR" --wait --requeue 2/,
+    ],
+    [['submit', '1', '--flaky-check', 'e2e'], /--flaky-check only applies with --wait/],
+    [['wait', '1', '--requeue', '11'], /--requeue: "11" must be an integer from 0 to 10\nhint: the most resubmits/],
+    [['wait', '1', '--requeue', '-1'], /--requeue: "-1" must be an integer from 0 to 10/],
+    [['wait', '1', '--requeue', 'x'], /--requeue: "x" must be an integer from 0 to 10/],
+    [['wait', '1', '--flaky-check', 'e2e'], /--flaky-check only applies with --requeue\nhint: add --requeue N/],
+    [['wait', '1', '--requeue', '1', '--flaky-check', ' '], /--flaky-check: expected the name of a check/],
     [['queue', 'drain', '--wait', '--dry-run'], /--wait cannot be used with --dry-run/],
     [['targets', '1', '--sha', 'abc1234', '--all', '--none'], /exactly one of --target, --file, --all or --none/],
     // --sha is a commit id: 7 to 64 hex digits (a service would wait forever for any other).
