@@ -32,7 +32,8 @@ import {
 } from './webhook-deliveries.js';
 import { BatchCollector, eventFor, prEventKey, prEventOf, type WebhookEvent } from './webhook-events.js';
 import { post } from './webhook-post.js';
-import { checkWebhookUrl, secretKey, signature } from './webhook-signing.js';
+import { secretKey, signature } from '../webhooks/signature.js';
+import { checkWebhookUrl } from './webhook-signing.js';
 
 export {
   DEFAULT_QUEUE_CAP,

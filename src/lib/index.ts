@@ -6,3 +6,13 @@
 export { MergeQueueClient, VERSION, type MergeQueueClientOptions } from './client.js';
 export { MergeQueueError } from './errors.js';
 export type * from './types.js';
+export { verifyWebhook } from './webhooks.js';
+export type {
+  PullRequestBatchEvent,
+  PullRequestEvent,
+  UnknownWebhookEvent,
+  WebhookEvent,
+  WebhookRepository,
+  WebhookStatus,
+} from '../webhooks/events.js';
+export type { VerifyFailure, VerifyOptions, VerifyResult, WebhookHeaders } from '../webhooks/signature.js';
