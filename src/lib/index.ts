@@ -7,12 +7,4 @@ export { MergeQueueClient, VERSION, type MergeQueueClientOptions } from './clien
 export { MergeQueueError } from './errors.js';
 export type * from './types.js';
 export { verifyWebhook } from './webhooks.js';
-export type {
-  PullRequestBatchEvent,
-  PullRequestEvent,
-  UnknownWebhookEvent,
-  WebhookEvent,
-  WebhookRepository,
-  WebhookStatus,
-} from '../webhooks/events.js';
-export type { VerifyFailure, VerifyOptions, VerifyResult, WebhookHeaders } from '../webhooks/signature.js';
+export type * from './webhook-types.js';

@@ -1,4 +1,5 @@
-import { verifyDelivery, type VerifyOptions, type VerifyResult, type WebhookHeaders } from '../webhooks/signature.js';
+import { verifyDelivery } from '../webhooks/signature.js';
+import type { VerifyOptions, VerifyResult, WebhookHeaders } from './webhook-types.js';
 
 /**
  * Verifies one webhook delivery of the merge queue (Svix scheme) and decodes its event.

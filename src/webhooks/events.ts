@@ -1,3 +1,14 @@
+import type {
+  PullRequestBatchEvent,
+  PullRequestEvent,
+  UnknownWebhookEvent,
+  WebhookEvent,
+  WebhookEventCommon,
+  WebhookStatus,
+} from '../lib/webhook-types.js';
+
+export type { WebhookEvent };
+
 /**
  * The merge queue's webhook events (trunk-wire §3.2), decoded leniently: a payload of an unknown
  * type or without its PR number(s) is an `unknown` event, never an error; strings and lists are bounded.
@@ -11,63 +22,11 @@ export const WEBHOOK_STATUSES = [
   'failed',
   'canceled',
   'merged',
-] as const;
-export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
+] as const satisfies readonly WebhookStatus[];
 
 /** Longest string field kept; most PR numbers kept in a batch's lists. */
 const MAX_TEXT = 1024;
 const MAX_PRS = 1000;
-
-export interface WebhookRepository {
-  host: string;
-  owner: string;
-  name: string;
-}
-
-/** Fields every event of both families has, as sent (snake_case). */
-interface Common<S extends WebhookStatus> {
-  action: string;
-  status: S;
-  repository: WebhookRepository;
-  target_branch: string;
-  /** ISO-8601, as sent. */
-  timestamp: string;
-  test_branch?: string;
-  test_branch_sha?: string;
-  test_pr_number?: number;
-  batched?: boolean;
-  is_bisection?: boolean;
-  /** The event's reason, whatever its field: `submitted_reason`, `queued_reason`, `failure_reason`, ... */
-  reason?: string;
-}
-
-type Pr<S extends WebhookStatus> = Common<S> & {
-  family: 'pull_request';
-  type: `pull_request.${S}`;
-  pr_number: number;
-  author: string;
-  http_details_url: string;
-};
-
-type Batch<S extends WebhookStatus> = Common<S> & {
-  family: 'pull_request_batch';
-  type: `pull_request_batch.${S}`;
-  pr_numbers: number[];
-  pr_numbers_in_batch: number[];
-};
-
-export type PullRequestEvent = { [S in WebhookStatus]: Pr<S> }[WebhookStatus];
-export type PullRequestBatchEvent = { [S in WebhookStatus]: Batch<S> }[WebhookStatus];
-
-/** An event mq does not know (another family, a new status) or one missing its PR number(s). */
-export interface UnknownWebhookEvent {
-  family: 'unknown';
-  /** The payload's `type` when it is a string, else ''. */
-  type: string;
-  payload: unknown;
-}
-
-export type WebhookEvent = PullRequestEvent | PullRequestBatchEvent | UnknownWebhookEvent;
 
 const REASON_FIELDS = ['submitted_reason', 'queued_reason', 'failure_reason', 'cancellation_reason', 'merged_reason'];
 
@@ -78,10 +37,10 @@ const prNumber = (v: unknown): number | undefined =>
 const prList = (v: unknown): number[] | undefined =>
   Array.isArray(v) ? v.slice(0, MAX_PRS).flatMap((n) => prNumber(n) ?? []) : undefined;
 
-function common(o: Record<string, unknown>, status: WebhookStatus): Common<WebhookStatus> {
+function common(o: Record<string, unknown>, status: WebhookStatus): WebhookEventCommon {
   const repo =
     typeof o.repository === 'object' && o.repository !== null ? (o.repository as Record<string, unknown>) : {};
-  const c: Common<WebhookStatus> = {
+  const c: WebhookEventCommon = {
     action: text(o.action),
     status,
     repository: { host: text(repo.host), owner: text(repo.owner), name: text(repo.name) },

@@ -4,7 +4,10 @@
  * keyed with the base64 part of a `whsec_…` secret.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { decodeWebhookEvent, type WebhookEvent } from './events.js';
+import type { VerifyFailure, VerifyOptions, VerifyResult, WebhookHeaders } from '../lib/webhook-types.js';
+import { decodeWebhookEvent } from './events.js';
+
+export type { VerifyFailure, VerifyOptions, VerifyResult, WebhookHeaders };
 
 const SECRET_PREFIX = 'whsec_';
 /** Deliveries older or newer than this are refused (replay protection). */
@@ -43,32 +46,6 @@ function digest(key: Buffer, id: string, timestamp: number | string, body: strin
 /** The `svix-signature` header value for one attempt (the body's raw bytes are signed). */
 export function signature(key: Buffer, id: string, timestamp: number, body: string | Uint8Array): string {
   return `v1,${digest(key, id, timestamp, body)}`;
-}
-
-/** Request headers: a plain object (any case; Node's IncomingHttpHeaders) or a fetch `Headers`. */
-export type WebhookHeaders = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
-
-export type VerifyFailure =
-  | 'secret-format'
-  | 'missing-header'
-  | 'bad-timestamp'
-  | 'timestamp-too-old'
-  | 'timestamp-in-future'
-  | 'bad-signature'
-  | 'too-large'
-  | 'not-json';
-
-export type VerifyResult =
-  | { ok: true; id: string; timestamp: number; event: WebhookEvent }
-  | { ok: false; reason: VerifyFailure; message: string };
-
-export interface VerifyOptions {
-  /** Epoch milliseconds now (default `Date.now`). */
-  now?: () => number;
-  /** Seconds a timestamp may be off from now (default 300). */
-  toleranceSeconds?: number;
-  /** Larger bodies are refused as `too-large` (default 1 MiB). */
-  maxBodyBytes?: number;
 }
 
 /** One header's value, by lower-case name, from either form. */
