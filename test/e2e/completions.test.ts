@@ -132,7 +132,7 @@ describe.each(['bash', 'zsh', 'fish'])('completion in real %s', async (shell) =>
     const topics = await offered('mq', 'help', '');
     expect(topics).toEqual(expect.arrayContaining(['environment', 'exit-codes', 'queue', 'submit']));
     expect(await offered('mq', 'help', 'ex')).toEqual(['exit-codes']);
-    expect(await offered('mq', 'profile', 'set', '')).toEqual(['api-url', 'branch', 'repo']);
+    expect(await offered('mq', 'profile', 'set', '')).toEqual(['api', 'api-url', 'branch', 'repo']);
   });
 
   it('file names after --file, directories after --data-dir', async () => {
