@@ -95,7 +95,7 @@ describe('verifyWebhook', () => {
     });
   });
 
-  it('decodes leniently: an unknown type or a payload without its PR is an unknown event; a batch lists its PRs', () => {
+  it('decodes leniently: an unknown type or no PR number is an unknown event; a batch lists its PRs', () => {
     const check = (body: string) => verifyWebhook(body, headers(sign(KEY, body)), SECRET, { now: NOW });
     expect(check('{"type":"test_case.status_changed"}')).toMatchObject({ ok: true, event: { family: 'unknown' } });
     expect(check('{"type":"pull_request.merged"}')).toMatchObject({

@@ -83,7 +83,7 @@ export async function loadSecrets(
   return { secrets, from };
 }
 
-export const SECRET_HINT = `the endpoint's signing secret (whsec_…) from the Trunk app, in ${SECRET_ENV} or a --secret-file`;
+export const SECRET_HINT = `the endpoint's signing secret (whsec_…) from the Trunk app, in ${SECRET_ENV} or a file`;
 
 export function noSecret(): UsageError {
   return new UsageError(`no webhook secret: set ${SECRET_ENV} or pass --secret-file FILE`, {

@@ -1,4 +1,4 @@
-/** `mq webhooks replay` in-process: recordings re-sent in order, re-signed now, statuses printed, exit 5 on a refusal. */
+/** `mq webhooks replay` in-process: recordings re-sent in order, re-signed now, statuses printed, exit 5 if refused. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

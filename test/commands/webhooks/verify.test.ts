@@ -1,4 +1,4 @@
-/** `mq webhooks verify` in-process: body from a file or stdin, headers as flags or a file, secrets from env or a file. */
+/** `mq webhooks verify` in-process: body from a file or stdin, headers as flags or a file, secrets from env or file. */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -44,7 +44,8 @@ describe('mq webhooks verify', () => {
   });
 
   it('reads the body from stdin and the headers from a file of lines or JSON', async () => {
-    const lines = `POST /hooks HTTP/1.1\nSvix-Id: msg_7\nsvix-timestamp: ${TS}\nsvix-signature: ${H['svix-signature']}\n`;
+    const sig = H['svix-signature'];
+    const lines = `POST /hooks HTTP/1.1\nSvix-Id: msg_7\nsvix-timestamp: ${TS}\nsvix-signature: ${sig}\n`;
     for (const text of [lines, JSON.stringify(H)]) {
       const { deps, io, file } = setup({ stdin: BODY });
       expect(await run(deps, ['webhooks', 'verify', '--headers', file('h', text), '--json'])).toBe(0);
@@ -100,7 +101,7 @@ describe('mq webhooks verify', () => {
     expect(io.stderr + io.stdout).not.toContain(wrong.slice(6));
   });
 
-  it('bad usage is exit 2, nothing verified: no secret, a missing file, a headers file that is not headers', async () => {
+  it('bad usage is exit 2, nothing verified: no secret, a missing file, a bad headers file', async () => {
     const none = setup({ stdin: BODY, env: { MQ_WEBHOOK_SECRET: '' } });
     expect(await run(none.deps, ['webhooks', 'verify', ...flags()])).toBe(2);
     expect(none.io.stderr).toMatch(/^mq: usage: no webhook secret: set MQ_WEBHOOK_SECRET or pass --secret-file FILE\n/);
