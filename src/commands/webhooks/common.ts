@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Deps } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { plainColumns } from '../../output/plain.js';
-import { own, paints, type Cell, type Row } from '../../output/render.js';
+import { type Cell, type Line, own, paints, type Row, v } from '../../output/render.js';
 import { InputTooLarge, limitText, readFileBytesLimited } from '../../util/limited-read.js';
 import { eventPrs, type WebhookEvent } from '../../webhooks/events.js';
 import { secretProblem, type VerifyFailure } from '../../webhooks/signature.js';
@@ -131,20 +131,49 @@ export interface DeliveryLine {
   /** HTTP status answered (listen) or received (replay). */
   status: number | null;
   result: string;
+  /** The forward target's status, or the error that kept it from answering. */
   forward?: string;
 }
 
 const good = (ok: boolean): Cell['paint'] => (ok ? paints.green : paints.red);
 
-export function deliveryRow(d: DeliveryLine, plain: boolean): Row {
-  const ok = d.status !== null && d.status >= 200 && d.status < 300;
+/** One delivery piped: raw values. */
+export function deliveryRow(d: DeliveryLine): Row {
   return DELIVERY_PLAIN.row({
-    at: plain ? d.at : d.at.slice(11, 19),
+    at: d.at,
     id: d.id,
     type: d.type,
     prs: d.prs,
-    status: { value: d.status === null ? '-' : String(d.status), paint: good(ok) },
+    status: d.status === null ? '' : String(d.status),
     result: d.result,
     forward: d.forward ?? '',
   });
+}
+
+/** Column widths of a delivery line on a terminal (time, status, result, type, PRs; then id and forward). */
+const WIDTHS = [8, 6, 20, 32, 10] as const;
+const pad = (text: string, i: number) => text.padEnd(WIDTHS[i] as number);
+
+export const DELIVERY_HEADER: Line = own(
+  paints.dim,
+  `${['time', 'status', 'result', 'type', 'PRs'].map(pad).join(' ')} svix-id  forward`,
+);
+
+/** One delivery as an aligned line on a terminal (a boxed table per delivery would not stream). */
+export function deliveryLine(d: DeliveryLine): Line {
+  const ok = d.status !== null && d.status >= 200 && d.status < 300;
+  return [
+    v(pad(d.at.slice(11, 19), 0)),
+    ' ',
+    v(pad(d.status === null ? '-' : String(d.status), 1), good(ok)),
+    ' ',
+    v(pad(d.result, 2), d.result === 'valid' || d.result === 'sent' ? undefined : paints.yellow),
+    ' ',
+    v(pad(d.type, 3)),
+    ' ',
+    v(pad(d.prs, 4)),
+    ' ',
+    v(d.id),
+    d.forward ? `  → ${d.forward}` : '',
+  ];
 }

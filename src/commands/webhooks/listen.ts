@@ -8,7 +8,16 @@ import type { Result } from '../../output/present.js';
 import { own, paints, v } from '../../output/render.js';
 import { eventPrs, type WebhookEvent } from '../../webhooks/events.js';
 import { post } from '../../webhooks/post.js';
-import { deliveryRow, loadSecrets, noSecret, prsText, type DeliveryLine, type SecretSource } from './common.js';
+import {
+  DELIVERY_HEADER,
+  deliveryLine,
+  deliveryRow,
+  loadSecrets,
+  noSecret,
+  prsText,
+  type DeliveryLine,
+  type SecretSource,
+} from './common.js';
 import { type ReceivedDelivery, startReceiver } from './receiver.js';
 
 export interface ListenOptions {
@@ -94,12 +103,12 @@ export async function runListen(opts: ListenOptions, deps: Deps, hooks: ListenHo
     if (d.accepted && opts.forward !== undefined) {
       try {
         const status = await post(opts.forward, d.body, d.headers, FORWARD_TIMEOUT_MS, stop.signal);
-        forward = `→ ${status}`;
+        forward = String(status);
         forwardDoc = { status };
       } catch (err) {
         const e = err as NodeJS.ErrnoException;
         forwardDoc = { error: e.code ?? e.message };
-        forward = `→ ${forwardDoc.error}`;
+        forward = forwardDoc.error;
       }
     }
     if (d.accepted && d.event !== undefined && hooks.onEvent) {
@@ -128,10 +137,9 @@ export async function runListen(opts: ListenOptions, deps: Deps, hooks: ListenHo
       ...(d.message !== undefined ? { message: d.message } : {}),
       ...(forwardDoc ? { forward: forwardDoc } : {}),
     };
-    const row = (isPlain: boolean) => deliveryRow({ ...line, prs: prsText(d.event, isPlain) }, isPlain);
     await deps.out.stream(doc, {
-      table: [{ headers: [], rows: [row(false)] }],
-      plain: [{ headers: [], rows: [row(true)] }],
+      table: [{ lines: [deliveryLine({ ...line, prs: prsText(d.event, false) })] }],
+      plain: [{ headers: [], rows: [deliveryRow({ ...line, prs: prsText(d.event, true) })] }],
     });
   };
 
@@ -161,13 +169,15 @@ export async function runListen(opts: ListenOptions, deps: Deps, hooks: ListenHo
         v(receiver.url),
         ' can send events',
       ]);
-    } else if (!plain && !json) {
+    }
+    if (!opts.noVerify && !plain && !json) {
       deps.out.note([
         'verifying with ',
         v(String(loaded?.secrets.length)),
         ` secret(s) from ${loaded?.from}; Ctrl-C stops`,
       ]);
     }
+    if (!plain && !json) await deps.out.stream(null, { table: [{ lines: [DELIVERY_HEADER] }] });
     if (!stop.signal.aborted) await new Promise((done) => stop.signal.addEventListener('abort', done, { once: true }));
   } finally {
     process.off('SIGTERM', onTerm);

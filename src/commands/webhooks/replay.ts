@@ -8,7 +8,16 @@ import type { Result } from '../../output/present.js';
 import { decodeWebhookEvent, eventPrs, type WebhookEvent } from '../../webhooks/events.js';
 import { post } from '../../webhooks/post.js';
 import { DEFAULT_MAX_BODY_BYTES, secretKey, signature } from '../../webhooks/signature.js';
-import { deliveryRow, loadSecrets, noSecret, prsText, readInput, type SecretSource } from './common.js';
+import {
+  DELIVERY_HEADER,
+  deliveryLine,
+  deliveryRow,
+  loadSecrets,
+  noSecret,
+  prsText,
+  readInput,
+  type SecretSource,
+} from './common.js';
 
 export interface ReplayOptions {
   dir: string;
@@ -83,6 +92,7 @@ export async function runReplay(opts: ReplayOptions, deps: Deps): Promise<Result
   }
   const key = secretKey(loaded.secrets[0] as string);
   let failed = 0;
+  if (deps.out.format() === 'table') await deps.out.stream(null, { table: [{ lines: [DELIVERY_HEADER] }] });
   for (const r of recordings) {
     if (deps.signal.aborted) break;
     const id = opts.newIds ? `msg_${randomBytes(12).toString('base64url')}` : r.id;
@@ -109,8 +119,8 @@ export async function runReplay(opts: ReplayOptions, deps: Deps): Promise<Result
     const prs = r.event ? eventPrs(r.event) : [];
     const doc = { at, file: r.file, id, type: line.type || null, prs, status, ...(error ? { error } : {}) };
     await deps.out.stream(doc, {
-      table: [{ headers: [], rows: [deliveryRow({ ...line, prs: prsText(r.event, false) }, false)] }],
-      plain: [{ headers: [], rows: [deliveryRow({ ...line, prs: prsText(r.event, true) }, true)] }],
+      table: [{ lines: [deliveryLine({ ...line, prs: prsText(r.event, false) })] }],
+      plain: [{ headers: [], rows: [deliveryRow({ ...line, prs: prsText(r.event, true) })] }],
     });
   }
   if (failed > 0) {

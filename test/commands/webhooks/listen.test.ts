@@ -21,9 +21,9 @@ afterEach(async () => {
 });
 
 /** Starts `mq webhooks listen ARGS` in-process; resolves once it printed where it listens. */
-async function listen(args: string[], env: Record<string, string> = { MQ_WEBHOOK_SECRET: SECRET }) {
+async function listen(args: string[], env: Record<string, string> = { MQ_WEBHOOK_SECRET: SECRET }, tty = false) {
   const stop = new AbortController();
-  const t = testDeps({ env, signal: stop.signal });
+  const t = testDeps({ env, signal: stop.signal, stdoutIsTTY: tty });
   const exit = run(t.deps, ['webhooks', 'listen', ...args]);
   let settled = false;
   void exit.finally(() => {
@@ -58,6 +58,18 @@ describe('mq webhooks listen', () => {
       '2026-11-22T12:00:00.000Z\tmsg_a\tpull_request.failed\t42\t200\tvalid\t',
       '2026-11-22T12:00:00.000Z\tmsg_b\t\t\t401\tbad-signature\t',
       '2026-11-22T12:00:00.000Z\tmsg_a\tpull_request.failed\t42\t200\tduplicate\t',
+    ]);
+  });
+
+  it('on a terminal: a header, then one aligned line per delivery, service text made inert', async () => {
+    const l = await listen([], { MQ_WEBHOOK_SECRET: SECRET }, true);
+    const body = JSON.stringify({ type: 'pull_request.\u001b]0;x\u0007merged', pr_number: 42 });
+    expect((await postTo(l.url, body, sign(body, 'msg_t', TS))).status).toBe(200);
+    await until(() => lines(l.io.stdout).length === 3, 'the delivery line');
+    expect(lines(l.io.stdout).slice(1)).toEqual([
+      'time     status result               type                             PRs        svix-id  forward',
+      // An unknown type (no PR read from it), escaped.
+      '12:00:00 200    valid                pull_request.\\x1b]0;x\\x07merged                   msg_t',
     ]);
   });
 
