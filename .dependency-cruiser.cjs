@@ -40,6 +40,13 @@ module.exports = {
       to: { path: '^src/emulator/http/' },
     },
     {
+      name: 'webhooks-are-neutral',
+      severity: 'error',
+      comment: 'src/webhooks/ signs and verifies deliveries for the emulator, the CLI and the library alike: it imports neither the emulator nor commands, views or output.',
+      from: { path: '^src/webhooks/' },
+      to: { path: '^src/(emulator|commands|views|output)/' },
+    },
+    {
       name: 'api-below-commands',
       severity: 'error',
       comment: 'src/api/ is the client library: it must not import commands, views or output (data flows up from it, never back).',

@@ -25,6 +25,10 @@ export const COMMAND_FORMATS: Record<string, (flags: Flags) => readonly Format[]
   // A live table or lines as it runs, then a summary; no markdown or raw form.
   demo: () => NOTES_ONLY,
   'queue watch': () => NOTES_ONLY,
+  // A verdict, or a line per delivery (JSON Lines with --json).
+  'webhooks verify': () => NOTES_ONLY,
+  'webhooks listen': () => NOTES_ONLY,
+  'webhooks replay': () => NOTES_ONLY,
   // A server: its banner (export lines) is the output.
   'emulator start': () => ['table', 'plain'],
   // The shell script is the output.

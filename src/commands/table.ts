@@ -112,6 +112,13 @@ export const COMMANDS: readonly CommandSpec[] = [
     load: async ({ ctx }) => (await import('./metrics.js')).metricsCommand(ctx),
   },
   {
+    name: 'webhooks',
+    aliases: [],
+    summary: 'verify, receive and replay the merge queue webhooks',
+    term: 'webhooks',
+    load: async ({ ctx }) => (await import('./webhooks/index.js')).webhooksCommand(ctx),
+  },
+  {
     name: 'emulator',
     aliases: [],
     summary: 'run a local merge queue service',

@@ -5,7 +5,8 @@ import { BlockList, isIP } from 'node:net';
 import type { DataDirError } from './data-dir.js';
 import { type RunningEmulator, startEmulator, type StartEmulatorOptions } from './start-emulator.js';
 import { type ApiKey, defaultApiKey, parseApiKeySpec } from './http/v2/auth.js';
-import { checkWebhookUrl, generateSecret, secretKey } from './webhook-signing.js';
+import { checkWebhookUrl } from '../webhooks/post.js';
+import { generateSecret, secretKey } from '../webhooks/signature.js';
 import type { WebhookTarget } from './webhooks.js';
 
 export interface EmulatorStartOptions extends StartEmulatorOptions {

@@ -31,8 +31,8 @@ import {
   type WireDelivery,
 } from './webhook-deliveries.js';
 import { BatchCollector, eventFor, prEventKey, prEventOf, type WebhookEvent } from './webhook-events.js';
-import { post } from './webhook-post.js';
-import { checkWebhookUrl, secretKey, signature } from './webhook-signing.js';
+import { checkWebhookUrl, post } from '../webhooks/post.js';
+import { secretKey, signature } from '../webhooks/signature.js';
 
 export {
   DEFAULT_QUEUE_CAP,

@@ -16,6 +16,10 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; meaning: string }> = [
     name: 'MQ_EMULATOR_TOKEN',
     meaning: 'token for `mq emulator start` when --token is not given (default: generated)',
   },
+  {
+    name: 'MQ_WEBHOOK_SECRET',
+    meaning: 'webhook signing secret(s) for `mq webhooks` (whsec_…; comma or newline separated)',
+  },
   { name: 'GITHUB_REPOSITORY', meaning: 'repository fallback in GitHub Actions' },
   { name: 'GITHUB_SERVER_URL', meaning: 'host of GITHUB_REPOSITORY (default github.com)' },
   { name: 'GITHUB_BASE_REF', meaning: 'target branch fallback in GitHub Actions' },

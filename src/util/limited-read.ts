@@ -19,6 +19,14 @@ export async function readLimited(
   stream: AsyncIterable<Buffer | string> & { destroy?: () => void },
   limit: number,
 ): Promise<string> {
+  return (await readLimitedBytes(stream, limit)).toString('utf8');
+}
+
+/** The stream's bytes as they are, or InputTooLarge once more than `limit` bytes arrived. */
+export async function readLimitedBytes(
+  stream: AsyncIterable<Buffer | string> & { destroy?: () => void },
+  limit: number,
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
@@ -30,9 +38,13 @@ export async function readLimited(
     }
     chunks.push(b);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 export function readFileLimited(path: string, limit: number): Promise<string> {
   return readLimited(createReadStream(path, { highWaterMark: 1 << 20 }), limit);
+}
+
+export function readFileBytesLimited(path: string, limit: number): Promise<Buffer> {
+  return readLimitedBytes(createReadStream(path, { highWaterMark: 1 << 20 }), limit);
 }

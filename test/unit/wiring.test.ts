@@ -170,6 +170,37 @@ const CASES: Array<[string[], string, unknown]> = [
     'emulator start',
     expect.objectContaining({ apiKeySpecs: ['ci=merge,priority', 'dash=none'] }),
   ],
+  [
+    ['webhooks', 'verify', '--body', 'b.json', '--id', 'msg_1', '--timestamp', '1767225600', '--signature', 'v1,x'],
+    'webhooks verify',
+    { body: 'b.json', id: 'msg_1', timestamp: '1767225600', signature: 'v1,x' },
+  ],
+  [
+    ['webhooks', 'verify', '--headers', 'h.txt', '--secret-file', 's.txt', '--json'],
+    'webhooks verify',
+    { headersFile: 'h.txt', secret: { file: 's.txt' } },
+  ],
+  [['webhooks', 'listen'], 'webhooks listen', { host: '127.0.0.1', port: 0, noVerify: false }],
+  [
+    ['webhooks', 'listen', '--port', '8787', '--forward', 'http://127.0.0.1:3000/h', '--record', 'd', '--no-verify'],
+    'webhooks listen',
+    { host: '127.0.0.1', port: 8787, forward: 'http://127.0.0.1:3000/h', record: 'd', noVerify: true },
+  ],
+  [
+    ['webhooks', 'listen', '--host', '::1', '--secret', 'whsec_x', '--json'],
+    'webhooks listen',
+    { host: '::1', port: 0, noVerify: false, secret: { flag: 'whsec_x' } },
+  ],
+  [
+    ['webhooks', 'replay', 'd', '--to', 'http://127.0.0.1:3000/h', '--new-ids'],
+    'webhooks replay',
+    { dir: 'd', to: 'http://127.0.0.1:3000/h', newIds: true },
+  ],
+  [
+    ['webhooks', 'replay', 'd', '--to', 'http://x.test/'],
+    'webhooks replay',
+    { dir: 'd', to: 'http://x.test/', newIds: false },
+  ],
   [['completion', 'bash'], 'completion', expect.objectContaining({ shell: 'bash' })],
   [['help', 'queue', 'update'], 'help', expect.objectContaining({ topic: ['queue', 'update'] })],
 ];
@@ -258,6 +289,16 @@ describe('argv -> options, for every command', () => {
     [['-B', 'a', '-B', 'b', 'status', '1'], /--branch \(-B\): given twice \("a" and "b"\)/],
     [['status', '1', '--repo', 'a/b', '-R', 'c/d'], /--repo \(-R\): given twice/],
     [['queue', 'update', '--concurrency', '2', '--concurrency', '3'], /--concurrency: given twice/],
+    [['webhooks', 'listen', '--port', '70000'], /--port: "70000" must be an integer from 0 to 65535/],
+    [
+      ['webhooks', 'listen', '--forward', 'file:///x'],
+      /^mq: usage: --forward: "file:\/\/\/x" is not an http or https URL/,
+    ],
+    [['webhooks', 'replay', 'd'], /--to/],
+    [['webhooks', 'replay', 'd', '--to', 'nope'], /--to: "nope" is not a URL/],
+    [['webhooks', 'verify', '--secret', 'a', '--secret-file', 'b'], /--secret-file and --secret: give one/],
+    [['webhooks', 'verify', '-o', 'markdown'], /-o markdown: mq webhooks verify has no markdown output/],
+    [['webhooks', 'listen', '-o', 'raw'], /-o raw: mq webhooks listen has no raw output/],
   ])('%j is refused by the wiring (exit 2), nothing run', async (argv, message) => {
     const { deps, io } = testDeps();
     const seen: unknown[] = [];

@@ -132,11 +132,7 @@ describe('queue drain --wait (virtual time)', () => {
     const clock = virtualClock();
     const fake = fakeClient({
       getQueueState: ['running'],
-      getQueue: [
-        draining([entry(5, 'testing'), entry(6, 'pending')]),
-        draining([entry(6, 'testing')]),
-        draining([]),
-      ],
+      getQueue: [draining([entry(5, 'testing'), entry(6, 'pending')]), draining([entry(6, 'testing')]), draining([])],
       updateQueue: [draining([entry(5, 'testing')])],
     });
     const { deps, io } = testDeps({ clock, fake });

@@ -1,4 +1,4 @@
-/** The webhook dispatcher's one HTTP POST (see webhooks.ts). */
+/** One webhook HTTP POST: the emulator's deliveries, and `mq webhooks listen --forward` / `replay`. */
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 
@@ -6,7 +6,7 @@ import { request as httpsRequest } from 'node:https';
 // (which would load undici's memory for a handful of attempts).
 export function post(
   url: string,
-  body: string,
+  body: string | Uint8Array,
   headers: Record<string, string>,
   timeoutMs: number,
   stop: AbortSignal,
@@ -47,3 +47,18 @@ export function post(
     req.end(body);
   });
 }
+
+/** A webhook URL must be absolute http(s) with a host (receivers are the user's own). */
+export function checkWebhookUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`"${raw}" is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`"${raw}" is not an http or https URL`);
+  if (url.hostname === '') throw new Error(`"${raw}" has no host`);
+  return url.href;
+}
+
+// ---- payloads ----------------------------------------------------------------------------------------
