@@ -5,7 +5,7 @@ import { checkApiUrl, checkedTimeout, checkToken, MAX_TIMEOUT_MS } from '../api/
 import { HttpClient } from '../api/http.js';
 import type { MergeQueueService } from '../api/service.js';
 import { API_CHOICES, type ApiChoice } from '../api/api-choice.js';
-import { libraryApi, targetsBody, wireClient } from './connect.js';
+import { libraryApi, targetsBody, wireClient } from '../api/library-wire.js';
 import { MergeQueueError, toPublicError } from './errors.js';
 import type {
   CallOptions,

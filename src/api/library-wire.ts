@@ -1,15 +1,15 @@
 // The wire behind a library client: v1 or v2 chosen as the CLI chooses (src/config/api-choice.ts),
 // from the options only (the library reads no environment or profile).
-import { MergeQueueClient as V1Client } from '../api/client.js';
-import { DEFAULT_API_URL } from '../api/connection-checks.js';
-import { checked } from '../api/decode.js';
-import type { CallOptions, HttpClient } from '../api/http.js';
-import { impactedTargetsRequest } from '../api/schemas.js';
-import type { MergeQueueService } from '../api/service.js';
-import { V2Client } from '../api/v2/client.js';
-import { fileIdStore, memoryIdStore } from '../api/v2/ids.js';
+import { MergeQueueClient as V1Client } from './client.js';
+import { DEFAULT_API_URL } from './connection-checks.js';
+import { checked } from './decode.js';
+import type { CallOptions, HttpClient } from './http.js';
+import { impactedTargetsRequest } from './schemas.js';
+import type { MergeQueueService } from './service.js';
+import { V2Client } from './v2/client.js';
+import { fileIdStore, memoryIdStore } from './v2/ids.js';
 import { ConfigError } from '../errors.js';
-import { type ApiChoice, chooseApi, V2_KEY_PREFIX } from '../api/api-choice.js';
+import { type ApiChoice, chooseApi, V2_KEY_PREFIX } from './api-choice.js';
 
 export interface WireOptions {
   apiUrl?: string;
