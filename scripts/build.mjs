@@ -15,7 +15,15 @@ import { standIns } from './stand-ins.mjs';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 rmSync(resolve(root, 'dist'), { recursive: true, force: true });
 const LAZY = {
-  api: ['src/api/http.ts', 'src/api/client.ts', 'src/stats/lazy.ts', 'src/api/transport.ts'], // a command that sends a request
+  // a command that sends a request (v1 or v2)
+  api: [
+    'src/api/http.ts',
+    'src/api/client.ts',
+    'src/api/v2/client.ts',
+    'src/api/v2/ids.ts',
+    'src/stats/lazy.ts',
+    'src/api/transport.ts',
+  ],
   'transport-undici': ['src/api/transport-undici.ts'], // only when a proxy applies
   emulator: ['src/emulator/index.ts'],
   planner: ['src/planner/index.ts'],

@@ -5,7 +5,7 @@ import type { MergeQueueService } from '../api/service.js';
 import type { Target } from '../context.js';
 import { ExitCode, MqError, UsageError } from '../errors.js';
 import type { FailureDecision, FailureKind } from '../stats/failure-kind.js';
-import { readFailure } from '../stats/failure-read.js';
+import type { readFailure } from '../stats/failure-read.js';
 
 export const MAX_REQUEUES = 10;
 
@@ -74,7 +74,9 @@ export async function requeueAfterFailure(
 ): Promise<RequeueStep> {
   let read: Awaited<ReturnType<typeof readFailure>>;
   try {
-    read = await readFailure(client, target, pr, settings.flakyChecks, call);
+    // In the api bundle: the history schemas are not parsed for a wait that never fails.
+    const { readFailure: read_ } = await import('../stats/lazy.js');
+    read = await read_(client, target, pr, settings.flakyChecks, call);
   } catch (err) {
     if (!(err instanceof MqError) || err.exitCode === ExitCode.interrupted) throw err;
     const decision: FailureDecision = {
