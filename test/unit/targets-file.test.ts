@@ -167,6 +167,14 @@ describe('TargetsBodyWriter gives what reading the whole file gave', () => {
     expect(message).toMatch(/^the target list makes a 0\.6 MiB request; the service accepts at most 20 MiB$/);
   });
 
+  it('a body just under the limit is whole, though a chunk could have doubled in size', () => {
+    const text = Array.from({ length: 40 }, (_, i) => `//services/team/package-${i}:target`).join('\n');
+    const size = Buffer.byteLength(JSON.stringify({ ...HEAD, impactedTargets: oracle(text, 't.txt') }));
+    expect(streamed(Buffer.from(text), [], size)).toEqual(expected(text));
+    expect(streamed(Buffer.from(text), [700], size)).toEqual(expected(text));
+    expect(streamed(Buffer.from(text), [], size - 1)).toMatch(/^the target list makes a /);
+  });
+
   it('writes the body byte for byte as serialising the whole list did', () => {
     for (const text of ['["//x", "\\u00e9\\/", "\\"q\\"", "plain é"]', '//a\n  //b é\n//c"q"\n']) {
       const w = new TargetsBodyWriter('t.txt', 1 << 20);
@@ -209,6 +217,20 @@ describe('TargetsBodyWriter gives what reading the whole file gave', () => {
     expect(body.length).toBe(want.length);
     expect(sent.equals(want)).toBe(true);
     expect(body.count).toBe(oracle(text, 't.txt').length);
+  });
+
+  it('plain lines of any length, at any byte offset, cut anywhere (the copy goes a word at a time)', () => {
+    const lines = ['//a', 'bc', 'd', '//svc/api:target_1', 'x'.repeat(13), '//e:f'];
+    for (let n = 1; n <= lines.length; n++) {
+      const text = lines.slice(0, n).join('\n');
+      for (let offset = 0; offset < 8; offset++) {
+        const bytes = Buffer.alloc(offset + text.length + 8, 0x23).subarray(offset, offset + text.length);
+        bytes.write(text);
+        for (let cut = 0; cut <= bytes.length; cut += 3) {
+          expect(streamed(bytes, [cut]), `${JSON.stringify(text)} at ${offset}, cut at ${cut}`).toEqual(expected(text));
+        }
+      }
+    }
   });
 
   it('replays the same bytes on every open (a retry sends the body again)', async () => {
