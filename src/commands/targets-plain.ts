@@ -15,33 +15,35 @@ export function plain(seg: Buffer): boolean {
   return !NOT_PLAIN.some((b) => seg.includes(b));
 }
 
-/** Whether this machine stores the low byte of a word first (how an Int32Array reads the file). */
-const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
-const LF4 = 0x0a0a0a0a;
-const ONES = 0x01010101;
-const HIGHS = 0x80808080 | 0;
-
 /**
  * Plain lines copied into `out` from `o` on, each line break made `","`; returns the end. Four
- * bytes at a time where a word holds no line break (a zero byte of `word ^ LF4`, found by the usual
- * bit trick): a loop over bytes, or a view per line for `set`, misses bench/payload.mjs's target.
+ * bytes at a time where a word holds no line break: a loop over bytes, or a view per line for
+ * `set`, misses bench/payload.mjs's target.
  */
 export function quoteLines(seg: Uint8Array, out: Uint8Array, o: number): number {
-  // Bytes up to a 4-byte boundary, then words, then what is left.
-  let i = -seg.byteOffset & 3;
-  if (seg.length < i + 4) return quoteBytes(seg, 0, seg.length, out, o);
-  let at = quoteBytes(seg, 0, i, out, o);
-  const view = new DataView(out.buffer, out.byteOffset, out.length);
-  const words = new Int32Array(seg.buffer, seg.byteOffset + i, (seg.length - i) >> 2);
-  for (let k = 0; k < words.length; k++, i += 4) {
-    const word = words[k] as number;
-    const x = word ^ LF4;
-    if ((((x - ONES) | 0) & ~x & HIGHS) === 0) {
-      view.setInt32(at, word, LITTLE_ENDIAN);
+  const words = seg.length >> 2;
+  return quoteBytes(seg, 4 * words, seg.length, out, quoteWords(seg, words, out, o));
+}
+
+/**
+ * The first `count` words of `seg`: one without a line break (no zero byte in `word ^ 0x0a0a0a0a`,
+ * the usual bit trick) is stored whole. Alone in its function: V8 compiles the loop while it runs,
+ * and code after it that had not run yet made that code go at the end of each call. The constants
+ * are literals so that V8 folds them (bench/payload.mjs).
+ */
+function quoteWords(seg: Uint8Array, count: number, out: Uint8Array, o: number): number {
+  const from = new DataView(seg.buffer, seg.byteOffset, seg.length);
+  const to = new DataView(out.buffer, out.byteOffset, out.length);
+  let at = o;
+  for (let i = 0; i < 4 * count; i += 4) {
+    const word = from.getInt32(i, true);
+    const x = word ^ 0x0a0a0a0a;
+    if ((((x - 0x01010101) | 0) & ~x & 0x80808080) === 0) {
+      to.setInt32(at, word, true);
       at += 4;
     } else at = quoteBytes(seg, i, i + 4, out, at);
   }
-  return quoteBytes(seg, i, seg.length, out, at);
+  return at;
 }
 
 function quoteBytes(seg: Uint8Array, from: number, end: number, out: Uint8Array, o: number): number {
