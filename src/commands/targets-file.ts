@@ -15,7 +15,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { StreamBody } from '../api/transport.js';
 import { UsageError } from '../errors.js';
-import { COMMA, LF, plain, QUOTE, quoteLines } from './targets-plain.js';
+import { COMMA, LF, QUOTE, quotePlain } from './targets-plain.js';
 
 export interface TargetsBody extends StreamBody {
   /** How many targets the file lists. */
@@ -229,10 +229,6 @@ export class TargetsBodyWriter {
    */
   private segment(seg: Buffer): void {
     if (seg.length === 0) return;
-    if (!plain(seg)) {
-      this.linesText(seg.toString('utf8'));
-      return;
-    }
     // Written in place when the worst case fits (a line break becomes three bytes and follows at
     // least one other byte); near the limit, into a buffer of its own.
     const worst = 3 + 2 * seg.length;
@@ -242,7 +238,11 @@ export class TargetsBodyWriter {
     if (this.count > 0) out[o++] = COMMA;
     out[o++] = QUOTE;
     const from = o;
-    o = quoteLines(new Uint8Array(seg.buffer, seg.byteOffset, seg.length), out, o);
+    o = quotePlain(new Uint8Array(seg.buffer, seg.byteOffset, seg.length), out, o);
+    if (o < 0) {
+      this.linesText(seg.toString('utf8'));
+      return;
+    }
     // Each line break added two bytes.
     const n = 1 + (o - from - seg.length) / 2;
     out[o++] = QUOTE;

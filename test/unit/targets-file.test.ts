@@ -167,6 +167,31 @@ describe('TargetsBodyWriter gives what reading the whole file gave', () => {
     expect(message).toMatch(/^the target list makes a 0\.6 MiB request; the service accepts at most 20 MiB$/);
   });
 
+  it('finds a byte to escape or trim at any place in a word (a line is then read by the per-line rules)', () => {
+    for (const special of ['"', '#', '\\', ' ', '\t', '\r', '\u0001', '\u001f', '\n', 'é', '\u007f', '!', '$', '~']) {
+      for (let at = 0; at < 9; at++) {
+        const line = `//svc/p:t_${'x'.repeat(at)}${special}y`;
+        const text = `//a:b\n${line}\n//c:d`;
+        for (let offset = 0; offset < 4; offset++) {
+          const bytes = Buffer.alloc(offset + Buffer.byteLength(text)).subarray(offset);
+          bytes.write(text);
+          expect(streamed(bytes, []), `${JSON.stringify(text)} at ${offset}`).toEqual(expected(text));
+        }
+      }
+    }
+    // Bytes that are not UTF-8 (read as U+FFFD, as reading the whole file as text did).
+    for (const raw of [0x80, 0x85, 0xa0, 0xff]) {
+      for (let at = 0; at < 4; at++) {
+        const bytes = Buffer.concat([
+          Buffer.from(`//a:b\n//p:${'x'.repeat(at)}`),
+          Buffer.from([raw]),
+          Buffer.from('y'),
+        ]);
+        expect(streamed(bytes, [])).toEqual(expected(bytes.toString('utf8')));
+      }
+    }
+  });
+
   it('a body just under the limit is whole, though a chunk could have doubled in size', () => {
     const text = Array.from({ length: 40 }, (_, i) => `//services/team/package-${i}:target`).join('\n');
     const size = Buffer.byteLength(JSON.stringify({ ...HEAD, impactedTargets: oracle(text, 't.txt') }));
