@@ -15,6 +15,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { StreamBody } from '../api/transport.js';
 import { UsageError } from '../errors.js';
+import { stringEnd } from './targets-json.js';
 import { COMMA, LF, QUOTE, quotePlain } from './targets-plain.js';
 
 export interface TargetsBody extends StreamBody {
@@ -23,41 +24,12 @@ export interface TargetsBody extends StreamBody {
   readonly length: number;
 }
 
+/** The most bytes of lines encoded at once. */
+const PIECE = 1 << 20;
+
 type Failure = { kind: 'json'; prefix: string; rest: string[] } | { kind: 'invalid' };
 
 const JSON_WS = /[ \t\n\r]*/y;
-/** A run of characters that stand for themselves inside a JSON string (raw control characters may not). */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON's own rule
-const PLAIN = /[^"\\\u0000-\u001f]*/y;
-const HEX4 = /^[0-9a-fA-F]{0,4}$/;
-
-/**
- * The end of the JSON string token starting at `text[pos]` (a quote): the index after its closing
- * quote, 'cut' when the text ends first, 'bad' when it is not a valid token. By hand rather than
- * one regular expression: a failing `(a+|b)*` backtracks exponentially on a long unclosed string.
- */
-function stringEnd(text: string, pos: number): number | 'cut' | 'bad' {
-  let i = pos + 1;
-  for (;;) {
-    PLAIN.lastIndex = i;
-    PLAIN.exec(text);
-    i = PLAIN.lastIndex;
-    if (i >= text.length) return 'cut';
-    const c = text[i];
-    if (c === '"') return i + 1;
-    if (c !== '\\') return 'bad';
-    const e = text[i + 1];
-    if (e === undefined) return 'cut';
-    if (e === 'u') {
-      const hex = text.slice(i + 2, i + 6);
-      if (!HEX4.test(hex)) return 'bad';
-      if (hex.length < 4) return 'cut';
-      i += 6;
-    } else if ('"\\/bfnrt'.includes(e)) i += 2;
-    else return 'bad';
-  }
-}
-
 /**
  * Turns the file's text, given in pieces, into the body `{...head, impactedTargets: [...]}`.
  */
@@ -227,7 +199,15 @@ export class TargetsBodyWriter {
    * copied between quotes with each line break made `","` (bench/payload.mjs misses its target
    * without this); else the per-line rules, on the decoded text.
    */
-  private segment(seg: Buffer): void {
+  private segment(whole: Buffer): void {
+    // 1 MiB at most at a time (standard input comes as one chunk), so that the worst case fits.
+    let seg = whole;
+    while (seg.length > PIECE) {
+      const cut = seg.lastIndexOf(LF, PIECE);
+      if (cut <= 0) break;
+      this.segment(seg.subarray(0, cut));
+      seg = seg.subarray(cut + 1);
+    }
     if (seg.length === 0) return;
     // Written in place when the worst case fits (a line break becomes three bytes and follows at
     // least one other byte); near the limit, into a buffer of its own.

@@ -242,6 +242,11 @@ describe('TargetsBodyWriter gives what reading the whole file gave', () => {
     expect(body.length).toBe(want.length);
     expect(sent.equals(want)).toBe(true);
     expect(body.count).toBe(oracle(text, 't.txt').length);
+    // Whole, as standard input comes.
+    const whole = new TargetsBodyWriter('-', 20 * 1024 * 1024);
+    whole.write(bytes);
+    whole.end();
+    expect(whole.body(JSON.stringify(HEAD)).text?.()).toBe(want.toString('utf8'));
   });
 
   it('plain lines of any length, at any byte offset, cut anywhere (the copy goes a word at a time)', () => {
