@@ -1,8 +1,8 @@
 /**
  * A targets file read in one pass, chunk by chunk, into the setImpactedTargets request body: the
- * file is never one string, its lines are never one array, and the body is kept as the encoded
- * pieces that are then sent (at most 20 MiB in all, so a retry can send them again). Everything
- * that is wrong with the file is still found before a byte is sent.
+ * file is never one string, its lines are never one array, and the body is kept encoded, as it is
+ * then sent (at most 20 MiB, so a retry can send it again). Everything that is wrong with the file
+ * is still found before a byte is sent.
  *
  * One pass with the body in memory rather than two passes over the file (check, then read again
  * while sending): standard input cannot be read twice, a file could change between the passes, and
@@ -12,10 +12,11 @@
  * character that is not white space is `[`, else one target per line (trimmed; blank lines and
  * `#` comments skipped).
  */
-import { isAscii } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
 import type { StreamBody } from '../api/transport.js';
 import { UsageError } from '../errors.js';
+import { stringEnd } from './targets-json.js';
+import { COMMA, LF, QUOTE, quotePlain } from './targets-plain.js';
 
 export interface TargetsBody extends StreamBody {
   /** How many targets the file lists. */
@@ -23,57 +24,23 @@ export interface TargetsBody extends StreamBody {
   readonly length: number;
 }
 
+/** The most bytes of lines encoded at once. */
+const PIECE = 1 << 20;
+
 type Failure = { kind: 'json'; prefix: string; rest: string[] } | { kind: 'invalid' };
 
 const JSON_WS = /[ \t\n\r]*/y;
-/** A run of characters that stand for themselves inside a JSON string (raw control characters may not). */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON's own rule
-const PLAIN = /[^"\\\u0000-\u001f]*/y;
-const LF = 0x0a;
-const QUOTE = 0x22;
-const COMMA = 0x2c;
-/** Bytes that make a line more than a target as it stands: to escape, to trim, `#`; each found by memchr. */
-const NOT_PLAIN = [QUOTE, 0x23, 0x5c, ...Array.from({ length: 0x21 }, (_, b) => b).filter((b) => b !== LF)];
-/** Every line is a target as it stands: ASCII, none of NOT_PLAIN, no blank line. */
-function plain(seg: Buffer): boolean {
-  if (!isAscii(seg) || seg[0] === LF || seg[seg.length - 1] === LF || seg.includes('\n\n')) return false;
-  return !NOT_PLAIN.some((b) => seg.includes(b));
-}
-const HEX4 = /^[0-9a-fA-F]{0,4}$/;
-
-/**
- * The end of the JSON string token starting at `text[pos]` (a quote): the index after its closing
- * quote, 'cut' when the text ends first, 'bad' when it is not a valid token. By hand rather than
- * one regular expression: a failing `(a+|b)*` backtracks exponentially on a long unclosed string.
- */
-function stringEnd(text: string, pos: number): number | 'cut' | 'bad' {
-  let i = pos + 1;
-  for (;;) {
-    PLAIN.lastIndex = i;
-    PLAIN.exec(text);
-    i = PLAIN.lastIndex;
-    if (i >= text.length) return 'cut';
-    const c = text[i];
-    if (c === '"') return i + 1;
-    if (c !== '\\') return 'bad';
-    const e = text[i + 1];
-    if (e === undefined) return 'cut';
-    if (e === 'u') {
-      const hex = text.slice(i + 2, i + 6);
-      if (!HEX4.test(hex)) return 'bad';
-      if (hex.length < 4) return 'cut';
-      i += 6;
-    } else if ('"\\/bfnrt'.includes(e)) i += 2;
-    else return 'bad';
-  }
-}
-
 /**
  * Turns the file's text, given in pieces, into the body `{...head, impactedTargets: [...]}`.
  */
 export class TargetsBodyWriter {
   private readonly decoder = new StringDecoder('utf8');
-  private readonly pieces: Buffer[] = [];
+  /**
+   * The encoded targets, one region of the body's limit (bench/payload.mjs: no buffer and no
+   * garbage collection per chunk); pages are taken from the system only as they are written.
+   */
+  private region: Buffer | null = null;
+  /** Encoded bytes so far, counted on past the limit (the region then holds only the first ones). */
   private bytes = 0;
   private count = 0;
   private mode: 'start' | 'lines' | 'json' = 'start';
@@ -169,7 +136,7 @@ export class TargetsBodyWriter {
         },
       );
     }
-    const all = [head, ...this.pieces, tail];
+    const all = [head, this.out().subarray(0, this.bytes), tail];
     return {
       count: this.count,
       length,
@@ -202,14 +169,29 @@ export class TargetsBodyWriter {
     else this.jsonElements(text, final);
   }
 
-  /** Complete lines in bytes; what follows the last line break waits for the next chunk. */
+  /**
+   * Complete lines in bytes; what follows the last line break waits for the next chunk. A line cut
+   * by the previous chunk is joined alone, not the whole chunk to it (bench/payload.mjs).
+   */
   private lineBytes(chunk: Buffer): void {
-    const bytes = this.lineCarry ? Buffer.concat([this.lineCarry, chunk]) : chunk;
-    const last = bytes.lastIndexOf(LF);
-    const rest = bytes.subarray(last + 1);
-    // A copy only of the caller's chunk (it may be reused); a joined line is ours already.
-    this.lineCarry = rest.length === 0 ? null : bytes === chunk ? Buffer.from(rest) : rest;
-    if (last >= 0) this.segment(bytes.subarray(0, last));
+    let from = 0;
+    if (this.lineCarry) {
+      const nl = chunk.indexOf(LF);
+      if (nl < 0) {
+        this.lineCarry = Buffer.concat([this.lineCarry, chunk]);
+        return;
+      }
+      this.segment(Buffer.concat([this.lineCarry, chunk.subarray(0, nl)]));
+      this.lineCarry = null;
+      from = nl + 1;
+    }
+    const last = chunk.lastIndexOf(LF);
+    if (last >= from) {
+      this.segment(chunk.subarray(from, last));
+      from = last + 1;
+    }
+    // A copy: the caller may reuse its chunk.
+    if (from < chunk.length) this.lineCarry = Buffer.from(chunk.subarray(from));
   }
 
   /**
@@ -217,35 +199,38 @@ export class TargetsBodyWriter {
    * copied between quotes with each line break made `","` (bench/payload.mjs misses its target
    * without this); else the per-line rules, on the decoded text.
    */
-  private segment(seg: Buffer): void {
+  private segment(whole: Buffer): void {
+    // 1 MiB at most at a time (standard input comes as one chunk), so that the worst case fits.
+    let seg = whole;
+    while (seg.length > PIECE) {
+      const cut = seg.lastIndexOf(LF, PIECE);
+      if (cut <= 0) break;
+      this.segment(seg.subarray(0, cut));
+      seg = seg.subarray(cut + 1);
+    }
     if (seg.length === 0) return;
-    if (!plain(seg)) {
+    // Written in place when the worst case fits (a line break becomes three bytes and follows at
+    // least one other byte); near the limit, into a buffer of its own.
+    const worst = 3 + 2 * seg.length;
+    const inPlace = this.bytes + worst <= this.maxBodyBytes;
+    const out = inPlace ? this.out() : Buffer.allocUnsafe(worst);
+    let o = inPlace ? this.bytes : 0;
+    if (this.count > 0) out[o++] = COMMA;
+    out[o++] = QUOTE;
+    const from = o;
+    o = quotePlain(new Uint8Array(seg.buffer, seg.byteOffset, seg.length), out, o);
+    if (o < 0) {
       this.linesText(seg.toString('utf8'));
       return;
     }
-    // Room for the worst case (a line break becomes three bytes and follows at least one other
-    // byte); only the pages written are taken from the system.
-    const out = Buffer.allocUnsafe(3 + 2 * seg.length);
-    let o = 0;
-    if (this.count > 0) out[o++] = COMMA;
+    // Each line break added two bytes.
+    const n = 1 + (o - from - seg.length) / 2;
     out[o++] = QUOTE;
-    // Uint8Array's indexOf and subarray are V8 built-ins (Buffer's call into Node): fast before the JIT warms up.
-    const bytes = new Uint8Array(seg.buffer, seg.byteOffset, seg.length);
-    let n = 1;
-    for (let pos = 0; ; n++) {
-      const nl = bytes.indexOf(LF, pos);
-      const end = nl < 0 ? bytes.length : nl;
-      out.set(bytes.subarray(pos, end), o);
-      o += end - pos;
-      if (nl < 0) break;
-      out[o] = QUOTE;
-      out[o + 1] = COMMA;
-      out[o + 2] = QUOTE;
-      o += 3;
-      pos = nl + 1;
+    if (!inPlace) this.keep(out.subarray(0, o), n);
+    else {
+      this.count += n;
+      this.bytes = o;
     }
-    out[o++] = QUOTE;
-    this.keep(out.subarray(0, o), n);
   }
 
   private linesText(lines: string): void {
@@ -326,14 +311,23 @@ export class TargetsBodyWriter {
   /** `n` JSON strings joined by commas. */
   private emit(joined: string, n: number): void {
     if (n === 0) return;
-    this.keep(Buffer.from(this.count === 0 ? joined : `,${joined}`), n);
+    this.keep(this.count === 0 ? joined : `,${joined}`, n);
   }
 
   /** A piece of the body holding `n` more targets (with its leading comma after the first). */
-  private keep(piece: Buffer, n: number): void {
-    this.count += n;
-    this.bytes += piece.length;
+  private keep(piece: Buffer | string, n: number): void {
+    const size = typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length;
     // Past the limit only the size is counted, for the message.
-    if (this.bytes <= this.maxBodyBytes) this.pieces.push(piece);
+    if (this.bytes + size <= this.maxBodyBytes) {
+      if (typeof piece === 'string') this.out().write(piece, this.bytes);
+      else this.out().set(piece, this.bytes);
+    }
+    this.count += n;
+    this.bytes += size;
+  }
+
+  private out(): Buffer {
+    this.region ??= Buffer.allocUnsafe(this.maxBodyBytes);
+    return this.region;
   }
 }

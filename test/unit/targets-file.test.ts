@@ -167,6 +167,39 @@ describe('TargetsBodyWriter gives what reading the whole file gave', () => {
     expect(message).toMatch(/^the target list makes a 0\.6 MiB request; the service accepts at most 20 MiB$/);
   });
 
+  it('finds a byte to escape or trim at any place in a word (a line is then read by the per-line rules)', () => {
+    for (const special of ['"', '#', '\\', ' ', '\t', '\r', '\u0001', '\u001f', '\n', 'é', '\u007f', '!', '$', '~']) {
+      for (let at = 0; at < 9; at++) {
+        const line = `//svc/p:t_${'x'.repeat(at)}${special}y`;
+        const text = `//a:b\n${line}\n//c:d`;
+        for (let offset = 0; offset < 4; offset++) {
+          const bytes = Buffer.alloc(offset + Buffer.byteLength(text)).subarray(offset);
+          bytes.write(text);
+          expect(streamed(bytes, []), `${JSON.stringify(text)} at ${offset}`).toEqual(expected(text));
+        }
+      }
+    }
+    // Bytes that are not UTF-8 (read as U+FFFD, as reading the whole file as text did).
+    for (const raw of [0x80, 0x85, 0xa0, 0xff]) {
+      for (let at = 0; at < 4; at++) {
+        const bytes = Buffer.concat([
+          Buffer.from(`//a:b\n//p:${'x'.repeat(at)}`),
+          Buffer.from([raw]),
+          Buffer.from('y'),
+        ]);
+        expect(streamed(bytes, [])).toEqual(expected(bytes.toString('utf8')));
+      }
+    }
+  });
+
+  it('a body just under the limit is whole, though a chunk could have doubled in size', () => {
+    const text = Array.from({ length: 40 }, (_, i) => `//services/team/package-${i}:target`).join('\n');
+    const size = Buffer.byteLength(JSON.stringify({ ...HEAD, impactedTargets: oracle(text, 't.txt') }));
+    expect(streamed(Buffer.from(text), [], size)).toEqual(expected(text));
+    expect(streamed(Buffer.from(text), [700], size)).toEqual(expected(text));
+    expect(streamed(Buffer.from(text), [], size - 1)).toMatch(/^the target list makes a /);
+  });
+
   it('writes the body byte for byte as serialising the whole list did', () => {
     for (const text of ['["//x", "\\u00e9\\/", "\\"q\\"", "plain é"]', '//a\n  //b é\n//c"q"\n']) {
       const w = new TargetsBodyWriter('t.txt', 1 << 20);
@@ -209,6 +242,25 @@ describe('TargetsBodyWriter gives what reading the whole file gave', () => {
     expect(body.length).toBe(want.length);
     expect(sent.equals(want)).toBe(true);
     expect(body.count).toBe(oracle(text, 't.txt').length);
+    // Whole, as standard input comes.
+    const whole = new TargetsBodyWriter('-', 20 * 1024 * 1024);
+    whole.write(bytes);
+    whole.end();
+    expect(whole.body(JSON.stringify(HEAD)).text?.()).toBe(want.toString('utf8'));
+  });
+
+  it('plain lines of any length, at any byte offset, cut anywhere (the copy goes a word at a time)', () => {
+    const lines = ['//a', 'bc', 'd', '//svc/api:target_1', 'x'.repeat(13), '//e:f'];
+    for (let n = 1; n <= lines.length; n++) {
+      const text = lines.slice(0, n).join('\n');
+      for (let offset = 0; offset < 8; offset++) {
+        const bytes = Buffer.alloc(offset + text.length + 8, 0x23).subarray(offset, offset + text.length);
+        bytes.write(text);
+        for (let cut = 0; cut <= bytes.length; cut += 3) {
+          expect(streamed(bytes, [cut]), `${JSON.stringify(text)} at ${offset}, cut at ${cut}`).toEqual(expected(text));
+        }
+      }
+    }
   });
 
   it('replays the same bytes on every open (a retry sends the body again)', async () => {
