@@ -1,22 +1,11 @@
-// v2's credential check: one read any key may make (the first queue of the organisation), and, when
-// asked, a write probe that cannot change anything: a dequeue of a PR id no PR can have.
-import type * as z from 'zod/mini';
 import { ApiError } from '../../errors.js';
 import type { CredentialCheck, CredentialCheckRequest, WriteProbe } from '../credential.js';
-import type { CallOptions, HttpClient } from '../http.js';
+import type { CallOptions } from '../http.js';
+import type { V2Base } from './base.js';
 import { idList } from './wire.js';
 
-/** What the check needs of the v2 client (client.ts), and the permission a dequeue takes. */
-interface Wire {
-  readonly http: Pick<HttpClient, 'call'>;
-  read<T>(
-    path: string,
-    query: Record<string, string>,
-    schema: z.ZodMiniType<T>,
-    what: string,
-    call?: CallOptions,
-  ): Promise<T>;
-}
+/** The v2 client's requests (base.ts). */
+type Wire = V2Base;
 
 /** The nil UUID: never a PR's id, so the dequeue below can only be refused or not found. */
 export const NO_SUCH_PR = '00000000-0000-0000-0000-000000000000';

@@ -3,8 +3,7 @@
 // `verificationRunId` -> `testRunId`, the PR ahead named by number, testing rows in v1's fields.
 import * as z from 'zod/mini';
 import type { TestingResult, TimelineItem } from '../history.js';
-import type { QueueEntry } from '../schemas.js';
-import { pageOf, prRecord, snake, type V2PullRequest } from './wire.js';
+import { pageOf, snake } from './wire.js';
 
 const str = z.nullish(z.string());
 const num = z.nullish(z.number());
@@ -114,25 +113,5 @@ export function testingResultOf(r: V2TestingResult): TestingResult {
     bisection: r.isBisection ? 'in_bisection' : r.startedBisection ? 'entered_bisection' : null,
     isBisection: r.isBisection ?? null,
     startedBisection: r.startedBisection ?? null,
-  };
-}
-
-/** A listed PR as v1's queue entry (listPullRequests' item). */
-export function entryOf(pr: V2PullRequest): QueueEntry {
-  const r = prRecord(pr);
-  return {
-    id: r.id,
-    state: r.state,
-    stateChangedAt: r.stateChangedAt,
-    priorityValue: r.priorityValue,
-    priorityName: r.priorityName,
-    usedDefaultPriorityName: r.usedDefaultPriorityName,
-    skipTheLine: r.skipTheLine,
-    noBatch: r.noBatch,
-    prNumber: r.prNumber,
-    prTitle: r.prTitle,
-    prSha: r.prSha,
-    prBaseBranch: r.prBaseBranch,
-    prAuthor: r.prAuthor,
   };
 }

@@ -1,14 +1,10 @@
-// The history operations on v2: a PR with its timeline (record and history read in parallel), several
-// PRs at once, a window's testing results and concluded PRs, answered as v1's records.
-import type * as z from 'zod/mini';
 import { checked } from '../decode.js';
 import * as h from '../history.js';
 import type { CallOptions } from '../http.js';
-import type { ApiError } from '../../errors.js';
 import type { PullRequestPage, RepoRef } from '../schemas.js';
+import type { V2Base } from './base.js';
 import {
   batchHistoryPage,
-  entryOf,
   historyPage,
   MAX_TIMELINE_ITEMS,
   testingResultOf,
@@ -16,39 +12,12 @@ import {
   timelineOf,
   type V2Transition,
 } from './history-wire.js';
-import { prRecord, pullRequestList, pullRequestSchema, type V2PullRequest } from './wire.js';
+import { entryOf, prRecord, pullRequestList, pullRequestSchema, type V2PullRequest } from './wire.js';
 
 type Target = { repo: RepoRef; targetBranch: string };
 
-/** What these operations use of the v2 client (client.ts): an interface, so no import cycle. */
-export interface V2Wire {
-  read<T>(
-    path: string,
-    query: Record<string, string>,
-    schema: z.ZodMiniType<T>,
-    what: string,
-    call?: CallOptions,
-  ): Promise<T>;
-  serviceNow(localNow: () => number): number;
-  repositoryId(repo: RepoRef, call?: CallOptions): Promise<string>;
-  queueId(target: Target, call?: CallOptions): Promise<string>;
-  onQueue<T>(target: Target, call: CallOptions | undefined, use: (id: string) => Promise<T>): Promise<T>;
-  onPullRequest<T>(
-    req: Target & { pr: { number: number } },
-    what: string,
-    use: (id: string) => Promise<T>,
-    call?: CallOptions,
-  ): Promise<T>;
-  keptPullRequestId(repositoryId: string, n: number): string | undefined;
-  resolvePullRequests(
-    repositoryId: string,
-    numbers: number[],
-    what: string,
-    call?: CallOptions,
-  ): Promise<Map<number, V2PullRequest>>;
-  notInQueue(target: Target, n: number, what: string): ApiError;
-  forgetQueue(target: Target): Promise<void>;
-}
+/** The v2 client's requests and ids (base.ts). */
+export type V2Wire = V2Base;
 
 const enc = encodeURIComponent;
 const PAGE = 100;

@@ -3,8 +3,7 @@
 // cut into v2's requests: a config merge patch, a state action, a mode switch.
 import * as z from 'zod/mini';
 import type { UpdateQueueRequest } from '../client.js';
-import type * as s from '../schemas.js';
-import { prRecord, snake, type V2PullRequest } from './wire.js';
+import { entryOf, snake, type V2PullRequest } from './wire.js';
 
 const str = z.nullish(z.string());
 const num = z.nullish(z.number());
@@ -91,26 +90,6 @@ export function queueSettings(q: V2Queue): Record<string, unknown> {
   return out;
 }
 
-/** A queue entry (v1's shape: no readiness, no forceEnqueued) from a v2 PR. */
-export function entryRecord(pr: V2PullRequest): s.QueueEntry {
-  const r = prRecord(pr);
-  return {
-    id: r.id,
-    state: r.state,
-    stateChangedAt: r.stateChangedAt,
-    priorityValue: r.priorityValue,
-    priorityName: r.priorityName,
-    usedDefaultPriorityName: r.usedDefaultPriorityName,
-    skipTheLine: r.skipTheLine,
-    noBatch: r.noBatch,
-    prNumber: r.prNumber,
-    prTitle: r.prTitle,
-    prSha: r.prSha,
-    prBaseBranch: r.prBaseBranch,
-    prAuthor: r.prAuthor,
-  };
-}
-
 /** PR numbers in queue order: batches' PRs, then pending, then those awaiting admission. */
 export function orderNumbers(o: V2Order): number[] {
   return [
@@ -128,7 +107,7 @@ export function queueRecord(q: V2Queue, order?: V2Order, live?: Map<number, V2Pu
     const entries = [];
     for (const n of orderNumbers(order)) {
       const pr = live.get(n);
-      if (pr && !seen.has(n)) entries.push(entryRecord(pr));
+      if (pr && !seen.has(n)) entries.push(entryOf(pr));
       seen.add(n);
     }
     raw.enqueuedPullRequests = entries;

@@ -16,7 +16,6 @@ import { PERMISSION } from './permissions.js';
 import {
   ADMITTED_STATES,
   camel,
-  entryRecord,
   orderSchema,
   queueRecord,
   stateChangeSchema,
@@ -26,32 +25,13 @@ import {
   v2QueueSchema,
   verificationRunSchema,
 } from './queue-wire.js';
-import { pullRequestList, snake, type V2PullRequest } from './wire.js';
+import type { V2Base } from './base.js';
+import { entryOf, pullRequestList, snake, type V2PullRequest } from './wire.js';
 
 type Target = QueueTargetRequest;
 
-/** What the queue operations need of the v2 client (client.ts). */
-export interface V2Client {
-  readonly dryRun: boolean;
-  read<T>(
-    path: string,
-    query: Record<string, string>,
-    schema: z.ZodMiniType<T>,
-    what: string,
-    call?: CallOptions,
-  ): Promise<T>;
-  write(
-    method: CallSpec['method'],
-    path: string,
-    body: unknown,
-    what: string,
-    opts: { idempotent: boolean; permission: string; call?: CallOptions },
-  ): Promise<HttpResponse | undefined>;
-  onQueue<T>(target: Target, call: CallOptions | undefined, use: (id: string) => Promise<T>): Promise<T>;
-  repositoryId(repo: s.RepoRef, call?: CallOptions): Promise<string>;
-  keepQueueId(repositoryId: string, targetBranch: string, id: string): void;
-  forgetQueue(target: Target): Promise<void>;
-}
+/** The v2 client's requests and ids (base.ts). */
+type V2Client = V2Base;
 const enc = encodeURIComponent;
 const queuePath = (id: string) => `v2/merge-queues/${enc(id)}`;
 /** A mapped answer decoded as v1's would be (a bad value is the service's fault, exit 1). */
@@ -215,7 +195,7 @@ export async function listPullRequests(
   return as(
     s.pullRequestPageSchema,
     {
-      pullRequests: page.data.map((pr) => entryRecord(pr)),
+      pullRequests: page.data.map((pr) => entryOf(pr)),
       ...(page.hasMore && page.nextCursor ? { nextCursor: page.nextCursor } : {}),
     },
     what,

@@ -2,7 +2,7 @@
 // mq's commands and library already speak (src/api/schemas.ts): camelCase enums become mq's
 // lower-case words, `queueEntry` fields come up to the record, `allowBatching` becomes `noBatch`.
 import * as z from 'zod/mini';
-import type { SubmittedPullRequest } from '../schemas.js';
+import type { QueueEntry, SubmittedPullRequest } from '../schemas.js';
 
 const str = z.nullish(z.string());
 const num = z.nullish(z.number());
@@ -86,5 +86,25 @@ export function prRecord(pr: V2PullRequest): SubmittedPullRequest {
         }
       : null,
     verifiedByTestRun: e?.verifiedByVerificationRunId ?? null,
+  };
+}
+
+/** A listed PR as v1's queue entry (no readiness, no forceEnqueued). */
+export function entryOf(pr: V2PullRequest): QueueEntry {
+  const r = prRecord(pr);
+  return {
+    id: r.id,
+    state: r.state,
+    stateChangedAt: r.stateChangedAt,
+    priorityValue: r.priorityValue,
+    priorityName: r.priorityName,
+    usedDefaultPriorityName: r.usedDefaultPriorityName,
+    skipTheLine: r.skipTheLine,
+    noBatch: r.noBatch,
+    prNumber: r.prNumber,
+    prTitle: r.prTitle,
+    prSha: r.prSha,
+    prBaseBranch: r.prBaseBranch,
+    prAuthor: r.prAuthor,
   };
 }
