@@ -20,11 +20,14 @@ export async function runStatus(opts: StatusOptions, deps: Deps): Promise<Result
   const lazy = await import('../stats/lazy.js');
   const { batchRow, dispatchSequence, fetchStory, NO_POSITION, positionOf, positionJson, positionView } = lazy;
   const { storyJson, storyView } = lazy;
-  // The order is read alongside the record: one request more, not one round trip more.
-  const [{ record, story, checksNote }, order] = await Promise.all([
-    fetchStory(client, target, opts.pr),
-    client.getOrder(target).catch(positionsUnknown),
-  ]);
+  // The order is read alongside the record (one request more, not one round trip more); the record's
+  // error, if any, is the one told.
+  const orderRead = client.getOrder(target).then(
+    (o) => () => o,
+    (err: unknown) => () => positionsUnknown(err),
+  );
+  const { record, story, checksNote } = await fetchStory(client, target, opts.pr);
+  const order = (await orderRead)();
   const position = order ? positionOf(order, opts.pr, record) : NO_POSITION;
   const now = client.serviceNow(() => deps.clock.now());
   const fields = pullRequestFields(record, now);
