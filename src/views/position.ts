@@ -42,10 +42,10 @@ export function positionJson(p: PrPosition): Record<string, unknown> {
   };
 }
 
-/** Nothing for a PR no longer in the queue. */
-export function positionView(p: PrPosition): { table: Block[]; plain: Block[]; markdown: Block[] } {
+/** Nothing for a PR no longer in the queue; `more`: fields that belong in the same block (an ETA). */
+export function positionView(p: PrPosition, more: Field[] = []): { table: Block[]; plain: Block[]; markdown: Block[] } {
   if (p.of === null) return { table: [], plain: [], markdown: [] };
-  const fields = positionFields(p);
+  const fields = [...positionFields(p), ...more];
   const row = POSITION_PLAIN.row({
     position: plainNumber(p.position),
     of: plainNumber(p.of),
