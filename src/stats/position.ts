@@ -109,7 +109,7 @@ export function positionOf(order: QueueOrder, pr: number, record?: PositionRecor
     if (batch.state === 'tests_passed')
       at.waitingBecause = paused
         ? because('queue_paused', 'its tests passed; the queue is paused, so it does not merge')
-        : because('tests_passed', `its tests passed; it merges after ${at.ahead.length ? prs(at.ahead) : 'PRs ahead'}`);
+        : because('tests_passed', `its tests passed; it merges ${at.ahead.length ? `after ${prs(at.ahead)}` : 'next'}`);
     else if (batch.state === 'pending_failure')
       at.waitingBecause = because('pending_failure', 'its tests failed; it waits for the PRs ahead to finish');
     else {
