@@ -3,12 +3,14 @@
 import { requeueAfterFailure, type Requeue } from '../commands/requeue.js';
 import { innerClient, MergeQueueClient, VERSION } from '../lib/client.js';
 import { MergeQueueError } from '../lib/errors.js';
-import type { QueueTargetRequest, SubmittedPullRequest, Transition, WaitResult } from '../lib/types.js';
+import type { QueueTargetRequest, Transition, WaitResult } from '../lib/types.js';
 import { formatDuration } from '../util/duration.js';
 import { InputError, readInputs, type ActionInputs } from './inputs.js';
 import { safeMarkdown } from '../output/sanitize.js';
 import { Workflow, type ActionIo } from './workflow.js';
-import { type FailingCheck, knownState, type PrStory, readStory } from './story.js';
+import { positionOf, type PrPosition } from '../stats/position.js';
+import { placeText } from '../views/position.js';
+import { type FailingCheck, knownState, type PrStory, readOrder, readStory } from './story.js';
 
 export interface ActionResult {
   exitCode: number;
@@ -22,6 +24,8 @@ export interface Report {
   failing: FailingCheck[];
   /** With the requeue input: each resubmit after a flake or an infrastructure failure. */
   requeues?: Requeue[];
+  /** Where a PR still in the queue stands, when the order could be read. */
+  place?: PrPosition;
 }
 
 const knownTransition = (t: Transition): Transition => ({
@@ -37,6 +41,18 @@ function setOutputs(wf: Workflow, r: Report): void {
   wf.setOutput('test-run', r.testRun);
   wf.setOutput('failing-checks', JSON.stringify(r.failing));
   if (r.requeues) wf.setOutput('requeues', JSON.stringify(r.requeues));
+  wf.setOutput('position', r.place?.position == null ? '' : String(r.place.position));
+}
+
+/** The summary's rows of a PR still in the queue: its place and why it waits. */
+function placeRows(p: PrPosition | undefined): Array<[string, string]> {
+  if (!p || p.of === null) return [];
+  const prs = (ns: number[]) => ns.map((n) => `#${n}`).join(' ');
+  const rows: Array<[string, string]> = [['Position', placeText(p)]];
+  if (p.ahead.length > 0) rows.push(['Directly ahead', prs(p.ahead)]);
+  if (p.heldBy.length > 0) rows.push(['Held by', prs(p.heldBy)]);
+  if (p.waitingBecause) rows.push(['Waiting because', p.waitingBecause.words]);
+  return rows;
 }
 
 /** Seconds from the first to the last state seen (service clock); else how long this step waited. */
@@ -109,6 +125,7 @@ export function summaryOf(
   ];
   if (r.timeInQueueS !== null) rows.push(['Time in queue', formatDuration(r.timeInQueueS * 1000)]);
   if (r.testRun) rows.push(['Test run', r.testRun]);
+  rows.push(...placeRows(r.place));
   const out = [`### ${safeMarkdown(headline(inputs, outcome, r.state))}`, ''];
   if (detail) out.push(safeMarkdown(detail, true), '');
   out.push('| | |', '| --- | --- |', ...rows.map(([k, v]) => `| ${k} | ${safeMarkdown(v)} |`), '');
@@ -212,8 +229,16 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
     endGroup();
 
     if (!inputs.wait) {
-      const pr: SubmittedPullRequest = await client.getSubmittedPullRequest(prRef);
-      const r: Report = { state: knownState(pr.state), exitCode: 0, timeInQueueS: null, testRun: '', failing: [] };
+      const pr = await client.getSubmittedPullRequest(prRef);
+      const order = pr.isCurrentlySubmittedToQueue === false ? undefined : await readOrder(client, target);
+      const r: Report = {
+        state: knownState(pr.state),
+        exitCode: 0,
+        timeInQueueS: null,
+        testRun: '',
+        failing: [],
+        ...(order ? { place: positionOf(order, inputs.pr, pr) } : {}),
+      };
       setOutputs(wf, r);
       wf.summary(summaryOf(inputs, 'submitted', r, []));
       return { exitCode: 0 };
@@ -266,6 +291,9 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
     // leaves the summary with the transitions this step saw.
     const story =
       result.outcome === 'timeout' ? undefined : await readStory(client, target, inputs.pr).catch(() => undefined);
+    // A PR still in the queue at the timeout: where it stands and why.
+    const order = result.outcome === 'timeout' ? await readOrder(client, target) : undefined;
+    const place = order && positionOf(order, inputs.pr, result.pullRequest ?? undefined);
     const testRun = story?.runId ?? result.pullRequest?.verifiedByTestRun ?? '';
     const failing: FailingCheck[] = result.outcome === 'failed' ? (story?.failing ?? []) : [];
     const r: Report = {
@@ -275,6 +303,7 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
       testRun,
       failing,
       ...(inputs.requeue ? { requeues } : {}),
+      ...(place ? { place } : {}),
     };
     setOutputs(wf, r);
     wf.summary(summaryOf(inputs, result.outcome, r, transitions, undefined, story));

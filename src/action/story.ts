@@ -2,7 +2,7 @@
 // untrusted: the story cleans it, the summary escapes it and links only http(s) URLs.
 import { PR_STATES } from '../domain/vocabulary.js';
 import { innerClient, type MergeQueueClient } from '../lib/client.js';
-import type { QueueTargetRequest } from '../lib/types.js';
+import type { QueueOrder, QueueTargetRequest } from '../lib/types.js';
 import { fetchStory } from '../stats/fetch.js';
 
 export interface FailingCheck {
@@ -52,4 +52,9 @@ export async function readStory(
       .map((c) => ({ name: c.name, ...(c.url ? { url: c.url } : {}), conclusion: c.conclusion.toLowerCase() })),
     note: checksNote,
   };
+}
+
+/** The queue's dispatch order, for where the PR stands; undefined when it cannot be read (never fatal). */
+export function readOrder(client: MergeQueueClient, target: QueueTargetRequest): Promise<QueueOrder | undefined> {
+  return client.order(target).catch(() => undefined);
 }

@@ -5,7 +5,7 @@ import type { Block, Result } from '../output/present.js';
 import { plainColumns, plainSecondsSince } from '../output/plain.js';
 import type { Row } from '../output/render.js';
 import { stateColor } from '../output/style.js';
-import { STORY_PLAIN } from '../views/story.js';
+import { POSITION_PLAIN, STORY_PLAIN } from '../views/story.js';
 import { PR_PLAIN, pullRequestFields, pullRequestPlainFields } from '../views/pull-request.js';
 import { act, onePr, prArguments, withExamples, withPlainHelp, prDocument } from './shared.js';
 
@@ -17,8 +17,18 @@ export interface StatusOptions {
 export async function runStatus(opts: StatusOptions, deps: Deps): Promise<Result> {
   const target = deps.target();
   const client = await deps.client();
-  const { batchRow, fetchStory, storyJson, storyView } = await import('../stats/lazy.js');
+  const lazy = await import('../stats/lazy.js');
+  const { batchRow, dispatchSequence, fetchStory, NO_POSITION, positionOf, positionJson, positionView } = lazy;
+  const { storyJson, storyView } = lazy;
+  // The order is read alongside the record (one request more, not one round trip more); the record's
+  // error, if any, is the one told.
+  const orderRead = client.getOrder(target).then(
+    (o) => () => o,
+    (err: unknown) => () => positionsUnknown(err),
+  );
   const { record, story, checksNote } = await fetchStory(client, target, opts.pr);
+  const order = (await orderRead)();
+  const position = order ? positionOf(order, opts.pr, record) : NO_POSITION;
   const now = client.serviceNow(() => deps.clock.now());
   const fields = pullRequestFields(record, now);
   const plainFields = pullRequestPlainFields(record, now);
@@ -27,19 +37,30 @@ export async function runStatus(opts: StatusOptions, deps: Deps): Promise<Result
     plainFields.push(PR_PLAIN.field('run', 'Run', story.runId));
   }
   const storyBlocks = storyView(story, now);
+  const place = positionView(position);
   const notes = checksNote ? [`mq: note: ${checksNote}`] : [];
+  const sequence = order ? dispatchSequence(order) : [];
   return {
     data: {
-      ...prDocument([{ pr: opts.pr, ok: true, exitCode: 0, ...record, ...storyJson(story) }]),
+      ...prDocument([
+        {
+          pr: opts.pr,
+          ok: true,
+          exitCode: 0,
+          ...record,
+          ...storyJson(story),
+          ...positionJson(position),
+        },
+      ]),
       results: [{ pr: opts.pr, ok: true, exitCode: 0, state: record.state ?? null }],
-      pullRequests: [batchRow(opts.pr, record, false, [], 0).json],
+      pullRequests: [batchRow(opts.pr, record, false, sequence, 0).json],
       notFound: [],
     },
     exitCode: 0,
     view: {
-      table: [{ fields }, ...storyBlocks.table],
-      plain: [{ fields: plainFields }, ...storyBlocks.plain],
-      markdown: [{ fields, title: `PR #${opts.pr}` }, ...storyBlocks.markdown],
+      table: [{ fields }, ...storyBlocks.table, ...place.table],
+      plain: [{ fields: plainFields }, ...storyBlocks.plain, ...place.plain],
+      markdown: [{ fields, title: `PR #${opts.pr}` }, ...storyBlocks.markdown, ...place.markdown],
     },
     notes: { table: notes, plain: notes, markdown: notes, json: notes },
   };
@@ -49,7 +70,7 @@ export interface StatusManyOptions {
   args: string[];
 }
 
-/** The queue is read only for positions: without it the column stays empty; a refused token or Ctrl-C still ends it. */
+/** The order is read only for positions: without it they stay empty; a refused token or Ctrl-C still ends it. */
 function positionsUnknown(err: unknown): null {
   if (err instanceof MqError && (err.exitCode === ExitCode.auth || err.exitCode === ExitCode.interrupted)) throw err;
   return null;
@@ -60,12 +81,12 @@ export async function runStatusMany(opts: StatusManyOptions, deps: Deps): Promis
   const numbers = await prArguments(deps, opts.args);
   const target = deps.target();
   const client = await deps.client();
-  const { batchRow, fetchBatch } = await import('../stats/lazy.js');
-  const [{ pullRequests, notFound, oneByOne }, queue] = await Promise.all([
+  const { batchRow, dispatchSequence, fetchBatch, positionOf, positionJson } = await import('../stats/lazy.js');
+  const [{ pullRequests, notFound, oneByOne }, queueOrder] = await Promise.all([
     fetchBatch(client, target, numbers, true),
-    client.getQueue(target).catch(positionsUnknown),
+    client.getOrder(target).catch(positionsUnknown),
   ]);
-  const order = (queue?.enqueuedPullRequests ?? []).map((e) => e.prNumber);
+  const order = queueOrder ? dispatchSequence(queueOrder) : [];
   const byNumber = new Map(pullRequests.map((r) => [r.prNumber, r]));
   const missing = new Set(notFound);
   const now = client.serviceNow(() => deps.clock.now());
@@ -115,7 +136,11 @@ export async function runStatusMany(opts: StatusManyOptions, deps: Deps): Promis
             : { pr: r.pr, ok: false, exitCode: ExitCode.notFound, state: null, error: r.reason },
         ),
       ),
-      pullRequests: rows.filter((r) => r.found).map((r) => r.json),
+      pullRequests: rows
+        .filter((r) => r.found)
+        .map((r) =>
+          queueOrder ? { ...r.json, ...positionJson(positionOf(queueOrder, r.pr, byNumber.get(r.pr))) } : r.json,
+        ),
       notFound: rows.filter((r) => !r.found).map((r) => r.pr),
     },
     exitCode: mostSevere(rows.map((r) => (r.found ? ExitCode.ok : ExitCode.notFound))),
@@ -145,7 +170,10 @@ export function statusCommand(ctx: Context): Command {
         'time, state and reason in plain words, and the run that merged or failed it (on a terminal, times ' +
         "read as how long ago by the service's clock and run ids by their first 8 characters; piped and with " +
         '--json, ISO times and whole ids). For a failed PR the failing checks of that run are listed with ' +
-        'their URLs. With several PRs (or `-` for numbers on stdin), one row per PR (state, for how long, ' +
+        'their URLs. A PR still in the queue ends with its place: "3rd of 12" counts the PRs under test and ' +
+        'waiting (PRs not yet admitted are not counted; such a PR has no place), the PRs directly ahead and any ' +
+        "failing PRs holding it, and why it waits; from the service's dispatch order on v2, derived from the " +
+        'queue record on v1 (marked approximate). With several PRs (or `-` for numbers on stdin), one row per PR (state, for how long, ' +
         'position, reason), read 50 PRs per request (one per request from a service without ' +
         'getSubmittedPullRequests, said once on stderr). A PR never submitted to this queue exits 3.',
     )
@@ -156,7 +184,15 @@ export function statusCommand(ctx: Context): Command {
     .action(async (prs: string[]) => (prs.length > 1 || prs.includes('-') ? many(prs) : one(prs[0])));
   withPlainHelp(
     cmd,
-    [PR_PLAIN, STORY_PLAIN.trip, STORY_PLAIN.step, STORY_PLAIN.cut, STORY_PLAIN.check, STATUS_MANY_PLAIN],
+    [
+      PR_PLAIN,
+      STORY_PLAIN.trip,
+      STORY_PLAIN.step,
+      STORY_PLAIN.cut,
+      STORY_PLAIN.check,
+      POSITION_PLAIN,
+      STATUS_MANY_PLAIN,
+    ],
     '  A PR never submitted to this queue reads state not_found.',
   );
   return withExamples(cmd, [

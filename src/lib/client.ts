@@ -19,10 +19,13 @@ import type {
   ImpactedTargetsRequest,
   ListPullRequestsRequest,
   MetricsRequest,
+  MergeEstimate,
   MetricsResult,
   PrRequest,
   PullRequestPage,
   Queue,
+  QueueGraph,
+  QueueOrder,
   QueueTargetRequest,
   SubmitRequest,
   SubmittedPullRequest,
@@ -256,6 +259,28 @@ export class MergeQueueClient {
   listPullRequests(req: ListPullRequestsRequest, call?: CallOptions): Promise<PullRequestPage> {
     if (req.until !== undefined) return publicErrors(() => this.#inner.listConcludedPullRequests(req, call));
     return publicErrors(() => this.#inner.listPullRequests(req, call));
+  }
+
+  /**
+   * The queue's dispatch order: batches under test, PRs waiting (with the PRs directly ahead and the
+   * failing PRs holding them), PRs not yet admitted. v2 serves it; on v1 it is derived from the queue
+   * record and marked `approximate` (no runs, no predicted batches, nothing awaiting admission).
+   */
+  order(req: QueueTargetRequest, call?: CallOptions): Promise<QueueOrder> {
+    return publicErrors(() => this.#inner.getOrder(req, call));
+  }
+
+  /**
+   * A parallel queue's dependency graph: which PRs build on which (`impactedTargets: true` adds each
+   * PR's targets). v2 only: on v1 it rejects with kind `rejected`.
+   */
+  graph(req: QueueTargetRequest & { impactedTargets?: boolean }, call?: CallOptions): Promise<QueueGraph> {
+    return publicErrors(() => this.#inner.getGraph(req, call));
+  }
+
+  /** The service's merge estimate for a PR; undefined where it serves none (v1, or a queue without estimates). */
+  estimate(req: PrRequest, call?: CallOptions): Promise<MergeEstimate | undefined> {
+    return publicErrors(() => this.#inner.getEstimate(req, call));
   }
 
   /**

@@ -8,3 +8,5 @@ export { terminalCharts } from '../views/charts.js';
 export { htmlReport } from '../views/stats-html.js';
 export { crossedLines, groupedStatsFields, statsFields } from '../views/stats.js';
 export { storyView } from '../views/story.js';
+export { dispatchSequence, NO_POSITION, positionOf } from './position.js';
+export { positionJson, positionView } from '../views/position.js';

@@ -29,6 +29,14 @@ export const STORY_PLAIN = {
   ),
 };
 
+/** `mq status 42` piped, after the story: one line for a PR still in the queue (views/position.ts). */
+export const POSITION_PLAIN = plainColumns(
+  'last, for a PR still in the queue: its place (empty before admission), how many PRs are under test or ' +
+    'waiting, the PRs directly ahead and holding it, why it waits (a code and words), whether derived from v1',
+  ['position', 'of', 'ahead', 'held_by', 'waiting_code', 'waiting', 'approximate'],
+  'position',
+);
+
 const cutText = (n: number) => `… ${n} earlier step${n === 1 ? '' : 's'} not shown`;
 
 /** Piped: one record per line, kind first (`trip`, `step`, `check`), raw values. */

@@ -82,6 +82,7 @@ describe("the action in a fork PR's run", () => {
   it('with a token and forked-workflow-run-id: the upload as the run, the submit with the token', async () => {
     fake.on('POST /submitPullRequest', { status: 200, body: 'OK' });
     fake.on('POST /getSubmittedPullRequest', { status: 200, body: { state: 'pending', prNumber: 7 } });
+    fake.on('POST /getQueue', { status: 200, body: { state: 'running', enqueuedPullRequests: [{ prNumber: 7 }] } });
     const r = await run({
       token: 'tok_fork_test_12345',
       'forked-workflow-run-id': '123',
@@ -94,6 +95,8 @@ describe("the action in a fork PR's run", () => {
         ['/setImpactedTargets', '', '123'],
         ['/submitPullRequest', 'tok_fork_test_12345', undefined],
         ['/getSubmittedPullRequest', 'tok_fork_test_12345', undefined],
+        // Where the PR stands (the output `position`).
+        ['/getQueue', 'tok_fork_test_12345', undefined],
       ],
     );
   });

@@ -85,4 +85,21 @@ describe('the job summary', () => {
     expect(md).not.toContain('javascript:');
     expect(md).not.toContain('<img');
   });
+
+  it('a PR still queued: its place, the PRs ahead and holding it, and why it waits; no rows without a place', () => {
+    const place = {
+      position: 3,
+      of: 12,
+      ahead: [41],
+      heldBy: [40],
+      waitingBecause: { code: 'held_by_failure' as const, words: 'held by #40, whose tests failed' },
+      approximate: false,
+    };
+    const report: Report = { state: 'pending', exitCode: 8, timeInQueueS: 60, testRun: '', failing: [], place };
+    const md = summaryOf(inputs, 'timeout', report, []);
+    expect(md).toContain('| Position | 3rd of 12 |\n| Directly ahead | #41 |\n| Held by | #40 |\n');
+    expect(md).toContain('| Waiting because | held by #40, whose tests failed |');
+    const gone = summaryOf(inputs, 'merged', { ...report, place: { ...place, position: null, of: null } }, []);
+    expect(gone).not.toContain('Position');
+  });
 });

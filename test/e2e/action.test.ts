@@ -153,6 +153,7 @@ describe('the action against the emulator', () => {
       'time-in-queue': '600',
       'test-run': runId,
       'failing-checks': '[]',
+      position: '',
     });
     expectTokenOnlyMasked(result.stdout);
     expect(result.stdout).toMatch(/^::group::Submit PR #7 to the merge queue of main$/m);
@@ -236,11 +237,19 @@ describe('the action against the emulator', () => {
     const run = runAction(9, { timeout: '1s', interval: '200ms' });
     const result = await run.child;
     expect(result.exitCode).toBe(8);
-    expect(run.outputs()).toMatchObject({ state: 'testing', 'exit-code': '8', 'test-run': '', 'failing-checks': '[]' });
+    expect(run.outputs()).toMatchObject({
+      state: 'testing',
+      'exit-code': '8',
+      'test-run': '',
+      'failing-checks': '[]',
+      position: '1',
+    });
     expect(result.stdout).toMatch(
       /^::error title=mq%3A still in the queue::PR #9 is still testing after \d+s \(timeout 1s\); it stays in the queue$/m,
     );
     expect(run.summary()).toContain('### ⏳ PR #9 still testing at the timeout');
+    expect(run.summary()).toMatch(/\| Position \| 1st of \d+ \(approximate: derived from v1's queue record\) \|/);
+    expect(run.summary()).toContain('| Waiting because | being tested |');
     expect((await client.getSubmittedPullRequest({ repo, targetBranch: 'main', pr: { number: 9 } })).state).toBe(
       'testing',
     );
@@ -255,7 +264,12 @@ describe('the action against the emulator', () => {
     const result = await run.child;
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain(`set impacted targets of PR #10 at ${'f'.repeat(12)}: 2 targets`);
-    expect(run.outputs()).toMatchObject({ state: 'testing', 'exit-code': '0', 'time-in-queue': '' });
+    expect(run.outputs()).toMatchObject({
+      state: 'testing',
+      'exit-code': '0',
+      'time-in-queue': '',
+      position: expect.stringMatching(/^[1-9]\d*$/),
+    });
     const [runInfo] = (await emu.listRuns()).filter((r) => r.prNumbers.includes(10));
     const details = await client.getMergeQueueTestingDetails({
       repo,
@@ -409,7 +423,7 @@ describe('the committed bundle', () => {
     ]) {
       expect(yml, input).toMatch(new RegExp(`^ {2}${input}:$`, 'm'));
     }
-    for (const output of ['state', 'exit-code', 'time-in-queue', 'test-run', 'failing-checks'])
+    for (const output of ['state', 'exit-code', 'time-in-queue', 'test-run', 'failing-checks', 'position'])
       expect(yml, output).toMatch(new RegExp(`^ {2}${output}:$`, 'm'));
     // Not required: a fork PR's run has no secrets and may upload impacted targets without one.
     expect(yml).toMatch(/^ {2}token:\n(?: {4}.*\n)*? {4}required: false$/m);

@@ -2,11 +2,14 @@
  * A fake MergeQueueClient for behaviour tests. Each method answers from its script (values, errors
  * or functions, in order, the last one repeating); any method that was not scripted throws loudly,
  * so a behaviour cannot make a call the test did not expect. Every call is recorded with its
- * request and call options (deadline, signal).
+ * request and call options (deadline, signal). An unscripted getOrder is derived from a scripted
+ * getQueue, as the v1 client does.
  */
 import { MergeQueueClient } from '../../src/api/client.js';
 import type { MergeQueueService } from '../../src/api/service.js';
 import type { CallOptions } from '../../src/api/http.js';
+import { orderFromQueue } from '../../src/api/order-v1.js';
+import type { Queue } from '../../src/api/schemas.js';
 
 type Method = Exclude<
   keyof MergeQueueService,
@@ -45,6 +48,9 @@ export function fakeClient(scripts: Partial<Record<Method, Answer[]>> = {}): Fak
         const method = String(prop) as Method;
         calls.push({ method, req, call });
         const script = table.get(method);
+        // The v1 client derives the order from the queue record: a scripted getQueue answers it.
+        if (method === 'getOrder' && !table.has('getOrder') && table.has('getQueue'))
+          return orderFromQueue((await client.getQueue(req as never, call)) as Queue);
         if (!script || script.length === 0)
           throw new Error(`fake client: unscripted call ${method}(${JSON.stringify(req)})`);
         const answer = script.length > 1 ? script.shift() : script[0];

@@ -111,8 +111,14 @@ const ROWS: Row[] = [
     one: ['status', '42'],
     two: ['status', '42', '43'],
     core: ['ok', 'exitCode', 'results', 'pullRequests', 'notFound'],
-    // The PR's record as the service sent it, then its story.
-    single: ['pr', ...Object.keys(record(42)), 'runId', 'failingChecks'],
+    // The PR's record as the service sent it, then its story, then its place in the queue.
+    single: [
+      'pr',
+      ...Object.keys(record(42)),
+      'runId',
+      'failingChecks',
+      ...['position', 'of', 'ahead', 'heldBy', 'waitingBecause', 'positionApproximate'],
+    ],
     route: ['getSubmittedPullRequest', record(42)],
   },
 ];

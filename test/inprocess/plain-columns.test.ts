@@ -20,7 +20,7 @@ import { PR_PLAIN } from '../../src/views/pull-request.js';
 import { CHANGE_PLAIN, QUEUE_PR_PLAIN, QUEUE_SETTINGS_PLAIN } from '../../src/views/queue.js';
 import { SIMULATE_PLAIN } from '../../src/views/simulate.js';
 import { STATS_PLAIN } from '../../src/views/stats.js';
-import { STORY_PLAIN } from '../../src/views/story.js';
+import { POSITION_PLAIN, STORY_PLAIN } from '../../src/views/story.js';
 import { TESTING_PLAIN } from '../../src/views/testing-details.js';
 import { runMq } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/run-cli.js';
@@ -124,10 +124,11 @@ const CASES: Case[] = [
     name: 'status 42 (testing)',
     args: () => ['status', '42'],
     help: ['status'],
-    specs: [PR_PLAIN, STORY_PLAIN.trip, STORY_PLAIN.step, STORY_PLAIN.check],
+    specs: [PR_PLAIN, STORY_PLAIN.trip, STORY_PLAIN.step, STORY_PLAIN.check, POSITION_PLAIN],
     check: (rows) => {
       expect(rows).toContainEqual(['submitted', 'true']);
       expect(rows).toContainEqual(['ready', 'true']);
+      expect(rows.at(-1)?.[0]).toBe('position');
     },
   },
   {

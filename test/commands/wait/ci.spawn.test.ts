@@ -242,7 +242,9 @@ describe('GitHub Actions', () => {
     fake.on('POST /getSubmittedPullRequest', pr('pending'));
     const r = await runCli(['status'], { env: { ...env(), GITHUB_ACTIONS: 'true', GITHUB_REF: 'refs/pull/77/merge' } });
     expect(r.exitCode).toBe(0);
-    expect(fake.requests[0]?.body).toMatchObject({ pr: { number: 77 } });
+    expect(fake.requests.find((q) => q.path === '/getSubmittedPullRequest')?.body).toMatchObject({
+      pr: { number: 77 },
+    });
   });
 
   it('takes the PR number from the event payload', async () => {
