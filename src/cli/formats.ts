@@ -25,6 +25,8 @@ export const COMMAND_FORMATS: Record<string, (flags: Flags) => readonly Format[]
   // A live table or lines as it runs, then a summary; no markdown or raw form.
   demo: () => NOTES_ONLY,
   'queue watch': () => NOTES_ONLY,
+  // ✓/✗ lines on stderr; --json: the outcome (with --watch, one per line).
+  notify: () => NOTES_ONLY,
   // A server: its banner (export lines) is the output.
   'emulator start': () => ['table', 'plain'],
   // The shell script is the output.

@@ -1,0 +1,91 @@
+// `mq notify --watch`: polls the queue as `mq queue watch` does (diffQueue), and posts once per trip
+// that leaves it. On start it reads the service's history since the state file's `since`, so what left
+// while it was down is posted once; each post is remembered per target, so nothing is posted twice.
+import type { Queue } from '../api/schemas.js';
+import { isTerminal } from '../domain/vocabulary.js';
+import { ExitCode, MqError } from '../errors.js';
+import type { LeftState } from '../notify/message.js';
+import type { NotifyContext, NotifyOutcome, notifyLeftQueue } from '../notify/notify.js';
+import { loadState, MAX_POSTED, saveState } from '../notify/state.js';
+import type { SinkName } from '../notify/targets.js';
+import { poll } from '../util/poll.js';
+import { diffQueue } from './queue/watch.js';
+
+export interface WatchNotifyOptions {
+  intervalMs: number;
+  statePath: string;
+  /** Each outcome as it is posted (or fails to be). */
+  report: (outcome: NotifyOutcome) => Promise<void>;
+  /** The lazy bundle's notifyLeftQueue. */
+  notify: typeof notifyLeftQueue;
+  onBlip?: (message: string) => void;
+}
+
+interface Candidate {
+  pr: number;
+  state: LeftState;
+  /** The service's stateChangedAt of the trip's end: with the PR, the trip's identity. */
+  changedAt: string;
+}
+
+/** History pages read when catching up after a restart. */
+const MAX_CATCH_UP_PAGES = 50;
+/** Read back a little before `since`: the service's clock ticks in whole seconds on some answers. */
+const CATCH_UP_MARGIN_MS = 60_000;
+
+/** Runs until Ctrl-C (exit 130); a delivery that failed is retried each poll and kept for the next start. */
+export async function watchAndNotify(ctx: NotifyContext, opts: WatchNotifyOptions): Promise<void> {
+  const { client, target } = ctx;
+  const state = loadState(opts.statePath);
+  const posted = new Set(state.posted);
+  const pending = new Map<string, Candidate>();
+  const keyOf = (sink: SinkName, c: Candidate) => `${sink}:${c.pr}@${c.changedAt}`;
+  const wanted = (pr: number | null | undefined, s: string | null | undefined, at: string | null | undefined) => {
+    if (typeof pr !== 'number' || !s || !at || !isTerminal(s) || !ctx.on.has(s)) return;
+    pending.set(`${pr}@${at}`, { pr, state: s, changedAt: at });
+  };
+  let prev: Queue | undefined;
+  await poll(ctx, {
+    intervalMs: opts.intervalMs,
+    what: 'reading the queue',
+    read: (call) => client.getQueue(target, call),
+    onBlip: opts.onBlip,
+    onValue: async (queue) => {
+      const now = client.serviceNow(() => ctx.clock.now());
+      if (prev === undefined && state.since !== null) {
+        const since = new Date(state.since - CATCH_UP_MARGIN_MS).toISOString();
+        let cursor: string | undefined;
+        for (let page = 0; page < MAX_CATCH_UP_PAGES; page++) {
+          const p = await client.listPullRequests({ ...target, since, cursor, take: 100 });
+          for (const e of p.pullRequests ?? []) wanted(e.prNumber, e.state, e.stateChangedAt);
+          cursor = p.nextCursor ?? undefined;
+          if (!cursor || (p.pullRequests ?? []).length === 0) break;
+        }
+      }
+      const left = prev === undefined ? [] : diffQueue(prev, queue).filter((e) => e.to === 'left');
+      prev = queue;
+      for (const ev of left) {
+        if (ev.subject === 'queue') continue;
+        try {
+          const r = await client.getSubmittedPullRequest({ ...target, pr: { number: ev.subject } });
+          wanted(ev.subject, r.state, r.stateChangedAt);
+        } catch (err) {
+          if (!(err instanceof MqError) || err.exitCode !== ExitCode.notFound) throw err;
+        }
+      }
+      for (const [id, c] of pending) {
+        const outcome = await opts.notify(
+          { pr: c.pr, state: c.state },
+          { ...ctx, skip: (sink) => posted.has(keyOf(sink, c)) },
+        );
+        for (const d of outcome.deliveries) if (d.ok) posted.add(keyOf(d.target, c));
+        if (outcome.deliveries.every((d) => d.ok)) pending.delete(id);
+        if (outcome.deliveries.length > 0) await opts.report(outcome);
+      }
+      // A trip still unposted keeps `since` before it, so a restart reads it again.
+      state.since = Math.min(now, ...[...pending.values()].map((c) => Date.parse(c.changedAt) || now));
+      state.posted = [...posted].slice(-MAX_POSTED);
+      saveState(opts.statePath, state);
+    },
+  });
+}
