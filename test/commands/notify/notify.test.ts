@@ -115,7 +115,7 @@ describe('mq notify N', () => {
     expect(first.stderr).not.toContain('ghp_secret_token_123');
     const created = rx.requests.find((q) => q.method === 'POST' && q.path.startsWith('/gh'));
     expect(created?.headers.authorization).toBe('Bearer ghp_secret_token_123');
-    const body = (created?.body as { body: string }).body;
+    const body = (created?.body as { body: string } | undefined)?.body ?? '';
     expect(body.startsWith('<!-- mq-notify main -->\n')).toBe(true);
     expect(body).toContain('[ci](<https://ci.emulator.invalid/runs/');
 
