@@ -33,8 +33,11 @@ const MAX_CATCH_UP_PAGES = 50;
 /** Read back a little before `since`: the service's clock ticks in whole seconds on some answers. */
 const CATCH_UP_MARGIN_MS = 60_000;
 
-/** Runs until Ctrl-C (exit 130); a delivery that failed is retried each poll and kept for the next start. */
-export async function watchAndNotify(ctx: NotifyContext, opts: WatchNotifyOptions): Promise<void> {
+/**
+ * Runs until Ctrl-C, then answers how many trips are still unposted (a delivery that failed is retried
+ * each poll, and the state file keeps it for the next start).
+ */
+export async function watchAndNotify(ctx: NotifyContext, opts: WatchNotifyOptions): Promise<{ unposted: number }> {
   const { client, target } = ctx;
   const state = loadState(opts.statePath);
   const posted = new Set(state.posted);
@@ -45,7 +48,7 @@ export async function watchAndNotify(ctx: NotifyContext, opts: WatchNotifyOption
     pending.set(`${pr}@${at}`, { pr, state: s, changedAt: at });
   };
   let prev: Queue | undefined;
-  await poll(ctx, {
+  const polling = poll(ctx, {
     intervalMs: opts.intervalMs,
     what: 'reading the queue',
     read: (call) => client.getQueue(target, call),
@@ -88,4 +91,11 @@ export async function watchAndNotify(ctx: NotifyContext, opts: WatchNotifyOption
       saveState(opts.statePath, state);
     },
   });
+  try {
+    await polling;
+  } catch (err) {
+    if (err instanceof MqError && err.exitCode === ExitCode.interrupted) return { unposted: pending.size };
+    throw err;
+  }
+  return { unposted: pending.size };
 }

@@ -119,26 +119,21 @@ async function watch(
     throw new ConfigError('mq notify --watch: no private cache directory to keep its state in', {
       hints: ['pass --state FILE'],
     });
-  let failures = 0;
-  try {
-    await watchAndNotify(ctx, {
-      intervalMs: w.intervalMs,
-      statePath,
-      notify,
-      onBlip: (message) => deps.out.note([own(paints.yellow, '!'), ` ${message}`]),
-      report: async (o) => {
-        report(deps, o);
-        failures += o.deliveries.filter((d) => !d.ok).length;
-        if (deps.out.format() === 'json') await deps.out.stream(outcomeDoc(o), {});
-      },
-    });
-    return { exitCode: 0 };
-  } catch (err) {
-    // Ctrl-C ends a watch; a delivery that never succeeded makes it exit 6.
-    if (err instanceof MqError && err.exitCode === ExitCode.interrupted)
-      return { exitCode: failures > 0 ? ExitCode.unavailable : ExitCode.interrupted };
-    throw err;
-  }
+  const { unposted } = await watchAndNotify(ctx, {
+    intervalMs: w.intervalMs,
+    statePath,
+    notify,
+    onBlip: (message) => deps.out.note([own(paints.yellow, '!'), ` ${message}`]),
+    report: async (o) => {
+      report(deps, o);
+      if (deps.out.format() === 'json') await deps.out.stream(outcomeDoc(o), {});
+    },
+  });
+  // Ctrl-C ends a watch (130); with a post still undelivered, 6.
+  if (unposted === 0) return { exitCode: ExitCode.interrupted };
+  throw new MqError(ExitCode.unavailable, 'notify --watch', `${unposted} PR(s) left the queue unposted`, {
+    hints: ['the state file keeps them: the next start posts them'],
+  });
 }
 
 interface Flags extends SinkFlags {
