@@ -75,6 +75,7 @@ export async function runNotify(opts: NotifyOptions, deps: Deps): Promise<Result
     on: new Set(opts.on),
     clock: deps.clock,
     signal: deps.signal,
+    env: deps.env,
     debug: deps.debugEnabled ? (line) => deps.debug(line) : undefined,
     backoffMs: deps.env.MQ_RETRY_BASE_MS ? Number(deps.env.MQ_RETRY_BASE_MS) : undefined,
   };

@@ -1,8 +1,8 @@
 // Sending a notification: one request over the node transport, retried on 429, 5xx and network
-// failures with backoff (bounded), never following a redirect; secrets never reach --debug.
+// failures with backoff (bounded), never following a redirect; secrets never reach --debug. The proxy
+// variables apply as for the service (undici through a proxy, never for loopback).
 import { backoffDelay, parseRetryAfter } from '../api/http-retry.js';
-import { nodeTransport } from '../api/transport-node.js';
-import type { Transport } from '../api/transport.js';
+import { proxyFor, proxySettings, type Transport } from '../api/transport.js';
 import { ExitCode, MqError } from '../errors.js';
 import type { Clock } from '../util/clock.js';
 
@@ -13,6 +13,8 @@ export interface SendContext {
   /** Tests: a smaller first backoff step (default 1 s). */
   backoffMs?: number;
   random?: () => number;
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read. */
+  env: NodeJS.ProcessEnv;
 }
 
 export interface SendRequest {
@@ -39,19 +41,33 @@ const ATTEMPT_TIMEOUT_MS = 15_000;
 /** Answers are small (an ack, a comment list page): more is not read. */
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
-let shared: Transport | undefined;
+const transports = new Map<string, Promise<Transport>>();
 
-/** Drops the transport's idle connections (a long-running watch keeps them between posts). */
+/** Drops the transports' idle connections (a long-running watch keeps them between posts). */
 export async function closeDelivery(): Promise<void> {
-  const t = shared;
-  shared = undefined;
-  await t?.close();
+  const all = [...transports.values()];
+  transports.clear();
+  await Promise.all(all.map((t) => t.then((x) => x.close()).catch(() => undefined)));
+}
+
+function transportFor(url: URL, env: NodeJS.ProcessEnv): { transport: Promise<Transport>; proxy?: string } {
+  const settings = proxySettings(env);
+  const proxy = proxyFor(url, settings);
+  const key = proxy ? `undici ${JSON.stringify(settings)}` : 'node';
+  let transport = transports.get(key);
+  if (!transport) {
+    transport = proxy
+      ? import('../api/transport-undici.js').then((m) => m.undiciTransport(settings, 10_000))
+      : import('../api/transport-node.js').then((m) => m.nodeTransport());
+    transports.set(key, transport);
+  }
+  return { transport, proxy };
 }
 
 /** Sends `req`; a 2xx answer is returned, anything else thrown as an MqError after the retries (exit 6 or 5). */
 export async function send(req: SendRequest, ctx: SendContext): Promise<SendAnswer> {
-  shared ??= nodeTransport();
-  const transport = shared;
+  const route = transportFor(new URL(req.url), ctx.env);
+  const transport = await route.transport;
   const random = ctx.random ?? Math.random;
   let last = '';
   for (let attempt = 0; ; attempt++) {
@@ -59,7 +75,7 @@ export async function send(req: SendRequest, ctx: SendContext): Promise<SendAnsw
     let retryAfter: number | undefined;
     let status = 0;
     try {
-      const answer = await once(transport, req, ctx.signal);
+      const answer = await once(transport, route.proxy, req, ctx.signal);
       ctx.debug?.(`< ${answer.status} (${answer.body.length} characters)`);
       status = answer.status;
       if (status >= 200 && status < 300) return { ...answer, attempts: attempt + 1 };
@@ -84,6 +100,7 @@ export async function send(req: SendRequest, ctx: SendContext): Promise<SendAnsw
 
 async function once(
   transport: Transport,
+  proxy: string | undefined,
   req: SendRequest,
   signal: AbortSignal,
 ): Promise<Omit<SendAnswer, 'attempts'>> {
@@ -105,6 +122,7 @@ async function once(
       body: req.body,
       signal: controller.signal,
       connectTimeoutMs: 10_000,
+      proxy,
     });
     const chunks: Buffer[] = [];
     let size = 0;
