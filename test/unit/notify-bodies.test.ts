@@ -72,7 +72,7 @@ describe('targets', () => {
     );
     expect(checkSinkUrl('http://127.0.0.1:8080/x', 'f')).toBe('http://127.0.0.1:8080/x');
     expect(() => checkSinkUrl('http://hooks.example/SECRET', 'MQ_NOTIFY_TEAMS_URL')).toThrow(
-      /^MQ_NOTIFY_TEAMS_URL: must use https:\/\/ \(http:\/\/ only to localhost\)$/,
+      /^usage: MQ_NOTIFY_TEAMS_URL: must use https:\/\/ \(http:\/\/ only to localhost\)$/,
     );
     expect(() => checkSinkUrl('hooks.example/SECRET', 'X')).toThrow(/^usage: X: not a URL$/);
   });
@@ -85,7 +85,7 @@ describe('targets', () => {
     expect([...readAuthors('a.json', dir)]).toEqual([['alice', 'U0ALICE1']]);
     expect([...readAuthors('a.txt', dir)]).toEqual([['bob', 'W0BOB22']]);
     expect(() => readAuthors('bad.txt', dir)).toThrow(
-      /^--authors: bad\.txt:1: expected a Slack user id like U0123ABCD/,
+      /^usage: --authors: bad\.txt:1: expected a Slack user id like U0123ABCD/,
     );
   });
 });
