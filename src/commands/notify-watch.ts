@@ -2,9 +2,8 @@
 // that leaves it. On start it reads the service's history since the state file's `since`, so what left
 // while it was down is posted once; each post is remembered per target, so nothing is posted twice.
 import type { Queue } from '../api/schemas.js';
-import { isTerminal } from '../domain/vocabulary.js';
 import { ExitCode, MqError } from '../errors.js';
-import type { LeftState } from '../notify/message.js';
+import { isTerminal, type TerminalState } from '../domain/vocabulary.js';
 import type { NotifyContext, NotifyOutcome, notifyLeftQueue } from '../notify/notify.js';
 import { loadState, MAX_POSTED, saveState } from '../notify/state.js';
 import type { SinkName } from '../notify/targets.js';
@@ -23,7 +22,7 @@ export interface WatchNotifyOptions {
 
 interface Candidate {
   pr: number;
-  state: LeftState;
+  state: TerminalState;
   /** The service's stateChangedAt of the trip's end: with the PR, the trip's identity. */
   changedAt: string;
 }

@@ -3,8 +3,8 @@ import { Command } from 'commander';
 import { formatRepo } from '../config/resolve.js';
 import type { Context, Deps } from '../context.js';
 import { ConfigError, ExitCode, type ExitCodeValue, MqError, mostSevere, UsageError } from '../errors.js';
+import { isTerminal, type TerminalState } from '../domain/vocabulary.js';
 import type { NotifyContext, NotifyOutcome } from '../notify/notify.js';
-import { DEFAULT_ON, LEFT_STATES, type LeftState } from '../notify/message.js';
 import { defaultStatePath } from '../notify/state.js';
 import type { SinkFlags } from '../notify/targets.js';
 import type { Result } from '../output/present.js';
@@ -14,30 +14,31 @@ import { parseDuration } from '../util/duration.js';
 import { watchAndNotify } from './notify-watch.js';
 import { act, onePr, withExamples, withPlainHelp } from './shared.js';
 
+/** The outcomes `--on` takes, in the order help names them; the default posts the two that need someone. */
+const OUTCOMES: readonly TerminalState[] = ['failed', 'cancelled', 'merged'];
+const DEFAULT_ON: readonly TerminalState[] = ['failed', 'cancelled'];
+
 export interface NotifyOptions {
   /** One PR, now; absent with `watch`. */
   pr?: number;
   watch?: { intervalMs: number; state?: string };
-  on: LeftState[];
+  on: TerminalState[];
   sinks: SinkFlags;
 }
 
 /** `--on failed,merged`: outcomes, each once (Trunk's `canceled` spelling taken too). */
-export function parseOn(text: string): LeftState[] {
-  const out = new Set<LeftState>();
+export function parseOn(text: string): TerminalState[] {
+  const out = new Set<TerminalState>();
   for (const raw of text.split(',')) {
     const word = raw
       .trim()
       .toLowerCase()
       .replace(/^canceled$/, 'cancelled');
-    if (!(LEFT_STATES as readonly string[]).includes(word))
-      throw new UsageError(
-        `--on: ${JSON.stringify(raw.trim())} is not an outcome; expected ${LEFT_STATES.join(', ')}`,
-        {
-          hints: ['for example --on failed,cancelled,merged'],
-        },
-      );
-    out.add(word as LeftState);
+    if (!(OUTCOMES as readonly string[]).includes(word))
+      throw new UsageError(`--on: ${JSON.stringify(raw.trim())} is not an outcome; expected ${OUTCOMES.join(', ')}`, {
+        hints: ['for example --on failed,cancelled,merged'],
+      });
+    out.add(word as TerminalState);
   }
   return [...out];
 }
@@ -85,8 +86,8 @@ export async function runNotify(opts: NotifyOptions, deps: Deps): Promise<Result
     const { fetchStory } = await import('../stats/lazy.js');
     const { record, story } = await fetchStory(client, target, pr);
     const state = story.state;
-    if (!(LEFT_STATES as readonly string[]).includes(state) || !ctx.on.has(state as LeftState)) {
-      const why = (LEFT_STATES as readonly string[]).includes(state)
+    if (!isTerminal(state) || !ctx.on.has(state)) {
+      const why = isTerminal(state)
         ? `${state}, and --on is ${opts.on.join(',')}`
         : `${state}: it has not left the queue`;
       deps.out.note(['PR #', String(pr), ' is ', v(why), '; nothing posted']);

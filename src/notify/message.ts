@@ -1,12 +1,12 @@
 // The message of `mq notify`: a PR that left the queue, what happened in plain words (the story's
 // wording), its failing checks and the next step. Values are cleaned and bounded, not yet escaped.
 import type { Target } from '../context.js';
+import { isTerminal, type TerminalState } from '../domain/vocabulary.js';
 import type { Story } from '../stats/story.js';
 import { clean } from '../stats/story.js';
 
-export const LEFT_STATES = ['failed', 'cancelled', 'merged'] as const;
-export type LeftState = (typeof LEFT_STATES)[number];
-export const DEFAULT_ON: readonly LeftState[] = ['failed', 'cancelled'];
+/** How a PR leaves the queue: merged, failed or cancelled. */
+export type LeftState = TerminalState;
 
 /** A PR that left the queue, as a poll of the queue or a verified webhook delivery tells it. */
 export interface LeftQueueEvent {
@@ -65,7 +65,7 @@ function nextStep(state: LeftState, reason: string, pr: number): NotifyMessage['
 
 /** The message for a PR whose record and story were read (`fetchStory`). */
 export function buildMessage(record: Record<string, unknown>, story: Story, target: Target): NotifyMessage {
-  const state = (LEFT_STATES as readonly string[]).includes(story.state) ? (story.state as LeftState) : 'failed';
+  const state: LeftState = isTerminal(story.state) ? story.state : 'failed';
   const trip = story.trips[0];
   const last = trip?.steps[trip.steps.length - 1];
   const text = (key: string, max: number) => (typeof record[key] === 'string' ? clean(record[key] as string, max) : '');
