@@ -64,14 +64,16 @@ const outcomeDoc = (o: NotifyOutcome) => ({
   ...(o.message ? { message: o.message } : {}),
 });
 
-export async function runNotify(opts: NotifyOptions, deps: Deps): Promise<Result> {
-  const lazy = await import('../notify/index.js');
-  const sinks = lazy.resolveSinks(opts.sinks, deps.env, deps.cwd);
-  const target = deps.target();
-  const client = await deps.client();
-  const ctx: NotifyContext = {
-    client,
-    target,
+/**
+ * What notifyLeftQueue needs, from the command's deps: the targets (environment and files), the client,
+ * the outcomes posted. A webhooks listener builds one with it and calls notifyLeftQueue per event.
+ */
+export async function notifyContext(deps: Deps, opts: Pick<NotifyOptions, 'on' | 'sinks'>): Promise<NotifyContext> {
+  const { resolveSinks } = await import('../notify/index.js');
+  const sinks = resolveSinks(opts.sinks, deps.env, deps.cwd);
+  return {
+    client: await deps.client(),
+    target: deps.target(),
     sinks,
     on: new Set(opts.on),
     clock: deps.clock,
@@ -80,6 +82,12 @@ export async function runNotify(opts: NotifyOptions, deps: Deps): Promise<Result
     debug: deps.debugEnabled ? (line) => deps.debug(line) : undefined,
     backoffMs: deps.env.MQ_RETRY_BASE_MS ? Number(deps.env.MQ_RETRY_BASE_MS) : undefined,
   };
+}
+
+export async function runNotify(opts: NotifyOptions, deps: Deps): Promise<Result> {
+  const lazy = await import('../notify/index.js');
+  const ctx = await notifyContext(deps, opts);
+  const { client, target } = ctx;
   try {
     if (opts.watch) return await watch(opts.watch, ctx, deps, lazy.notifyLeftQueue);
     const pr = opts.pr as number;

@@ -79,7 +79,9 @@ export async function send(req: SendRequest, ctx: SendContext): Promise<SendAnsw
       ctx.debug?.(`< ${answer.status} (${answer.body.length} characters)`);
       status = answer.status;
       if (status >= 200 && status < 300) return { ...answer, attempts: attempt + 1 };
-      last = `HTTP ${status}`;
+      // Slack and Teams say why in a short text body (`invalid_payload`): kept, one line, bounded.
+      const why = answer.body.replace(/\s+/g, ' ').trim().slice(0, 80);
+      last = `HTTP ${status}${why && !why.startsWith('<') ? ` (${why})` : ''}`;
       retryAfter = parseRetryAfter(answer.headers['retry-after'], ctx.clock.now());
     } catch (err) {
       if (err instanceof MqError) throw err;

@@ -14,6 +14,19 @@ export interface LeftQueueEvent {
   state: LeftState;
 }
 
+/** Trunk's webhook event types for a PR leaving the queue (`pull_request.failed`, …). */
+const EVENT_STATES: Record<string, LeftState> = {
+  'pull_request.failed': 'failed',
+  'pull_request.canceled': 'cancelled',
+  'pull_request.merged': 'merged',
+};
+
+/** The event a verified webhook delivery tells, or undefined for one that is not a PR leaving the queue. */
+export function leftQueueEventOf(type: string, pr: number): LeftQueueEvent | undefined {
+  const state = EVENT_STATES[type];
+  return state && Number.isInteger(pr) && pr > 0 ? { pr, state } : undefined;
+}
+
 export interface MessageCheck {
   name: string;
   conclusion: string;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { githubComment, slackBody, teamsBody, webhookBody } from '../../src/notify/bodies.js';
-import type { NotifyMessage } from '../../src/notify/message.js';
+import { leftQueueEventOf, type NotifyMessage } from '../../src/notify/message.js';
 import { checkSinkUrl, readAuthors } from '../../src/notify/targets.js';
 
 const HOSTILE: NotifyMessage = {
@@ -62,6 +62,16 @@ describe('notification bodies', () => {
 
   it('webhook: exact strings', () => {
     expect(webhookBody(HOSTILE)).toMatchObject({ title: HOSTILE.title, reason: HOSTILE.reason, pr: 42, version: 1 });
+  });
+});
+
+describe('webhook events a listener hands to notifyLeftQueue', () => {
+  it('maps the PR events that leave the queue, and nothing else', () => {
+    expect(leftQueueEventOf('pull_request.failed', 42)).toEqual({ pr: 42, state: 'failed' });
+    expect(leftQueueEventOf('pull_request.canceled', 7)).toEqual({ pr: 7, state: 'cancelled' });
+    expect(leftQueueEventOf('pull_request.merged', 7)).toEqual({ pr: 7, state: 'merged' });
+    expect(leftQueueEventOf('pull_request.testing', 7)).toBeUndefined();
+    expect(leftQueueEventOf('pull_request.failed', 0)).toBeUndefined();
   });
 });
 

@@ -138,8 +138,10 @@ describe('mq notify N', () => {
     rx.on('POST /slack/T000/B000/SECRETPART', { status: 503, body: 'down' });
     const r = await runMq(['notify', '42'], { env: env() });
     expect(r.exitCode).toBe(6);
-    expect(r.stderr).toContain('✗ PR #42 (failed): posting to Slack failed: Slack answered HTTP 503 after 4 attempts');
-    expect(r.stderr).toContain('mq: notify PR #42: Slack: Slack answered HTTP 503 after 4 attempts');
+    expect(r.stderr).toContain(
+      '✗ PR #42 (failed): posting to Slack failed: Slack answered HTTP 503 (down) after 4 attempts',
+    );
+    expect(r.stderr).toContain('mq: notify PR #42: Slack: Slack answered HTTP 503 (down) after 4 attempts');
     expect(rx.requests.filter((q) => q.path.startsWith('/slack'))).toHaveLength(4);
   });
 
