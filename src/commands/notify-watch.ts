@@ -6,7 +6,7 @@ import { ExitCode, MqError } from '../errors.js';
 import { isTerminal, type TerminalState } from '../domain/vocabulary.js';
 import type { NotifyContext, NotifyOutcome, notifyLeftQueue } from '../notify/notify.js';
 import { loadState, MAX_POSTED, saveState } from '../notify/state.js';
-import type { SinkName } from '../notify/targets.js';
+import type { SinkName, Sinks } from '../notify/targets.js';
 import { poll } from '../util/poll.js';
 import { diffQueue } from './queue/watch.js';
 
@@ -46,6 +46,17 @@ export async function watchAndNotify(ctx: NotifyContext, opts: WatchNotifyOption
     if (typeof pr !== 'number' || !s || !at || !isTerminal(s) || !ctx.on.has(s)) return;
     pending.set(`${pr}@${at}`, { pr, state: s, changedAt: at });
   };
+  const configured = (Object.keys(ctx.sinks) as Array<keyof Sinks>).filter(
+    (k): k is SinkName => k !== 'authors' && Boolean(ctx.sinks[k]),
+  );
+  /** PRs that left the list, their final state not read yet. */
+  const unresolved = new Set<number>();
+  let caughtUp = state.since === null;
+  /** The service is unreachable for now: said, and tried again on the next poll. */
+  const later = (err: unknown) => {
+    if (!(err instanceof MqError) || err.exitCode !== ExitCode.unavailable) throw err;
+    opts.onBlip?.(`${err.what} failed (${err.why}); trying again on the next poll`);
+  };
   let prev: Queue | undefined;
   const polling = poll(ctx, {
     intervalMs: opts.intervalMs,
@@ -54,42 +65,64 @@ export async function watchAndNotify(ctx: NotifyContext, opts: WatchNotifyOption
     onBlip: opts.onBlip,
     onValue: async (queue) => {
       const now = client.serviceNow(() => ctx.clock.now());
-      if (prev === undefined && state.since !== null) {
-        const since = new Date(state.since - CATCH_UP_MARGIN_MS).toISOString();
-        let cursor: string | undefined;
-        for (let page = 0; page < MAX_CATCH_UP_PAGES; page++) {
-          const p = await client.listPullRequests({ ...target, since, cursor, take: 100 });
-          for (const e of p.pullRequests ?? []) wanted(e.prNumber, e.state, e.stateChangedAt);
-          cursor = p.nextCursor ?? undefined;
-          if (!cursor || (p.pullRequests ?? []).length === 0) break;
+      if (!caughtUp) {
+        try {
+          await catchUp(state.since as number);
+          caughtUp = true;
+        } catch (err) {
+          later(err);
         }
       }
-      const left = prev === undefined ? [] : diffQueue(prev, queue).filter((e) => e.to === 'left');
+      if (prev !== undefined)
+        for (const ev of diffQueue(prev, queue))
+          if (ev.to === 'left' && ev.subject !== 'queue') unresolved.add(ev.subject);
       prev = queue;
-      for (const ev of left) {
-        if (ev.subject === 'queue') continue;
+      for (const pr of unresolved) {
         try {
-          const r = await client.getSubmittedPullRequest({ ...target, pr: { number: ev.subject } });
-          wanted(ev.subject, r.state, r.stateChangedAt);
+          const r = await client.getSubmittedPullRequest({ ...target, pr: { number: pr } });
+          wanted(pr, r.state, r.stateChangedAt);
+          unresolved.delete(pr);
         } catch (err) {
-          if (!(err instanceof MqError) || err.exitCode !== ExitCode.notFound) throw err;
+          if (err instanceof MqError && err.exitCode === ExitCode.notFound) unresolved.delete(pr);
+          else later(err);
         }
       }
       for (const [id, c] of pending) {
-        const outcome = await opts.notify(
-          { pr: c.pr, state: c.state },
-          { ...ctx, skip: (sink) => posted.has(keyOf(sink, c)) },
-        );
-        for (const d of outcome.deliveries) if (d.ok) posted.add(keyOf(d.target, c));
-        if (outcome.deliveries.every((d) => d.ok)) pending.delete(id);
-        if (outcome.deliveries.length > 0) await opts.report(outcome);
+        if (configured.every((sink) => posted.has(keyOf(sink, c)))) {
+          pending.delete(id);
+          continue;
+        }
+        try {
+          const outcome = await opts.notify(
+            { pr: c.pr, state: c.state },
+            { ...ctx, skip: (sink) => posted.has(keyOf(sink, c)) },
+          );
+          for (const d of outcome.deliveries) if (d.ok) posted.add(keyOf(d.target, c));
+          if (outcome.deliveries.every((d) => d.ok)) pending.delete(id);
+          if (outcome.deliveries.length > 0) await opts.report(outcome);
+        } catch (err) {
+          later(err);
+        }
       }
-      // A trip still unposted keeps `since` before it, so a restart reads it again.
-      state.since = Math.min(now, ...[...pending.values()].map((c) => Date.parse(c.changedAt) || now));
+      // Anything not yet handled keeps `since` before it, so a restart reads it again.
+      const held = [...pending.values()].map((c) => Date.parse(c.changedAt) || now);
+      if (!caughtUp || unresolved.size > 0) held.push(state.since ?? now);
+      state.since = Math.min(now, ...held);
       state.posted = [...posted].slice(-MAX_POSTED);
       saveState(opts.statePath, state);
     },
   });
+
+  async function catchUp(from: number): Promise<void> {
+    const since = new Date(from - CATCH_UP_MARGIN_MS).toISOString();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_CATCH_UP_PAGES; page++) {
+      const p = await client.listPullRequests({ ...target, since, cursor, take: 100 });
+      for (const e of p.pullRequests ?? []) wanted(e.prNumber, e.state, e.stateChangedAt);
+      cursor = p.nextCursor ?? undefined;
+      if (!cursor || (p.pullRequests ?? []).length === 0) break;
+    }
+  }
   try {
     await polling;
   } catch (err) {

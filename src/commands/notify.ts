@@ -169,7 +169,8 @@ export function notifyCommand(ctx: Context): Command {
           'Adaptive Card), MQ_NOTIFY_WEBHOOK_URL (a JSON document, type mq.pull_request.left_queue) and ' +
           'GITHUB_TOKEN (one PR comment, updated in place; GITHUB_API_URL for GitHub Enterprise). Without a ' +
           'target flag, every webhook whose variable is set. URLs must be https:// (http:// only to localhost). ' +
-          'A delivery is retried on 429, 5xx and network failures; one that still fails exits 6.',
+          'A delivery is retried on 429, 5xx and network failures; one that still fails exits 6 (refused with ' +
+          'another 4xx: 5).',
       ].join('\n'),
     )
     .argument('[pr]', 'PR number (in GitHub Actions it defaults to the PR of the workflow run)')

@@ -95,7 +95,8 @@ async function upsertComment(m: NotifyMessage, ctx: NotifyContext): Promise<{ at
     accept: 'application/vnd.github+json',
     'x-github-api-version': '2022-11-28',
   };
-  const repo = `${apiUrl}/repos/${encodeURIComponent(ctx.target.repo.owner)}/${encodeURIComponent(ctx.target.repo.name)}`;
+  const { owner, name } = ctx.target.repo;
+  const repo = `${apiUrl}/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
   const call = (method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown) =>
     send(
       {

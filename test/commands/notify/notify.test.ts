@@ -145,6 +145,15 @@ describe('mq notify N', () => {
     expect(rx.requests.filter((q) => q.path.startsWith('/slack'))).toHaveLength(4);
   });
 
+  it('exits 5 at once when the receiver refuses the post (4xx): no retry', async () => {
+    await failed42();
+    rx.on('POST /slack/T000/B000/SECRETPART', { status: 404, body: 'no_service' });
+    const r = await runMq(['notify', '42'], { env: env() });
+    expect(r.exitCode).toBe(5);
+    expect(r.stderr).toContain('mq: notify PR #42: Slack: Slack answered HTTP 404 (no_service)\n');
+    expect(rx.requests.filter((q) => q.path.startsWith('/slack'))).toHaveLength(1);
+  });
+
   it('posts nothing for a PR still in the queue, or an outcome not asked for', async () => {
     await c.post('createQueue', queue);
     await c.post('submitPullRequest', { ...queue, pr: { number: 5 } });
