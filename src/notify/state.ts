@@ -65,6 +65,12 @@ export function loadState(path: string): WatchState {
 export function saveState(path: string, state: WatchState): void {
   const tmp = join(dirname(path), `.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
   const data = { since: state.since, posted: state.posted.slice(-MAX_POSTED) };
-  writeFileSync(tmp, `${JSON.stringify(data)}\n`, { mode: 0o600, flag: 'wx' });
-  renameSync(tmp, path);
+  try {
+    writeFileSync(tmp, `${JSON.stringify(data)}\n`, { mode: 0o600, flag: 'wx' });
+    renameSync(tmp, path);
+  } catch (err) {
+    throw new ConfigError(`--state: cannot write ${path} (${(err as NodeJS.ErrnoException).code ?? 'error'})`, {
+      hints: ['pass --state with a file in a directory you can write to'],
+    });
+  }
 }

@@ -2,7 +2,7 @@
  * `mq notify --watch` in virtual time against the emulator: a PR that fails while it runs is posted
  * once; one that fails while it is stopped is posted once after the restart; nothing twice.
  */
-import { statSync } from 'node:fs';
+import { chmodSync, statSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../../src/run.js';
 import { interrupted } from '../../../src/util/clock.js';
@@ -110,5 +110,19 @@ describe('mq notify --watch', () => {
     expect(again.stderr).toContain('✓ PR #4 (failed) posted to Slack');
     expect(again.exitCode).toBe(130);
     expect(rx.requests.filter((q) => q.path === '/slack/hook')).toHaveLength(5);
+  });
+
+  it('refuses a state file others can read, and one it cannot write, with exit 7', async () => {
+    rx.on('POST /slack/hook', { status: 200, body: 'ok' });
+    await c.post('createQueue', queue);
+    const dir = tempDir('mq-notify-');
+    writeFileSync(`${dir}/open.json`, '{}');
+    chmodSync(`${dir}/open.json`, 0o644);
+    const open = await watchOnce(`${dir}/open.json`, 1);
+    expect(open.exitCode).toBe(7);
+    expect(open.stderr).toContain('must be a small file only you can read and write (0600)');
+    const missing = await watchOnce(`${dir}/no/such/dir/state.json`, 2);
+    expect(missing.exitCode).toBe(7);
+    expect(missing.stderr).toMatch(/--state: cannot write .*state\.json \(ENOENT\)/);
   });
 });
