@@ -109,7 +109,7 @@ export async function runNotify(opts: NotifyOptions, deps: Deps): Promise<Result
         mostSevere(failed.map((d) => d.exitCode)) as ExitCodeValue,
         `notify PR #${pr}`,
         failed.map((d) => `${lazy.SINK_LABELS[d.target]}: ${d.error}`).join('; '),
-        { hints: ['nothing was dropped silently: run the command again to post it'] },
+        { hints: [`post it again to those only: mq notify ${pr} ${failed.map((d) => `--${d.target}`).join(' ')}`] },
       );
     return { data: outcomeDoc(outcome), exitCode: 0 };
   } finally {
@@ -126,7 +126,7 @@ async function watch(
   const queue = `${ctx.client.http.settings.baseUrl} ${formatRepo(ctx.target.repo)} ${ctx.target.targetBranch}`;
   const statePath = w.state ? resolve(deps.cwd, w.state) : defaultStatePath(deps.env, deps.env.HOME, queue);
   if (!statePath)
-    throw new ConfigError('mq notify --watch: no private cache directory to keep its state in', {
+    throw new ConfigError('notify --watch: no private cache directory to keep its state in', {
       hints: ['pass --state FILE'],
     });
   const { unposted } = await watchAndNotify(ctx, {

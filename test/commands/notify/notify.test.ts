@@ -142,6 +142,7 @@ describe('mq notify N', () => {
       '✗ PR #42 (failed): posting to Slack failed: Slack answered HTTP 503 (down) after 4 attempts',
     );
     expect(r.stderr).toContain('mq: notify PR #42: Slack: Slack answered HTTP 503 (down) after 4 attempts');
+    expect(r.stderr).toContain('hint: post it again to those only: mq notify 42 --slack');
     expect(rx.requests.filter((q) => q.path.startsWith('/slack'))).toHaveLength(4);
   });
 
