@@ -108,7 +108,7 @@ export async function runNotify(opts: NotifyOptions, deps: Deps): Promise<Result
       throw new MqError(
         mostSevere(failed.map((d) => d.exitCode)) as ExitCodeValue,
         `notify PR #${pr}`,
-        failed.map((d) => `${lazy.SINK_LABELS[d.target]}: ${d.error}`).join('; '),
+        failed.map((d) => d.error).join('; '),
         { hints: [`post it again to those only: mq notify ${pr} ${failed.map((d) => `--${d.target}`).join(' ')}`] },
       );
     return { data: outcomeDoc(outcome), exitCode: 0 };

@@ -4,7 +4,7 @@
 import { backoffDelay, parseRetryAfter } from '../api/http-retry.js';
 import { proxyFor, proxySettings, type Transport } from '../api/transport.js';
 import { ExitCode, MqError } from '../errors.js';
-import type { Clock } from '../util/clock.js';
+import { type Clock, interrupted } from '../util/clock.js';
 
 export interface SendContext {
   clock: Clock;
@@ -81,21 +81,25 @@ export async function send(req: SendRequest, ctx: SendContext): Promise<SendAnsw
       if (status >= 200 && status < 300) return { ...answer, attempts: attempt + 1 };
       // Slack and Teams say why in a short text body (`invalid_payload`): kept, one line, bounded.
       const why = answer.body.replace(/\s+/g, ' ').trim().slice(0, 80);
-      last = `HTTP ${status}${why && !why.startsWith('<') ? ` (${why})` : ''}`;
+      last = `answered HTTP ${status}${why && !why.startsWith('<') ? ` (${why})` : ''}`;
       retryAfter = parseRetryAfter(answer.headers['retry-after'], ctx.clock.now());
     } catch (err) {
       if (err instanceof MqError) throw err;
-      if (ctx.signal.aborted) throw new MqError(ExitCode.interrupted, 'interrupted', 'stopped by Ctrl-C');
-      last = (err as { code?: string }).code ?? (err as Error).message;
+      if (ctx.signal.aborted) throw interrupted();
+      const code = (err as { code?: string }).code;
+      last =
+        code === 'ABORTED'
+          ? `gave no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`
+          : `could not be reached (${code ?? (err as Error).message})`;
     }
     const transient = status === 0 || status === 429 || status >= 500;
     if (!transient || attempt >= MAX_RETRIES) {
       const tries = attempt + 1;
-      const why = `${req.what} answered ${last}${tries > 1 ? ` after ${tries} attempts` : ''}`;
+      const why = `${req.what} ${last}${tries > 1 ? ` after ${tries} attempts` : ''}`;
       throw new MqError(transient ? ExitCode.unavailable : ExitCode.rejected, `post to ${req.what}`, why);
     }
     const delay = backoffDelay(attempt, retryAfter, ctx.backoffMs ?? 1000, random);
-    ctx.debug?.(`retry of ${req.what} after ${last}, waiting ${delay} ms`);
+    ctx.debug?.(`${req.what} ${last}: retrying in ${delay} ms`);
     await ctx.clock.sleep(delay, ctx.signal);
   }
 }

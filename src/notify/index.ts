@@ -2,5 +2,5 @@
 export { githubComment, slackBody, teamsBody, webhookBody } from './bodies.js';
 export { closeDelivery } from './deliver.js';
 export { buildMessage, type LeftQueueEvent, type LeftState, leftQueueEventOf } from './message.js';
-export { deliverMessage, notifyLeftQueue, type NotifyContext, type NotifyOutcome, SINK_LABELS } from './notify.js';
+export { deliverMessage, notifyLeftQueue, type NotifyContext, type NotifyOutcome } from './notify.js';
 export { resolveSinks, type SinkFlags, type Sinks } from './targets.js';

@@ -133,5 +133,3 @@ async function upsertComment(m: NotifyMessage, ctx: NotifyContext): Promise<{ at
   const a = await call('POST', `${repo}/issues/${m.pr}/comments`, body);
   return { attempts: a.attempts, action: 'created' };
 }
-
-export { LABEL as SINK_LABELS };

@@ -141,9 +141,20 @@ describe('mq notify N', () => {
     expect(r.stderr).toContain(
       '✗ PR #42 (failed): posting to Slack failed: Slack answered HTTP 503 (down) after 4 attempts',
     );
-    expect(r.stderr).toContain('mq: notify PR #42: Slack: Slack answered HTTP 503 (down) after 4 attempts');
+    expect(r.stderr).toContain('mq: notify PR #42: Slack answered HTTP 503 (down) after 4 attempts');
     expect(r.stderr).toContain('hint: post it again to those only: mq notify 42 --slack');
     expect(rx.requests.filter((q) => q.path.startsWith('/slack'))).toHaveLength(4);
+  });
+
+  it('exits 6 when the webhook cannot be reached, after the retries', async () => {
+    await failed42();
+    const closed = await startFakeServer();
+    await closed.close();
+    const r = await runMq(['notify', '42', '--webhook'], {
+      env: env({ MQ_NOTIFY_WEBHOOK_URL: `http://127.0.0.1:${closed.port}/hook` }),
+    });
+    expect(r.exitCode).toBe(6);
+    expect(r.stderr).toContain('mq: notify PR #42: the webhook could not be reached (ECONNREFUSED) after 4');
   });
 
   it('exits 5 at once when the receiver refuses the post (4xx): no retry', async () => {
@@ -151,7 +162,7 @@ describe('mq notify N', () => {
     rx.on('POST /slack/T000/B000/SECRETPART', { status: 404, body: 'no_service' });
     const r = await runMq(['notify', '42'], { env: env() });
     expect(r.exitCode).toBe(5);
-    expect(r.stderr).toContain('mq: notify PR #42: Slack: Slack answered HTTP 404 (no_service)\n');
+    expect(r.stderr).toContain('mq: notify PR #42: Slack answered HTTP 404 (no_service)\n');
     expect(rx.requests.filter((q) => q.path.startsWith('/slack'))).toHaveLength(1);
   });
 
