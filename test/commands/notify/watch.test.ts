@@ -18,7 +18,15 @@ beforeAll(async () => void (rx = await startFakeServer()));
 afterAll(() => rx.close());
 
 /** One run of the watch: `during(n)` runs at its n-th sleep (1-based); it stops (Ctrl-C) at sleep `stopAt`. */
-async function watchOnce(state: string, stopAt: number, during: (n: number) => Promise<void> = async () => {}) {
+async function watchOnce(
+  state: string,
+  stopAt: number,
+  during: (n: number) => Promise<void> = async () => {},
+  api: { url: string; env: Record<string, string> } = {
+    url: emu.url,
+    env: { MQ_TOKEN: emu.token, MQ_REPO: `${repo.owner}/${repo.name}` },
+  },
+) {
   const stop = new AbortController();
   let now = FIXED_NOW;
   let n = 0;
@@ -33,12 +41,11 @@ async function watchOnce(state: string, stopAt: number, during: (n: number) => P
     },
   };
   const { deps, io } = testDeps({
-    apiUrl: emu.url,
+    apiUrl: api.url,
     clock,
     signal: stop.signal,
     env: {
-      MQ_TOKEN: emu.token,
-      MQ_REPO: `${repo.owner}/${repo.name}`,
+      ...api.env,
       MQ_NOTIFY_SLACK_URL: `${rx.url.replace(/\/v1$/, '')}/slack/hook`,
     },
   });
@@ -124,5 +131,32 @@ describe('mq notify --watch', () => {
     const missing = await watchOnce(`${dir}/no/such/dir/state.json`, 2);
     expect(missing.exitCode).toBe(7);
     expect(missing.stderr).toMatch(/--state: cannot write .*state\.json \(ENOENT\)/);
+  });
+
+  it('rides out a service that fails while it reads a PR that left: said, and read again on the next poll', async () => {
+    rx.requests.length = 0;
+    rx.on('POST /slack/hook', { status: 200, body: 'ok' });
+    const api = await startFakeServer();
+    try {
+      const entry = { prNumber: 9, state: 'testing', prTitle: 'nine' };
+      api.on(
+        'POST /getQueue',
+        { status: 200, body: { state: 'RUNNING', enqueuedPullRequests: [entry] } },
+        {
+          status: 200,
+          body: { state: 'RUNNING', enqueuedPullRequests: [] },
+        },
+      );
+      const record = { prNumber: 9, state: 'FAILED', stateChangedAt: '2026-11-22T11:59:00Z', prTitle: 'nine' };
+      const down = { status: 503, body: 'down' };
+      api.on('POST /getSubmittedPullRequest', down, down, down, down, { status: 200, body: record });
+      const r = await watchOnce(`${tempDir('mq-notify-')}/state.json`, 3, async () => {}, { url: api.url, env: {} });
+      expect(r.stderr).toMatch(/! .*HTTP 503.*; trying again on the next poll\n/);
+      expect(r.stderr).toContain('✓ PR #9 (failed) posted to Slack');
+      expect(r.exitCode).toBe(130);
+      expect(posted()).toEqual(['PR #9 failed in the merge queue']);
+    } finally {
+      await api.close();
+    }
   });
 });
