@@ -30,6 +30,7 @@ const LAZY = {
   metrics: ['src/api/prometheus.ts', 'src/api/merge-queue-metrics.ts'], // the Prometheus parser
   'config-write': ['src/config/write.ts'], // conf, proper-lockfile
   describe: ['src/help/describe.ts', 'src/completion/generate.ts'], // help --json, completion scripts
+  notify: ['src/notify/index.ts'], // mq notify: message bodies, delivery, the watch's state
   'cli-table3': ['cli-table3'],
 };
 const fileOf = (src) => (src.startsWith('src/') ? resolve(root, src) : src);

@@ -29,6 +29,8 @@ export const COMMAND_FORMATS: Record<string, (flags: Flags) => readonly Format[]
   'webhooks verify': () => NOTES_ONLY,
   'webhooks listen': () => NOTES_ONLY,
   'webhooks replay': () => NOTES_ONLY,
+  // ✓/✗ lines on stderr; --json: the outcome (with --watch, one per line).
+  notify: () => NOTES_ONLY,
   // A server: its banner (export lines) is the output.
   'emulator start': () => ['table', 'plain'],
   // The shell script is the output.

@@ -75,6 +75,13 @@ export const COMMANDS: readonly CommandSpec[] = [
     load: async ({ ctx }) => (await import('./wait.js')).waitCommand(ctx),
   },
   {
+    name: 'notify',
+    aliases: [],
+    summary: 'post a message when a PR leaves the queue (Slack, Teams, GitHub comment, webhook)',
+    term: 'notify [options] [pr]',
+    load: async ({ ctx }) => (await import('./notify.js')).notifyCommand(ctx),
+  },
+  {
     name: 'targets',
     aliases: [],
     summary: 'upload the impacted targets of a PR (parallel queues)',

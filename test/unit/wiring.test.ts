@@ -41,6 +41,27 @@ const CASES: Array<[string[], string, unknown]> = [
   [['priority', '9', 'HIGH'], 'priority', { pr: 9, priority: 'high' }],
   [['priority', '9', '0', '--batch'], 'priority', { pr: 9, priority: 0, noBatch: false }],
   [['priority', '9', '--no-batch', '--dry-run'], 'priority', { pr: 9, noBatch: true, dryRun: true }],
+  [['notify', '42'], 'notify', { pr: 42, on: ['failed', 'cancelled'], sinks: {} }],
+  [
+    ['notify', '42', '--slack', '--github', '--on', 'merged,canceled,merged', '--authors', 'a.json'],
+    'notify',
+    { pr: 42, on: ['merged', 'cancelled'], sinks: { slack: true, github: true, authors: 'a.json' } },
+  ],
+  [
+    ['notify', '7', '--teams-url-file', 't.url', '--webhook', '--github-token-file', 'gh.tok'],
+    'notify',
+    { pr: 7, on: ['failed', 'cancelled'], sinks: { webhook: true, teamsUrlFile: 't.url', githubTokenFile: 'gh.tok' } },
+  ],
+  [
+    ['notify', '--watch', '--teams'],
+    'notify',
+    { watch: { intervalMs: 30_000 }, on: ['failed', 'cancelled'], sinks: { teams: true } },
+  ],
+  [
+    ['notify', '--watch', '--interval', '1m', '--state', 's.json', '--slack-url-file', 's.url', '--json'],
+    'notify',
+    { watch: { intervalMs: 60_000, state: 's.json' }, on: ['failed', 'cancelled'], sinks: { slackUrlFile: 's.url' } },
+  ],
   [['wait', '42', '--timeout', '1h', '--interval', '5s'], 'wait', { pr: 42, timeoutMs: H, intervalMs: 5000 }],
   [['wait', '42'], 'wait', { pr: 42, timeoutMs: 2 * H, intervalMs: 15_000 }],
   [
@@ -265,6 +286,11 @@ describe('argv -> options, for every command', () => {
     [['queue', 'update'], /no setting given/],
     [['queue', 'update', '--required-status', 'a', '--clear-required-statuses'], /cannot be used together/],
     [['wait', '1', '--interval', '10ms'], /--interval: must be at least 100ms/],
+    [['notify', '1', '--on', 'evicted'], /--on: "evicted" is not an outcome; expected failed, cancelled, merged/],
+    [['notify', '1', '--watch'], /--watch: follows the whole queue; drop the PR number/],
+    [['notify', '1', '--state', 's.json'], /--state: only with --watch/],
+    [['notify', '--watch', '--interval', '100ms'], /--interval: must be at least 500ms/],
+    [['notify', '1', '-o', 'markdown'], /-o markdown: mq notify has no markdown output/],
     // Central refusals: formats a command cannot honour, a flag with its negation, a single value twice.
     [['submit', '1', '-o', 'markdown'], /-o markdown: mq submit has no markdown output/],
     [['restart', '1', '-o', 'markdown'], /-o markdown: mq restart has no markdown output/],
