@@ -153,6 +153,41 @@ interface Flags extends SinkFlags {
   state?: string;
 }
 
+/** Where and what to post: the flags `mq notify` and `mq webhooks listen --notify` share. */
+export function withSinkOptions(cmd: Command): Command {
+  return cmd
+    .option('--slack', 'post to Slack (MQ_NOTIFY_SLACK_URL)')
+    .option('--teams', 'post to Microsoft Teams (MQ_NOTIFY_TEAMS_URL)')
+    .option('--github', 'comment on the PR (GITHUB_TOKEN)')
+    .option('--webhook', 'post a JSON document (MQ_NOTIFY_WEBHOOK_URL)')
+    .option('--slack-url-file <file>', 'read the Slack webhook URL from a file')
+    .option('--teams-url-file <file>', 'read the Teams workflow URL from a file')
+    .option('--webhook-url-file <file>', 'read the webhook URL from a file')
+    .option('--github-token-file <file>', 'read the GitHub token from a file')
+    .option('--on <outcomes>', 'which outcomes to post: failed, cancelled, merged', DEFAULT_ON.join(','))
+    .option('--authors <file>', 'GitHub login -> Slack user id (JSON, or `login: U123` lines): mention authors');
+}
+
+/** The parsed sink flags. */
+export function sinkOptions(f: SinkFlags & { on: string }): Pick<NotifyOptions, 'on' | 'sinks'> {
+  const sinks: SinkFlags = {};
+  for (const k of ['slack', 'teams', 'github', 'webhook'] as const) if (f[k]) sinks[k] = true;
+  for (const k of ['slackUrlFile', 'teamsUrlFile', 'webhookUrlFile', 'githubTokenFile', 'authors'] as const)
+    if (f[k] !== undefined) sinks[k] = f[k];
+  return { on: parseOn(f.on), sinks };
+}
+
+/** What a webhooks listener calls per verified event: a PR that left the queue is posted, the rest ignored. */
+export async function notifyOnEvent(deps: Deps, opts: Pick<NotifyOptions, 'on' | 'sinks'>) {
+  const lazy = await import('../notify/index.js');
+  const ctx = await notifyContext(deps, opts);
+  return async (type: string, pr: number | undefined): Promise<void> => {
+    const left = pr === undefined ? undefined : lazy.leftQueueEventOf(type, pr);
+    if (!left) return;
+    report(deps, await lazy.notifyLeftQueue(left, ctx));
+  };
+}
+
 export function notifyCommand(ctx: Context): Command {
   const cmd = new Command('notify')
     .summary('post a message when a PR leaves the queue (Slack, Teams, GitHub comment, webhook)')
@@ -173,17 +208,8 @@ export function notifyCommand(ctx: Context): Command {
           'another 4xx: 5).',
       ].join('\n'),
     )
-    .argument('[pr]', 'PR number (in GitHub Actions it defaults to the PR of the workflow run)')
-    .option('--slack', 'post to Slack (MQ_NOTIFY_SLACK_URL)')
-    .option('--teams', 'post to Microsoft Teams (MQ_NOTIFY_TEAMS_URL)')
-    .option('--github', 'comment on the PR (GITHUB_TOKEN)')
-    .option('--webhook', 'post a JSON document (MQ_NOTIFY_WEBHOOK_URL)')
-    .option('--slack-url-file <file>', 'read the Slack webhook URL from a file')
-    .option('--teams-url-file <file>', 'read the Teams workflow URL from a file')
-    .option('--webhook-url-file <file>', 'read the webhook URL from a file')
-    .option('--github-token-file <file>', 'read the GitHub token from a file')
-    .option('--on <outcomes>', 'which outcomes to post: failed, cancelled, merged', DEFAULT_ON.join(','))
-    .option('--authors <file>', 'GitHub login -> Slack user id (JSON, or `login: U123` lines): mention authors')
+    .argument('[pr]', 'PR number (in GitHub Actions it defaults to the PR of the workflow run)');
+  withSinkOptions(cmd)
     .option('--watch', 'poll the queue until Ctrl-C and post each PR that leaves it')
     .option('--interval <duration>', 'with --watch: time between reads (default 30s)')
     .option('--state <file>', "with --watch: the state file (default: in mq's cache directory)")
@@ -192,11 +218,7 @@ export function notifyCommand(ctx: Context): Command {
         ctx,
         'notify',
         (pr: string | undefined, f: Flags): NotifyOptions => {
-          const on = parseOn(f.on);
-          const sinks: SinkFlags = {};
-          for (const k of ['slack', 'teams', 'github', 'webhook'] as const) if (f[k]) sinks[k] = true;
-          for (const k of ['slackUrlFile', 'teamsUrlFile', 'webhookUrlFile', 'githubTokenFile', 'authors'] as const)
-            if (f[k] !== undefined) sinks[k] = f[k];
+          const { on, sinks } = sinkOptions(f);
           if (!f.watch) {
             for (const [flag, value] of [
               ['--interval', f.interval],

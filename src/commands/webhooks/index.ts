@@ -2,7 +2,10 @@ import { Command } from 'commander';
 import { parseIntIn } from '../../cli/args.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import type { WebhookEvent } from '../../webhooks/events.js';
 import { checkWebhookUrl } from '../../webhooks/post.js';
+import type { SinkFlags } from '../../notify/targets.js';
+import { notifyOnEvent, sinkOptions, withSinkOptions } from '../notify.js';
 import { act, withExamples, withPlainHelp } from '../shared.js';
 import { DELIVERY_PLAIN, SECRET_ENV, type SecretFlags, secretSource } from './common.js';
 import { type ListenOptions, runListen } from './listen.js';
@@ -35,13 +38,17 @@ interface VerifyFlags extends SecretFlags {
   signature?: string;
 }
 
-interface ListenFlags extends SecretFlags {
+interface ListenFlags extends SecretFlags, SinkFlags {
   port: string;
   host: string;
   forward?: string;
   record?: string;
   verify: boolean;
+  notify?: boolean;
+  on: string;
 }
+
+const SINK_FLAGS = ['slack', 'teams', 'github', 'webhook', 'slackUrlFile', 'teamsUrlFile', 'webhookUrlFile'] as const;
 
 interface ReplayFlags extends SecretFlags {
   to: string;
@@ -110,20 +117,33 @@ export function webhooksCommand(ctx: Context): Command {
       .option('--host <host>', 'address to listen on', '127.0.0.1')
       .option('--forward <url>', 'send each valid delivery on to this local handler')
       .option('--record <dir>', 'save each valid delivery in this directory (for mq webhooks replay)')
-      .option('--no-verify', 'accept deliveries without verifying them (testing only; loudly reported)'),
-  ).action(
+      .option('--no-verify', 'accept deliveries without verifying them (testing only; loudly reported)')
+      .option('--notify', 'post each PR that leaves the queue, as mq notify does (its target flags below)'),
+  );
+  withSinkOptions(listen).action(
     act(
       ctx,
       'webhooks listen',
-      (f: ListenFlags): ListenOptions => ({
-        host: f.host,
-        port: parseIntIn(f.port, '--port', 0, 65535),
-        forward: f.forward === undefined ? undefined : url(f.forward, '--forward'),
-        record: f.record,
-        noVerify: f.verify === false,
-        secret: secretSource(f),
-      }),
-      (o, deps) => runListen(o, deps),
+      (f: ListenFlags): ListenOptions & { notify?: ReturnType<typeof sinkOptions> } => {
+        const stray = SINK_FLAGS.find((k) => f[k] !== undefined);
+        if (!f.notify && stray)
+          throw new UsageError(`--${stray.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: only with --notify`);
+        return {
+          host: f.host,
+          port: parseIntIn(f.port, '--port', 0, 65535),
+          forward: f.forward === undefined ? undefined : url(f.forward, '--forward'),
+          record: f.record,
+          noVerify: f.verify === false,
+          secret: secretSource(f),
+          ...(f.notify ? { notify: sinkOptions(f) } : {}),
+        };
+      },
+      async (o, deps) => {
+        if (!o.notify) return runListen(o, deps);
+        const post = await notifyOnEvent(deps, o.notify);
+        const onEvent = (e: WebhookEvent) => post(e.type, e.family === 'pull_request' ? e.pr_number : undefined);
+        return runListen(o, deps, { onEvent });
+      },
     ),
   );
   withPlainHelp(listen, [DELIVERY_PLAIN], '  The first line is `mq webhooks listening on URL`.');
