@@ -1,14 +1,23 @@
 /** The built `mq` against the built `mq emulator start`: a real server, real queue semantics. */
-import { describe, expect, it } from 'vitest';
-import { startEmulatorProcess, useEmulatorProcess } from '../helpers/emulator-process.js';
+import { it as base, describe, expect, it } from 'vitest';
+import { APIS, startEmulatorProcess, useEmulatorProcess } from '../helpers/emulator-process.js';
 import { runCli, tempDir } from '../helpers/run-cli.js';
 
-describe('mq against the emulator (manual clock)', () => {
-  const emu = useEmulatorProcess(['--clock', 'manual', '--seed', '7']);
+// One emulator per API, the two suites side by side (each suite's tests in order).
+describe.each(APIS)('mq against the emulator (manual clock) on %s', { concurrent: true }, (api) => {
+  const it = base.sequential;
+  const emu = useEmulatorProcess(['--clock', 'manual', '--seed', '7'], api);
   const mq = (...args: string[]) => runCli(args, { env: emu.env });
 
   it('prints the banner a shell can eval', async () => {
     expect(emu.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(emu.v2Key).toMatch(/^trunk_v2_\w+$/);
+  });
+
+  it(`speaks ${api}: the requests go to /${api}/`, async () => {
+    const r = await mq('status', '999', '--debug');
+    expect(r.stderr).toContain(`/${api}/`);
+    expect(r.stderr).not.toContain(`/${api === 'v1' ? 'v2' : 'v1'}/`);
   });
 
   it('creates a queue; creating it again is exit 5 naming the branch', async () => {
@@ -46,9 +55,20 @@ describe('mq against the emulator (manual clock)', () => {
     expect((await mq('wait', '12', '--interval', '100ms', '--timeout', '5s')).exitCode).toBe(9);
   });
 
-  it('status of a PR never submitted is exit 3', async () => {
+  it(`status of a PR never submitted is exit 3 (${api}'s wording: ${api === 'v1' ? "the service's 404" : 'not in the queue'})`, async () => {
     const r = await mq('status', '999');
     expect(r.exitCode).toBe(3);
+    expect(r.stderr).toContain(
+      api === 'v1' ? 'pull request #999 has never been submitted' : 'PR #999 is not in the merge queue for main',
+    );
+  });
+
+  it(`a branch without a queue is exit 3 naming it (${api}'s wording: ${api === 'v1' ? "the service's 404" : "mq's own, with a hint"})`, async () => {
+    const r = await mq('status', '5', '--branch', 'nope');
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toContain(
+      api === 'v1' ? 'no merge queue exists for branch "nope"' : 'there is no merge queue for nope\nhint: ',
+    );
   });
 
   it('cancel leaves the PR cancelled; cancelling again is exit 0, "already cancelled"; a PR never submitted is exit 3', async () => {
@@ -113,14 +133,14 @@ describe('mq against the emulator (manual clock)', () => {
 });
 
 describe('emulator lifecycle through the binary', () => {
-  it('state in --data-dir survives a restart', async () => {
+  it.each(APIS)('state in --data-dir survives a restart (%s)', async (api) => {
     const dir = tempDir('mq-emu-data-');
-    const first = await startEmulatorProcess(['--clock', 'manual', '--data-dir', dir]);
+    const first = await startEmulatorProcess(['--clock', 'manual', '--data-dir', dir], undefined, api);
     expect((await runCli(['queue', 'create'], { env: first.env })).exitCode).toBe(0);
     expect((await runCli(['submit', '5'], { env: first.env })).exitCode).toBe(0);
     const stopped = await first.stop('SIGTERM');
     expect(stopped.exitCode).toBe(0);
-    const second = await startEmulatorProcess(['--clock', 'manual', '--data-dir', dir]);
+    const second = await startEmulatorProcess(['--clock', 'manual', '--data-dir', dir], undefined, api);
     const r = await runCli(['status', '5', '--json'], { env: second.env });
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout).prNumber).toBe(5);
