@@ -154,6 +154,14 @@ export async function runTargets(opts: TargetsOptions, deps: Deps): Promise<Resu
     body = JSON.stringify({ ...wire.head, ...('all' in source ? wire.all : list) });
     bytes = Buffer.byteLength(body);
   }
+  if (count !== 'ALL' && wire.maxTargets !== undefined && count > wire.maxTargets) {
+    throw new UsageError(
+      `the target list has ${count} targets; this API accepts at most ${wire.maxTargets} per upload`,
+      {
+        hints: ['send --all instead: the PR is then taken to impact every target'],
+      },
+    );
+  }
   // Read alongside the upload (no extra round trip), within one request's time, and ended with the command.
   const done = new AbortController();
   const signal = AbortSignal.any([deps.signal, done.signal]);
