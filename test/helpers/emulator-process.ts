@@ -16,6 +16,8 @@ export interface EmulatorProcess {
   child: ResultPromise;
   /** Environment for `runCli` pointing at this emulator on `api` (v2: the origin, the v2 key, a private id cache). */
   env: Record<string, string | undefined>;
+  /** Environment for `runCli` pointing at this emulator on another API (its own id cache on v2). */
+  envFor(api: Api): Record<string, string | undefined>;
   control(
     method: 'GET' | 'POST',
     path: string,
@@ -66,8 +68,8 @@ export async function startEmulatorProcess(
     return { status: res.status, json, text };
   };
   const where = { MQ_REPO: 'github.com/acme/widgets', MQ_BRANCH: 'main' };
-  const env =
-    api === 'v1'
+  const envFor = (on: Api) =>
+    on === 'v1'
       ? { ...baseEnv(), MQ_API_URL: url, MQ_TOKEN: token, ...where }
       : { ...baseEnv(), MQ_API_URL: root, MQ_TOKEN: v2Key, MQ_CACHE_DIR: tempDir('mq-cache-'), ...where };
   return {
@@ -76,7 +78,8 @@ export async function startEmulatorProcess(
     v2Key,
     api,
     child,
-    env,
+    env: envFor(api),
+    envFor,
     control,
     advance: async (minutes) => {
       const r = await control('POST', '/_emulator/clock/advance', { minutes });
