@@ -74,7 +74,8 @@ function expectFits(screen: string, cols: number): void {
 const flat = (screen: string) => screen.replace(/\s+/g, ' ');
 
 describe.skipIf(!hasTmux)('prose at the terminal width', { timeout: 60_000 }, () => {
-  const onBoth = APIS.flatMap((api) => [60, 80].map((cols) => ({ api, cols })));
+  // v2 at the narrower width only: the API changes what is read, not how it is laid out.
+  const onBoth = APIS.flatMap((api) => (api === 'v1' ? [60, 80] : [60]).map((cols) => ({ api, cols })));
   // The emulator's v2 runs list no checks and v2 gives pendingFailure no reason: shorter steps, no check named.
   for (const { api, cols } of onBoth) {
     const v2 = api === 'v2';

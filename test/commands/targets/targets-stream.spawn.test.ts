@@ -13,6 +13,31 @@ import { runCli, tempDir } from '../../helpers/run-cli.js';
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 const QUEUE = { repo: REPO, targetBranch: 'main' };
 
+/** The ~19 MiB targets file (made once, read by both APIs' tests) and the targets it holds. */
+const bigFile = (() => {
+  let made: { targets: string[]; file: string } | undefined;
+  return () => {
+    if (made) return made;
+    const odd = ['//é/ü:ß', '//emoji:🎯', '//quote:"q"', '//back\\slash', '//tab\there'];
+    const targets: string[] = [];
+    let bytes = 0;
+    for (let i = 0; bytes < 19 * 1024 * 1024; i++) {
+      const t =
+        i % 1000 === 0
+          ? `${odd[(i / 1000) % odd.length]}/${i}`
+          : `//services/team-${i % 97}/package-${i}/src/main:target_${i}`;
+      targets.push(t);
+      bytes += Buffer.byteLength(t) + 1;
+    }
+    const dir = tempDir('mq-targets-stream-');
+    const file = join(dir, 'targets.txt');
+    // Comments, blank lines, CRLF and indentation are dropped as before.
+    writeFileSync(file, `# generated\r\n\n${targets.map((t, i) => (i % 7 === 0 ? `  ${t}\r` : t)).join('\n')}\n`);
+    made = { targets, file };
+    return made;
+  };
+})();
+
 describe.each(APIS)('mq targets --file against the emulator on %s', { concurrent: true }, (api) => {
   const it = base.sequential;
   const emu = useEmulatorProcess(['--clock', 'manual'], api);
@@ -40,21 +65,7 @@ describe.each(APIS)('mq targets --file against the emulator on %s', { concurrent
   it(`a 19 MiB file ${api === 'v1' ? 'arrives target for target' : 'is refused on v2 (over 100,000 targets), nothing sent'}`, async () => {
     const sha = 'c'.repeat(40);
     expect((await emu.control('POST', '/_emulator/pullRequests', { repo: REPO, number: 7, sha })).status).toBe(200);
-    const odd = ['//é/ü:ß', '//emoji:🎯', '//quote:"q"', '//back\\slash', '//tab\there'];
-    const targets: string[] = [];
-    let bytes = 0;
-    for (let i = 0; bytes < 19 * 1024 * 1024; i++) {
-      const t =
-        i % 1000 === 0
-          ? `${odd[(i / 1000) % odd.length]}/${i}`
-          : `//services/team-${i % 97}/package-${i}/src/main:target_${i}`;
-      targets.push(t);
-      bytes += Buffer.byteLength(t) + 1;
-    }
-    const dir = tempDir('mq-targets-stream-');
-    const file = join(dir, 'targets.txt');
-    // Comments, blank lines, CRLF and indentation are dropped as before.
-    writeFileSync(file, `# generated\r\n\n${targets.map((t, i) => (i % 7 === 0 ? `  ${t}\r` : t)).join('\n')}\n`);
+    const { targets, file } = bigFile();
     const r = await runCli(['targets', '7', '--sha', sha, '--file', file, '--json'], {
       env: emu.env,
       timeoutMs: 60_000,
