@@ -114,6 +114,38 @@ describe('a kept queue id', () => {
   });
 });
 
+describe('a cold cache', () => {
+  it('looks each id up once, even for reads in parallel', async () => {
+    const cl = client(tempDir('mq-ids-'));
+    await Promise.all([cl.getQueueState(queue), cl.getQueueState(queue), cl.getQueue(queue)]);
+    expect(log.filter((l) => l.startsWith('GET /v2/repositories?'))).toHaveLength(1);
+    expect(log.filter((l) => l.startsWith('GET /v2/merge-queues?'))).toHaveLength(1);
+  });
+
+  it('costs `mq submit` two requests more than a warm one: the repository and the queue', async () => {
+    const env = {
+      MQ_REPO: 'acme/app',
+      MQ_BRANCH: 'main',
+      MQ_API_URL: c.origin,
+      MQ_TOKEN: KEY,
+      MQ_CONFIG_DIR: tempDir('mq-v2-'),
+      MQ_CACHE_DIR: tempDir('mq-cache-'),
+    };
+    const sent = async (args: string[]) => {
+      const r = await runMq([...args, '--debug'], { env });
+      expect(r.exitCode).toBe(0);
+      return [...r.stderr.matchAll(/^mq: debug: > ([A-Z]+) \S+?\/v2\/([\w-]+)/gm)].map((m) => `${m[1]} ${m[2]}`);
+    };
+    expect(await sent(['submit', '7'])).toEqual([
+      'GET repositories',
+      'GET merge-queues',
+      'GET merge-queues',
+      'POST merge-queues',
+    ]);
+    expect(await sent(['submit', '8'])).toEqual(['GET merge-queues', 'POST merge-queues']);
+  });
+});
+
 describe('the id file', () => {
   const ORIGIN = 'https://api.trunk.io';
 
