@@ -44,7 +44,7 @@ it('100,001 targets: exit 2 with the limit and a hint, nothing uploaded', async 
 
 it('100,000 targets are uploaded', async () => {
   const r = await runMq(['targets', '7', '--sha', sha, '--file', targetsFile(100_000)], { env });
-  expect(r.stderr).toBe('✓ set impacted targets of PR #7 at ' + sha.slice(0, 12) + ': 100000 targets\n');
+  expect(r.stderr).toBe(`✓ set impacted targets of PR #7 at ${sha.slice(0, 12)}: 100000 targets\n`);
   expect(r.exitCode).toBe(0);
   expect(await hasTargets()).toBe(true);
 });

@@ -32,12 +32,18 @@ export async function startEmulatorProcess(
   token = 'tok_emulator_e2e_1234',
   api: Api = 'v1',
 ): Promise<EmulatorProcess> {
-  const child = execa(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '--token', token, ...args], {
-    env: baseEnv(),
-    extendEnv: false,
-    reject: false,
-    stdin: 'ignore',
-  });
+  // v2's per-key rate limits on wall time would make tests wait on 429s (test/emulator/v2-rate-limits.test.ts has them).
+  const limits = args.includes('--rate-limits') ? [] : ['--rate-limits', 'off'];
+  const child = execa(
+    process.execPath,
+    [BIN, 'emulator', 'start', '--port', '0', '--token', token, ...limits, ...args],
+    {
+      env: baseEnv(),
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+    },
+  );
   const [url, v2Key] = await new Promise<[string, string]>((resolve, reject) => {
     let buf = '';
     const timer = setTimeout(() => reject(new Error(`emulator did not start: ${buf}`)), 15_000);
