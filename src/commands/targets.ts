@@ -221,7 +221,7 @@ export function targetsCommand(ctx: Context): Command {
     .summary('upload the impacted targets of a PR (parallel queues)')
     .description(
       'Set the impacted targets of a PR for its head sha. The last upload for a sha wins. A body over 20 ' +
-        'MiB is refused before sending; use --all for "impacts everything". ' +
+        'MiB (on v2, a list over 100,000 targets) is refused before sending; use --all for "impacts everything". ' +
         "A --sha that is not the PR's head as the service knows it is uploaded with a warning.",
     )
     .argument('[pr]', 'PR number')
