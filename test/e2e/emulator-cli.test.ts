@@ -21,7 +21,8 @@ describe.each(APIS)('mq against the emulator (manual clock) on %s', { concurrent
     expect(again.stderr).toContain('main');
   });
 
-  it('a breaking PR fails, the PRs behind it restart and merge, in order', async () => {
+  // v2's list reads omit readiness.hasImpactedTargets: several PRs' --json carries null there.
+  it(`a breaking PR fails, the PRs behind it restart and merge, in order${api === 'v2' ? ' (hasImpactedTargets null)' : ''}`, async () => {
     const bad = await emu.control('POST', '/_emulator/pullRequests', {
       repo: { host: 'github.com', owner: 'acme', name: 'widgets' },
       number: 12,
@@ -38,10 +39,12 @@ describe.each(APIS)('mq against the emulator (manual clock) on %s', { concurrent
     expect(show.enqueuedPullRequests.filter((p: { state: string }) => p.state === 'testing')).toHaveLength(2);
     // Let all runs finish.
     for (let i = 0; i < 6; i++) await emu.advance(10);
-    const states = await Promise.all(
-      [11, 12, 13].map(async (n) => JSON.parse((await mq('status', String(n), '--json')).stdout).state),
+    const doc = JSON.parse((await mq('status', '11', '12', '13', '--json')).stdout);
+    expect(doc.pullRequests.map((p: { state: string }) => p.state)).toEqual(['merged', 'failed', 'merged']);
+    const has = doc.pullRequests.map(
+      (p: { readiness: { hasImpactedTargets: unknown } }) => p.readiness.hasImpactedTargets,
     );
-    expect(states).toEqual(['merged', 'failed', 'merged']);
+    expect(has).toEqual(api === 'v1' ? [false, false, false] : [null, null, null]);
   });
 
   it('mq wait reports a merged PR with exit 0 and a failed one with exit 9', async () => {
@@ -126,6 +129,23 @@ describe.each(APIS)('mq against the emulator (manual clock) on %s', { concurrent
   it('a non-empty queue cannot be deleted (exit 5 with the count)', async () => {
     const r = await mq('queue', 'delete', '--yes');
     expect(r.exitCode).toBe(5);
+  });
+
+  // Last: the clock moves on for as long as it waits.
+  it('submit --wait: submitted, then waited for while the clock moves, exit 0 and one JSON document', async () => {
+    const run = mq('submit', '15', '--wait', '--interval', '100ms', '--timeout', '15s', '--json');
+    let done = false;
+    void run.finally(() => {
+      done = true;
+    });
+    while (!done) {
+      await emu.advance(5);
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    const r = await run;
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('✓ PR #15 merged');
+    expect(JSON.parse(r.stdout)).toMatchObject({ pr: 15, ok: true, state: 'merged' });
   });
 });
 
