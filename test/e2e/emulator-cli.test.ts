@@ -150,7 +150,7 @@ describe.each(APIS)('mq against the emulator (manual clock) on %s', { concurrent
 });
 
 describe('emulator lifecycle through the binary', () => {
-  it.each(APIS)('state in --data-dir survives a restart (%s)', async (api) => {
+  it.concurrent.each(APIS)('state in --data-dir survives a restart (%s)', async (api) => {
     const dir = tempDir('mq-emu-data-');
     const first = await startEmulatorProcess(['--clock', 'manual', '--data-dir', dir], undefined, api);
     expect((await runCli(['queue', 'create'], { env: first.env })).exitCode).toBe(0);
