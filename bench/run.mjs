@@ -12,6 +12,7 @@ const SCRIPTS = [
   ['payload.mjs', ['`mq targets --file` 18.8 MiB vs `curl --data-binary`', '`mq targets --file` 18.8 MiB: peak RSS']],
   ['emulator-load.mjs', ['emulator getSubmittedPullRequest vs bare `node:http` (32 connections)']],
   ['emulator-v2-load.mjs', ['emulator v2 GET /v2/pull-requests/{id} vs bare `node:http` (32 connections)']],
+  ['requests.mjs', ['`mq status 1` v2 vs v1 (20 ms per request, warm id cache)']],
   ['engine.mjs', []],
 ];
 

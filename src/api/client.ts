@@ -101,7 +101,7 @@ export class MergeQueueClient {
   async impactedTargetsHead(
     req: { repo: s.RepoRef; targetBranch: string; pr: { number: number; sha: string } },
     _call?: CallOptions,
-  ): Promise<{ head: Record<string, unknown>; all: Record<string, unknown> }> {
+  ): Promise<{ head: Record<string, unknown>; all: Record<string, unknown>; maxTargets?: number }> {
     return { head: { repo: req.repo, targetBranch: req.targetBranch, pr: req.pr }, all: { impactedTargets: 'ALL' } };
   }
 

@@ -154,6 +154,14 @@ export async function runTargets(opts: TargetsOptions, deps: Deps): Promise<Resu
     body = JSON.stringify({ ...wire.head, ...('all' in source ? wire.all : list) });
     bytes = Buffer.byteLength(body);
   }
+  if (count !== 'ALL' && wire.maxTargets !== undefined && count > wire.maxTargets) {
+    throw new UsageError(
+      `the target list has ${count} targets; this API accepts at most ${wire.maxTargets} per upload`,
+      {
+        hints: ['send --all instead: the PR is then taken to impact every target'],
+      },
+    );
+  }
   // Read alongside the upload (no extra round trip), within one request's time, and ended with the command.
   const done = new AbortController();
   const signal = AbortSignal.any([deps.signal, done.signal]);
@@ -213,7 +221,7 @@ export function targetsCommand(ctx: Context): Command {
     .summary('upload the impacted targets of a PR (parallel queues)')
     .description(
       'Set the impacted targets of a PR for its head sha. The last upload for a sha wins. A body over 20 ' +
-        'MiB is refused before sending; use --all for "impacts everything". ' +
+        'MiB (on v2, a list over 100,000 targets) is refused before sending; use --all for "impacts everything". ' +
         "A --sha that is not the PR's head as the service knows it is uploaded with a warning.",
     )
     .argument('[pr]', 'PR number')

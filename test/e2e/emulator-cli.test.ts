@@ -1,14 +1,17 @@
 /** The built `mq` against the built `mq emulator start`: a real server, real queue semantics. */
-import { describe, expect, it } from 'vitest';
-import { startEmulatorProcess, useEmulatorProcess } from '../helpers/emulator-process.js';
+import { it as base, describe, expect, it } from 'vitest';
+import { APIS, startEmulatorProcess, useEmulatorProcess } from '../helpers/emulator-process.js';
 import { runCli, tempDir } from '../helpers/run-cli.js';
 
-describe('mq against the emulator (manual clock)', () => {
-  const emu = useEmulatorProcess(['--clock', 'manual', '--seed', '7']);
+// One emulator per API, the two suites side by side (each suite's tests in order).
+describe.each(APIS)('mq against the emulator (manual clock) on %s', { concurrent: true }, (api) => {
+  const it = base.sequential;
+  const emu = useEmulatorProcess(['--clock', 'manual', '--seed', '7'], api);
   const mq = (...args: string[]) => runCli(args, { env: emu.env });
 
   it('prints the banner a shell can eval', async () => {
     expect(emu.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(emu.v2Key).toMatch(/^trunk_v2_\w+$/);
   });
 
   it('creates a queue; creating it again is exit 5 naming the branch', async () => {
@@ -18,7 +21,8 @@ describe('mq against the emulator (manual clock)', () => {
     expect(again.stderr).toContain('main');
   });
 
-  it('a breaking PR fails, the PRs behind it restart and merge, in order', async () => {
+  // v2's list reads omit readiness.hasImpactedTargets: several PRs' --json carries null there.
+  it(`a breaking PR fails, the PRs behind it restart and merge, in order${api === 'v2' ? ' (hasImpactedTargets null)' : ''}`, async () => {
     const bad = await emu.control('POST', '/_emulator/pullRequests', {
       repo: { host: 'github.com', owner: 'acme', name: 'widgets' },
       number: 12,
@@ -35,10 +39,12 @@ describe('mq against the emulator (manual clock)', () => {
     expect(show.enqueuedPullRequests.filter((p: { state: string }) => p.state === 'testing')).toHaveLength(2);
     // Let all runs finish.
     for (let i = 0; i < 6; i++) await emu.advance(10);
-    const states = await Promise.all(
-      [11, 12, 13].map(async (n) => JSON.parse((await mq('status', String(n), '--json')).stdout).state),
+    const doc = JSON.parse((await mq('status', '11', '12', '13', '--json')).stdout);
+    expect(doc.pullRequests.map((p: { state: string }) => p.state)).toEqual(['merged', 'failed', 'merged']);
+    const has = doc.pullRequests.map(
+      (p: { readiness: { hasImpactedTargets: unknown } }) => p.readiness.hasImpactedTargets,
     );
-    expect(states).toEqual(['merged', 'failed', 'merged']);
+    expect(has).toEqual(api === 'v1' ? [false, false, false] : [null, null, null]);
   });
 
   it('mq wait reports a merged PR with exit 0 and a failed one with exit 9', async () => {
@@ -46,9 +52,23 @@ describe('mq against the emulator (manual clock)', () => {
     expect((await mq('wait', '12', '--interval', '100ms', '--timeout', '5s')).exitCode).toBe(9);
   });
 
-  it('status of a PR never submitted is exit 3', async () => {
-    const r = await mq('status', '999');
+  it(`status of a PR never submitted is exit 3 (${api}'s wording: ${api === 'v1' ? "the service's 404" : 'not in the queue'})`, async () => {
+    const r = await mq('status', '999', '--debug');
     expect(r.exitCode).toBe(3);
+    // It speaks the API under test.
+    expect(r.stderr).toContain(`/${api}/`);
+    expect(r.stderr).not.toContain(`/${api === 'v1' ? 'v2' : 'v1'}/`);
+    expect(r.stderr).toContain(
+      api === 'v1' ? 'pull request #999 has never been submitted' : 'PR #999 is not in the merge queue for main',
+    );
+  });
+
+  it(`a branch without a queue is exit 3 naming it (${api}'s wording: ${api === 'v1' ? "the service's 404" : "mq's own, with a hint"})`, async () => {
+    const r = await mq('status', '5', '--branch', 'nope');
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toContain(
+      api === 'v1' ? 'no merge queue exists for branch "nope"' : 'there is no merge queue for nope\nhint: ',
+    );
   });
 
   it('cancel leaves the PR cancelled; cancelling again is exit 0, "already cancelled"; a PR never submitted is exit 3', async () => {
@@ -110,17 +130,34 @@ describe('mq against the emulator (manual clock)', () => {
     const r = await mq('queue', 'delete', '--yes');
     expect(r.exitCode).toBe(5);
   });
+
+  // Last: the clock moves on for as long as it waits.
+  it('submit --wait: submitted, then waited for while the clock moves, exit 0 and one JSON document', async () => {
+    const run = mq('submit', '15', '--wait', '--interval', '100ms', '--timeout', '15s', '--json');
+    let done = false;
+    void run.finally(() => {
+      done = true;
+    });
+    while (!done) {
+      await emu.advance(5);
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    const r = await run;
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('✓ PR #15 merged');
+    expect(JSON.parse(r.stdout)).toMatchObject({ pr: 15, ok: true, state: 'merged' });
+  });
 });
 
 describe('emulator lifecycle through the binary', () => {
-  it('state in --data-dir survives a restart', async () => {
+  it.concurrent.each(APIS)('state in --data-dir survives a restart (%s)', async (api) => {
     const dir = tempDir('mq-emu-data-');
-    const first = await startEmulatorProcess(['--clock', 'manual', '--data-dir', dir]);
+    const first = await startEmulatorProcess(['--clock', 'manual', '--data-dir', dir], undefined, api);
     expect((await runCli(['queue', 'create'], { env: first.env })).exitCode).toBe(0);
     expect((await runCli(['submit', '5'], { env: first.env })).exitCode).toBe(0);
     const stopped = await first.stop('SIGTERM');
     expect(stopped.exitCode).toBe(0);
-    const second = await startEmulatorProcess(['--clock', 'manual', '--data-dir', dir]);
+    const second = await startEmulatorProcess(['--clock', 'manual', '--data-dir', dir], undefined, api);
     const r = await runCli(['status', '5', '--json'], { env: second.env });
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout).prNumber).toBe(5);

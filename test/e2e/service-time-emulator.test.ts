@@ -2,58 +2,64 @@
  * Against the emulator on a manual clock, ages are the emulator's: it sends its emulated time in the
  * `Date` header, and the built binary counts from it, not from this machine's clock. After PR #1
  * merges, the emulator's clock is moved 90 minutes on (no wall time passes), so the PR has been
- * merged for about 1h 30m in the service's time and for a few seconds in the local one.
+ * merged for about 1h 30m in the service's time and for a few seconds in the local one. On v1 and v2.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useEmulatorProcess } from '../helpers/emulator-process.js';
+import { APIS, useEmulatorProcess } from '../helpers/emulator-process.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 const ADVANCE_MINUTES = 90;
 
-const emu = useEmulatorProcess(['--clock', 'manual']);
+describe.each(APIS)('on %s', { concurrent: true }, (on) => {
+  const emu = useEmulatorProcess(['--clock', 'manual'], on);
 
-async function api(path: string, body: unknown): Promise<unknown> {
-  const r = await fetch(`${emu.url}/${path}`, {
-    method: 'POST',
-    headers: { 'x-api-token': emu.token, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await r.text();
-  if (r.status !== 200) throw new Error(`${path}: ${r.status} ${text}`);
-  // Mutations answer `OK`; reads answer JSON.
-  return text.startsWith('{') ? JSON.parse(text) : undefined;
-}
+  async function api(path: string, body: unknown): Promise<unknown> {
+    const r = await fetch(`${emu.url}/${path}`, {
+      method: 'POST',
+      headers: { 'x-api-token': emu.token, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const text = await r.text();
+    if (r.status !== 200) throw new Error(`${path}: ${r.status} ${text}`);
+    // Mutations answer `OK`; reads answer JSON.
+    return text.startsWith('{') ? JSON.parse(text) : undefined;
+  }
 
-async function clockNow(): Promise<number> {
-  const c = (await emu.control('GET', '/_emulator/clock')).json as { now: string | number };
-  return typeof c.now === 'number' ? c.now : Date.parse(c.now);
-}
+  async function clockNow(): Promise<number> {
+    const c = (await emu.control('GET', '/_emulator/clock')).json as { now: string | number };
+    return typeof c.now === 'number' ? c.now : Date.parse(c.now);
+  }
 
-beforeAll(async () => {
-  await api('createQueue', { repo: REPO, targetBranch: 'main' });
-  await emu.control('POST', '/_emulator/pullRequests', { repo: REPO, number: 1, title: 'PR 1' });
-  await api('submitPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: 1 } });
-  await emu.advance(15);
-}, 60_000);
+  beforeAll(async () => {
+    await api('createQueue', { repo: REPO, targetBranch: 'main' });
+    await emu.control('POST', '/_emulator/pullRequests', { repo: REPO, number: 1, title: 'PR 1' });
+    await api('submitPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: 1 } });
+    await emu.advance(15);
+  }, 60_000);
 
-describe('ages against the emulator on a manual clock', () => {
-  it(`mq status: in state for is the emulator's time since the merge, ${ADVANCE_MINUTES} minutes on`, async () => {
-    const record = (await api('getSubmittedPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: 1 } })) as {
-      state: string;
-      stateChangedAt: string;
-    };
-    expect(record.state).toBe('merged');
-    await emu.advance(ADVANCE_MINUTES);
-    const expectedMinutes = ((await clockNow()) - Date.parse(record.stateChangedAt)) / 60_000;
-    expect(expectedMinutes).toBeGreaterThanOrEqual(ADVANCE_MINUTES);
+  describe.sequential('ages against the emulator on a manual clock', () => {
+    it(`mq status: in state for is the emulator's time since the merge, ${ADVANCE_MINUTES} minutes on`, async () => {
+      const record = (await api('getSubmittedPullRequest', {
+        repo: REPO,
+        targetBranch: 'main',
+        pr: { number: 1 },
+      })) as {
+        state: string;
+        stateChangedAt: string;
+      };
+      expect(record.state).toBe('merged');
+      await emu.advance(ADVANCE_MINUTES);
+      const expectedMinutes = ((await clockNow()) - Date.parse(record.stateChangedAt)) / 60_000;
+      expect(expectedMinutes).toBeGreaterThanOrEqual(ADVANCE_MINUTES);
 
-    const r = await runCli(['status', '1'], { env: emu.env });
-    expect(r.stderr).toBe('');
-    expect(r.exitCode).toBe(0);
-    const age = /^in_state_seconds\t(\d+)$/m.exec(r.stdout)?.[1];
-    expect(age).toBeDefined();
-    // The header names a whole second; allow a minute either side of the exact figure.
-    expect(Math.abs(Math.floor(Number(age) / 60) - Math.floor(expectedMinutes))).toBeLessThanOrEqual(1);
+      const r = await runCli(['status', '1'], { env: emu.env });
+      expect(r.stderr).toBe('');
+      expect(r.exitCode).toBe(0);
+      const age = /^in_state_seconds\t(\d+)$/m.exec(r.stdout)?.[1];
+      expect(age).toBeDefined();
+      // The header names a whole second; allow a minute either side of the exact figure.
+      expect(Math.abs(Math.floor(Number(age) / 60) - Math.floor(expectedMinutes))).toBeLessThanOrEqual(1);
+    });
   });
 });

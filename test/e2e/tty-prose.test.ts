@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/output/width.js';
-import { startEmulatorProcess, type EmulatorProcess } from '../helpers/emulator-process.js';
+import { APIS, startEmulatorProcess, type EmulatorProcess } from '../helpers/emulator-process.js';
 import { baseEnv, runCli } from '../helpers/run-cli.js';
 import { hasTmux, terminal } from '../helpers/tmux.js';
 
@@ -74,36 +74,42 @@ function expectFits(screen: string, cols: number): void {
 const flat = (screen: string) => screen.replace(/\s+/g, ' ');
 
 describe.skipIf(!hasTmux)('prose at the terminal width', { timeout: 60_000 }, () => {
-  it.each([60, 80])('mq status 43 (a failed PR, a long story) at %i columns', async (cols) => {
-    const s = await screenOf(['status', '43'], cols, emu.env);
-    expectFits(s, cols);
-    const failing = /^Failing run +(\S{36})$/m.exec(s)?.[1] as string;
-    expect(failing).toBeDefined();
-    // The run whole in the header and the check's URL only: the story names runs by 8 characters.
-    expect(s.split(failing)).toHaveLength(3);
-    expect(s).toMatch(new RegExp(`^trip 3: failed \\(run ${failing.slice(0, 8)}\\)$`, 'm'));
-    expect(s).toMatch(/^ {2}\d+h(?: \d+m)? ago +failed +failed: required status/m);
-    expect(s.slice(s.indexOf('trip 3'))).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
-    expect(s).toMatch(new RegExp(`^ {4}https://\\S+/${failing}$`, 'm'));
-    // Every step's words, as the plain output tells them (run ids short), read whole on the screen.
-    const plain = await runCli(['status', '43'], { env: emu.env });
-    const steps = plain.stdout.split('\n').filter((l) => l.startsWith('step\t'));
-    expect(steps.length).toBeGreaterThan(10);
-    for (const step of steps) {
-      const [, , state, , run, text] = step.split('\t') as string[];
-      expect(flat(s)).toContain(` ${state} ${run ? (text as string).split(run).join(run.slice(0, 8)) : text}`);
-    }
-  });
+  // v2 at the narrower width only: the API changes what is read, not how it is laid out.
+  const onBoth = APIS.flatMap((api) => (api === 'v1' ? [60, 80] : [60]).map((cols) => ({ api, cols })));
+  // The emulator's v2 runs list no checks and v2 gives pendingFailure no reason: shorter steps, no check named.
+  for (const { api, cols } of onBoth) {
+    const v2 = api === 'v2';
+    it(`mq status 43 (a failed PR, a long story) at ${cols} columns on ${api}${v2 ? ', no failing check named' : ''}`, async () => {
+      const s = await screenOf(['status', '43'], cols, emu.envFor(api));
+      expectFits(s, cols);
+      const failing = /^Failing run +(\S{36})$/m.exec(s)?.[1] as string;
+      expect(failing).toBeDefined();
+      // The run whole in the header and the check's URL (v1) only: the story names runs by 8 characters.
+      expect(s.split(failing)).toHaveLength(v2 ? 2 : 3);
+      expect(s).toMatch(new RegExp(`^trip 3: failed \\(run ${failing.slice(0, 8)}\\)$`, 'm'));
+      expect(s).toMatch(new RegExp(`^ {2}\\d+h(?: \\d+m)? ago +failed +failed: ${v2 ? 'a ' : ''}required status`, 'm'));
+      expect(s.slice(s.indexOf('trip 3'))).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
+      if (!v2) expect(s).toMatch(new RegExp(`^ {4}https://\\S+/${failing}$`, 'm'));
+      // Every step's words, as the plain output tells them (run ids short), read whole on the screen.
+      const plain = await runCli(['status', '43'], { env: emu.envFor(api) });
+      const steps = plain.stdout.split('\n').filter((l) => l.startsWith('step\t'));
+      expect(steps.length).toBeGreaterThan(10);
+      for (const step of steps) {
+        const [, , state, , run, text] = step.split('\t') as string[];
+        expect(flat(s)).toContain(` ${state} ${run ? (text as string).split(run).join(run.slice(0, 8)) : text}`);
+      }
+    });
 
-  it.each([60, 80])('mq queue show of a paused queue at %i columns: the banner wraps at spaces', async (cols) => {
-    const s = await screenOf(['queue', 'show'], cols, { ...emu.env, MQ_BRANCH: 'release' });
-    expectFits(s, cols);
-    const banner = s.slice(0, s.indexOf('\nQueue '));
-    expect(flat(banner).trim()).toBe(
-      '⚠ QUEUE PAUSED — no PRs are tested or merged until it is resumed (order is kept)',
-    );
-    expect(banner.trim().split('\n')).toHaveLength(2);
-  });
+    it(`mq queue show of a paused queue at ${cols} columns on ${api}: the banner wraps at spaces`, async () => {
+      const s = await screenOf(['queue', 'show'], cols, { ...emu.envFor(api), MQ_BRANCH: 'release' });
+      expectFits(s, cols);
+      const banner = s.slice(0, s.indexOf('\nQueue '));
+      expect(flat(banner).trim()).toBe(
+        '⚠ QUEUE PAUSED — no PRs are tested or merged until it is resumed (order is kept)',
+      );
+      expect(banner.trim().split('\n')).toHaveLength(2);
+    });
+  }
 
   it.each([60, 80])('mq demo at %i columns: the summary wraps at spaces', async (cols) => {
     const s = await screenOf(['demo', '--speed', '2000'], cols, baseEnv());

@@ -1,14 +1,23 @@
 /** Starts the built `mq emulator start` as a child process and talks to its control API. */
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll } from 'vitest';
-import { BIN, baseEnv } from './run-cli.js';
+import { BIN, baseEnv, tempDir } from './run-cli.js';
+
+export type Api = 'v1' | 'v2';
+/** The APIs the spawned tests against the emulator run on, each with the same expected output. */
+export const APIS: Api[] = ['v1', 'v2'];
 
 export interface EmulatorProcess {
   url: string;
   token: string;
+  /** The v2 key with every permission the emulator printed. */
+  v2Key: string;
+  api: Api;
   child: ResultPromise;
-  /** Environment for `runCli` pointing at this emulator. */
+  /** Environment for `runCli` pointing at this emulator on `api` (v2: the origin, the v2 key, a private id cache). */
   env: Record<string, string | undefined>;
+  /** Environment for `runCli` pointing at this emulator on another API (its own id cache on v2). */
+  envFor(api: Api): Record<string, string | undefined>;
   control(
     method: 'GET' | 'POST',
     path: string,
@@ -21,22 +30,29 @@ export interface EmulatorProcess {
 export async function startEmulatorProcess(
   args: string[] = [],
   token = 'tok_emulator_e2e_1234',
+  api: Api = 'v1',
 ): Promise<EmulatorProcess> {
-  const child = execa(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '--token', token, ...args], {
-    env: baseEnv(),
-    extendEnv: false,
-    reject: false,
-    stdin: 'ignore',
-  });
-  const url = await new Promise<string>((resolve, reject) => {
+  // v2's per-key rate limits on wall time would make tests wait on 429s (test/emulator/v2-rate-limits.test.ts has them).
+  const limits = args.includes('--rate-limits') ? [] : ['--rate-limits', 'off'];
+  const child = execa(
+    process.execPath,
+    [BIN, 'emulator', 'start', '--port', '0', '--token', token, ...limits, ...args],
+    {
+      env: baseEnv(),
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+    },
+  );
+  const [url, v2Key] = await new Promise<[string, string]>((resolve, reject) => {
     let buf = '';
     const timer = setTimeout(() => reject(new Error(`emulator did not start: ${buf}`)), 15_000);
     child.stdout?.on('data', (d: Buffer) => {
       buf += d.toString();
-      const m = /^mq emulator listening on (http:\/\/\S+\/v1)\n/.exec(buf);
-      if (m?.[1]) {
+      const m = /^mq emulator listening on (http:\/\/\S+\/v1)\n[\s\S]*^export MQ_V2_API_KEY=(\S+)\n/m.exec(buf);
+      if (m?.[1] && m[2]) {
         clearTimeout(timer);
-        resolve(m[1]);
+        resolve([m[1], m[2]]);
       }
     });
     void child.then((r) => reject(new Error(`emulator exited ${r.exitCode}: ${r.stderr}`)));
@@ -57,11 +73,19 @@ export async function startEmulatorProcess(
     }
     return { status: res.status, json, text };
   };
+  const where = { MQ_REPO: 'github.com/acme/widgets', MQ_BRANCH: 'main' };
+  const envFor = (on: Api) =>
+    on === 'v1'
+      ? { ...baseEnv(), MQ_API_URL: url, MQ_TOKEN: token, ...where }
+      : { ...baseEnv(), MQ_API_URL: root, MQ_TOKEN: v2Key, MQ_CACHE_DIR: tempDir('mq-cache-'), ...where };
   return {
     url,
     token,
+    v2Key,
+    api,
     child,
-    env: { ...baseEnv(), MQ_API_URL: url, MQ_TOKEN: token, MQ_REPO: 'github.com/acme/widgets', MQ_BRANCH: 'main' },
+    env: envFor(api),
+    envFor,
     control,
     advance: async (minutes) => {
       const r = await control('POST', '/_emulator/clock/advance', { minutes });
@@ -76,9 +100,9 @@ export async function startEmulatorProcess(
 }
 
 /** The built emulator as a fixture of one file (or describe block): started before its tests, stopped after. */
-export function useEmulatorProcess(args: string[] = []): EmulatorProcess {
+export function useEmulatorProcess(args: string[] = [], api: Api = 'v1'): EmulatorProcess {
   const emu = {} as EmulatorProcess;
-  beforeAll(async () => void Object.assign(emu, await startEmulatorProcess(args)));
+  beforeAll(async () => void Object.assign(emu, await startEmulatorProcess(args, undefined, api)));
   afterAll(async () => void (await emu.stop?.()));
   return emu;
 }

@@ -105,20 +105,21 @@ export abstract class V2Base {
   /** Lookups in flight, so parallel reads of a cold cache ask once. */
   private readonly resolving = new Map<string, Promise<string>>();
 
-  async repositoryId(repo: RepoRef, call?: CallOptions): Promise<string> {
-    const key = repoKey(repo);
-    const cached = this.ids.get(key);
-    if (cached !== undefined) return cached;
+  /** The lookup of `key` in flight, else `lookUp()` started: parallel reads of a cold cache ask once. */
+  private once(key: string, lookUp: () => Promise<string>): Promise<string> {
     let pending = this.resolving.get(key);
     if (!pending) {
-      pending = this.lookUpRepository(repo, key, call);
+      pending = lookUp();
       this.resolving.set(key, pending);
-      pending.then(
-        () => this.resolving.delete(key),
-        () => this.resolving.delete(key),
-      );
+      const done = () => this.resolving.delete(key);
+      pending.then(done, done);
     }
     return pending;
+  }
+
+  async repositoryId(repo: RepoRef, call?: CallOptions): Promise<string> {
+    const key = repoKey(repo);
+    return this.ids.get(key) ?? this.once(key, () => this.lookUpRepository(repo, key, call));
   }
 
   private async lookUpRepository(repo: RepoRef, key: string, call?: CallOptions): Promise<string> {
@@ -135,8 +136,10 @@ export abstract class V2Base {
   async queueId(target: Target, call?: CallOptions): Promise<string> {
     const repositoryId = await this.repositoryId(target.repo, call);
     const key = `queue ${repositoryId} ${target.targetBranch}`;
-    const cached = this.ids.get(key);
-    if (cached !== undefined) return cached;
+    return this.ids.get(key) ?? this.once(key, () => this.lookUpQueue(target, repositoryId, key, call));
+  }
+
+  private async lookUpQueue(target: Target, repositoryId: string, key: string, call?: CallOptions): Promise<string> {
     const what = `find the queue for ${target.targetBranch}`;
     const page = await this.read(
       'v2/merge-queues',

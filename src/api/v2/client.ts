@@ -29,6 +29,9 @@ import { enc, prLabel, V2Base } from './base.js';
 
 export { PERMISSION };
 
+/** `impactedTargets` of one v2 upload holds at most this many (its schema's maxItems). */
+const MAX_UPLOAD_TARGETS = 100_000;
+
 export class V2Client extends V2Base implements MergeQueueService {
   /** One read any key may make; with `probeWrite`, a dequeue no PR can match tells whether it may write. */
   checkCredential(req: CredentialCheckRequest, call?: CallOptions): Promise<CredentialCheck> {
@@ -193,15 +196,16 @@ export class V2Client extends V2Base implements MergeQueueService {
     return history.concludedPullRequests(this, req, call);
   }
 
-  /** v2's upload head (ids for v1's coordinates) and how it says "every target". */
+  /** v2's upload head (ids for v1's coordinates), how it says "every target" and its most targets per upload. */
   async impactedTargetsHead(
     req: { repo: RepoRef; targetBranch: string; pr: { number: number; sha: string } },
     call?: CallOptions,
-  ): Promise<{ head: Record<string, unknown>; all: Record<string, unknown> }> {
+  ): Promise<{ head: Record<string, unknown>; all: Record<string, unknown>; maxTargets?: number }> {
     const repositoryId = await this.repositoryId(req.repo, call);
     return {
       head: { repositoryId, targetBranch: req.targetBranch, number: req.pr.number, sha: req.pr.sha },
       all: { impactsAllTargets: true },
+      maxTargets: MAX_UPLOAD_TARGETS,
     };
   }
 
