@@ -7,7 +7,10 @@ import { cpus, loadavg, totalmem } from 'node:os';
 /** The scripts, and the figures each must report (a missing one shows as not measured). */
 const SCRIPTS = [
   ['startup.mjs', ['`mq --version` vs `node -e 0`', '`mq --help` vs `node -e 0`', '`mq queue --help` vs `node -e 0`']],
-  ['status.mjs', ['`mq status 1` (emulator) vs `node -e 0`']],
+  [
+    'status.mjs',
+    ['`mq status 1` (emulator) vs `node -e 0`', '`mq status 1` (emulator, v2, warm id cache) vs `node -e 0`'],
+  ],
   ['bulk.mjs', ['`mq submit -` 1,000 PRs vs a bare undici script (8 in flight)']],
   ['payload.mjs', ['`mq targets --file` 18.8 MiB vs `curl --data-binary`', '`mq targets --file` 18.8 MiB: peak RSS']],
   ['emulator-load.mjs', ['emulator getSubmittedPullRequest vs bare `node:http` (32 connections)']],

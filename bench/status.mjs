@@ -2,7 +2,10 @@
 // For scale, also a bare script making the same request with node:http (the floor for any CLI
 // written for Node). Medians of 15 alternating runs each. MQ_BENCH_BIN=/path/to/bin/mq.js measures
 // another build (before/after).
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { comparePair, pairResult, printPair, QUICK } from './lib.mjs';
 import { REPO, startEmulator } from './emulator-proc.mjs';
 
@@ -33,6 +36,19 @@ req.end(body);
       options: { env: emu.env },
     });
     printPair('start-up: mq status 1 against the emulator vs node -e 0', r, 1.5);
+    // The same on the v2 API, with a warm id cache (one run fills it first).
+    const v2env = {
+      ...emu.env,
+      MQ_TOKEN: await emu.v2Key(),
+      MQ_API_URL: emu.env.MQ_API_URL.replace(/\/v1$/, ''),
+      MQ_CACHE_DIR: mkdtempSync(join(tmpdir(), 'mq-bench-ids-')),
+    };
+    execFileSync(node, [mq, 'status', '1'], { env: v2env, stdio: 'ignore' });
+    const v2 = comparePair({ name: 'mq status 1 (emulator, v2)', argv: [node, mq, 'status', '1'] }, baseline, {
+      runs,
+      options: { env: v2env },
+    });
+    printPair('start-up: mq status 1 on v2 (warm id cache) against the emulator vs node -e 0', v2, 1.5);
     // The figure above is a warm start (the warm-up runs leave the code cache); a first start compiles.
     const cold = comparePair(
       {
@@ -52,13 +68,14 @@ req.end(body);
       options: { env: emu.env },
     });
     printPair('for scale: the same request from a bare node:http script vs node -e 0', bare);
-    return r;
+    return { r, v2 };
   } finally {
     await emu.stop();
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const r = await benchStatus(QUICK ? { runs: 5 } : undefined);
+  const { r, v2 } = await benchStatus(QUICK ? { runs: 5 } : undefined);
   pairResult('`mq status 1` (emulator) vs `node -e 0`', r, '<= 1.5');
+  pairResult('`mq status 1` (emulator, v2, warm id cache) vs `node -e 0`', v2, '<= 1.5');
 }
