@@ -61,8 +61,16 @@ describe('the action with a v2 API key', () => {
     const v1 = await run(7, { token: TOKEN, 'impacted-targets': '//svc/api', priority: 'high' });
     const v2 = await run(8, { token: KEY, 'impacted-targets': '//svc/api', priority: 'high' });
     expect(v1.exitCode).toBe(0);
-    // The emulator refuses the key on /v1: the step went over v2.
-    expect(v2).toEqual(v1);
+    // The emulator refuses the key on /v1: the step went over v2. Where each PR stands differs: PR 8
+    // is behind PR 7, and v1's place is derived (approximate); the rest is the same.
+    const placeless = (r: typeof v1) => ({
+      ...r,
+      output: r.output.replace(/position<<D\n\d*\nD\n/, ''),
+      summary: r.summary.replace(/^\| (Position|Directly ahead|Held by|Waiting because) \|.*\n/gm, ''),
+    });
+    expect(placeless(v2)).toEqual(placeless(v1));
+    expect(v2.summary).toContain('| Position | 2nd of 2 |');
+    expect(v2.summary).toContain('| Directly ahead | #7 |');
     const pr8 = await client.pr(8);
     expect(pr8).toMatchObject({ state: 'testing' });
   });

@@ -71,7 +71,8 @@ describe('npm pack, then npm install -g of the tarball', { timeout: 60_000 }, ()
     });
     expect(status.exitCode).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ prNumber: 42, state: 'pending' });
-    const sent = server.requests.at(-1);
+    // The PR's record (the queue is read beside it, for its position).
+    const sent = server.requests.find((r) => r.path === '/getSubmittedPullRequest');
     expect(sent?.path).toBe('/getSubmittedPullRequest');
     expect(sent?.headers['x-api-token']).toBe(TOKEN);
   });
