@@ -80,8 +80,8 @@ describe('the command table', () => {
     };
     expect(await queueOf(['queue', '--help'])).toEqual([]);
     expect(await queueOf(['queue', 'show'])).toEqual(['show']);
-    expect(await queueOf(['help', 'queue'])).toHaveLength(12);
-    expect(await queueOf(['completion', 'bash'])).toHaveLength(12);
+    expect(await queueOf(['help', 'queue'])).toHaveLength(13);
+    expect(await queueOf(['completion', 'bash'])).toHaveLength(13);
     expect(commandsNamedIn(['--repo', 'a/b', 'status', '1'])).toEqual(new Set(['status']));
     expect(commandsNamedIn(['--help'])).toEqual(new Set());
     expect(commandsNamedIn(['help', 'queue'])).toEqual(new Set(COMMAND_NAMES));

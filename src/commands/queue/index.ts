@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import { queueCreateCommand } from './create.js';
 import { queueDeleteCommand } from './delete.js';
 import { queueDrainCommand } from './drain.js';
+import { queueEtaCheckCommand } from './eta-check.js';
 import { queueHistoryCommand } from './history.js';
 import { queueStatsCommand } from './stats.js';
 import { queuePauseCommand } from './pause.js';
@@ -43,6 +44,7 @@ export function queueCommand(ctx: Context, argv?: readonly string[], entries?: r
       create: () => queueCreateCommand(ctx),
       delete: () => queueDeleteCommand(ctx),
       simulate: () => queueSimulateCommand(ctx),
+      'eta-check': () => queueEtaCheckCommand(ctx),
     },
     argv,
   );
