@@ -13,7 +13,9 @@ import { settingsFromQueue } from './settings.js';
 import { normalCdf, normalQuantile, quantileSorted } from './stats.js';
 
 const HOUR = 3_600_000;
+/** Runs by default: 200, fewer for a long queue (entries x runs at most ETA_WORK, at least 50 runs). */
 export const ETA_RUNS = 200;
+const ETA_WORK = 40_000;
 export const ETA_HORIZON_MS = 7 * 24 * HOUR;
 /** Engine events one run may take before it gives up on the PR (unresolved). */
 const MAX_STEPS = 200_000;
@@ -49,6 +51,7 @@ export interface EtaInput {
 }
 
 export interface EtaOptions {
+  /** Default: ETA_RUNS, fewer for a long queue. */
   runs?: number;
   seed?: number;
   horizonMs?: number;
@@ -177,7 +180,8 @@ export function estimateMergeTime(input: EtaInput, options: EtaOptions = {}): Et
   const settings = settingsFromQueue(input.queue);
   const entries = entriesOf(input, settings);
   if (entries === null) return unavailable(`#${input.pr} is not in the queue`);
-  const runs = Math.max(1, Math.floor(options.runs ?? ETA_RUNS));
+  const fit = Math.max(50, Math.floor(ETA_WORK / entries.list.length));
+  const runs = Math.max(1, Math.floor(options.runs ?? Math.min(ETA_RUNS, fit)));
   const seed = options.seed ?? 1;
   const times: number[] = [];
   let failed = 0;
