@@ -11,6 +11,8 @@ const DAY = 86_400_000;
 /** History lengths the profile is fitted on, days. */
 export const ETA_CHECK_HISTORY_DAYS = [1, 3, 7] as const;
 export const ETA_CHECK_RUNS = 100;
+/** Merged PRs estimated at most, spread evenly over the window (bounds the time a busy queue takes). */
+export const ETA_CHECK_MAX_PRS = 300;
 
 export interface EtaCheckInput {
   /** The merged PRs checked are those that concluded in it. */
@@ -22,6 +24,8 @@ export interface EtaCheckInput {
   queue: QueueInfo;
   runs?: number;
   seed?: number;
+  /** Default ETA_CHECK_MAX_PRS. */
+  maxPrs?: number;
 }
 
 export interface EtaCheckRow {
@@ -42,6 +46,9 @@ export interface EtaCheckRow {
 export interface EtaCheckResult {
   window: { since: string; until: string };
   runs: number;
+  /** Merged PRs in the window, and how many of them were checked (at most ETA_CHECK_MAX_PRS). */
+  merged: number;
+  checked: number;
   rows: EtaCheckRow[];
 }
 
@@ -105,7 +112,7 @@ const r4 = (x: number | null) => (x === null ? null : Math.round(x * 1e4) / 1e4)
 
 export function runEtaCheck(input: EtaCheckInput, historyDays: readonly number[] = ETA_CHECK_HISTORY_DAYS) {
   const runs = input.runs ?? ETA_CHECK_RUNS;
-  const checked = input.prs
+  const merged = input.prs
     .filter(
       (p) =>
         p.state === 'merged' &&
@@ -115,6 +122,12 @@ export function runEtaCheck(input: EtaCheckInput, historyDays: readonly number[]
         p.concludedAt <= input.window.until,
     )
     .sort((a, b) => a.concludedAt - b.concludedAt || a.number - b.number);
+  const max = input.maxPrs ?? ETA_CHECK_MAX_PRS;
+  const step = Math.max(1, merged.length / max);
+  const checked =
+    merged.length <= max
+      ? merged
+      : Array.from({ length: Math.ceil(merged.length / step) }, (_, i) => merged[Math.floor(i * step)] as ConcludedPr);
   const rows = historyDays.map((days): EtaCheckRow => {
     let p90 = 0;
     let p50 = 0;
@@ -158,6 +171,8 @@ export function runEtaCheck(input: EtaCheckInput, historyDays: readonly number[]
   const result: EtaCheckResult = {
     window: { since: new Date(input.window.since).toISOString(), until: new Date(input.window.until).toISOString() },
     runs,
+    merged: merged.length,
+    checked: checked.length,
     rows,
   };
   return result;

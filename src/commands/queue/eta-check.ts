@@ -46,16 +46,22 @@ export async function runQueueEtaCheck(opts: EtaCheckOptions, deps: Deps): Promi
   }
   const result = planner.runEtaCheck({ window, historyStart, prs: data.prs, attempts: data.attempts, queue });
   const rows = etaCheckRows(result);
+  const note = [
+    ETA_CHECK_NOTE,
+    ...(result.checked < result.merged
+      ? [`${result.checked} of the ${result.merged} merged PRs checked, spread evenly over the window.`]
+      : []),
+  ];
   return {
     data: result,
     exitCode: 0,
     view: {
       table: [
         { headers: ETA_CHECK_HEADERS, rows },
-        { lines: [own(paints.dim, ETA_CHECK_NOTE)], wrap: 0 },
+        { lines: note.map((l) => own(paints.dim, l)), wrap: 0 },
       ],
       plain: [{ headers: [], rows: etaCheckPlainRows(result) }],
-      markdown: [{ headers: ETA_CHECK_HEADERS, rows }, { lines: ['', ETA_CHECK_NOTE] }],
+      markdown: [{ headers: ETA_CHECK_HEADERS, rows }, { lines: note.flatMap((l) => ['', l]) }],
     },
   };
 }
