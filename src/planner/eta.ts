@@ -33,8 +33,35 @@ export interface EtaProfile {
 export function fitEtaProfile(window: Window, prs: ConcludedPr[], attempts: TestAttempt[]): EtaProfile | null {
   const f = fitHistory(window, prs, attempts);
   if (f.samples.runs < MIN_RUNS || !(f.testMinutes > 0)) return null;
-  const { testMinutes, testTimeSpread, failureRate, flakeRate, arrivalsPerHour } = f;
-  return { testMinutes, testTimeSpread, failureRate, flakeRate, arrivalsPerHour };
+  const { testMinutes, testTimeSpread, flakeRate, arrivalsPerHour } = f;
+  // The fit counts failures of PRs tested alone; in batches a PR fails after bisection: count those too.
+  const failureRate = Math.max(f.failureRate, f.samples.prs > 0 ? f.samples.failed / f.samples.prs : 0);
+  return {
+    testMinutes,
+    testTimeSpread,
+    failureRate,
+    flakeRate: runFlakes(window, attempts, failureRate, flakeRate),
+    arrivalsPerHour,
+  };
+}
+
+/** Batch runs fail by flakes the fit (PRs tested alone) cannot see: the failed share of runs no breaking PR explains. */
+function runFlakes(window: Window, attempts: TestAttempt[], failureRate: number, fitted: number): number {
+  const runs = new Map<string, { size: number; failed: boolean }>();
+  for (const a of attempts) {
+    if (a.bisection || a.result === 'cancelled' || a.finishedAt < window.since || a.finishedAt > window.until) continue;
+    const r = runs.get(a.runId) ?? { size: 0, failed: a.result === 'failed' };
+    r.size++;
+    runs.set(a.runId, r);
+  }
+  if (runs.size === 0) return fitted;
+  let failed = 0;
+  let explained = 0;
+  for (const r of runs.values()) {
+    if (r.failed) failed++;
+    explained += 1 - (1 - failureRate) ** r.size;
+  }
+  return Math.min(0.99, Math.max(fitted, (failed - explained) / runs.size));
 }
 
 export interface EtaInput {

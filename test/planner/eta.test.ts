@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { QueueOrder } from '../../src/domain/order.js';
-import { chooseEta, type EtaInput, type EtaProfile, estimateMergeTime } from '../../src/planner/eta.js';
+import { chooseEta, type EtaInput, type EtaProfile, estimateMergeTime, fitEtaProfile } from '../../src/planner/eta.js';
+import type { ConcludedPr, TestAttempt } from '../../src/stats/model.js';
 
 const NOW = Date.UTC(2026, 4, 1, 9);
 const MIN = 60_000;
@@ -111,5 +112,41 @@ describe('chooseEta', () => {
       source: 'simulation',
     });
     expect(ran).toBe(2);
+  });
+});
+
+describe('fitEtaProfile', () => {
+  // 20 runs of 3 PRs each (60 PRs, all merged), 10 minutes each; every 5th run failed and its PRs
+  // merged later: no PR failed on its own, so only the runs tell of the flakes.
+  const prs: ConcludedPr[] = [];
+  const attempts: TestAttempt[] = [];
+  for (let r = 0; r < 20; r++) {
+    const at = NOW + r * 10 * MIN;
+    for (let k = 0; k < 3; k++) {
+      const number = r * 3 + k + 1;
+      prs.push({ number, state: 'merged', submittedAt: at, concludedAt: at + 30 * MIN });
+      const result = r % 5 === 0 ? 'failed' : 'passed';
+      attempts.push({
+        runId: `r${r}`,
+        prNumber: number,
+        startedAt: at,
+        finishedAt: at + 10 * MIN,
+        result,
+        bisection: false,
+      });
+    }
+  }
+  const window = { since: NOW, until: NOW + 86_400_000 };
+
+  it('counts failed batch runs no breaking PR explains as flakes', () => {
+    const p = fitEtaProfile(window, prs, attempts);
+    expect(p).toMatchObject({ testMinutes: 10, testTimeSpread: 0, failureRate: 0 });
+    expect(p?.flakeRate).toBeCloseTo(4 / 20, 6);
+  });
+
+  it('failed PRs count as breaking; fewer than 5 finished runs: no profile', () => {
+    const failed = prs.map((p, i) => (i % 10 === 0 ? { ...p, state: 'failed' as const } : p));
+    expect(fitEtaProfile(window, failed, attempts)?.failureRate).toBeCloseTo(6 / 60, 4);
+    expect(fitEtaProfile(window, prs, attempts.slice(0, 12))).toBeNull();
   });
 });
