@@ -4,7 +4,7 @@ import type { Row } from '../output/render.js';
 import type { EtaCheckResult } from '../planner/eta-check.js';
 import { formatDuration } from '../util/duration.js';
 
-export const ETA_CHECK_HEADERS = ['History', 'Merged PRs', 'Within p90', 'Within p50', 'Median error', 'Error/time'];
+export const ETA_CHECK_HEADERS = ['History', 'PRs', 'Within p90', 'Within p50', 'Median error', 'Error/time'];
 
 /** `mq queue eta-check` piped: shares as fractions, durations in seconds, '' when no figure. */
 export const ETA_CHECK_PLAIN = plainColumns('one line per history length', [
@@ -25,7 +25,7 @@ const raw = (x: number | null) => (x === null ? '' : String(x));
 export function etaCheckRows(r: EtaCheckResult): Row[] {
   return r.rows.map((row) => [
     `${row.historyDays}d`,
-    `${row.count}${row.skipped > 0 ? ` (+${row.skipped} skipped)` : ''}`,
+    String(row.count),
     pct(row.withinP90),
     pct(row.withinP50),
     dur(row.medianAbsErrorSec),
@@ -46,6 +46,13 @@ export function etaCheckPlainRows(r: EtaCheckResult): Row[] {
       median_time_in_queue: raw(row.medianTimeInQueueSec),
     }),
   );
+}
+
+/** The merged PRs left out for too little history before them, per history length; null when none. */
+export function etaCheckSkipped(r: EtaCheckResult): string | null {
+  if (r.rows.every((row) => row.skipped === 0)) return null;
+  const days = r.rows.map((row) => `${row.historyDays}d`).join(' / ');
+  return `Skipped for too little history before them: ${r.rows.map((row) => row.skipped).join(' / ')} PRs (${days}).`;
 }
 
 /** What the figures mean, under the table. */

@@ -11,6 +11,7 @@ import {
   ETA_CHECK_PLAIN,
   etaCheckPlainRows,
   etaCheckRows,
+  etaCheckSkipped,
 } from '../../views/eta-check.js';
 import { act, withExamples, withPlainHelp } from '../shared.js';
 
@@ -46,8 +47,10 @@ export async function runQueueEtaCheck(opts: EtaCheckOptions, deps: Deps): Promi
   }
   const result = planner.runEtaCheck({ window, historyStart, prs: data.prs, attempts: data.attempts, queue });
   const rows = etaCheckRows(result);
+  const skipped = etaCheckSkipped(result);
   const note = [
     ETA_CHECK_NOTE,
+    ...(skipped === null ? [] : [skipped]),
     ...(result.checked < result.merged
       ? [`${result.checked} of the ${result.merged} merged PRs checked, spread evenly over the window.`]
       : []),

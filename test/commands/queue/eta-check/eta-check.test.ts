@@ -61,8 +61,17 @@ describe('mq queue eta-check', () => {
   it('a table with a line saying what the figures mean; plain rows; markdown', async () => {
     const table = await runMq(['queue', 'eta-check', '--since', '1d', '-o', 'table'], { env });
     expect(table.exitCode, table.stderr).toBe(0);
-    expect(table.stdout).toMatch(/History\s+│?\s*Merged PRs/);
-    expect(table.stdout).toMatch(/│ 1d +│ 24 \(\+5 skipped\) │ \d+(\.\d)?% +│ \d+(\.\d)?% +│ \dm \d+s +│/);
+    expect(table.stdout).toMatch(/│ History │ PRs │ Within p90 │ Within p50 │ Median error │ Error\/time │/);
+    expect(
+      Math.max(
+        ...table.stdout
+          .split('\n')
+          .filter((l) => l.startsWith('│'))
+          .map((l) => l.length),
+      ),
+    ).toBeLessThanOrEqual(80);
+    expect(table.stdout).toMatch(/Skipped for too little history before them: 5 \/ 5 \/ 5 PRs \(1d \/ 3d \/ 7d\)\./);
+    expect(table.stdout).toMatch(/│ 1d +│ 24 +│ \d+(\.\d)?% +│ \d+(\.\d)?% +│ \dm \d+s +│/);
     expect(table.stdout).toMatch(/within p90\/p50: share of merges at or before/);
     const plain = await runMq(['queue', 'eta-check', '--since', '1d', '-o', 'plain'], { env });
     const rows = plain.stdout
@@ -75,7 +84,7 @@ describe('mq queue eta-check', () => {
       ['7', '24', '5'],
     ]);
     const md = await runMq(['queue', 'eta-check', '--since', '1d', '-o', 'markdown'], { env });
-    expect(md.stdout).toMatch(/^\| History \| Merged PRs \| Within p90 \|/m);
+    expect(md.stdout).toMatch(/^\| History \| PRs \| Within p90 \|/m);
   });
 
   it('bad input: one line naming the flag, exit 2', async () => {
