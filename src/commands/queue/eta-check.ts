@@ -80,7 +80,8 @@ export function queueEtaCheckCommand(ctx: Context): Command {
         'moment), against when it merged. Reported per history length: merged PRs estimated, the share of ' +
         'merges at or before the p90 and the p50 (calibration: a good p90 covers about 90%), and the median ' +
         "absolute error of the p50, as a duration and as a share of the PR's time in queue. The queue's " +
-        'current settings stand for the past ones. JSON durations are seconds.',
+        'current settings stand for the past ones. At most 300 merged PRs are checked, spread evenly over ' +
+        'the window (a line says so). JSON durations are seconds.',
     )
     .option('--since <when>', 'start of the window: a duration back (7d) or an ISO 8601 time', undefined)
     .option('--until <when>', 'end of the window: a duration back or an ISO 8601 time (default: now)')
