@@ -76,7 +76,8 @@ for (const batch of [false, true]) {
     const h = (x) => ((x - input(n, batch).now) / 3_600_000).toFixed(1);
     console.log(
       `${String(n).padStart(5)} entries, batching ${batch ? 'on ' : 'off'}: ${wall.toFixed(0).padStart(6)} ms wall, ` +
-        `${cpu.toFixed(0).padStart(6)} ms CPU, ${eta.runs} runs (p50 +${h(eta.p50)} h, p90 +${h(eta.p90)} h, fails ${(eta.failProbability * 100).toFixed(1)}%)`,
+        `${cpu.toFixed(0).padStart(6)} ms CPU, ${eta.runs} runs (p50 +${h(eta.p50)} h, p90 +${h(eta.p90)} h, ` +
+        `fails ${(eta.failProbability * 100).toFixed(1)}%)`,
     );
   }
 }

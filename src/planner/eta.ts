@@ -45,7 +45,7 @@ export function fitEtaProfile(window: Window, prs: ConcludedPr[], attempts: Test
   };
 }
 
-/** Batch runs fail by flakes the fit (PRs tested alone) cannot see: the failed share of runs no breaking PR explains. */
+/** Flakes in batch runs, which the fit (PRs tested alone) cannot see: failed runs no breaking PR explains. */
 function runFlakes(window: Window, attempts: TestAttempt[], failureRate: number, fitted: number): number {
   const runs = new Map<string, { size: number; failed: boolean }>();
   for (const a of attempts) {

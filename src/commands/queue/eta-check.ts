@@ -41,7 +41,8 @@ export async function runQueueEtaCheck(opts: EtaCheckOptions, deps: Deps): Promi
     throw new MqError(
       exitCodeForStatus(data.noTestingHistory),
       'queue eta-check',
-      `the service does not offer testing history (listMergeQueueTestingResults answered HTTP ${data.noTestingHistory}), which the estimator fits test times from`,
+      `the service does not offer testing history (listMergeQueueTestingResults answered HTTP ` +
+        `${data.noTestingHistory}), which the estimator fits test times from`,
       { hints: ['`mq queue stats` still shows the time to merge'] },
     );
   }

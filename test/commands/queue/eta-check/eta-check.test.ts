@@ -61,7 +61,8 @@ describe('mq queue eta-check', () => {
   it('a table with a line saying what the figures mean; plain rows; markdown', async () => {
     const table = await runMq(['queue', 'eta-check', '--since', '1d', '-o', 'table'], { env });
     expect(table.exitCode, table.stderr).toBe(0);
-    expect(table.stdout).toMatch(/│ History │ PRs │ Within p90 │ Within p50 │ Median error │ Error\/time │/);
+    const header = '│ History │ PRs │ Within p90 │ Within p50 │ Median error │ Error/time │';
+    expect(table.stdout).toContain(header);
     expect(
       Math.max(
         ...table.stdout
