@@ -108,6 +108,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       sub('create', 'create a merge queue for the target branch'),
       sub('delete', 'delete the queue of the target branch (it must be empty)'),
       sub('simulate', 'predict what queue settings will do, on a simulated workload'),
+      sub('eta-check', "backtest mq's merge-time estimate on the queue's history: calibration and error"),
     ],
     load: async ({ ctx, argv, entry }) => (await import('./queue/index.js')).queueCommand(ctx, argv, entry.subcommands),
   },

@@ -19,7 +19,7 @@ interface CiRun {
 }
 
 /** Minimal binary heap of [time, seq, id] (completions), earliest first. */
-class CompletionHeap {
+export class CompletionHeap {
   private readonly h: Array<[number, number, string]> = [];
   get size(): number {
     return this.h.length;

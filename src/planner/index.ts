@@ -30,6 +30,8 @@ export type { SimulateFlags } from './inputs.js';
 export type { Recommendation, RowResult, SimulateResult } from './result.js';
 export type { Backtest, FittedInputs } from './history.js';
 export { fitHistory, withinModelError } from './history.js';
+export { chooseEta, type Eta, type EtaInput, type EtaProfile, estimateMergeTime, fitEtaProfile } from './eta.js';
+export { ETA_CHECK_HISTORY_DAYS, type EtaCheckResult, runEtaCheck } from './eta-check.js';
 
 /** A window of the service's history, with the queue's current settings (getQueue). */
 export interface HistoryData {

@@ -20,6 +20,7 @@ import { PR_PLAIN } from '../../src/views/pull-request.js';
 import { CHANGE_PLAIN, QUEUE_PR_PLAIN, QUEUE_SETTINGS_PLAIN } from '../../src/views/queue.js';
 import { SIMULATE_PLAIN } from '../../src/views/simulate.js';
 import { STATS_PLAIN } from '../../src/views/stats.js';
+import { ETA_CHECK_PLAIN } from '../../src/views/eta-check.js';
 import { POSITION_PLAIN, STORY_PLAIN } from '../../src/views/story.js';
 import { TESTING_PLAIN } from '../../src/views/testing-details.js';
 import { runMq } from '../helpers/in-process.js';
@@ -177,6 +178,13 @@ const CASES: Case[] = [
     help: ['queue', 'stats'],
     specs: [STATS_PLAIN],
     min: 20,
+  },
+  {
+    name: 'queue eta-check',
+    args: () => ['queue', 'eta-check', '--since', '1h'],
+    help: ['queue', 'eta-check'],
+    specs: [ETA_CHECK_PLAIN],
+    min: 3,
   },
   {
     name: 'queue testing',
@@ -343,6 +351,7 @@ describe('every command documents its plain output', () => {
     'queue drain',
     'queue watch',
     'queue simulate',
+    'queue eta-check',
     'auth status',
     'profile list',
     'profile show',

@@ -168,6 +168,8 @@ const CASES: Array<[string[], string, unknown]> = [
     'queue simulate',
     { fromHistory: '14d', compare: ['concurrency=4'], runs: '5' },
   ],
+  [['queue', 'eta-check'], 'queue eta-check', { since: undefined, until: undefined }],
+  [['queue', 'eta-check', '--since', '3d', '--until', '1d'], 'queue eta-check', { since: '3d', until: '1d' }],
   [['metrics', '--all-repos'], 'metrics', { allRepos: true }],
   [['auth', 'login', '--with-token'], 'auth login', { withToken: true }],
   [['auth', 'status'], 'auth status', {}],

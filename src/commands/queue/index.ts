@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import { queueCreateCommand } from './create.js';
 import { queueDeleteCommand } from './delete.js';
 import { queueDrainCommand } from './drain.js';
+import { queueEtaCheckCommand } from './eta-check.js';
 import { queueGraphCommand } from './graph.js';
 import { queueHistoryCommand } from './history.js';
 import { queueStatsCommand } from './stats.js';
@@ -47,6 +48,7 @@ export function queueCommand(ctx: Context, argv?: readonly string[], entries?: r
       create: () => queueCreateCommand(ctx),
       delete: () => queueDeleteCommand(ctx),
       simulate: () => queueSimulateCommand(ctx),
+      'eta-check': () => queueEtaCheckCommand(ctx),
     },
     argv,
   );

@@ -177,4 +177,15 @@ describe('queue stats and simulate --from-history without listMergeQueueTestingR
     ]);
     expect(r.stderr).not.toMatch(/does not exist/);
   });
+
+  it('queue eta-check: one line naming the endpoint, a hint, the 404 exit code', async () => {
+    const r = await mq(['queue', 'eta-check', '--since', since, '--until', until]);
+    expect(r.exitCode).toBe(ExitCode.notFound);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      'mq: queue eta-check: the service does not offer testing history (listMergeQueueTestingResults answered ' +
+        'HTTP 404), which the estimator fits test times from',
+      'hint: `mq queue stats` still shows the time to merge',
+    ]);
+  });
 });
