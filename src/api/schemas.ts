@@ -216,6 +216,16 @@ export const queueSchema = z.lazy(() =>
 );
 export type Queue = z.infer<typeof queueSchema>;
 
+/** A queue record read for its order: state, mode, batching and PRs; the other settings are not decoded. */
+export const queueOrderSchema = z.lazy(() =>
+  z.looseObject({
+    state: responseEnum(),
+    mode: responseEnum(),
+    batch: z.nullish(z.boolean()),
+    enqueuedPullRequests: z.nullish(z.array(queueEntrySchema)),
+  }),
+);
+
 /** A queue record read for its state alone: its PRs (thousands, in a busy queue) are not decoded. */
 export const queueStateSchema = z.lazy(() => z.looseObject({ state: responseEnum() }));
 
