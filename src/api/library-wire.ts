@@ -21,7 +21,8 @@ export interface WireOptions {
 /** Which API and base URL; without apiUrl only a v2 key has a default (Trunk's v2 origin). */
 export function libraryApi(o: WireOptions): ApiChoice | undefined {
   if (o.api === 'v1' && o.token.startsWith(V2_KEY_PREFIX)) {
-    throw new ConfigError(`option api: v1, but the token is a v2 API key (${V2_KEY_PREFIX}…), which works only on v2`, {
+    const why = `option api: v1, but the token is a v2 API key (${V2_KEY_PREFIX}…), which works only on v2`;
+    throw new ConfigError(why, {
       hints: ['leave api unset (auto), or use an organization token for v1'],
     });
   }

@@ -6,7 +6,8 @@
  * `vm.Script` takes and produces V8 code caches for scripts: the bundles are CommonJS so that they
  * can be run as scripts. Node 22 and 24 use this cache too, never Node's: Node's checks that a
  * cache matches its source, not who wrote it (a file planted in its directory runs), and it
- * measured no clearly faster (bench/RESULTS.md, issue 27 point 3). A bundle names another one as `require('mq:KEY')` (scripts/build.mjs):
+ * measured no clearly faster (bench/RESULTS.md, issue 27 point 3). A bundle names another one as
+ * `require('mq:KEY')` (scripts/build.mjs):
  * this loader resolves those; everything else goes to Node's own `require` (built-ins only: the
  * bundles carry their dependencies).
  *

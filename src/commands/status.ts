@@ -173,7 +173,8 @@ export function statusCommand(ctx: Context): Command {
         'their URLs. A PR still in the queue ends with its place: "3rd of 12" counts the PRs under test and ' +
         'waiting (PRs not yet admitted are not counted; such a PR has no place), the PRs directly ahead and any ' +
         "failing PRs holding it, and why it waits; from the service's dispatch order on v2, derived from the " +
-        'queue record on v1 (marked approximate). With several PRs (or `-` for numbers on stdin), one row per PR (state, for how long, ' +
+        'queue record on v1 (marked approximate). With several PRs (or `-` for numbers on stdin), one row per PR ' +
+        '(state, for how long, ' +
         'position, reason), read 50 PRs per request (one per request from a service without ' +
         'getSubmittedPullRequests, said once on stderr). A PR never submitted to this queue exits 3.',
     )

@@ -1,4 +1,5 @@
-// What `mq status`, `mq queue stats` and a requeue load when they run: a lazy bundle of its own (not parsed for --help).
+// What `mq status`, `mq queue stats` and a requeue load when they run: a lazy bundle of its own
+// (not parsed for --help).
 export { computeStats, withoutTestingHistory } from './compute.js';
 export { evaluateThresholds } from './fail-if.js';
 export { fetchBatch, fetchStory, fetchWindow } from './fetch.js';

@@ -99,7 +99,7 @@ export function orderNumbers(o: V2Order): number[] {
   ];
 }
 
-/** v1's getQueue answer (to decode as v1's): settings, then the entries in order (a PR not admitted is left out, as in v1). */
+/** v1's getQueue answer (decoded as v1's): settings, then the entries in order (a PR not admitted left out, as v1). */
 export function queueRecord(q: V2Queue, order?: V2Order, live?: Map<number, V2PullRequest>): Record<string, unknown> {
   const raw: Record<string, unknown> = queueSettings(q);
   if (order && live) {

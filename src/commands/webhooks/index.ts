@@ -105,7 +105,8 @@ export function webhooksCommand(ctx: Context): Command {
       .description(
         'An HTTP receiver (127.0.0.1 by default) for webhook deliveries. Each one is read raw (at most 1 MiB, ' +
           'else 413), verified (401 with the reason when invalid, 200 when valid) and printed as a line: ' +
-          'aligned on a terminal, tab-separated piped, JSON Lines with --json. A valid delivery is forwarded unchanged (body ' +
+          'aligned on a terminal, tab-separated piped, JSON Lines with --json. A valid delivery is forwarded ' +
+          'unchanged (body ' +
           'bytes and svix headers) to --forward, and recorded in --record DIR as <time>-<svix-id>.json (0600). ' +
           'A delivery whose svix-id was already accepted is answered 200 and shown as a duplicate, not ' +
           'processed again. The first stdout line is `mq webhooks listening on URL` ({"listening":URL} with ' +
