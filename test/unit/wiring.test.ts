@@ -22,6 +22,7 @@ const CASES: Array<[string[], string, unknown]> = [
     { prs: ['42'], parallel: 8, wait: { timeoutMs: 2 * H, intervalMs: 15_000 } },
   ],
   [['wait', '42', '-o', 'markdown'], 'wait', { pr: 42, timeoutMs: 2 * H, intervalMs: 15_000 }],
+  [['wait', '42', '--eta'], 'wait', { pr: 42, timeoutMs: 2 * H, intervalMs: 15_000, eta: true }],
   [['cancel', '42', '--json'], 'cancel', { prs: ['42'], parallel: 8 }],
   [['status', '#7'], 'status', { pr: 7 }],
   [['status', '42', '--eta'], 'status', { pr: 42, eta: true }],
