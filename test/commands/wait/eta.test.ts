@@ -20,8 +20,7 @@ const env = (api: 'v1' | 'v2') => ({
   MQ_REPO: `${repo.owner}/${repo.name}`,
   MQ_CACHE_DIR: tempDir('mq-cache-'),
 });
-const wait = (api: 'v1' | 'v2') =>
-  runMq(['wait', '3', '--timeout', '1s', '--interval', '100ms'], { env: env(api) });
+const wait = (api: 'v1' | 'v2') => runMq(['wait', '3', '--timeout', '1s', '--interval', '100ms'], { env: env(api) });
 
 beforeAll(async () => {
   expect((await c.post('createQueue', { ...queue, concurrency: 1, batch: false })).status).toBe(200);
