@@ -58,3 +58,13 @@ export async function readStory(
 export function readOrder(client: MergeQueueClient, target: QueueTargetRequest): Promise<QueueOrder | undefined> {
   return client.order(target).catch(() => undefined);
 }
+
+/** The service's merge estimate (v2, where served), as the Action's `eta` output; undefined otherwise. */
+export async function readEta(
+  client: MergeQueueClient,
+  req: QueueTargetRequest & { pr: { number: number } },
+): Promise<{ p50: string; p90: null; source: 'service' } | undefined> {
+  const e = await client.estimate(req).catch(() => undefined);
+  if (e?.status !== 'available' || e.kind !== 'merge' || typeof e.estimatedAt !== 'number') return undefined;
+  return { p50: new Date(e.estimatedAt).toISOString(), p90: null, source: 'service' };
+}

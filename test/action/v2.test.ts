@@ -65,12 +65,17 @@ describe('the action with a v2 API key', () => {
     // is behind PR 7, and v1's place is derived (approximate); the rest is the same.
     const placeless = (r: typeof v1) => ({
       ...r,
-      output: r.output.replace(/position<<D\n\d*\nD\n/, ''),
-      summary: r.summary.replace(/^\| (Position|Directly ahead|Held by|Waiting because) \|.*\n/gm, ''),
+      output: r.output.replace(/position<<D\n\d*\nD\n/, '').replace(/eta<<D\n.*\nD\n/, ''),
+      summary: r.summary.replace(/^\| (Position|Directly ahead|Held by|Waiting because|Estimated merge) \|.*\n/gm, ''),
     });
     expect(placeless(v2)).toEqual(placeless(v1));
     expect(v2.summary).toContain('| Position | 2nd of 2 |');
     expect(v2.summary).toContain('| Directly ahead | #7 |');
+    // v2's emulator serves an estimate: a row and an output; v1 serves none: neither.
+    expect(v2.summary).toMatch(/^\| Estimated merge \| \d{4}-\d\d-\d\dT[\d:.]+Z \(service\) \|$/m);
+    expect(v2.output).toMatch(/^eta<<D\n\{"p50":"\d{4}-[^"]+Z","p90":null,"source":"service"\}\nD$/m);
+    expect(v1.summary).not.toContain('Estimated merge');
+    expect(v1.output).not.toContain('eta<<');
     const pr8 = await client.pr(8);
     expect(pr8).toMatchObject({ state: 'testing' });
   });
