@@ -10,7 +10,7 @@ import { safeMarkdown } from '../output/sanitize.js';
 import { Workflow, type ActionIo } from './workflow.js';
 import { positionOf, type PrPosition } from '../stats/position.js';
 import { placeText } from '../views/position.js';
-import { type FailingCheck, knownState, type PrStory, readEta, readOrder, readStory } from './story.js';
+import { type ActionEta, type FailingCheck, knownState, type PrStory, readEta, readOrder, readStory } from './story.js';
 
 export interface ActionResult {
   exitCode: number;
@@ -27,7 +27,7 @@ export interface Report {
   /** Where a PR still in the queue stands, when the order could be read. */
   place?: PrPosition;
   /** When it should merge (the service's estimate), for a PR still in the queue. */
-  eta?: { p50: string; p90: string | null; source: string };
+  eta?: ActionEta;
 }
 
 const knownTransition = (t: Transition): Transition => ({
@@ -185,6 +185,7 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
   });
   const target: QueueTargetRequest = { repo: inputs.repo, targetBranch: inputs.branch };
   const prRef = { ...target, pr: { number: inputs.pr } };
+  const simulate = inputs.eta ? { origin: inputs.apiUrl, env: io.env } : undefined;
   const label = `PR #${inputs.pr}`;
   let grouped = false;
   const group = (title: string) => {
@@ -236,7 +237,7 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
       const pr = await client.getSubmittedPullRequest(prRef);
       const live = pr.isCurrentlySubmittedToQueue !== false;
       const order = live ? await readOrder(client, target) : undefined;
-      const eta = live ? await readEta(client, prRef) : undefined;
+      const eta = live ? await readEta(client, prRef, simulate) : undefined;
       const r: Report = {
         state: knownState(pr.state),
         exitCode: 0,
@@ -301,7 +302,7 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
     // A PR still in the queue at the timeout: where it stands and why.
     const order = result.outcome === 'timeout' ? await readOrder(client, target) : undefined;
     const place = order && positionOf(order, inputs.pr, result.pullRequest ?? undefined);
-    const eta = result.outcome === 'timeout' ? await readEta(client, prRef) : undefined;
+    const eta = result.outcome === 'timeout' ? await readEta(client, prRef, simulate) : undefined;
     const testRun = story?.runId ?? result.pullRequest?.verifiedByTestRun ?? '';
     const failing: FailingCheck[] = result.outcome === 'failed' ? (story?.failing ?? []) : [];
     const r: Report = {

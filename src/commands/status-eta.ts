@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import type { MergeQueueService } from '../api/service.js';
 import { idCacheDir } from '../api/v2/ids.js';
 import { checkedDir } from '../boot/cache-files.js';
-import type { Deps } from '../context.js';
+import type { Target } from '../context.js';
 import type { QueueOrder } from '../domain/order.js';
 import type { EtaMeasured, EtaView } from '../views/eta.js';
 
@@ -25,16 +25,23 @@ export interface StatusEtaOptions {
   seed?: number;
 }
 
+/** Where the ETA is for: the queue, the API origin and the environment (the cache directory). */
+export interface EtaPlace {
+  target: Target;
+  origin: string;
+  env: NodeJS.ProcessEnv;
+}
+
 /** The ETA of one PR; `order` is the one status already read (null when unknown). */
 export async function statusEta(
-  deps: Deps,
+  place: EtaPlace,
   client: MergeQueueService,
   pr: number,
   order: QueueOrder | null,
   now: number,
   opts: StatusEtaOptions = {},
 ): Promise<EtaView> {
-  const target = deps.target();
+  const { target } = place;
   const service = await client.getEstimate({
     repo: target.repo,
     targetBranch: target.targetBranch,
@@ -57,8 +64,8 @@ export async function statusEta(
   const e = planner.estimateMergeTime({ pr, now, order, queue, profile }, opts);
   if (e.status !== 'available' || e.source !== 'simulation')
     return { unavailable: e.status === 'unavailable' ? e.reason : '' };
-  const key = `${deps.connection().apiUrl.value} ${target.repo.host}/${target.repo.owner}/${target.repo.name} ${target.targetBranch}`;
-  let measured = readMeasured(deps, key, now);
+  const key = `${place.origin} ${target.repo.host}/${target.repo.owner}/${target.repo.name} ${target.targetBranch}`;
+  let measured = readMeasured(place, key, now);
   if (measured === undefined) {
     const check = planner.runEtaCheck(
       {
@@ -78,14 +85,14 @@ export async function statusEta(
       row && row.count >= MEASURE_MIN_PRS && row.withinP90 !== null && row.medianRelError !== null
         ? { withinP90: row.withinP90, medianErrorShare: row.medianRelError, prs: row.count }
         : null;
-    writeMeasured(deps, key, now, measured);
+    writeMeasured(place, key, now, measured);
   }
   return { source: 'simulation', p50: e.p50, p90: e.p90, failProbability: e.failProbability, measured };
 }
 
 /** The cache file of one API origin and queue, in a checked directory; null without one. */
-function cachePath(deps: Deps, key: string): string | null {
-  const ids = idCacheDir(deps.env, deps.env.HOME);
+function cachePath(place: EtaPlace, key: string): string | null {
+  const ids = idCacheDir(place.env, place.env.HOME);
   const dir = ids === undefined ? null : checkedDir(join(dirname(ids), 'eta'));
   return dir === null ? null : join(dir.path, `${createHash('sha256').update(key).digest('hex').slice(0, 24)}.json`);
 }
@@ -93,8 +100,8 @@ function cachePath(deps: Deps, key: string): string | null {
 const share = (x: unknown) => typeof x === 'number' && x >= 0 && x <= 100;
 
 /** undefined: nothing fresh cached. */
-function readMeasured(deps: Deps, key: string, now: number): EtaMeasured | null | undefined {
-  const path = cachePath(deps, key);
+function readMeasured(place: EtaPlace, key: string, now: number): EtaMeasured | null | undefined {
+  const path = cachePath(place, key);
   if (path === null) return undefined;
   let fd: number | undefined;
   try {
@@ -114,8 +121,8 @@ function readMeasured(deps: Deps, key: string, now: number): EtaMeasured | null 
   }
 }
 
-function writeMeasured(deps: Deps, key: string, now: number, measured: EtaMeasured | null): void {
-  const path = cachePath(deps, key);
+function writeMeasured(place: EtaPlace, key: string, now: number, measured: EtaMeasured | null): void {
+  const path = cachePath(place, key);
   if (path === null) return;
   try {
     const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;

@@ -82,7 +82,8 @@ async function withEta(
   now: number,
 ) {
   const [{ statusEta }, view] = await Promise.all([import('./status-eta.js'), import('../views/eta.js')]);
-  const e = await statusEta(deps, client, pr, order, now);
+  const place = { target: deps.target(), origin: deps.connection().apiUrl.value, env: deps.env };
+  const e = await statusEta(place, client, pr, order, now);
   return { field: view.etaField(e, now), plain: { headers: [], rows: [view.etaPlainRow(e)] }, json: view.etaJson(e) };
 }
 

@@ -22,7 +22,8 @@ export function etaReader(deps: Deps, client: MergeQueueService, target: Target,
     if (mode === 'simulation') {
       const { statusEta } = await import('./status-eta.js');
       const order = await client.getOrder(target).catch(() => null);
-      const e = await statusEta(deps, client, pr, order, now);
+      const place = { target, origin: deps.connection().apiUrl.value, env: deps.env };
+      const e = await statusEta(place, client, pr, order, now);
       return 'unavailable' in e ? null : e;
     }
     const e = await client.getEstimate(req);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { runAction } from '../../src/action/main.js';
-import { queue, TOKEN, useEmulator } from '../emulator/http-helpers.js';
+import { queue, repo, TOKEN, useEmulator } from '../emulator/http-helpers.js';
 
 const KEY = 'trunk_v2_action0123456789abcdef';
 const SHA = 'a'.repeat(40);
@@ -78,6 +78,20 @@ describe('the action with a v2 API key', () => {
     expect(v1.output).not.toContain('eta<<');
     const pr8 = await client.pr(8);
     expect(pr8).toMatchObject({ state: 'testing' });
+  });
+
+  it("with the eta input, mq's simulation where no estimate is served (v1)", async () => {
+    for (let number = 1; number <= 6; number++) {
+      await client.post('/_emulator/pullRequests', { repo, number, testMinutes: 10 });
+      expect((await client.post('submitPullRequest', { ...queue, pr: { number } })).status).toBe(200);
+      await client.advance(30);
+    }
+    const r = await run(9, { token: TOKEN, eta: 'true', 'impacted-targets': '//svc/api' });
+    expect(r.exitCode).toBe(0);
+    expect(r.summary).toMatch(/^\| Estimated merge \| \S+Z – \S+Z \(simulation\) \|$/m);
+    expect(r.output).toMatch(/^eta<<D\n\{"p50":"[^"]+Z","p90":"[^"]+Z","source":"simulation"\}\nD$/m);
+    const without = await run(10, { token: TOKEN, 'impacted-targets': '//svc/api' });
+    expect(without.summary).not.toContain('Estimated merge');
   });
 
   it('api v1 with a v2 key is refused before anything is sent (exit 7); an unknown api is exit 2', async () => {
