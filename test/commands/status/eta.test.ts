@@ -86,6 +86,14 @@ describe('mq status 42 --eta', () => {
     }
   });
 
+  it("mq wait 43 --eta on v1: the simulation's interval on the progress line; without --eta none", async () => {
+    const wait = (...more: string[]) =>
+      runMq(['wait', '43', '--timeout', '1s', '--interval', '100ms', ...more], { env: env('v1') });
+    const line = (await wait('--eta')).stderr.split('\n')[0];
+    expect(line).toMatch(/^PR #43: pending · ETA in \d+m( \d+s)? – \d+m( \d+s)? \(\d\d:\d\d UTC – \d\d:\d\d UTC\)$/);
+    expect((await wait()).stderr.split('\n')[0]).toBe('PR #43: pending');
+  });
+
   it('without --eta: no eta field; a PR not in the queue has none', async () => {
     const r = await runMq(['status', '43', '--json'], { env: env('v2') });
     expect(JSON.parse(r.stdout).eta).toBeUndefined();
