@@ -56,7 +56,7 @@ export async function runStatus(opts: StatusOptions, deps: Deps): Promise<Result
           ...record,
           ...storyJson(story),
           ...positionJson(position),
-          ...(opts.eta ? { eta: eta?.json ?? { unavailable: 'the PR is not in the queue' } } : {}),
+          ...(opts.eta ? { eta: eta?.json ?? { unavailable: order ? 'not in the queue' : 'no queue order' } } : {}),
         },
       ]),
       results: [{ pr: opts.pr, ok: true, exitCode: 0, state: record.state ?? null }],
@@ -201,7 +201,8 @@ export function statusCommand(ctx: Context): Command {
         "failing PRs holding it, and why it waits; from the service's dispatch order on v2, derived from the " +
         'queue record on v1 (marked approximate). With --eta the block gains an ETA: p50 – p90 of when it merges, ' +
         "from the service's estimate where it serves one, else mq's simulation of the live queue with the chance " +
-        "it fails instead and its error measured on the queue's recent merges (cached a few hours). With several PRs (or `-` for numbers on stdin), one row per PR (state, for how long, " +
+        "it fails instead and its error measured on the queue's recent merges (cached a few hours). With " +
+        'several PRs (or `-` for numbers on stdin), one row per PR (state, for how long, ' +
         'position, reason), read 50 PRs per request (one per request from a service without ' +
         'getSubmittedPullRequests, said once on stderr). A PR never submitted to this queue exits 3.',
     )
