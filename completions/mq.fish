@@ -139,6 +139,7 @@ complete -c mq -n '__mq_at \'mq priority\'' -l debug -d 'log requests and respon
 complete -c mq -n '__mq_at \'mq priority\'' -l no-color -d 'no colour (also NO_COLOR)'
 complete -c mq -n '__mq_at \'mq priority\'' -l insecure-http -d 'allow plain http:// to a non-loopback host'
 complete -c mq -n '__mq_at \'mq priority\'' -l help -s h -d 'show help'
+complete -c mq -n '__mq_at \'mq status\'' -l eta -d 'estimate when the PR merges: the service\'s estimate, else mq\'s simulation (one PR)'
 complete -c mq -n '__mq_at \'mq status\'' -l version -s V -d 'print the version'
 complete -c mq -n '__mq_at \'mq status\'' -l json -d 'print exactly one JSON document on stdout'
 complete -c mq -n '__mq_at \'mq status\'' -l output -s o -d 'output format (default: table on a terminal, plain when piped)' -x -a 'table plain json markdown raw'
@@ -155,6 +156,7 @@ complete -c mq -n '__mq_at \'mq status\'' -l help -s h -d 'show help'
 complete -c mq -n '__mq_at \'mq wait\'' -l interval -d 'time between polls (jittered; slower after failures)' -x
 complete -c mq -n '__mq_at \'mq wait\'' -l requeue -d 'resubmit it up to N times (0-10, 0: off) after a flaky or infrastructure failure' -x
 complete -c mq -n '__mq_at \'mq wait\'' -l flaky-check -d 'with --requeue: a check known to be flaky (repeatable)' -x
+complete -c mq -n '__mq_at \'mq wait\'' -l eta -d 'ETA on the progress lines from mq\'s simulation where the service serves none'
 complete -c mq -n '__mq_at \'mq wait\'' -l version -s V -d 'print the version'
 complete -c mq -n '__mq_at \'mq wait\'' -l json -d 'print exactly one JSON document on stdout'
 complete -c mq -n '__mq_at \'mq wait\'' -l output -s o -d 'output format (default: table on a terminal, plain when piped)' -x -a 'table plain json markdown raw'

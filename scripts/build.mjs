@@ -26,7 +26,7 @@ const LAZY = {
   ],
   'transport-undici': ['src/api/transport-undici.ts'], // only when a proxy applies
   emulator: ['src/emulator/index.ts'],
-  planner: ['src/planner/index.ts'],
+  planner: ['src/planner/index.ts', 'src/commands/status-eta.ts'], // status-eta: mq status --eta
   metrics: ['src/api/prometheus.ts', 'src/api/merge-queue-metrics.ts'], // the Prometheus parser
   'config-write': ['src/config/write.ts'], // conf, proper-lockfile
   describe: ['src/help/describe.ts', 'src/completion/generate.ts'], // help --json, completion scripts

@@ -38,6 +38,8 @@ export interface ActionInputs {
   priority?: number | PriorityName;
   noBatch: boolean;
   wait: boolean;
+  /** Without a service estimate, mq's own (the planner's simulation of the queue). */
+  eta?: true;
   timeoutMs: number;
   intervalMs: number;
   /** Resubmits allowed after a flaky or infrastructure failure (absent: 0, off). */
@@ -295,6 +297,7 @@ export function readInputs(wf: Workflow, env: NodeJS.ProcessEnv): ActionInputs {
     ...(priority !== undefined ? { priority } : {}),
     noBatch: parseBoolean('no-batch', wf.input('no-batch'), false),
     wait: parseBoolean('wait', wf.input('wait'), true),
+    ...(parseBoolean('eta', wf.input('eta'), false) ? { eta: true as const } : {}),
     timeoutMs: duration('timeout', wf.input('timeout'), '2h'),
     intervalMs,
     ...(requeue > 0 ? { requeue } : {}),

@@ -10,7 +10,7 @@ import { safeMarkdown } from '../output/sanitize.js';
 import { Workflow, type ActionIo } from './workflow.js';
 import { positionOf, type PrPosition } from '../stats/position.js';
 import { placeText } from '../views/position.js';
-import { type FailingCheck, knownState, type PrStory, readOrder, readStory } from './story.js';
+import { type ActionEta, type FailingCheck, knownState, type PrStory, readEta, readOrder, readStory } from './story.js';
 
 export interface ActionResult {
   exitCode: number;
@@ -26,6 +26,8 @@ export interface Report {
   requeues?: Requeue[];
   /** Where a PR still in the queue stands, when the order could be read. */
   place?: PrPosition;
+  /** When it should merge (the service's estimate), for a PR still in the queue. */
+  eta?: ActionEta;
 }
 
 const knownTransition = (t: Transition): Transition => ({
@@ -42,6 +44,7 @@ function setOutputs(wf: Workflow, r: Report): void {
   wf.setOutput('failing-checks', JSON.stringify(r.failing));
   if (r.requeues) wf.setOutput('requeues', JSON.stringify(r.requeues));
   wf.setOutput('position', r.place?.position == null ? '' : String(r.place.position));
+  if (r.eta) wf.setOutput('eta', JSON.stringify(r.eta));
 }
 
 /** The summary's rows of a PR still in the queue: its place and why it waits. */
@@ -126,6 +129,7 @@ export function summaryOf(
   if (r.timeInQueueS !== null) rows.push(['Time in queue', formatDuration(r.timeInQueueS * 1000)]);
   if (r.testRun) rows.push(['Test run', r.testRun]);
   rows.push(...placeRows(r.place));
+  if (r.eta) rows.push(['Estimated merge', `${r.eta.p50}${r.eta.p90 ? ` – ${r.eta.p90}` : ''} (${r.eta.source})`]);
   const out = [`### ${safeMarkdown(headline(inputs, outcome, r.state))}`, ''];
   if (detail) out.push(safeMarkdown(detail, true), '');
   out.push('| | |', '| --- | --- |', ...rows.map(([k, v]) => `| ${k} | ${safeMarkdown(v)} |`), '');
@@ -181,6 +185,7 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
   });
   const target: QueueTargetRequest = { repo: inputs.repo, targetBranch: inputs.branch };
   const prRef = { ...target, pr: { number: inputs.pr } };
+  const simulate = inputs.eta ? { origin: inputs.apiUrl, env: io.env } : undefined;
   const label = `PR #${inputs.pr}`;
   let grouped = false;
   const group = (title: string) => {
@@ -230,7 +235,9 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
 
     if (!inputs.wait) {
       const pr = await client.getSubmittedPullRequest(prRef);
-      const order = pr.isCurrentlySubmittedToQueue === false ? undefined : await readOrder(client, target);
+      const live = pr.isCurrentlySubmittedToQueue !== false;
+      const order = live ? await readOrder(client, target) : undefined;
+      const eta = live ? await readEta(client, prRef, simulate) : undefined;
       const r: Report = {
         state: knownState(pr.state),
         exitCode: 0,
@@ -238,6 +245,7 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
         testRun: '',
         failing: [],
         ...(order ? { place: positionOf(order, inputs.pr, pr) } : {}),
+        ...(eta ? { eta } : {}),
       };
       setOutputs(wf, r);
       wf.summary(summaryOf(inputs, 'submitted', r, []));
@@ -294,6 +302,7 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
     // A PR still in the queue at the timeout: where it stands and why.
     const order = result.outcome === 'timeout' ? await readOrder(client, target) : undefined;
     const place = order && positionOf(order, inputs.pr, result.pullRequest ?? undefined);
+    const eta = result.outcome === 'timeout' ? await readEta(client, prRef, simulate) : undefined;
     const testRun = story?.runId ?? result.pullRequest?.verifiedByTestRun ?? '';
     const failing: FailingCheck[] = result.outcome === 'failed' ? (story?.failing ?? []) : [];
     const r: Report = {
@@ -304,6 +313,7 @@ export async function runAction(io: ActionIo, signal?: AbortSignal): Promise<Act
       failing,
       ...(inputs.requeue ? { requeues } : {}),
       ...(place ? { place } : {}),
+      ...(eta ? { eta } : {}),
     };
     setOutputs(wf, r);
     wf.summary(summaryOf(inputs, result.outcome, r, transitions, undefined, story));

@@ -58,3 +58,35 @@ export async function readStory(
 export function readOrder(client: MergeQueueClient, target: QueueTargetRequest): Promise<QueueOrder | undefined> {
   return client.order(target).catch(() => undefined);
 }
+
+export interface ActionEta {
+  p50: string;
+  p90: string | null;
+  source: 'service' | 'simulation';
+}
+const iso = (t: number) => new Date(t).toISOString();
+
+/** The service's merge estimate (v2, where served), else with `simulate` mq's; undefined when none. */
+export async function readEta(
+  client: MergeQueueClient,
+  req: QueueTargetRequest & { pr: { number: number } },
+  simulate?: { origin: string; env: NodeJS.ProcessEnv },
+): Promise<ActionEta | undefined> {
+  const e = await client.estimate(req).catch(() => undefined);
+  if (e?.status === 'available' && e.kind === 'merge' && typeof e.estimatedAt === 'number')
+    return { p50: iso(e.estimatedAt), p90: null, source: 'service' };
+  if (!simulate) return undefined;
+  try {
+    const { statusEta } = await import('../commands/status-eta.js');
+    const inner = innerClient(client);
+    const order = (await readOrder(client, req)) ?? null;
+    const target = { repo: req.repo, targetBranch: req.targetBranch };
+    const now = inner.serviceNow(() => Date.now());
+    const s = await statusEta({ target, ...simulate }, inner, req.pr.number, order, now);
+    return 'unavailable' in s
+      ? undefined
+      : { p50: iso(s.p50), p90: s.p90 === null ? null : iso(s.p90), source: s.source };
+  } catch {
+    return undefined; // an extra: the step reports without it
+  }
+}

@@ -1,16 +1,20 @@
 import { Command } from 'commander';
 import type { Context, Deps } from '../context.js';
-import { ExitCode, MqError, mostSevere } from '../errors.js';
+import { ExitCode, MqError, mostSevere, UsageError } from '../errors.js';
 import type { Block, Result } from '../output/present.js';
 import { plainColumns, plainSecondsSince } from '../output/plain.js';
 import type { Row } from '../output/render.js';
 import { stateColor } from '../output/style.js';
+import type { QueueOrder } from '../domain/order.js';
+import { ETA_PLAIN } from '../views/eta.js';
 import { POSITION_PLAIN, STORY_PLAIN } from '../views/story.js';
 import { PR_PLAIN, pullRequestFields, pullRequestPlainFields } from '../views/pull-request.js';
 import { act, onePr, prArguments, withExamples, withPlainHelp, prDocument } from './shared.js';
 
 export interface StatusOptions {
   pr: number;
+  /** Estimate when it merges (loads the planner). */
+  eta?: boolean;
 }
 
 /** One PR: its record, then its story (trips newest first) and, for a failed PR, the failing checks. */
@@ -37,7 +41,9 @@ export async function runStatus(opts: StatusOptions, deps: Deps): Promise<Result
     plainFields.push(PR_PLAIN.field('run', 'Run', story.runId));
   }
   const storyBlocks = storyView(story, now);
-  const place = positionView(position);
+  const live = order !== null && position.of !== null;
+  const eta = opts.eta && live ? await withEta(deps, client, opts.pr, order, now) : null;
+  const place = positionView(position, eta ? [eta.field] : []);
   const notes = checksNote ? [`mq: note: ${checksNote}`] : [];
   const sequence = order ? dispatchSequence(order) : [];
   return {
@@ -50,6 +56,7 @@ export async function runStatus(opts: StatusOptions, deps: Deps): Promise<Result
           ...record,
           ...storyJson(story),
           ...positionJson(position),
+          ...(opts.eta ? { eta: eta?.json ?? { unavailable: order ? 'not in the queue' : 'no queue order' } } : {}),
         },
       ]),
       results: [{ pr: opts.pr, ok: true, exitCode: 0, state: record.state ?? null }],
@@ -59,11 +66,25 @@ export async function runStatus(opts: StatusOptions, deps: Deps): Promise<Result
     exitCode: 0,
     view: {
       table: [{ fields }, ...storyBlocks.table, ...place.table],
-      plain: [{ fields: plainFields }, ...storyBlocks.plain, ...place.plain],
+      plain: [{ fields: plainFields }, ...storyBlocks.plain, ...place.plain, ...(eta ? [eta.plain] : [])],
       markdown: [{ fields, title: `PR #${opts.pr}` }, ...storyBlocks.markdown, ...place.markdown],
     },
     notes: { table: notes, plain: notes, markdown: notes, json: notes },
   };
+}
+
+/** The ETA row, plain line and JSON (src/commands/status-eta.ts, loaded only here). */
+async function withEta(
+  deps: Deps,
+  client: Awaited<ReturnType<Deps['client']>>,
+  pr: number,
+  order: QueueOrder,
+  now: number,
+) {
+  const [{ statusEta }, view] = await Promise.all([import('./status-eta.js'), import('../views/eta.js')]);
+  const place = { target: deps.target(), origin: deps.connection().apiUrl.value, env: deps.env };
+  const e = await statusEta(place, client, pr, order, now);
+  return { field: view.etaField(e, now), plain: { headers: [], rows: [view.etaPlainRow(e)] }, json: view.etaJson(e) };
 }
 
 export interface StatusManyOptions {
@@ -160,7 +181,12 @@ export const STATUS_MANY_PLAIN = plainColumns('with several PRs, one line per PR
 ]);
 
 export function statusCommand(ctx: Context): Command {
-  const one = act(ctx, 'status', (pr: string | undefined): StatusOptions => ({ pr: onePr(ctx.env, pr) }), runStatus);
+  const one = act(
+    ctx,
+    'status',
+    (pr: string | undefined, eta: boolean): StatusOptions => ({ pr: onePr(ctx.env, pr), ...(eta ? { eta } : {}) }),
+    runStatus,
+  );
   const many = act(ctx, 'status', (args: string[]): StatusManyOptions => ({ args }), runStatusMany);
   const cmd = new Command('status')
     .summary("show a PR's state and story in the merge queue")
@@ -173,7 +199,10 @@ export function statusCommand(ctx: Context): Command {
         'their URLs. A PR still in the queue ends with its place: "3rd of 12" counts the PRs under test and ' +
         'waiting (PRs not yet admitted are not counted; such a PR has no place), the PRs directly ahead and any ' +
         "failing PRs holding it, and why it waits; from the service's dispatch order on v2, derived from the " +
-        'queue record on v1 (marked approximate). With several PRs (or `-` for numbers on stdin), one row per PR ' +
+        'queue record on v1 (marked approximate). With --eta the block gains an ETA: p50 – p90 of when it merges, ' +
+        "from the service's estimate where it serves one, else mq's simulation of the live queue with the chance " +
+        "it fails instead and its error measured on the queue's recent merges (cached a few hours). With " +
+        'several PRs (or `-` for numbers on stdin), one row per PR ' +
         '(state, for how long, ' +
         'position, reason), read 50 PRs per request (one per request from a service without ' +
         'getSubmittedPullRequests, said once on stderr). A PR never submitted to this queue exits 3.',
@@ -182,7 +211,12 @@ export function statusCommand(ctx: Context): Command {
       '[prs...]',
       'PR numbers, or - to read them from stdin (in GitHub Actions it defaults to the PR of the workflow run)',
     )
-    .action(async (prs: string[]) => (prs.length > 1 || prs.includes('-') ? many(prs) : one(prs[0])));
+    .option('--eta', "estimate when the PR merges: the service's estimate, else mq's simulation (one PR)")
+    .action(async (prs: string[], o: { eta?: boolean }) => {
+      if (!(prs.length > 1 || prs.includes('-'))) return one(prs[0], o.eta === true);
+      if (o.eta) throw new UsageError('--eta: takes one PR', { hints: ['run `mq status 42 --eta` for each PR'] });
+      return many(prs);
+    });
   withPlainHelp(
     cmd,
     [
@@ -192,6 +226,7 @@ export function statusCommand(ctx: Context): Command {
       STORY_PLAIN.cut,
       STORY_PLAIN.check,
       POSITION_PLAIN,
+      ETA_PLAIN,
       STATUS_MANY_PLAIN,
     ],
     '  A PR never submitted to this queue reads state not_found.',
@@ -200,6 +235,7 @@ export function statusCommand(ctx: Context): Command {
     'mq status 42',
     'mq status 42 --json | jq -r .state',
     'mq status 42 --json | jq -r ".failingChecks[].url"',
+    'mq status 42 --eta',
     'mq status 41 42 43',
     'gh pr list --json number -q ".[].number" | mq status -',
     'mq status 42 -o markdown >> "$GITHUB_STEP_SUMMARY"',

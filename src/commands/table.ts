@@ -64,7 +64,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'status',
     aliases: [],
     summary: "show a PR's state and story in the merge queue",
-    term: 'status [prs...]',
+    term: 'status [options] [prs...]',
     load: async ({ ctx }) => (await import('./status.js')).statusCommand(ctx),
   },
   {

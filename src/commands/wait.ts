@@ -11,8 +11,10 @@ import { own, paints, v, type Line } from '../output/render.js';
 import { formatDuration, parseDuration } from '../util/duration.js';
 import { poll } from '../util/poll.js';
 import type { FailureDecision } from '../stats/failure-kind.js';
+import { etaInterval } from '../views/eta.js';
 import { pullRequestFields } from '../views/pull-request.js';
 import { parseRequeue, requeueAfterFailure, type Requeue, type RequeueSettings, type Resubmit } from './requeue.js';
+import { etaReader, type WaitEta } from './wait-eta.js';
 import { act, collect, onePr, withExamples, withPlainHelp, prDocument } from './shared.js';
 
 export interface WaitSettings {
@@ -20,12 +22,17 @@ export interface WaitSettings {
   intervalMs: number;
   /** --requeue N (with --flaky-check): resubmit after a flake or an infrastructure failure. */
   requeue?: RequeueSettings;
+  /** The ETA on the progress lines: the service's estimate where served, or mq's simulation (--eta). */
+  eta?: WaitEta;
 }
 
 export const DEFAULT_WAIT_TIMEOUT = '2h';
 
 /** --timeout (the whole wait) and --interval, checked; wiring only. */
-export function parseWaitSettings(timeout: string | undefined, interval: string): WaitSettings {
+export function parseWaitSettings(
+  timeout: string | undefined,
+  interval: string,
+): Pick<WaitSettings, 'timeoutMs' | 'intervalMs'> {
   const timeoutMs = checkedTimeout(parseDuration(timeout ?? DEFAULT_WAIT_TIMEOUT, '--timeout'), '--timeout');
   const intervalMs = parseDuration(interval, '--interval');
   if (intervalMs < 100) throw new UsageError('--interval: must be at least 100ms');
@@ -43,6 +50,7 @@ export interface Transition {
 
 type Outcome = 'merged' | 'failed' | 'cancelled' | 'left_queue' | 'timeout';
 
+const ENDS = new Set(['merged', 'failed', 'cancelled']);
 const EXIT_FOR: Record<Outcome, number> = { merged: 0, failed: 9, cancelled: 9, left_queue: 9, timeout: 8 };
 
 function stateTime(pr: SubmittedPullRequest, fallback: number): number {
@@ -98,6 +106,7 @@ export async function waitForPr(
   // The failed record a requeue answered: read again before the resubmit shows, it is not the end.
   let answered: string | null = null;
   let answeredOne = false;
+  const eta = settings.eta ? etaReader(deps, client, target, pr, settings.eta) : null;
 
   await poll(deps, {
     intervalMs: settings.intervalMs,
@@ -108,6 +117,7 @@ export async function waitForPr(
     onBlip: (message) => deps.out.note([own(paints.yellow, '!'), ` ${message}`]),
     onValue: async (record) => {
       const state = checkRecord(record, pr);
+      const interval = eta && !ENDS.has(state) ? await eta() : null;
       if (state !== last?.state) {
         const at = stateTime(
           record,
@@ -119,6 +129,16 @@ export async function waitForPr(
         if (last) line.push(v(last.state ?? ''), ' → ');
         line.push(v(state, paints.bold));
         if (afterMs !== null) line.push(own(paints.dim, ` (after ${formatDuration(afterMs)} in ${last?.state})`));
+        if (interval)
+          line.push(
+            own(
+              paints.dim,
+              ` · ETA ${etaInterval(
+                interval,
+                client.serviceNow(() => deps.clock.now()),
+              )}`,
+            ),
+          );
         deps.out.note(line);
         lastChange = at;
       }
@@ -236,21 +256,25 @@ export async function waitForPr(
 /** `mq wait` (and `mq submit --wait`) piped: one line when the wait ends. */
 export const WAIT_PLAIN = plainColumns('one line when the wait ends', ['pr', 'outcome', 'state', 'waited_seconds']);
 
-export interface WaitOptions extends WaitSettings {
+export interface WaitOptions extends Omit<WaitSettings, 'eta'> {
   pr: number;
+  /** --eta: mq's simulation when the service serves no estimate. */
+  eta?: boolean;
 }
 
 export async function runWait(opts: WaitOptions, deps: Deps): Promise<Result> {
   const target = deps.target();
   const deadline = deps.clock.now() + opts.timeoutMs;
   const client = await deps.client({ waiting: true, deadline });
-  return waitForPr(deps, client, target, opts.pr, opts, { deadline });
+  const { eta, ...settings } = opts;
+  return waitForPr(deps, client, target, opts.pr, { ...settings, eta: eta ? 'simulation' : 'service' }, { deadline });
 }
 
 interface WaitFlags {
   interval: string;
   requeue?: string;
   flakyCheck?: string[];
+  eta?: boolean;
 }
 
 /** `{ requeue }` when --requeue N is on (N > 0); wiring only. */
@@ -264,12 +288,14 @@ export function waitCommand(ctx: Context): Command {
     .summary('wait until a PR merges or leaves the queue')
     .description(
       'Poll a submitted PR until it merges (exit 0), fails or is cancelled (exit 9), or --timeout passes ' +
-        '(exit 8, default 2h). State changes are printed to stderr as they happen.',
+        '(exit 8, default 2h). State changes are printed to stderr as they happen, with the ETA when the service ' +
+        "serves an estimate (read every 4th poll) or, with --eta, from mq's simulation (every 5 minutes at most).",
     )
     .argument('[pr]', 'PR number (in GitHub Actions it defaults to the PR of the workflow run)')
     .option('--interval <duration>', 'time between polls (jittered; slower after failures)', '15s')
     .option('--requeue <n>', 'resubmit it up to N times (0-10, 0: off) after a flaky or infrastructure failure')
     .option('--flaky-check <name>', 'with --requeue: a check known to be flaky (repeatable)', collect)
+    .option('--eta', "ETA on the progress lines from mq's simulation where the service serves none")
     .action(
       act(
         ctx,
@@ -278,6 +304,7 @@ export function waitCommand(ctx: Context): Command {
           pr: onePr(ctx.env, pr),
           ...parseWaitSettings(ctx.options.timeout, flags.interval),
           ...requeueOf(flags),
+          ...(flags.eta ? { eta: true } : {}),
         }),
         runWait,
       ),

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { runAction } from '../../src/action/main.js';
-import { queue, TOKEN, useEmulator } from '../emulator/http-helpers.js';
+import { queue, repo, TOKEN, useEmulator } from '../emulator/http-helpers.js';
 
 const KEY = 'trunk_v2_action0123456789abcdef';
 const SHA = 'a'.repeat(40);
@@ -65,14 +65,33 @@ describe('the action with a v2 API key', () => {
     // is behind PR 7, and v1's place is derived (approximate); the rest is the same.
     const placeless = (r: typeof v1) => ({
       ...r,
-      output: r.output.replace(/position<<D\n\d*\nD\n/, ''),
-      summary: r.summary.replace(/^\| (Position|Directly ahead|Held by|Waiting because) \|.*\n/gm, ''),
+      output: r.output.replace(/position<<D\n\d*\nD\n/, '').replace(/eta<<D\n.*\nD\n/, ''),
+      summary: r.summary.replace(/^\| (Position|Directly ahead|Held by|Waiting because|Estimated merge) \|.*\n/gm, ''),
     });
     expect(placeless(v2)).toEqual(placeless(v1));
     expect(v2.summary).toContain('| Position | 2nd of 2 |');
     expect(v2.summary).toContain('| Directly ahead | #7 |');
+    // v2's emulator serves an estimate: a row and an output; v1 serves none: neither.
+    expect(v2.summary).toMatch(/^\| Estimated merge \| \d{4}-\d\d-\d\dT[\d:.]+Z \(service\) \|$/m);
+    expect(v2.output).toMatch(/^eta<<D\n\{"p50":"\d{4}-[^"]+Z","p90":null,"source":"service"\}\nD$/m);
+    expect(v1.summary).not.toContain('Estimated merge');
+    expect(v1.output).not.toContain('eta<<');
     const pr8 = await client.pr(8);
     expect(pr8).toMatchObject({ state: 'testing' });
+  });
+
+  it("with the eta input, mq's simulation where no estimate is served (v1)", async () => {
+    for (let number = 1; number <= 6; number++) {
+      await client.post('/_emulator/pullRequests', { repo, number, testMinutes: 10 });
+      expect((await client.post('submitPullRequest', { ...queue, pr: { number } })).status).toBe(200);
+      await client.advance(30);
+    }
+    const r = await run(9, { token: TOKEN, eta: 'true', 'impacted-targets': '//svc/api' });
+    expect(r.exitCode).toBe(0);
+    expect(r.summary).toMatch(/^\| Estimated merge \| \S+Z – \S+Z \(simulation\) \|$/m);
+    expect(r.output).toMatch(/^eta<<D\n\{"p50":"[^"]+Z","p90":"[^"]+Z","source":"simulation"\}\nD$/m);
+    const without = await run(10, { token: TOKEN, 'impacted-targets': '//svc/api' });
+    expect(without.summary).not.toContain('Estimated merge');
   });
 
   it('api v1 with a v2 key is refused before anything is sent (exit 7); an unknown api is exit 2', async () => {

@@ -22,8 +22,10 @@ const CASES: Array<[string[], string, unknown]> = [
     { prs: ['42'], parallel: 8, wait: { timeoutMs: 2 * H, intervalMs: 15_000 } },
   ],
   [['wait', '42', '-o', 'markdown'], 'wait', { pr: 42, timeoutMs: 2 * H, intervalMs: 15_000 }],
+  [['wait', '42', '--eta'], 'wait', { pr: 42, timeoutMs: 2 * H, intervalMs: 15_000, eta: true }],
   [['cancel', '42', '--json'], 'cancel', { prs: ['42'], parallel: 8 }],
   [['status', '#7'], 'status', { pr: 7 }],
+  [['status', '42', '--eta'], 'status', { pr: 42, eta: true }],
   [['submit', '42'], 'submit', { prs: ['42'], parallel: 8 }],
   [
     ['submit', '1', '2', '-p', 'high', '--no-batch', '--parallel', '4', '--dry-run'],
@@ -327,6 +329,7 @@ describe('argv -> options, for every command', () => {
     [['webhooks', 'verify', '--secret', 'a', '--secret-file', 'b'], /--secret-file and --secret: give one/],
     [['webhooks', 'verify', '-o', 'markdown'], /-o markdown: mq webhooks verify has no markdown output/],
     [['webhooks', 'listen', '-o', 'raw'], /-o raw: mq webhooks listen has no raw output/],
+    [['status', '41', '42', '--eta'], /^mq: usage: --eta: takes one PR/],
   ])('%j is refused by the wiring (exit 2), nothing run', async (argv, message) => {
     const { deps, io } = testDeps();
     const seen: unknown[] = [];
