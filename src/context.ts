@@ -236,10 +236,12 @@ export const httpClientFactory: ClientFactory = async (ctx, opts) => {
         apiUrl: { value: opts.connection.apiUrl },
         token: { value: opts.connection.token },
         profile: { value: '' },
+        // The profile's own `api` counts too: a key it could not use is not checked as another API's.
         api: chooseApi({
           flag: ctx.options.api,
           env: ctx.env,
-          profileName: '',
+          profile: ctx.profile().data,
+          profileName: ctx.profile().name.value,
           apiUrl: { value: opts.connection.apiUrl, source: 'flag --api-url' },
           token: opts.connection.token,
         }),

@@ -162,6 +162,19 @@ describe('mq auth login with a v2 key', () => {
   });
 });
 
+describe('mq auth login into a profile that says api v1', () => {
+  it('refuses a v2 key before checking or saving it (exit 7)', async () => {
+    const env: Record<string, string | undefined> = { ...v2Env(), MQ_TOKEN: undefined };
+    expect((await runMq(['profile', 'set', 'api', 'v1'], { env })).exitCode).toBe(0);
+    const r = await runMq(['--debug', '--api-url', origin(), 'auth', 'login', '--with-token'], { env, input: KEY });
+    expect(r.exitCode).toBe(7);
+    expect(r.stderr).toContain('works only on the v2 API');
+    expect(sentIn(r.stderr)).toEqual([]);
+    const saved = JSON.parse(readFileSync(join(env.MQ_CONFIG_DIR as string, 'config.json'), 'utf8'));
+    expect(saved.profiles.default.token).toBeUndefined();
+  });
+});
+
 describe('a stored token goes only to the origin it was stored for', () => {
   const login = async (env: Record<string, string | undefined>, args: string[], token: string) => {
     const r = await runMq([...args, 'auth', 'login', '--with-token'], { env, input: token });

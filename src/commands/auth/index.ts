@@ -115,16 +115,16 @@ async function checkNewToken(
   apiUrl: string,
   token: string,
 ): Promise<{ ok: boolean; detail: string; refused?: MqError; api?: { api: string; baseUrl: string } }> {
-  let api: { api: string; baseUrl: string } | undefined;
+  // A credential the chosen API cannot take (a v2 key for a profile set to v1) is refused here (exit 7).
+  const client = await ctx.client({ connection: { apiUrl, token } });
+  const api = { api: client.api, baseUrl: client.http.settings.baseUrl };
   try {
-    const client = await ctx.client({ connection: { apiUrl, token } });
-    api = { api: client.api, baseUrl: client.http.settings.baseUrl };
     await client.checkCredential(probeTarget(ctx), { deadline: ctx.clock.now() + LOGIN_CHECK_MS, signal: ctx.signal });
     return { ok: true, detail: 'accepted', api };
   } catch (err) {
     if (!(err instanceof MqError)) throw err;
-    if (err.exitCode === ExitCode.auth) return { ok: false, detail: err.why, refused: err, ...(api ? { api } : {}) };
-    return { ok: false, detail: err.why, ...(api ? { api } : {}) };
+    if (err.exitCode === ExitCode.auth) return { ok: false, detail: err.why, refused: err, api };
+    return { ok: false, detail: err.why, api };
   }
 }
 
