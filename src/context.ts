@@ -10,6 +10,7 @@ import { tokenDestinationError } from './config/api-url.js';
 import {
   activeProfile,
   DEFAULT_API_URL,
+  findProfile,
   missingToken,
   resolveApiUrl,
   resolveBranch,
@@ -227,26 +228,27 @@ export function timeoutSourceOf(options: GlobalOptions, env: NodeJS.ProcessEnv, 
   return waiting ? 'MQ_TIMEOUT (each request of a wait; default 30s)' : '--timeout or MQ_TIMEOUT (default 30s)';
 }
 
+/** `auth login`'s connection: the URL and token given, and the API the profile being logged into would use. */
+function connectionOf(ctx: Context, given: { apiUrl: string; token: string }) {
+  const config = ctx.config();
+  // The profile may not exist yet; its own `api` counts, so a key it could not use is refused here.
+  const name = resolveProfileName(ctx.options, ctx.env, config).value;
+  const api = chooseApi({
+    flag: ctx.options.api,
+    env: ctx.env,
+    profile: findProfile(config, name) ?? {},
+    profileName: name,
+    apiUrl: { value: given.apiUrl, source: 'flag --api-url' },
+    token: given.token,
+  });
+  return { apiUrl: { value: given.apiUrl }, token: { value: given.token }, profile: { value: '' }, api };
+}
+
 /** The real client: the HTTP layer over the resolved API URL and token. */
 export const httpClientFactory: ClientFactory = async (ctx, opts) => {
   // Command-line mistakes first (exit 2), then configuration (exit 7).
   const timeoutMs = requestTimeoutMs(ctx.options, ctx.env, opts.waiting === true);
-  const conn = opts.connection
-    ? {
-        apiUrl: { value: opts.connection.apiUrl },
-        token: { value: opts.connection.token },
-        profile: { value: '' },
-        // The profile's own `api` counts too: a key it could not use is not checked as another API's.
-        api: chooseApi({
-          flag: ctx.options.api,
-          env: ctx.env,
-          profile: ctx.profile().data,
-          profileName: ctx.profile().name.value,
-          apiUrl: { value: opts.connection.apiUrl, source: 'flag --api-url' },
-          token: opts.connection.token,
-        }),
-      }
-    : ctx.connection();
+  const conn = opts.connection ? connectionOf(ctx, opts.connection) : ctx.connection();
   if (!conn.token && !opts.dryRun && !opts.forkedWorkflowRunId) throw missingToken(conn.profile.value);
   const v2 = conn.api.api === 'v2';
   const [{ HttpClient }, { MergeQueueClient }, v2Client, ids] = await Promise.all([
