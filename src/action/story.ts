@@ -2,7 +2,8 @@
 // untrusted: the story cleans it, the summary escapes it and links only http(s) URLs.
 import { PR_STATES } from '../domain/vocabulary.js';
 import { innerClient, type MergeQueueClient } from '../lib/client.js';
-import type { QueueOrder, QueueTargetRequest } from '../lib/types.js';
+import type { QueueOrder } from '../lib/order-types.js';
+import type { QueueTargetRequest } from '../lib/types.js';
 import { fetchStory } from '../stats/fetch.js';
 
 export interface FailingCheck {

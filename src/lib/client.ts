@@ -19,13 +19,10 @@ import type {
   ImpactedTargetsRequest,
   ListPullRequestsRequest,
   MetricsRequest,
-  MergeEstimate,
   MetricsResult,
   PrRequest,
   PullRequestPage,
   Queue,
-  QueueGraph,
-  QueueOrder,
   QueueTargetRequest,
   SubmitRequest,
   SubmittedPullRequest,
@@ -37,6 +34,7 @@ import type {
   WaitRequest,
   WaitResult,
 } from './types.js';
+import type { MergeEstimate, QueueGraph, QueueOrder } from './order-types.js';
 
 declare const MQ_VERSION: string;
 export const VERSION: string = typeof MQ_VERSION === 'string' ? MQ_VERSION : '0.0.0-dev';

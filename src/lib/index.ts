@@ -6,5 +6,6 @@
 export { MergeQueueClient, VERSION, type MergeQueueClientOptions } from './client.js';
 export { MergeQueueError } from './errors.js';
 export type * from './types.js';
+export type * from './order-types.js';
 export { verifyWebhook } from './webhooks.js';
 export type * from './webhook-types.js';

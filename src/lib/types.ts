@@ -285,8 +285,6 @@ export interface TestingResultsPage {
   [field: string]: unknown;
 }
 
-export type * from './order-types.js';
-
 // ---- waiting -----------------------------------------------------------------------------------
 
 export interface WaitRequest extends QueueTargetRequest {
