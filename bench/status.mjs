@@ -36,12 +36,15 @@ req.end(body);
       options: { env: emu.env },
     });
     printPair('start-up: mq status 1 against the emulator vs node -e 0', r, 1.5);
-    // The same on the v2 API, with a warm id cache (one run fills it first).
+    // The same on the v2 API, with a warm id cache (one run fills it first). A user of v2 has code
+    // caches made by v2 runs (a command's cache holds what its first run compiled): a code cache
+    // directory of its own.
     const v2env = {
       ...emu.env,
       MQ_TOKEN: await emu.v2Key(),
       MQ_API_URL: emu.env.MQ_API_URL.replace(/\/v1$/, ''),
       MQ_CACHE_DIR: mkdtempSync(join(tmpdir(), 'mq-bench-ids-')),
+      MQ_COMPILE_CACHE_DIR: join(mkdtempSync(join(tmpdir(), 'mq-bench-v8-')), 'v8'),
     };
     execFileSync(node, [mq, 'status', '1'], { env: v2env, stdio: 'ignore' });
     const v2 = comparePair({ name: 'mq status 1 (emulator, v2)', argv: [node, mq, 'status', '1'] }, baseline, {

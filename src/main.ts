@@ -4,7 +4,7 @@
  * command line goes to the CLI bundle (dist/cli.cjs, src/cli.ts), loaded with a code cache
  * (boot/bundles.ts). CommonJS, like the bundles: Node then never starts its ES module loader.
  */
-import { type BundleTable, cliLoader, type Loader } from './boot/bundles.js';
+import { type BundleTable, cliLoader, commandWords, type Loader } from './boot/bundles.js';
 import { versionRequest, versionText } from './cli/version.js';
 import { fdWriter, notTerminal } from './output/fd-write.js';
 
@@ -27,15 +27,15 @@ export async function start(argv: string[]): Promise<void> {
     else process.stdout.write(text);
     return;
   }
-  const { main } = cli();
+  const { main } = cli(argv);
   await main(argv);
 }
 
 let loader: Loader | undefined;
 
-/** The CLI bundle's exports. */
-export function cli(): typeof import('./cli.js') {
-  loader ??= cliLoader(__filename, MQ_BUNDLES, process.env, require);
+/** The CLI bundle's exports; `argv` names the code caches used (boot/bundles.ts commandWords). */
+export function cli(argv: readonly string[] = []): typeof import('./cli.js') {
+  loader ??= cliLoader(__filename, MQ_BUNDLES, process.env, require, commandWords(argv));
   // A test preload (test/helpers/record-loads.cjs) sees what is loaded.
   const hook = (globalThis as { [key: symbol]: unknown })[Symbol.for('mq.loader')];
   if (typeof hook === 'function') hook(loader);

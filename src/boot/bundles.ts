@@ -12,9 +12,9 @@
  * bundles carry their dependencies).
  *
  * The cache lives in the user's cache directory (`$XDG_CACHE_HOME/mq/v8`, `~/.cache/mq/v8`, on macOS
- * `~/Library/Caches/mq/v8`), one file a bundle, named by
- * the bundle's content hash (from the build), its size and mtime, and the Node version and
- * architecture (another build's cache of a bundle is removed when it is a week old). V8 checks
+ * `~/Library/Caches/mq/v8`), one file a bundle and command (V8 caches what the run compiled), named
+ * by the bundle's content hash (from the build), its size and mtime, the Node version and
+ * architecture and the command's words (one a week old goes when another is written). V8 checks
  * little of a cache (its version, flags and the source's length), so mq gives it only bytes this
  * user's mq wrote, from a directory no one else can change (boot/cache-files.ts); a cache V8 still
  * rejects is removed, and the bundle compiles as without one. A cache is written once, when the
@@ -41,6 +41,11 @@ export interface LoaderOptions {
   keyDir: string | null;
   /** Node's require, for built-ins. */
   require: NodeJS.Require;
+  /**
+   * What the command line runs (commandWords): V8 caches only the functions a run compiled, so each
+   * command keeps a cache of its own rather than one made by whichever command ran first.
+   */
+  variant?: string;
 }
 
 export interface LoadRecord {
@@ -75,8 +80,20 @@ export function defaultCacheDir(
   return join(env.XDG_CACHE_HOME?.startsWith('/') ? env.XDG_CACHE_HOME : join(home, '.cache'), 'mq', 'v8');
 }
 
-/** How old another build's cache of a bundle must be before it is removed. */
+/** How old another cache of a bundle must be before writing one removes it. */
 const STALE_MS = 7 * 24 * 3600 * 1000;
+/** Caches of one bundle of one build: a command line's words name them, and typos must not fill the disk. */
+const MAX_CACHES = 32;
+
+/** The words that name a command line's caches: `queue-stats` of `mq --json queue stats --since 7d`. */
+export function commandWords(argv: readonly string[]): string {
+  const words: string[] = [];
+  for (const arg of argv.slice(argv.findIndex((a) => !a.startsWith('-')))) {
+    if (words.length === 2 || !/^[a-z][a-z-]{0,19}$/.test(arg)) break;
+    words.push(arg);
+  }
+  return words.join('-');
+}
 
 /**
  * Code that changes V8's flags at run time calls `globalThis[Symbol.for('mq.beforeV8Flags')]?.()`
@@ -99,7 +116,7 @@ export interface Loader {
 export function bundleLoader(options: LoaderOptions): Loader {
   const modules = new Map<string, { exports: unknown }>();
   const loaded: LoadRecord[] = [];
-  const pending: { script: Script; name: string; prefix: string }[] = [];
+  const pending: { script: Script; name: string; prefix: string; build: string }[] = [];
   let checked: CheckedDir | null | undefined;
   const cacheDir = () => {
     if (options.cacheDir === null || options.keyDir === null) return null;
@@ -141,7 +158,8 @@ export function bundleLoader(options: LoaderOptions): Loader {
     }
     const dir = cacheDir();
     const prefix = `${key.replace(/[^\w-]/g, '_')}.`;
-    const name = `${prefix}${entry.hash}-${stamp}-${process.version}-${process.arch}.bin`;
+    const build = `${prefix}${entry.hash}-${stamp}-${process.version}-${process.arch}`;
+    const name = `${build}${options.variant ? `.${options.variant}` : ''}.bin`;
     const read = dir === null ? 'off' : readCache(dir, name, () => keyFor(false), crypto);
     const cachedData = typeof read === 'string' ? undefined : read;
     const script = new Script(WRAP_HEAD + source + WRAP_TAIL, { filename: file, cachedData });
@@ -150,7 +168,7 @@ export function bundleLoader(options: LoaderOptions): Loader {
     if (dir !== null && cache === 'rejected') removeFile(dir, name);
     if (dir !== null && cache !== 'hit' && !flagsChanged) {
       if (pending.length === 0) process.once('exit', flush);
-      pending.push({ script, name, prefix });
+      pending.push({ script, name, prefix, build });
     }
     const module = { exports: {} as unknown };
     modules.set(key, module);
@@ -178,16 +196,18 @@ export function bundleLoader(options: LoaderOptions): Loader {
     if (dir === null || flagsChanged || writes.length === 0 || !sameDir(dir)) return;
     const k = keyFor(true);
     if (k === null) return;
-    for (const { script, name, prefix } of writes) {
+    for (const { script, name, prefix, build } of writes) {
       try {
-        writeCache(dir, name, script.createCachedData(), k, crypto);
-        // Caches of the same bundle from another build or Node go once they are a week old: not
-        // at once, so that two installs of mq in use side by side do not keep evicting each other.
+        // Other caches of the bundle (another build, Node or command) go once a week old: not at
+        // once, so that two installs of mq in use side by side do not keep evicting each other.
         const weekAgo = Date.now() - STALE_MS;
+        let kept = 0;
         for (const other of readdirSync(dir.path)) {
           if (!other.startsWith(prefix) || other === name || !other.endsWith('.bin')) continue;
           if (lstatSync(join(dir.path, other)).mtimeMs < weekAgo) removeFile(dir, other);
+          else if (other.startsWith(build)) kept++;
         }
+        if (kept < MAX_CACHES) writeCache(dir, name, script.createCachedData(), k, crypto);
       } catch {
         // A cache is an optimisation: a full disk or a race with another mq is not an error.
       }
@@ -203,6 +223,7 @@ export function cliLoader(
   bundles: BundleTable,
   env: NodeJS.ProcessEnv,
   require: NodeJS.Require,
+  variant?: string,
 ): Loader {
   // node:os only when HOME does not say (an unusual environment).
   const home = () => env.HOME || (require('node:os') as typeof import('node:os')).homedir();
@@ -211,5 +232,5 @@ export function cliLoader(
   try {
     if (cacheDir !== null) keyDir = configDirOf(env, home);
   } catch {}
-  return bundleLoader({ dist: dirname(mainFile), bundles, cacheDir, keyDir, require });
+  return bundleLoader({ dist: dirname(mainFile), bundles, cacheDir, keyDir, require, variant });
 }

@@ -252,6 +252,16 @@ describe('what a command line loads', { timeout: 60_000 }, () => {
       expect(l.sources).toContain('src/api/transport-node.ts');
     });
 
+    it('status keeps code caches of its own: the one --help made lacks what status runs', async () => {
+      const cacheDir = join(tempDir('mq-v8-'), 'v8');
+      expect((await loadsOf(['--help'], emu.env, cacheDir)).cache).toEqual(['miss']);
+      expect((await loadsOf(['status', '1'], emu.env, cacheDir)).cache).toEqual(['miss', 'miss']);
+      expect((await loadsOf(['status', '1'], emu.env, cacheDir)).cache).toEqual(['hit', 'hit']);
+      expect((await loadsOf(['--help'], emu.env, cacheDir)).cache).toEqual(['hit']);
+      const names = readdirSync(cacheDir).map((f) => f.replace(/\.[0-9a-f]{16}-\w+-v[\d.]+-\w+/, ''));
+      expect(names.sort()).toEqual(['cli.bin', 'cli.status.bin', 'lazy_api.status.bin']);
+    });
+
     it("an ApiError made in dist/lazy/api.cjs gets the core presenter's exit code and JSON kind", async () => {
       const l = await loadsOf(['--json', 'status', '99'], emu.env);
       expect(l.files).toEqual(['dist/cli.cjs', 'dist/lazy/api.cjs']);

@@ -9,7 +9,13 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { BEFORE_V8_FLAGS, type BundleTable, bundleLoader, defaultCacheDir } from '../../src/boot/bundles.js';
+import {
+  BEFORE_V8_FLAGS,
+  type BundleTable,
+  bundleLoader,
+  commandWords,
+  defaultCacheDir,
+} from '../../src/boot/bundles.js';
 import { tempDir } from '../helpers/run-cli.js';
 
 const require = createRequire(import.meta.url);
@@ -28,7 +34,8 @@ function fixture() {
   );
   const bundles: BundleTable = { a: { file: 'a.cjs', hash: 'h1' }, 'cmd/b': { file: 'cmd/b.cjs', hash: 'h2' } };
   const keyDir = join(tempDir('mq-config-'), 'mq');
-  const loader = (dir: string | null = cacheDir) => bundleLoader({ dist, bundles, cacheDir: dir, keyDir, require });
+  const loader = (dir: string | null = cacheDir, variant?: string) =>
+    bundleLoader({ dist, bundles, cacheDir: dir, keyDir, require, variant });
   return { dist, cacheDir, keyDir, bundles, loader };
 }
 
@@ -126,6 +133,38 @@ describe('bundle loader', () => {
     expect(readdirSync(cacheDir)).toEqual([expect.stringMatching(/^a\./)]);
   });
 
+  it("each command keeps its own cache of a bundle, up to 32 of one build (typos don't fill the disk)", () => {
+    const { cacheDir, loader } = fixture();
+    const run = (variant?: string) => {
+      const l = loader(cacheDir, variant);
+      l.load('a');
+      l.flush();
+      return l.loaded[0]?.cache;
+    };
+    expect([run(), run('status'), run('status'), run(), run('queue-stats')]).toEqual([
+      'miss',
+      'miss',
+      'hit',
+      'hit',
+      'miss',
+    ]);
+    const names = readdirSync(cacheDir).sort();
+    expect(names.map((n) => n.replace(/^a\.h1-\w+-v[\d.]+-\w+/, ''))).toEqual([
+      '.bin',
+      '.queue-stats.bin',
+      '.status.bin',
+    ]);
+    for (let i = names.length; i < 32; i++) expect(run(`typo${String.fromCharCode(97 + i)}`)).toBe('miss');
+    expect(readdirSync(cacheDir)).toHaveLength(32);
+    expect(run('one-more')).toBe('miss');
+    expect(readdirSync(cacheDir)).toHaveLength(32);
+    // Another build's caches do not count against this one's.
+    const eightDaysAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+    for (const n of readdirSync(cacheDir)) utimesSync(join(cacheDir, n), eightDaysAgo, eightDaysAgo);
+    expect(run('one-more')).toBe('miss');
+    expect(readdirSync(cacheDir)).toEqual([expect.stringMatching(/\.one-more\.bin$/)]);
+  });
+
   it('a cache directory others can write to is neither read nor written', () => {
     const { cacheDir, loader } = fixture();
     mkdirSync(cacheDir, { recursive: true });
@@ -145,6 +184,22 @@ describe('bundle loader', () => {
     expect((l.load('a') as { double(x: number): number }).double(4)).toBe(8);
     expect(l.loaded[0]?.cache).toBe('off');
     expect(() => l.flush()).not.toThrow();
+  });
+});
+
+describe("the words that name a command's caches", () => {
+  it.each([
+    [['status', '1'], 'status'],
+    [['queue', 'stats', '--since', '7d'], 'queue-stats'],
+    [['--json', 'status', '99'], 'status'],
+    [['profile', 'set', 'repo', 'x'], 'profile-set'],
+    [['--help'], ''],
+    [[], ''],
+    [['Status'], ''],
+    [['x'.repeat(21)], ''],
+    [['wait', '../../etc'], 'wait'],
+  ] as const)('%j -> %j', (argv, words) => {
+    expect(commandWords(argv)).toBe(words);
   });
 });
 
