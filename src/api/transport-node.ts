@@ -164,7 +164,11 @@ export function nodeTransport(): Transport {
     async close() {
       const all = [...stacks.values()];
       stacks.clear();
-      for (const s of await Promise.all(all)) s.agent.destroy();
+      // Idle keep-alive sockets are unref'd by the agent and end with the process; closing them would
+      // cost a turn of the loop at every exit (bench/status.mjs). A socket still in use would hold it.
+      for (const s of await Promise.all(all)) {
+        for (const sockets of Object.values(s.agent.sockets)) for (const socket of sockets ?? []) socket.destroy();
+      }
     },
   };
 }

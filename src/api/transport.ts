@@ -36,6 +36,7 @@ export interface TransportResponse {
 export interface Transport {
   readonly name: TransportName;
   request(req: TransportRequest): Promise<TransportResponse>;
+  /** Ends what would keep the process alive (before mq exits). */
   close(): Promise<void>;
 }
 
