@@ -3,55 +3,57 @@
 // `verificationRunId` -> `testRunId`, the PR ahead named by number, testing rows in v1's fields.
 import * as z from 'zod/mini';
 import type { TestingResult, TimelineItem } from '../history.js';
-import { pageOf, snake } from './wire.js';
+import { bool, num, pageOf, snake, str } from './wire.js';
 
-const str = z.nullish(z.string());
-const num = z.nullish(z.number());
-const bool = z.nullish(z.boolean());
-
-const ref = z.looseObject({ pullRequestId: str, number: num });
-const refs = z.nullish(z.array(ref));
-const check = z.union([z.string(), z.looseObject({ name: str })]);
-const details = z.nullish(
-  z.looseObject({
-    prerequisitePullRequests: refs,
-    waitingFor: refs,
-    otherTestedPullRequests: refs,
-    failureCausingChecks: z.nullish(z.array(check)),
-    eventualFailureReason: str,
-  }),
+const ref = z.lazy(() => z.looseObject({ pullRequestId: str, number: num }));
+const refs = z.lazy(() => z.nullish(z.array(ref)));
+const check = z.lazy(() => z.union([z.string(), z.looseObject({ name: str })]));
+const details = z.lazy(() =>
+  z.nullish(
+    z.looseObject({
+      prerequisitePullRequests: refs,
+      waitingFor: refs,
+      otherTestedPullRequests: refs,
+      failureCausingChecks: z.nullish(z.array(check)),
+      eventualFailureReason: str,
+    }),
+  ),
 );
 
-export const transitionSchema = z.looseObject({
-  pullRequestId: str,
-  state: str,
-  changedAt: str,
-  reason: str,
-  verificationRunId: str,
-  prerequisitePullRequestId: str,
-  pending: details,
-  pendingFailure: details,
-  testsPassed: details,
-  failed: details,
-});
+export const transitionSchema = z.lazy(() =>
+  z.looseObject({
+    pullRequestId: str,
+    state: str,
+    changedAt: str,
+    reason: str,
+    verificationRunId: str,
+    prerequisitePullRequestId: str,
+    pending: details,
+    pendingFailure: details,
+    testsPassed: details,
+    failed: details,
+  }),
+);
 export type V2Transition = z.infer<typeof transitionSchema>;
 
-export const historyPage = pageOf(transitionSchema);
-export const batchHistoryPage = pageOf(
-  z.looseObject({ pullRequestId: z.string(), transitions: z.nullish(z.array(transitionSchema)) }),
+export const historyPage = z.lazy(() => pageOf(transitionSchema));
+export const batchHistoryPage = z.lazy(() =>
+  pageOf(z.looseObject({ pullRequestId: z.string(), transitions: z.nullish(z.array(transitionSchema)) })),
 );
 
-export const testingResultPage = pageOf(
-  z.looseObject({
-    pullRequestNumber: num,
-    endedAt: str,
-    testingDurationMs: num,
-    outcome: str,
-    entryConclusion: str,
-    isBisection: bool,
-    startedBisection: bool,
-    verificationRunId: str,
-  }),
+export const testingResultPage = z.lazy(() =>
+  pageOf(
+    z.looseObject({
+      pullRequestNumber: num,
+      endedAt: str,
+      testingDurationMs: num,
+      outcome: str,
+      entryConclusion: str,
+      isBisection: bool,
+      startedBisection: bool,
+      verificationRunId: str,
+    }),
+  ),
 );
 type V2TestingResult = z.infer<typeof testingResultPage>['data'][number];
 

@@ -2,67 +2,70 @@
 // (src/domain/order.ts): run ids, lower snake_case words, epoch ms.
 import * as z from 'zod/mini';
 import type { MergeEstimate, OrderedPr, QueueGraph, QueueOrder } from '../../domain/order.js';
-import { snake } from './wire.js';
+import { bool, num, snake, str } from './wire.js';
 
-const str = z.nullish(z.string());
-const num = z.nullish(z.number());
-const bool = z.nullish(z.boolean());
-const queued = z.looseObject({ id: str, number: z.number(), title: str });
+const queued = z.lazy(() => z.looseObject({ id: str, number: z.number(), title: str }));
 const list = <T extends z.ZodMiniType>(item: T) => z.nullish(z.array(item));
 
-export const orderSchema = z.looseObject({
-  mode: str,
-  queueState: str,
-  batchingEnabled: bool,
-  batches: list(z.looseObject({ verificationRunId: str, state: str, isBisection: bool, pullRequests: list(queued) })),
-  pending: list(
-    z.looseObject({
-      pullRequest: queued,
-      schedulability: str,
-      predictedBatch: num,
-      directlyAhead: list(queued),
-      heldBy: list(queued),
-    }),
-  ),
-  awaitingAdmission: list(queued),
-  awaitingAdmissionTotal: num,
-});
+export const orderSchema = z.lazy(() =>
+  z.looseObject({
+    mode: str,
+    queueState: str,
+    batchingEnabled: bool,
+    batches: list(z.looseObject({ verificationRunId: str, state: str, isBisection: bool, pullRequests: list(queued) })),
+    pending: list(
+      z.looseObject({
+        pullRequest: queued,
+        schedulability: str,
+        predictedBatch: num,
+        directlyAhead: list(queued),
+        heldBy: list(queued),
+      }),
+    ),
+    awaitingAdmission: list(queued),
+    awaitingAdmissionTotal: num,
+  }),
+);
 
-export const graphSchema = z.looseObject({
-  nodes: list(
-    z.looseObject({
-      pullRequestNumber: z.number(),
-      title: str,
-      author: str,
-      state: str,
-      priorityValue: num,
-      verificationRunId: str,
-      isBisection: bool,
-      impactedTargets: list(z.string()),
-      totalImpactedTargets: num,
-    }),
-  ),
-  edges: list(
-    z.looseObject({
-      fromPullRequestNumber: z.number(),
-      toPullRequestNumber: z.number(),
-      commonImpactedTargets: list(z.string()),
-      totalCommonImpactedTargets: num,
-    }),
-  ),
-});
+export const graphSchema = z.lazy(() =>
+  z.looseObject({
+    nodes: list(
+      z.looseObject({
+        pullRequestNumber: z.number(),
+        title: str,
+        author: str,
+        state: str,
+        priorityValue: num,
+        verificationRunId: str,
+        isBisection: bool,
+        impactedTargets: list(z.string()),
+        totalImpactedTargets: num,
+      }),
+    ),
+    edges: list(
+      z.looseObject({
+        fromPullRequestNumber: z.number(),
+        toPullRequestNumber: z.number(),
+        commonImpactedTargets: list(z.string()),
+        totalCommonImpactedTargets: num,
+      }),
+    ),
+  }),
+);
 
-export const estimateSchema = z.looseObject({
-  status: z.string(),
-  reason: str,
-  computedAt: str,
-  kind: str,
-  estimatedAt: str,
-  testingStartsAt: str,
-  testingEndsAt: str,
-  pullRequestsAhead: num,
-  waitingOn: list(z.looseObject({ number: z.number() })),
-});
+export const estimateSchema = z.lazy(() =>
+  z.looseObject({
+    status: z.string(),
+    reason: str,
+    computedAt: str,
+    kind: str,
+    estimatedAt: str,
+    testingStartsAt: str,
+    testingEndsAt: str,
+    pullRequestsAhead: num,
+    waitingOn: list(z.looseObject({ number: z.number() })),
+  }),
+);
 
 const pr = (p: z.infer<typeof queued>): OrderedPr => ({ number: p.number, title: p.title ?? null });
 const word = (v: string | null | undefined, fallback: string) => (v ? snake(v) : fallback);

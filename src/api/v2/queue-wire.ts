@@ -3,29 +3,29 @@
 // cut into v2's requests: a config merge patch, a state action, a mode switch.
 import * as z from 'zod/mini';
 import type { UpdateQueueRequest } from '../client.js';
-import { entryOf, snake, type V2PullRequest } from './wire.js';
+import { bool, entryOf, num, snake, str, type V2PullRequest } from './wire.js';
 
-const str = z.nullish(z.string());
-const num = z.nullish(z.number());
-const bool = z.nullish(z.boolean());
-
-export const v2QueueSchema = z.looseObject({
-  id: z.string(),
-  targetBranch: str,
-  state: str,
-  mode: str,
-  config: z.nullish(z.record(z.string(), z.unknown())),
-});
+export const v2QueueSchema = z.lazy(() =>
+  z.looseObject({
+    id: z.string(),
+    targetBranch: str,
+    state: str,
+    mode: str,
+    config: z.nullish(z.record(z.string(), z.unknown())),
+  }),
+);
 export type V2Queue = z.infer<typeof v2QueueSchema>;
 
-export const stateChangeSchema = z.looseObject({ state: str, mode: str });
+export const stateChangeSchema = z.lazy(() => z.looseObject({ state: str, mode: str }));
 
-const queued = z.looseObject({ number: z.number() });
-export const orderSchema = z.looseObject({
-  batches: z.nullish(z.array(z.looseObject({ pullRequests: z.nullish(z.array(queued)) }))),
-  pending: z.nullish(z.array(z.looseObject({ pullRequest: z.nullish(queued) }))),
-  awaitingAdmission: z.nullish(z.array(queued)),
-});
+const queued = z.lazy(() => z.looseObject({ number: z.number() }));
+export const orderSchema = z.lazy(() =>
+  z.looseObject({
+    batches: z.nullish(z.array(z.looseObject({ pullRequests: z.nullish(z.array(queued)) }))),
+    pending: z.nullish(z.array(z.looseObject({ pullRequest: z.nullish(queued) }))),
+    awaitingAdmission: z.nullish(z.array(queued)),
+  }),
+);
 export type V2Order = z.infer<typeof orderSchema>;
 
 /** v2 `mode` -> mq's; an unknown word is carried as sent. */
@@ -139,34 +139,36 @@ export function updatePlan(req: UpdateQueueRequest): {
 
 // ---- verification runs -------------------------------------------------------------------------
 
-const prRef = z.looseObject({ number: num, url: str, title: str });
-const targetSet = z.nullish(
-  z.looseObject({ impactsAllTargets: bool, impactedTargets: z.nullish(z.array(z.string())) }),
+const prRef = z.lazy(() => z.looseObject({ number: num, url: str, title: str }));
+const targetSet = z.lazy(() =>
+  z.nullish(z.looseObject({ impactsAllTargets: bool, impactedTargets: z.nullish(z.array(z.string())) })),
 );
-export const verificationRunSchema = z.looseObject({
-  requiredStatuses: z.nullish(z.array(z.string())),
-  requiredStatusesSource: str,
-  testBranch: str,
-  testBranchSha: str,
-  createdAt: str,
-  status: str,
-  checks: z.nullish(
-    z.array(
-      z.looseObject({
-        name: str,
-        kind: str,
-        url: str,
-        status: str,
-        conclusion: str,
-        providerStatus: str,
-        providerConclusion: str,
-      }),
+export const verificationRunSchema = z.lazy(() =>
+  z.looseObject({
+    requiredStatuses: z.nullish(z.array(z.string())),
+    requiredStatusesSource: str,
+    testBranch: str,
+    testBranchSha: str,
+    createdAt: str,
+    status: str,
+    checks: z.nullish(
+      z.array(
+        z.looseObject({
+          name: str,
+          kind: str,
+          url: str,
+          status: str,
+          conclusion: str,
+          providerStatus: str,
+          providerConclusion: str,
+        }),
+      ),
     ),
-  ),
-  testedPullRequests: z.nullish(z.array(prRef)),
-  dependentPullRequests: z.nullish(z.array(prRef)),
-  impactedTargets: z.nullish(z.looseObject({ all: targetSet, testedPullRequestsOnly: targetSet })),
-});
+    testedPullRequests: z.nullish(z.array(prRef)),
+    dependentPullRequests: z.nullish(z.array(prRef)),
+    impactedTargets: z.nullish(z.looseObject({ all: targetSet, testedPullRequestsOnly: targetSet })),
+  }),
+);
 type V2Run = z.infer<typeof verificationRunSchema>;
 
 const targetList = (t: z.infer<typeof targetSet>) =>

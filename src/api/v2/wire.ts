@@ -1,59 +1,65 @@
 // v2 answers, decoded leniently (unknown fields and enum values kept), and mapped onto the records
 // mq's commands and library already speak (src/api/schemas.ts): camelCase enums become mq's
 // lower-case words, `queueEntry` fields come up to the record, `allowBatching` becomes `noBatch`.
+// The v2 schemas here and beside are built on first use: a v1 command line builds none of them
+// (215 of the 342 schemas `mq status` built; bench/status.mjs).
 import * as z from 'zod/mini';
 import type { QueueEntry, SubmittedPullRequest } from '../schemas.js';
 
-const str = z.nullish(z.string());
-const num = z.nullish(z.number());
-const bool = z.nullish(z.boolean());
+export const str = z.nullish(z.string());
+export const num = z.nullish(z.number());
+export const bool = z.nullish(z.boolean());
 
 /** `pendingFailure` -> `pending_failure`; a value mq does not know is carried in the same spelling. */
 export function snake(value: string): string {
   return value.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`).toLowerCase();
 }
 
-export const queueEntrySchema = z.looseObject({
-  id: str,
-  mergeQueueId: str,
-  state: str,
-  stateChangedAt: str,
-  priorityValue: num,
-  priorityName: str,
-  usedDefaultPriorityName: str,
-  skipsTheLine: bool,
-  allowBatching: bool,
-  direct: bool,
-  verifiedByVerificationRunId: str,
-  readiness: z.nullish(
-    z.looseObject({
-      hasImpactedTargets: bool,
-      requiresImpactedTargets: bool,
-      doesBaseBranchMatch: bool,
-      mergeability: str,
-    }),
-  ),
-});
+export const queueEntrySchema = z.lazy(() =>
+  z.looseObject({
+    id: str,
+    mergeQueueId: str,
+    state: str,
+    stateChangedAt: str,
+    priorityValue: num,
+    priorityName: str,
+    usedDefaultPriorityName: str,
+    skipsTheLine: bool,
+    allowBatching: bool,
+    direct: bool,
+    verifiedByVerificationRunId: str,
+    readiness: z.nullish(
+      z.looseObject({
+        hasImpactedTargets: bool,
+        requiresImpactedTargets: bool,
+        doesBaseBranchMatch: bool,
+        mergeability: str,
+      }),
+    ),
+  }),
+);
 
-export const pullRequestSchema = z.looseObject({
-  id: z.string(),
-  repositoryId: str,
-  number: z.number(),
-  title: str,
-  branch: str,
-  sha: str,
-  baseBranch: str,
-  author: str,
-  isCurrentlySubmittedToQueue: bool,
-  queueEntry: z.nullish(queueEntrySchema),
-});
+export const pullRequestSchema = z.lazy(() =>
+  z.looseObject({
+    id: z.string(),
+    repositoryId: str,
+    number: z.number(),
+    title: str,
+    branch: str,
+    sha: str,
+    baseBranch: str,
+    author: str,
+    isCurrentlySubmittedToQueue: bool,
+    queueEntry: z.nullish(queueEntrySchema),
+  }),
+);
 export type V2PullRequest = z.infer<typeof pullRequestSchema>;
 
 export const pageOf = <T extends z.ZodMiniType>(item: T) =>
   z.looseObject({ data: z.array(item), nextCursor: str, hasMore: bool, total: num });
 
-export const idList = pageOf(z.looseObject({ id: z.string() }));
-export const pullRequestList = pageOf(pullRequestSchema);
+export const idList = z.lazy(() => pageOf(z.looseObject({ id: z.string() })));
+export const pullRequestList = z.lazy(() => pageOf(pullRequestSchema));
 
 const lowerOrNull = (v: string | null | undefined) => (v == null ? v : snake(v));
 
