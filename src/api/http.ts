@@ -12,16 +12,14 @@ import {
   proxyLabel,
   type ProxySettings,
   proxySettings,
-  systemCode,
-  TransportError,
   type Transport,
   type TransportName,
-  type TransportResponse,
 } from './transport.js';
 import type { CallOptions, CallSpec, HttpResponse, HttpSettings, RequestDescription } from './http-types.js';
 import { checkWriteAnswer, networkError, statusError, truncate, type Attempt } from './http-errors.js';
+import { exchange } from './http-exchange.js';
 import { abortableWait, backoffDelay, MAX_RETRY_AFTER_MS, MIN_RETRY_WINDOW_MS, parseRetryAfter } from './http-retry.js';
-import { MAX_RESPONSE_BYTES, readText, sendable, streamSummary } from './http-body.js';
+import { MAX_RESPONSE_BYTES, streamSummary } from './http-body.js';
 import { clockWarning, saneServiceTime } from './service-clock.js';
 
 export { checkWriteAnswer, MAX_RESPONSE_BYTES, MAX_RETRY_AFTER_MS, MIN_RETRY_WINDOW_MS, parseRetryAfter, truncate };
@@ -52,11 +50,6 @@ export async function closeHttp(): Promise<void> {
   const all = [...transports.values()];
   transports.clear();
   await Promise.all(all.map((t) => t.then((x) => x.close()).catch(() => undefined)));
-}
-
-/** X-Request-Id as sent, if it is a short plain word (it is printed in errors). */
-function plainRequestId(value: string | undefined): string | undefined {
-  return value !== undefined && /^[A-Za-z0-9._:-]{1,128}$/.test(value) ? value : undefined;
 }
 
 function earliest(a: number | undefined, b: number | undefined): number | undefined {
@@ -229,8 +222,12 @@ export class HttpClient {
   }
 
   private pause(ms: number, call: CallOptions): Promise<void> {
-    const signals = [this.settings.signal, call.signal].filter((s): s is AbortSignal => s !== undefined);
-    return abortableWait(ms, signals, () => this.throwIfAborted(call), this.sleep);
+    return abortableWait(ms, this.signals(call), () => this.throwIfAborted(call), this.sleep);
+  }
+
+  /** Ctrl-C's and the call's signals. */
+  private signals(call: CallOptions): AbortSignal[] {
+    return [this.settings.signal, call.signal].filter((s): s is AbortSignal => s !== undefined);
   }
 
   private pickTransport(url: URL): { name: TransportName; proxy?: string } {
@@ -264,80 +261,24 @@ export class HttpClient {
     }
     const transport = await transportFor(route.name, this.settings, this.proxies());
     this.throwIfAborted(call);
-    // One controller stops the exchange, whatever phase it is in: the timer, Ctrl-C or the call's
-    // signal abort it. The race also bounds phases a transport might not see the signal in.
-    const controller = new AbortController();
-    const signals = [this.settings.signal, call.signal].filter((s): s is AbortSignal => s !== undefined);
-    let timedOut = false;
-    let timer: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
-    const stopped = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-        reject(new TransportError('TIMEOUT', `no answer within ${limit} ms`));
-      }, limit);
-      onAbort = () => {
-        controller.abort();
-        try {
-          this.throwIfAborted(call);
-        } catch (err) {
-          reject(err);
-        }
-      };
-      for (const s of signals) s.addEventListener('abort', onAbort, { once: true });
+    return exchange({
+      transport,
+      url,
+      spec,
+      headers: this.headers(spec, false),
+      proxy: route.proxy,
+      limit,
+      connectTimeoutMs: Math.min(this.settings.connectTimeoutMs ?? 10_000, limit),
+      maxResponseBytes: this.settings.maxResponseBytes ?? MAX_RESPONSE_BYTES,
+      started,
+      signals: this.signals(call),
+      throwIfAborted: () => this.throwIfAborted(call),
+      now: this.now,
+      serviceNow: () => this.serviceNow(),
+      redact: (t) => this.redact(t),
+      noteDate: (date) => this.noteServiceClock(date),
+      debug,
     });
-    let res: TransportResponse | undefined;
-    try {
-      const exchange = (async () => {
-        res = await transport.request({
-          url,
-          method: spec.method,
-          headers: this.headers(spec, false),
-          body: sendable(spec.body),
-          signal: controller.signal,
-          connectTimeoutMs: Math.min(this.settings.connectTimeoutMs ?? 10_000, limit),
-          proxy: route.proxy,
-        });
-        this.noteServiceClock(res.headers.date);
-        // A redirect's body is of no interest; where it points is.
-        if (res.status >= 300 && res.status < 400) {
-          res.destroy();
-          return this.redact(res.headers.location ?? '');
-        }
-        return this.readBody(res, spec);
-      })();
-      exchange.catch(() => undefined);
-      const body = await Promise.race([exchange, stopped]);
-      const r = res as unknown as TransportResponse;
-      if (debug) {
-        debug(`< ${r.status} in ${this.now() - started} ms (${body.length} characters)`);
-        if (body.length > 0) debug(`< ${truncate(body)}`);
-      }
-      const response: HttpResponse = { status: r.status, contentType: r.headers['content-type'] ?? '', body };
-      const requestId = plainRequestId(r.headers['x-request-id']);
-      if (requestId !== undefined) {
-        response.requestId = requestId;
-        debug?.(`< x-request-id: ${requestId}`);
-      }
-      return { kind: 'response', response, retryAfterMs: parseRetryAfter(r.headers['retry-after'], this.serviceNow()) };
-    } catch (error) {
-      (res as TransportResponse | undefined)?.destroy();
-      if (error instanceof MqError) throw error;
-      this.throwIfAborted(call);
-      // Not a network failure but a bug: let it surface as one.
-      if (!timedOut && !(error instanceof TransportError) && systemCode(error) === undefined) throw error;
-      const code = timedOut
-        ? 'TIMEOUT'
-        : error instanceof TransportError
-          ? error.code
-          : (systemCode(error) ?? 'unknown');
-      if (debug) debug(`! ${spec.endpoint}: ${code} ${this.redact(String((error as Error)?.message ?? error))}`);
-      return { kind: 'error', error, code, timedOutMs: timedOut ? limit : undefined };
-    } finally {
-      clearTimeout(timer);
-      for (const s of signals) s.removeEventListener('abort', onAbort as () => void);
-    }
   }
 
   private noteServiceClock(date: string | undefined): void {
@@ -353,9 +294,5 @@ export class HttpClient {
       if (warning) this.settings.warn(warning);
     }
     if (saneServiceTime(at)) this.clockOffsetMs = offset;
-  }
-
-  private async readBody(res: TransportResponse, spec: CallSpec): Promise<string> {
-    return this.redact(await readText(res, this.settings.maxResponseBytes ?? MAX_RESPONSE_BYTES, spec.what));
   }
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-import { summaryOf, type Report } from '../../src/action/main.js';
+import { summaryOf, type Report } from '../../src/action/summary.js';
 import { command, escapeData, escapeProperty, Workflow } from '../../src/action/workflow.js';
 import type { ActionInputs } from '../../src/action/inputs.js';
 
