@@ -19,13 +19,13 @@ import { HttpError, JSON_TYPE, type Reply, sendError, sendWithDate } from './htt
 import type { Route, RouteContext } from './http/route.js';
 import { parseUrl, Router } from './http/router.js';
 import { describeIssues } from './http/schemas.js';
-import { DEFAULT_RETENTION_MS, pruneConcluded } from './engine/retention.js';
 import { ReadCache } from './http/read-cache.js';
 import { engineErrorStatus } from './http/wire.js';
 import type { ApiKey } from './http/v2/auth.js';
 import { v2Handler } from './http/v2/handler.js';
 import { rateLimiter } from './http/v2/rate-limits.js';
 import { apiRoutes } from './http/api-routes.js';
+import { dueTimer } from './due-timer.js';
 import { DurabilityError } from './journal.js';
 import type { StateStore } from './store.js';
 import type { WebhookDispatcher } from './webhooks.js';
@@ -50,9 +50,6 @@ export interface EmulatorServerOptions {
   /** Concluded PRs and finished runs older than this (engine time) are dropped (default 45 days). */
   retentionMs?: number;
 }
-
-/** How often (engine time) retention looks for concluded PRs to drop. */
-const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 export interface EmulatorServer {
   server: Server;
@@ -97,10 +94,8 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
   const router = new Router();
   const log = opts.log ?? (() => {});
   let closing = false;
-  let timer: NodeJS.Timeout | undefined;
-
-  const retentionMs = opts.retentionMs ?? DEFAULT_RETENTION_MS;
-  let lastPruneAt = -Infinity;
+  const timer = dueTimer({ engine, clock, readCache, log, store, retentionMs: opts.retentionMs });
+  const { schedule, maybePrune } = timer;
 
   /** The emulator's time for the `Date` header: the engine's (manual clock) or the running clock's. */
   function dateHeader(): Record<string, string> {
@@ -119,56 +114,6 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
       dateText = new Date(t).toUTCString();
     }
     return dateText;
-  }
-
-  /** Drops concluded PRs and runs past the retention window, at most once per engine hour. */
-  function maybePrune(): number | undefined {
-    const now = engine.now;
-    if (now - lastPruneAt < PRUNE_EVERY_MS) return undefined;
-    lastPruneAt = now;
-    const cutoff = now - retentionMs;
-    const pruned = pruneConcluded(engine.state, cutoff);
-    if (pruned.prs + pruned.runs === 0) return undefined;
-    readCache.invalidate();
-    log(
-      `mq emulator: retention dropped ${pruned.prs} concluded pull requests and ${pruned.runs} test runs ` +
-        `older than ${new Date(cutoff).toISOString()}`,
-    );
-    return store?.recordPrune(now, cutoff);
-  }
-
-  /** The engine time the armed timer fires for (a request that leaves it unchanged re-arms nothing). */
-  let armedFor: number | null = null;
-  function schedule(): void {
-    if (clock.kind !== 'real' || closing) return;
-    const due = engine.nextDueAt();
-    if (timer && due === armedFor) return;
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    armedFor = due;
-    if (due === null) return;
-    // setTimeout caps at ~24.8 days; a longer wait simply re-arms on firing.
-    const delay = Math.min(clock.wallDelayUntil(due), 2_147_483_647);
-    timer = setTimeout(() => {
-      timer = undefined;
-      let recorded = false;
-      store?.beginOp();
-      readCache.invalidate();
-      try {
-        const at = Math.max(clock.now(), engine.now);
-        engine.advance(at);
-        if (store) {
-          store.recordTick(at);
-          recorded = true;
-        }
-        maybePrune();
-      } catch (err) {
-        log(`mq emulator: processing due events failed: ${(err as Error).stack ?? String(err)}`);
-      } finally {
-        store?.endOp(recorded);
-      }
-      schedule();
-    }, delay);
   }
 
   // v2 makes each change through the v1 route that does it, so the journal and replay stay v1's.
@@ -349,8 +294,7 @@ export function createEmulatorServer(opts: EmulatorServerOptions): EmulatorServe
     },
     close() {
       closing = true;
-      if (timer) clearTimeout(timer);
-      timer = undefined;
+      timer.stop();
       return new Promise<void>((resolve) => {
         // Busy keep-alive sockets get `Connection: close` on their last answer; idle ones go now.
         const force = setTimeout(() => server.closeAllConnections(), 10_000).unref();

@@ -186,6 +186,27 @@ export function readyIfHead(n: Delivery): void {
   if (n.state === 'pending' && !n.sending && !n.timer && atHead(n)) n.target.ready.add(n);
 }
 
+/** Removes a delivery from its receiver's queue and lines; the next in each line may go. */
+export function unqueue(d: Delivery): void {
+  const t = d.target;
+  t.pending.delete(d);
+  t.ready.delete(d);
+  if (d.timer) clearTimeout(d.timer);
+  d.timer = undefined;
+  const keys = d.keys;
+  if (typeof keys === 'string') {
+    const n = unlink(t, keys, d);
+    if (n) readyIfHead(n);
+    return;
+  }
+  const next = new Set<Delivery>();
+  for (const k of keys) {
+    const n = unlink(t, k, d);
+    if (n) next.add(n);
+  }
+  for (const n of next) readyIfHead(n);
+}
+
 export function idOf(d: Delivery): string {
   return typeof d.id === 'string' ? d.id : [d.target.idPrefix, d.id.toString(36).padStart(8, '0')].join('');
 }

@@ -7,7 +7,6 @@ import { randomBytes } from 'node:crypto';
 import type { Effect } from './engine/index.js';
 import {
   atHead,
-  bodyOf,
   exportOf,
   newDelivery,
   pageOf,
@@ -15,7 +14,6 @@ import {
   DEFAULT_RETRY_DELAYS_MS,
   DEFAULT_TIMEOUT_MS,
   type Delivery,
-  type DeliveryAttempt,
   type DeliveryPage,
   fill,
   idOf,
@@ -23,16 +21,16 @@ import {
   NO_ATTEMPTS,
   type PersistedWebhooks,
   persisted,
-  readyIfHead,
   type Target,
-  unlink,
+  unqueue,
   type WebhookOptions,
   type WebhookPersistence,
   type WireDelivery,
 } from './webhook-deliveries.js';
 import { BatchCollector, eventFor, prEventKey, prEventOf, type WebhookEvent } from './webhook-events.js';
-import { checkWebhookUrl, post } from '../webhooks/post.js';
-import { secretKey, signature } from '../webhooks/signature.js';
+import { postDelivery } from './webhook-attempt.js';
+import { checkWebhookUrl } from '../webhooks/post.js';
+import { secretKey } from '../webhooks/signature.js';
 
 export {
   DEFAULT_QUEUE_CAP,
@@ -244,38 +242,10 @@ export class WebhookDispatcher {
 
   private async send(d: Delivery): Promise<void> {
     const target = d.target;
-    const timestamp = Math.floor(Date.now() / 1000);
-    const at = new Date().toISOString();
-    const body = bodyOf(d);
-    const id = idOf(d);
-    let outcome: DeliveryAttempt;
-    try {
-      const status = await post(
-        target.url,
-        body,
-        {
-          'content-type': 'application/json',
-          'user-agent': 'mq-emulator-webhooks',
-          'svix-id': id,
-          'svix-timestamp': String(timestamp),
-          'svix-signature': signature(target.key, id, timestamp, body),
-        },
-        this.timeoutMs,
-        this.stop.signal,
-      );
-      outcome = { at, status };
-    } catch (err) {
-      if (this.closed) {
-        d.sending = false;
-        target.inFlight--;
-        return;
-      }
-      const e = err as Error & { code?: string };
-      const why = e.name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : (e.code ?? e.message);
-      outcome = { at, error: why };
-    }
+    const outcome = await postDelivery(d, this.timeoutMs, this.stop.signal);
     d.sending = false;
     target.inFlight--;
+    if (outcome === undefined) return;
     if (d.state !== 'pending') {
       // Dropped by the cap while in flight: nothing more to do for it.
       this.pump(target);
@@ -308,30 +278,9 @@ export class WebhookDispatcher {
     }
   }
 
-  /** Removes a delivery from its receiver's queue and lines; the next in each line may go. */
-  private unqueue(d: Delivery): void {
-    const t = d.target;
-    t.pending.delete(d);
-    t.ready.delete(d);
-    if (d.timer) clearTimeout(d.timer);
-    d.timer = undefined;
-    const keys = d.keys;
-    if (typeof keys === 'string') {
-      const n = unlink(t, keys, d);
-      if (n) readyIfHead(n);
-      return;
-    }
-    const next = new Set<Delivery>();
-    for (const k of keys) {
-      const n = unlink(t, k, d);
-      if (n) next.add(n);
-    }
-    for (const n of next) readyIfHead(n);
-  }
-
   private finish(d: Delivery, state: 'delivered' | 'failed'): void {
     d.state = state;
-    this.unqueue(d);
+    unqueue(d);
     d.text = '';
     d.build = undefined;
     d.pr = undefined;
@@ -344,7 +293,7 @@ export class WebhookDispatcher {
   private drop(d: Delivery): void {
     d.state = 'dropped';
     d.target.dropped++;
-    this.unqueue(d);
+    unqueue(d);
     this.persistence?.record('w-', { id: idOf(d), dropped: true });
     // Nothing refers to a dropped delivery any more unless an attempt is in flight (it then sees 'dropped').
     if (!d.sending) {

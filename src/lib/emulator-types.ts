@@ -1,7 +1,7 @@
 // Public types of the emulator fixture, written out to keep the .d.ts small; the checks at the bottom
 // fail the build if the engine's wire shapes drift from them.
 import type { FakePrInput, FakePrView } from '../emulator/engine/index.js';
-import type { WireRun } from '../emulator/http/wire.js';
+import type { WireRun } from '../emulator/http/wire-runs.js';
 import type { WebhookTarget } from '../emulator/webhooks.js';
 import type { RepoRef } from './types.js';
 

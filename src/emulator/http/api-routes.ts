@@ -8,7 +8,8 @@ import { HttpError, OK } from './respond.js';
 import { renderMetrics, METRICS_CONTENT_TYPE } from './metrics.js';
 import { forkedRunAuth, kept, route, type Route } from './route.js';
 import * as s from './schemas.js';
-import { wireEntry, wirePullRequest, wireQueueSettings, wireTestingDetails, wireTestingResult } from './wire.js';
+import { wireEntry, wirePullRequest, wireQueueSettings } from './wire.js';
+import { wireTestingDetails, wireTestingResult } from './wire-runs.js';
 
 const time = (v: string | undefined): number | undefined => (v === undefined ? undefined : Date.parse(v));
 

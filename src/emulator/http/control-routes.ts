@@ -7,7 +7,8 @@ import { CLOCK_HORIZON } from '../clock.js';
 import { HttpError, OK } from './respond.js';
 import { route, type Route } from './route.js';
 import * as s from './schemas.js';
-import { iso, wireRun } from './wire.js';
+import { iso } from './wire.js';
+import { wireRun } from './wire-runs.js';
 
 function safeDecode(s: string): string {
   try {

@@ -1,7 +1,8 @@
 /** v2 wire shapes (camelCase enums, ids, `queueEntry`) built from the engine's views and records. */
 import type { PullRequestView, QueueRecord, RepoRef, TestingResultView } from '../../engine/index.js';
 import type { PrState, QueueMode, QueueStateName } from '../../../domain/vocabulary.js';
-import { iso, OUTCOME } from '../wire.js';
+import { iso } from '../wire.js';
+import { OUTCOME } from '../wire-runs.js';
 import { pullRequestId, queueId, repositoryId } from './ids.js';
 
 const camel = (s: string): string => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
