@@ -2,7 +2,8 @@
 // code). cli.ts calls it for the real process, tests in-process.
 import { versionRequest, versionText } from './cli/version.js';
 import { type Context, VERSION } from './context.js';
-import { argvAsksJson, formatOf, presentError } from './output/present.js';
+import { formatOf } from './output/present.js';
+import { argvAsksJson, presentError } from './output/present-error.js';
 import { buildProgram } from './program.js';
 
 /** Runs one command line in `ctx` and returns its exit code; never throws, never exits. Ends `ctx`. */

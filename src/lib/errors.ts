@@ -70,3 +70,8 @@ export function toPublicError(err: unknown): unknown {
     cause: err,
   });
 }
+
+/** @internal A refused argument of the library (exit code 2, kind `usage`). */
+export function usage(why: string): MergeQueueError {
+  return new MergeQueueError({ exitCode: 2, what: 'usage', why });
+}

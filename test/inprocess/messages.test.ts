@@ -369,7 +369,7 @@ describe('interrupt and prompt messages start on a new line', () => {
   });
 
   it('an error after a progress line (no newline yet) starts on the next line; after a full line, no blank line', async () => {
-    const { presentError } = await import('../../src/output/present.js');
+    const { presentError } = await import('../../src/output/present-error.js');
     const { memoryIO } = await import('../helpers/memory-io.js');
     const { interrupted } = await import('../../src/util/clock.js');
     const io = memoryIO({ stderrIsTTY: true });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError, ExitCode, MqError, UsageError } from '../../src/errors.js';
-import { presentError } from '../../src/output/present.js';
+import { presentError } from '../../src/output/present-error.js';
 import { memoryIO } from '../helpers/memory-io.js';
 
 /** A second instance of a module, as another bundle holds it (the query makes vitest load it again). */

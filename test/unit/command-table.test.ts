@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/commands/table.js';
-import { presentError } from '../../src/output/present.js';
+import { presentError } from '../../src/output/present-error.js';
 import { buildProgram, COMMAND_NAMES, commandsNamedIn, entriesOf } from '../../src/program.js';
 import { testDeps } from '../helpers/deps.js';
 

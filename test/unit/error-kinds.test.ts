@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, ConfigError, EXIT_CODES, exitCodeForStatus, MqError, UsageError } from '../../src/errors.js';
 import { exitCodesText } from '../../src/help/topics.js';
 import { MergeQueueError, toPublicError } from '../../src/lib/errors.js';
-import { presentError } from '../../src/output/present.js';
+import { presentError } from '../../src/output/present-error.js';
 import { useFakeServer } from '../helpers/fake-server.js';
 import { runMq } from '../helpers/in-process.js';
 import { memoryIO } from '../helpers/memory-io.js';

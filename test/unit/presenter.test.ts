@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { runStatus } from '../../src/commands/status.js';
 import { runQueueShow } from '../../src/commands/queue/show.js';
 import { ExitCode, MqError } from '../../src/errors.js';
-import { argvAsksJson, presentError } from '../../src/output/present.js';
+import { argvAsksJson, presentError } from '../../src/output/present-error.js';
 import { MAX_TABLE_ROWS } from '../../src/output/render.js';
 import { safeLine } from '../../src/output/sanitize.js';
 import { testDeps } from '../helpers/deps.js';
