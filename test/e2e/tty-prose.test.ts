@@ -15,35 +15,27 @@ if (!hasTmux) console.warn('tty-prose: tmux not installed; the real-terminal tes
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 let emu: EmulatorProcess;
 
-async function api(path: string, body: unknown): Promise<void> {
-  const r = await fetch(`${emu.url}/${path}`, {
-    method: 'POST',
-    headers: { 'x-api-token': emu.token, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (r.status !== 200) throw new Error(`${path}: ${r.status} ${await r.text()}`);
-}
-
 beforeAll(async () => {
   if (!hasTmux) return;
   emu = await startEmulatorProcess(['--clock', 'manual']);
   // main: #42 breaks the build ahead of #43, which then fails three trips of its own.
-  await api('createQueue', { repo: REPO, targetBranch: 'main' });
+  await emu.post('createQueue', { repo: REPO, targetBranch: 'main' });
   await emu.control('POST', '/_emulator/pullRequests', { repo: REPO, number: 42, breaksBuild: true });
   await emu.control('POST', '/_emulator/pullRequests', {
     repo: REPO,
     number: 43,
     outcomes: ['fail', 'fail', 'fail', 'fail'],
   });
-  for (const n of [42, 43]) await api('submitPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: n } });
+  for (const n of [42, 43])
+    await emu.post('submitPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: n } });
   for (let trip = 0; trip < 2; trip++) {
     await emu.advance(30);
-    await api('submitPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: 43 } });
+    await emu.post('submitPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: 43 } });
   }
   await emu.advance(125);
   // release: a paused queue.
-  await api('createQueue', { repo: REPO, targetBranch: 'release' });
-  await api('updateQueue', { repo: REPO, targetBranch: 'release', state: 'PAUSED' });
+  await emu.post('createQueue', { repo: REPO, targetBranch: 'release' });
+  await emu.post('updateQueue', { repo: REPO, targetBranch: 'release', state: 'PAUSED' });
 }, 60_000);
 afterAll(async () => {
   await emu?.stop();
