@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/output/width.js';
 import { APIS, startEmulatorProcess, type EmulatorProcess } from '../helpers/emulator-process.js';
 import { baseEnv, runCli } from '../helpers/run-cli.js';
+import { SMALL_SIMULATION } from '../helpers/simulate.js';
 import { hasTmux, terminal } from '../helpers/tmux.js';
 
 if (!hasTmux) console.warn('tty-prose: tmux not installed; the real-terminal tests are skipped');
@@ -119,22 +120,7 @@ describe.skipIf(!hasTmux)('prose at the terminal width', { timeout: 60_000 }, ()
   it.each([60, 80])(
     'mq queue simulate at %i columns: the inputs, footnote and recommendation wrap at spaces',
     async (cols) => {
-      const args = [
-        'queue',
-        'simulate',
-        '--arrivals',
-        '6/h',
-        '--test-time',
-        '30m',
-        '--failure-rate',
-        '5%',
-        '--duration',
-        '1d',
-        '--runs',
-        '3',
-        '--jobs',
-        '1',
-      ];
+      const args = ['queue', 'simulate', ...SMALL_SIMULATION, '--jobs', '1'];
       const s = await screenOf(args, cols, baseEnv());
       // The table is simulate's own; its prose is the lines around it.
       const prose = s.split('\n').filter((l) => !/[│┌└├┼]/.test(l));
