@@ -26,6 +26,14 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** An emulator (closed after the test) with the queue created. */
+async function withQueue(options: Parameters<typeof startTestEmulator>[0] = {}) {
+  const started = await startTestEmulator(options);
+  emu = started.emu;
+  await started.client.post('createQueue', queue);
+  return { c: started.client, emu: started.emu };
+}
+
 /** Counts the engine's answers to getSubmittedPullRequest: a kept answer does not ask it. */
 function countLookups(engine: QueueEngine): { count: number } {
   const counter = { count: 0 };
@@ -41,10 +49,7 @@ const read = (c: Client, body: unknown) => c.post('getSubmittedPullRequest', bod
 
 describe('kept answers of getSubmittedPullRequest', () => {
   it('the same body is answered again without the engine, byte for byte; another body is asked anew', async () => {
-    const started = await startTestEmulator();
-    emu = started.emu;
-    const c = started.client;
-    await c.post('createQueue', queue);
+    const { c, emu } = await withQueue();
     await c.post('submitPullRequest', { ...queue, pr: { number: 1 } });
     const lookups = countLookups(emu.engine);
     const body = { ...queue, pr: { number: 1 } };
@@ -68,10 +73,7 @@ describe('kept answers of getSubmittedPullRequest', () => {
   });
 
   it('a request that changes state drops them: the next read shows the change', async () => {
-    const started = await startTestEmulator();
-    emu = started.emu;
-    const c = started.client;
-    await c.post('createQueue', queue);
+    const { c } = await withQueue();
     await c.post('submitPullRequest', { ...queue, pr: { number: 1 } });
     const body = { ...queue, pr: { number: 1 } };
     expect((await read(c, body)).json().state).toBe('testing');
@@ -81,10 +83,7 @@ describe('kept answers of getSubmittedPullRequest', () => {
   });
 
   it('a change made on the engine itself, not through a request, is seen too', async () => {
-    const started = await startTestEmulator();
-    emu = started.emu;
-    const c = started.client;
-    await c.post('createQueue', queue);
+    const { c, emu } = await withQueue();
     await c.post('submitPullRequest', { ...queue, pr: { number: 2 } });
     const body = { ...queue, pr: { number: 2 } };
     expect((await read(c, body)).json().state).toBe('testing');
@@ -93,10 +92,7 @@ describe('kept answers of getSubmittedPullRequest', () => {
   });
 
   it('an error is not kept: an unknown PR is looked up every time', async () => {
-    const started = await startTestEmulator();
-    emu = started.emu;
-    const c = started.client;
-    await c.post('createQueue', queue);
+    const { c, emu } = await withQueue();
     const lookups = countLookups(emu.engine);
     const body = { ...queue, pr: { number: 404 } };
     expect((await read(c, body)).status).toBe(404);
@@ -136,10 +132,7 @@ async function keptState(c: Client, engine: QueueEngine, n: number): Promise<str
 
 describe('kept answers go on every kind of change', () => {
   it('a manual clock advanced through the control API', async () => {
-    const started = await startTestEmulator();
-    emu = started.emu;
-    const c = started.client;
-    await c.post('createQueue', queue);
+    const { c, emu } = await withQueue();
     await c.post('submitPullRequest', { ...queue, pr: { number: 1 } });
     expect(await keptState(c, emu.engine, 1)).toBe('testing');
     expect((await c.advance(24 * 60)).status).toBe(200);
@@ -148,10 +141,7 @@ describe('kept answers go on every kind of change', () => {
 
   it("the running clock's timer applying due events, with no request in between", async () => {
     // 10 engine minutes (a run) take 2 s of wall time: the two reads come well before.
-    const started = await startTestEmulator({ clock: 'real', speed: 300 });
-    emu = started.emu;
-    const c = started.client;
-    await c.post('createQueue', queue);
+    const { c, emu } = await withQueue({ clock: 'real', speed: 300 });
     await c.post('submitPullRequest', { ...queue, pr: { number: 1 } });
     expect(await keptState(c, emu.engine, 1)).toBe('testing');
     const engine = emu.engine;
@@ -165,10 +155,7 @@ describe('kept answers go on every kind of change', () => {
   }, 40_000);
 
   it('a retention prune: a pruned PR is no longer answered', async () => {
-    const started = await startTestEmulator({ retentionMs: 60_000 });
-    emu = started.emu;
-    const c = started.client;
-    await c.post('createQueue', queue);
+    const { c, emu } = await withQueue({ retentionMs: 60_000 });
     await c.post('submitPullRequest', { ...queue, pr: { number: 1 } });
     await c.post('cancelPullRequest', { ...queue, pr: { number: 1 } });
     expect(await keptState(c, emu.engine, 1)).toBe('cancelled');
