@@ -1,13 +1,11 @@
 /** `mq notify 42 --slack` end to end: the built binary, the emulator, a local fake Slack receiver. */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { queue, repo, useEmulator } from '../../emulator/http-helpers.js';
-import { type FakeServer, startFakeServer } from '../../helpers/fake-server.js';
+import { useFakeServer } from '../../helpers/fake-server.js';
 import { baseEnv, runCli } from '../../helpers/run-cli.js';
 
 const { emu, client: c } = useEmulator();
-let rx: FakeServer;
-beforeAll(async () => void (rx = await startFakeServer()));
-afterAll(() => rx.close());
+const rx = useFakeServer();
 
 it('mq notify 42 --slack posts Block Kit once, says so on stderr, exits 0', async () => {
   await c.post('createQueue', queue);
