@@ -65,6 +65,14 @@ export class Client {
     await submit();
   }
 
+  /** The queue created, and PR `number` (with `fields`) failed on its one run an hour later. */
+  async queueWithFailedPr(number: number, fields: Record<string, unknown> = {}): Promise<void> {
+    await this.post('createQueue', queue);
+    await this.post('/_emulator/pullRequests', { repo, number, ...fields, outcomes: ['fail'] });
+    await this.post('submitPullRequest', { ...queue, pr: { number } });
+    await this.advance(60);
+  }
+
   async runs(): Promise<Array<{ id: string; prNumbers: number[]; basePrNumbers: number[]; status: string }>> {
     return (await this.get('/_emulator/testRuns')).json().testRuns;
   }

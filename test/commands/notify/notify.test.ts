@@ -26,10 +26,7 @@ const env = (extra: Record<string, string> = {}) => ({
 
 /** PR 42 (hostile title, by alice) fails its one run. */
 async function failed42(): Promise<void> {
-  await c.post('createQueue', queue);
-  await c.post('/_emulator/pullRequests', { repo, number: 42, title: HOSTILE, author: 'alice', outcomes: ['fail'] });
-  await c.post('submitPullRequest', { ...queue, pr: { number: 42 } });
-  await c.advance(60);
+  await c.queueWithFailedPr(42, { title: HOSTILE, author: 'alice' });
   expect((await c.pr(42)).state).toBe('failed');
 }
 
