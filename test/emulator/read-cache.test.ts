@@ -34,6 +34,14 @@ async function withQueue(options: Parameters<typeof startTestEmulator>[0] = {}) 
   return { c: started.client, emu: started.emu };
 }
 
+/** The engine served on a free port (closed after the test): a client of it. */
+async function serve(engine: QueueEngine, clock: Clock): Promise<Client> {
+  server = createEmulatorServer({ engine, clock, token: TOKEN });
+  const s = server.server;
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  return new Client({ url: `http://127.0.0.1:${(s.address() as AddressInfo).port}/v1`, token: TOKEN });
+}
+
 /** Counts the engine's answers to getSubmittedPullRequest: a kept answer does not ask it. */
 function countLookups(engine: QueueEngine): { count: number } {
   const counter = { count: 0 };
@@ -105,10 +113,7 @@ describe('kept answers of getSubmittedPullRequest', () => {
     let now = T0;
     const clock: Clock = { kind: 'manual', speed: 1, now: () => now, wallDelayUntil: () => 0 };
     const engine = new QueueEngine(createState(7, T0));
-    server = createEmulatorServer({ engine, clock, token: TOKEN });
-    const s = server.server;
-    await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-    const c = new Client({ url: `http://127.0.0.1:${(s.address() as AddressInfo).port}/v1`, token: TOKEN });
+    const c = await serve(engine, clock);
     await c.post('createQueue', queue);
     await c.post('submitPullRequest', { ...queue, pr: { number: 3 } });
     const body = { ...queue, pr: { number: 3 } };
@@ -167,10 +172,7 @@ describe('kept answers go on every kind of change', () => {
   it('a rolled-back write: the state rebuilt from disk is answered, not the undone change', async () => {
     const engine = new QueueEngine(createState(7, T0));
     const clock: Clock = { kind: 'manual', speed: 1, now: () => engine.now, wallDelayUntil: () => 0 };
-    server = createEmulatorServer({ engine, clock, token: TOKEN });
-    const s = server.server;
-    await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-    const c = new Client({ url: `http://127.0.0.1:${(s.address() as AddressInfo).port}/v1`, token: TOKEN });
+    const c = await serve(engine, clock);
     await c.post('createQueue', queue);
     await c.post('submitPullRequest', { ...queue, pr: { number: 1 } });
     const durable = JSON.stringify(engine.state);
@@ -179,7 +181,7 @@ describe('kept answers go on every kind of change', () => {
     // What StateStore does when the cancel cannot be made durable: the state is loaded again (the
     // engine counts no change) and the server is told (start-emulator.ts wires onRollback to it).
     engine.state = validateState(JSON.parse(durable));
-    server.changed();
+    (server as EmulatorServer).changed();
     expect((await c.pr(1)).state).toBe('testing');
   });
 });
