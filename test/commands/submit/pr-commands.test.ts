@@ -171,19 +171,16 @@ describe('mq status', () => {
     const r = await runMq(['status', '42'], { env: env() });
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.trim().split('\n');
-    for (const line of [
-      'state\ttesting',
-      'pr\t42',
-      'priority\thigh',
-      'priority_value\t10',
-      'submitted\ttrue',
-      'ready\ttrue',
-      'title\tAdd the widget cache',
-      'author\toctocat',
-      `sha\t${PR_RECORD.prSha}`,
-      'base_branch\tmain',
-    ])
-      expect(lines).toContain(line);
+    expect(lines).toContain('state\ttesting');
+    expect(lines).toContain('pr\t42');
+    expect(lines).toContain('priority\thigh');
+    expect(lines).toContain('priority_value\t10');
+    expect(lines).toContain('submitted\ttrue');
+    expect(lines).toContain('ready\ttrue');
+    expect(lines).toContain('title\tAdd the widget cache');
+    expect(lines).toContain('author\toctocat');
+    expect(lines).toContain(`sha\t${PR_RECORD.prSha}`);
+    expect(lines).toContain('base_branch\tmain');
     expect(lines.some((l) => /^in_state_seconds\t\d+$/.test(l))).toBe(true);
   });
 
