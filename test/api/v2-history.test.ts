@@ -101,11 +101,7 @@ const submit = (number: number, target = queue) => c.post('submitPullRequest', {
 
 /** #5 cancelled then merged; a batch 1..4 with #4 breaking the build (bisected, #4 fails); #6 cancelled. */
 async function workload(): Promise<void> {
-  await submit(5);
-  await c.advance(3);
-  await c.post('cancelPullRequest', { ...queue, pr: { number: 5 } });
-  await c.advance(1);
-  await submit(5);
+  await c.twoTrips(5);
   await c.advance(15);
   await c.post('updateQueue', { ...queue, batch: true, batchingMinSize: 4, bisectionConcurrency: 2 });
   await fake(4, { breaksBuild: true });

@@ -49,6 +49,16 @@ function idFile(dir: string): { path: string; ids: Record<string, string> } {
   return { path, ids: JSON.parse(readFileSync(path, 'utf8')) };
 }
 
+/** mq's environment for the v2 emulator, with its id cache in `cache`. */
+const v2Env = (cache: string) => ({
+  MQ_REPO: 'acme/app',
+  MQ_BRANCH: 'main',
+  MQ_API_URL: c.origin,
+  MQ_TOKEN: KEY,
+  MQ_CONFIG_DIR: tempDir('mq-v2-'),
+  MQ_CACHE_DIR: cache,
+});
+
 const queueKeys = (ids: Record<string, string>) => Object.keys(ids).filter((k) => k.startsWith('queue '));
 
 describe('a kept queue id', () => {
@@ -90,14 +100,7 @@ describe('a kept queue id', () => {
 
   it('is forgotten by `queue delete`; a later command on that branch is not found (exit 3)', async () => {
     const cache = tempDir('mq-cache-');
-    const env = {
-      MQ_REPO: 'acme/app',
-      MQ_BRANCH: 'main',
-      MQ_API_URL: c.origin,
-      MQ_TOKEN: KEY,
-      MQ_CONFIG_DIR: tempDir('mq-v2-'),
-      MQ_CACHE_DIR: cache,
-    };
+    const env = v2Env(cache);
     expect((await runMq(['queue', 'pause'], { env })).exitCode).toBe(0);
     expect(queueKeys(idFile(join(cache, 'ids')).ids)).toHaveLength(1);
     const del = await runMq(['queue', 'delete', '--yes'], { env });
@@ -123,14 +126,7 @@ describe('a cold cache', () => {
   });
 
   it('costs `mq submit` two requests more than a warm one: the repository and the queue', async () => {
-    const env = {
-      MQ_REPO: 'acme/app',
-      MQ_BRANCH: 'main',
-      MQ_API_URL: c.origin,
-      MQ_TOKEN: KEY,
-      MQ_CONFIG_DIR: tempDir('mq-v2-'),
-      MQ_CACHE_DIR: tempDir('mq-cache-'),
-    };
+    const env = v2Env(tempDir('mq-cache-'));
     const sent = async (args: string[]) => {
       const r = await runMq([...args, '--debug'], { env });
       expect(r.exitCode).toBe(0);
@@ -215,14 +211,7 @@ describe('the id file', () => {
 
   it('holds ids only: after commands with a v2 key, no key, no token, nothing but id keys and ids, 0600', async () => {
     const cache = tempDir('mq-cache-');
-    const env = {
-      MQ_REPO: 'acme/app',
-      MQ_BRANCH: 'main',
-      MQ_API_URL: c.origin,
-      MQ_TOKEN: KEY,
-      MQ_CONFIG_DIR: tempDir('mq-v2-'),
-      MQ_CACHE_DIR: cache,
-    };
+    const env = v2Env(cache);
     for (const args of [
       ['submit', '7'],
       ['status', '7', '8'],

@@ -13,18 +13,20 @@ import { useFakeServer } from '../helpers/fake-server.js';
 const fake = useFakeServer();
 const target = { repo: { host: 'github.com', owner: 'acme', name: 'app' }, targetBranch: 'main' };
 
-function client() {
-  const ids = memoryIdStore();
-  ids.set('repo github.com/acme/app', 'R1');
-  ids.set('queue R1 main', 'Q1');
-  const http = new HttpClient({
+const http = () =>
+  new HttpClient({
     baseUrl: fake.url.replace(/\/v1$/, ''),
     api: 'v2',
     token: 'trunk_v2_k',
     userAgent: 't',
     timeoutMs: 5000,
   });
-  return new V2Client(http, ids);
+
+function client() {
+  const ids = memoryIdStore();
+  ids.set('repo github.com/acme/app', 'R1');
+  ids.set('queue R1 main', 'Q1');
+  return new V2Client(http(), ids);
 }
 
 const pr = (n: number, state: string) => ({
@@ -88,17 +90,10 @@ it('a PR list that never ends is read until a cursor repeats', async () => {
 it('a dry run of create for a repository the service does not know describes its request', async () => {
   fake.on('GET /v2/repositories', { status: 200, body: { data: [], hasMore: false } });
   const described: string[] = [];
-  const http = new HttpClient({
-    baseUrl: fake.url.replace(/\/v1$/, ''),
-    api: 'v2',
-    token: 'trunk_v2_k',
-    userAgent: 't',
-    timeoutMs: 5000,
-  });
-  const dry = new V2Client(http, memoryIdStore(), { dryRun: (d) => described.push(`${d.method} ${d.body}`) });
+  const dry = new V2Client(http(), memoryIdStore(), { dryRun: (d) => described.push(`${d.method} ${d.body}`) });
   await dry.createQueue({ ...target, targetBranch: 'new' });
   expect(described).toEqual(['POST {"repositoryId":"REPOSITORY_ID","targetBranch":"new"}']);
-  const real = new V2Client(http, memoryIdStore());
+  const real = new V2Client(http(), memoryIdStore());
   const err = await real.createQueue({ ...target, targetBranch: 'new' }).catch((e) => e);
   expect(err.exitCode).toBe(ExitCode.notFound);
 });

@@ -1,20 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeServer, type FakeServer, useFakeServer } from '../helpers/fake-server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useFakeServer } from '../helpers/fake-server.js';
 import { baseEnv, runCli, TOKEN } from '../helpers/run-cli.js';
 
 /** Where the token may go (a stored token stays with its service) and what an API URL may be. */
 const fake = useFakeServer();
-let other: FakeServer;
-beforeAll(async () => {
-  other = await startFakeServer();
-});
-afterAll(async () => {
-  await other.close();
-});
+const other = useFakeServer();
 beforeEach(() => {
-  other.requests.length = 0;
   for (const f of [fake, other])
     f.on('POST /getSubmittedPullRequest', { status: 200, body: { state: 'pending', prNumber: 1 } });
 });

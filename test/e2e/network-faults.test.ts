@@ -1,18 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeServer, type FakeServer, type Reply, useFakeServer } from '../helpers/fake-server.js';
+import { describe, expect, it } from 'vitest';
+import { type Reply, useFakeServer } from '../helpers/fake-server.js';
 import { baseEnv, runCli, TOKEN } from '../helpers/run-cli.js';
 
 const fake = useFakeServer();
-let elsewhere: FakeServer;
-beforeAll(async () => {
-  elsewhere = await startFakeServer();
-});
-afterAll(async () => {
-  await elsewhere.close();
-});
-beforeEach(() => {
-  elsewhere.requests.length = 0;
-});
+const elsewhere = useFakeServer();
 
 const transportEnv = (transport: string) => ({ ...baseEnv(fake.url), MQ_TEST_TRANSPORT: transport });
 const count = (path: string) => fake.requests.filter((r) => r.path === path).length;

@@ -14,33 +14,16 @@ const ADVANCE_MINUTES = 90;
 describe.each(APIS)('on %s', { concurrent: true }, (on) => {
   const emu = useEmulatorProcess(['--clock', 'manual'], on);
 
-  async function api(path: string, body: unknown): Promise<unknown> {
-    const r = await fetch(`${emu.url}/${path}`, {
-      method: 'POST',
-      headers: { 'x-api-token': emu.token, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const text = await r.text();
-    if (r.status !== 200) throw new Error(`${path}: ${r.status} ${text}`);
-    // Mutations answer `OK`; reads answer JSON.
-    return text.startsWith('{') ? JSON.parse(text) : undefined;
-  }
-
-  async function clockNow(): Promise<number> {
-    const c = (await emu.control('GET', '/_emulator/clock')).json as { now: string | number };
-    return typeof c.now === 'number' ? c.now : Date.parse(c.now);
-  }
-
   beforeAll(async () => {
-    await api('createQueue', { repo: REPO, targetBranch: 'main' });
+    await emu.post('createQueue', { repo: REPO, targetBranch: 'main' });
     await emu.control('POST', '/_emulator/pullRequests', { repo: REPO, number: 1, title: 'PR 1' });
-    await api('submitPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: 1 } });
+    await emu.post('submitPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: 1 } });
     await emu.advance(15);
   }, 60_000);
 
   describe.sequential('ages against the emulator on a manual clock', () => {
     it(`mq status: in state for is the emulator's time since the merge, ${ADVANCE_MINUTES} minutes on`, async () => {
-      const record = (await api('getSubmittedPullRequest', {
+      const record = (await emu.post('getSubmittedPullRequest', {
         repo: REPO,
         targetBranch: 'main',
         pr: { number: 1 },
@@ -50,7 +33,7 @@ describe.each(APIS)('on %s', { concurrent: true }, (on) => {
       };
       expect(record.state).toBe('merged');
       await emu.advance(ADVANCE_MINUTES);
-      const expectedMinutes = ((await clockNow()) - Date.parse(record.stateChangedAt)) / 60_000;
+      const expectedMinutes = ((await emu.now()) - Date.parse(record.stateChangedAt)) / 60_000;
       expect(expectedMinutes).toBeGreaterThanOrEqual(ADVANCE_MINUTES);
 
       const r = await runCli(['status', '1'], { env: emu.env });

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/output/width.js';
 import { APIS, startEmulatorProcess, type EmulatorProcess } from '../helpers/emulator-process.js';
 import { baseEnv, runCli } from '../helpers/run-cli.js';
+import { SMALL_SIMULATION } from '../helpers/simulate.js';
 import { hasTmux, terminal } from '../helpers/tmux.js';
 
 if (!hasTmux) console.warn('tty-prose: tmux not installed; the real-terminal tests are skipped');
@@ -15,35 +16,27 @@ if (!hasTmux) console.warn('tty-prose: tmux not installed; the real-terminal tes
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 let emu: EmulatorProcess;
 
-async function api(path: string, body: unknown): Promise<void> {
-  const r = await fetch(`${emu.url}/${path}`, {
-    method: 'POST',
-    headers: { 'x-api-token': emu.token, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (r.status !== 200) throw new Error(`${path}: ${r.status} ${await r.text()}`);
-}
-
 beforeAll(async () => {
   if (!hasTmux) return;
   emu = await startEmulatorProcess(['--clock', 'manual']);
   // main: #42 breaks the build ahead of #43, which then fails three trips of its own.
-  await api('createQueue', { repo: REPO, targetBranch: 'main' });
+  await emu.post('createQueue', { repo: REPO, targetBranch: 'main' });
   await emu.control('POST', '/_emulator/pullRequests', { repo: REPO, number: 42, breaksBuild: true });
   await emu.control('POST', '/_emulator/pullRequests', {
     repo: REPO,
     number: 43,
     outcomes: ['fail', 'fail', 'fail', 'fail'],
   });
-  for (const n of [42, 43]) await api('submitPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: n } });
+  for (const n of [42, 43])
+    await emu.post('submitPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: n } });
   for (let trip = 0; trip < 2; trip++) {
     await emu.advance(30);
-    await api('submitPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: 43 } });
+    await emu.post('submitPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: 43 } });
   }
   await emu.advance(125);
   // release: a paused queue.
-  await api('createQueue', { repo: REPO, targetBranch: 'release' });
-  await api('updateQueue', { repo: REPO, targetBranch: 'release', state: 'PAUSED' });
+  await emu.post('createQueue', { repo: REPO, targetBranch: 'release' });
+  await emu.post('updateQueue', { repo: REPO, targetBranch: 'release', state: 'PAUSED' });
 }, 60_000);
 afterAll(async () => {
   await emu?.stop();
@@ -127,22 +120,7 @@ describe.skipIf(!hasTmux)('prose at the terminal width', { timeout: 60_000 }, ()
   it.each([60, 80])(
     'mq queue simulate at %i columns: the inputs, footnote and recommendation wrap at spaces',
     async (cols) => {
-      const args = [
-        'queue',
-        'simulate',
-        '--arrivals',
-        '6/h',
-        '--test-time',
-        '30m',
-        '--failure-rate',
-        '5%',
-        '--duration',
-        '1d',
-        '--runs',
-        '3',
-        '--jobs',
-        '1',
-      ];
+      const args = ['queue', 'simulate', ...SMALL_SIMULATION, '--jobs', '1'];
       const s = await screenOf(args, cols, baseEnv());
       // The table is simulate's own; its prose is the lines around it.
       const prose = s.split('\n').filter((l) => !/[│┌└├┼]/.test(l));

@@ -55,6 +55,24 @@ export class Client {
     return this.post('/_emulator/clock/advance', { minutes });
   }
 
+  /** PR `number` submitted, cancelled 3 minutes later and submitted again a minute after that. */
+  async twoTrips(number: number): Promise<void> {
+    const submit = () => this.post('submitPullRequest', { ...queue, pr: { number } });
+    await submit();
+    await this.advance(3);
+    await this.post('cancelPullRequest', { ...queue, pr: { number } });
+    await this.advance(1);
+    await submit();
+  }
+
+  /** The queue created, and PR `number` (with `fields`) failed on its one run an hour later. */
+  async queueWithFailedPr(number: number, fields: Record<string, unknown> = {}): Promise<void> {
+    await this.post('createQueue', queue);
+    await this.post('/_emulator/pullRequests', { repo, number, ...fields, outcomes: ['fail'] });
+    await this.post('submitPullRequest', { ...queue, pr: { number } });
+    await this.advance(60);
+  }
+
   async runs(): Promise<Array<{ id: string; prNumbers: number[]; basePrNumbers: number[]; status: string }>> {
     return (await this.get('/_emulator/testRuns')).json().testRuns;
   }

@@ -40,11 +40,7 @@ async function bisected(): Promise<void> {
 
 describe('getSubmittedPullRequest with includeTimeline', () => {
   it('lists every transition of every trip, newest first, with v1 reasons and run ids', async () => {
-    await submit(5);
-    await c.advance(3);
-    await c.post('cancelPullRequest', { ...queue, pr: { number: 5 } });
-    await c.advance(1);
-    await submit(5);
+    await c.twoTrips(5);
     await c.advance(10);
     const plain = await c.pr(5);
     expect(plain.timeline).toBeUndefined();

@@ -92,9 +92,8 @@ describe('queues', () => {
 
   it('updateQueue stores every field, accepts enums in any case and returns the queue without PRs', async () => {
     await c.post('createQueue', queue);
-    const a = await c.post('updateQueue', {
-      ...queue,
-      state: 'PAUSED',
+    // Answered as sent, but the enums: in lower case whatever their case.
+    const same = {
       concurrency: 4,
       bisectionConcurrency: 8,
       testingTimeoutMinutes: 90,
@@ -103,38 +102,24 @@ describe('queues', () => {
       batch: true,
       batchingMaxWaitTimeMinutes: 7,
       batchingMinSize: 3,
-      mode: 'Parallel',
       commentsEnabled: false,
       commandsEnabled: false,
       createPrsForTestingBranches: false,
-      directMergeMode: 'ALWAYS',
       optimizationMode: 'bisection_skip_redundant_tests',
-      mergeMethod: 'MERGE_COMMIT',
       statusCheckEnabled: false,
       requiredStatuses: ['build', 'lint'],
-    });
+    };
+    const enums = { state: 'PAUSED', mode: 'Parallel', directMergeMode: 'ALWAYS', mergeMethod: 'MERGE_COMMIT' };
+    const a = await c.post('updateQueue', { ...queue, ...same, ...enums });
     expect(a.status).toBe(200);
     const body = a.json();
     expect(body).not.toHaveProperty('enqueuedPullRequests');
     expect(body).toMatchObject({
+      ...same,
       state: 'paused',
-      concurrency: 4,
-      bisectionConcurrency: 8,
-      testingTimeoutMinutes: 90,
-      pendingFailureDepth: 2,
-      canOptimisticallyMerge: true,
-      batch: true,
-      batchingMaxWaitTimeMinutes: 7,
-      batchingMinSize: 3,
       mode: 'parallel',
-      commentsEnabled: false,
-      commandsEnabled: false,
-      createPrsForTestingBranches: false,
       directMergeMode: 'always',
-      optimizationMode: 'bisection_skip_redundant_tests',
       mergeMethod: 'merge_commit',
-      statusCheckEnabled: false,
-      requiredStatuses: ['build', 'lint'],
     });
     const { enqueuedPullRequests, ...settings } = (await c.post('getQueue', queue)).json();
     expect(enqueuedPullRequests).toEqual([]);

@@ -26,6 +26,22 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** An emulator (closed after the test) with the queue created. */
+async function withQueue(options: Parameters<typeof startTestEmulator>[0] = {}) {
+  const started = await startTestEmulator(options);
+  emu = started.emu;
+  await started.client.post('createQueue', queue);
+  return { c: started.client, emu: started.emu };
+}
+
+/** The engine served on a free port (closed after the test): a client of it. */
+async function serve(engine: QueueEngine, clock: Clock): Promise<Client> {
+  server = createEmulatorServer({ engine, clock, token: TOKEN });
+  const s = server.server;
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  return new Client({ url: `http://127.0.0.1:${(s.address() as AddressInfo).port}/v1`, token: TOKEN });
+}
+
 /** Counts the engine's answers to getSubmittedPullRequest: a kept answer does not ask it. */
 function countLookups(engine: QueueEngine): { count: number } {
   const counter = { count: 0 };
@@ -41,10 +57,7 @@ const read = (c: Client, body: unknown) => c.post('getSubmittedPullRequest', bod
 
 describe('kept answers of getSubmittedPullRequest', () => {
   it('the same body is answered again without the engine, byte for byte; another body is asked anew', async () => {
-    const started = await startTestEmulator();
-    emu = started.emu;
-    const c = started.client;
-    await c.post('createQueue', queue);
+    const { c, emu } = await withQueue();
     await c.post('submitPullRequest', { ...queue, pr: { number: 1 } });
     const lookups = countLookups(emu.engine);
     const body = { ...queue, pr: { number: 1 } };
@@ -68,10 +81,7 @@ describe('kept answers of getSubmittedPullRequest', () => {
   });
 
   it('a request that changes state drops them: the next read shows the change', async () => {
-    const started = await startTestEmulator();
-    emu = started.emu;
-    const c = started.client;
-    await c.post('createQueue', queue);
+    const { c } = await withQueue();
     await c.post('submitPullRequest', { ...queue, pr: { number: 1 } });
     const body = { ...queue, pr: { number: 1 } };
     expect((await read(c, body)).json().state).toBe('testing');
@@ -81,10 +91,7 @@ describe('kept answers of getSubmittedPullRequest', () => {
   });
 
   it('a change made on the engine itself, not through a request, is seen too', async () => {
-    const started = await startTestEmulator();
-    emu = started.emu;
-    const c = started.client;
-    await c.post('createQueue', queue);
+    const { c, emu } = await withQueue();
     await c.post('submitPullRequest', { ...queue, pr: { number: 2 } });
     const body = { ...queue, pr: { number: 2 } };
     expect((await read(c, body)).json().state).toBe('testing');
@@ -93,10 +100,7 @@ describe('kept answers of getSubmittedPullRequest', () => {
   });
 
   it('an error is not kept: an unknown PR is looked up every time', async () => {
-    const started = await startTestEmulator();
-    emu = started.emu;
-    const c = started.client;
-    await c.post('createQueue', queue);
+    const { c, emu } = await withQueue();
     const lookups = countLookups(emu.engine);
     const body = { ...queue, pr: { number: 404 } };
     expect((await read(c, body)).status).toBe(404);
@@ -109,10 +113,7 @@ describe('kept answers of getSubmittedPullRequest', () => {
     let now = T0;
     const clock: Clock = { kind: 'manual', speed: 1, now: () => now, wallDelayUntil: () => 0 };
     const engine = new QueueEngine(createState(7, T0));
-    server = createEmulatorServer({ engine, clock, token: TOKEN });
-    const s = server.server;
-    await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-    const c = new Client({ url: `http://127.0.0.1:${(s.address() as AddressInfo).port}/v1`, token: TOKEN });
+    const c = await serve(engine, clock);
     await c.post('createQueue', queue);
     await c.post('submitPullRequest', { ...queue, pr: { number: 3 } });
     const body = { ...queue, pr: { number: 3 } };
@@ -136,10 +137,7 @@ async function keptState(c: Client, engine: QueueEngine, n: number): Promise<str
 
 describe('kept answers go on every kind of change', () => {
   it('a manual clock advanced through the control API', async () => {
-    const started = await startTestEmulator();
-    emu = started.emu;
-    const c = started.client;
-    await c.post('createQueue', queue);
+    const { c, emu } = await withQueue();
     await c.post('submitPullRequest', { ...queue, pr: { number: 1 } });
     expect(await keptState(c, emu.engine, 1)).toBe('testing');
     expect((await c.advance(24 * 60)).status).toBe(200);
@@ -148,10 +146,7 @@ describe('kept answers go on every kind of change', () => {
 
   it("the running clock's timer applying due events, with no request in between", async () => {
     // 10 engine minutes (a run) take 2 s of wall time: the two reads come well before.
-    const started = await startTestEmulator({ clock: 'real', speed: 300 });
-    emu = started.emu;
-    const c = started.client;
-    await c.post('createQueue', queue);
+    const { c, emu } = await withQueue({ clock: 'real', speed: 300 });
     await c.post('submitPullRequest', { ...queue, pr: { number: 1 } });
     expect(await keptState(c, emu.engine, 1)).toBe('testing');
     const engine = emu.engine;
@@ -165,10 +160,7 @@ describe('kept answers go on every kind of change', () => {
   }, 40_000);
 
   it('a retention prune: a pruned PR is no longer answered', async () => {
-    const started = await startTestEmulator({ retentionMs: 60_000 });
-    emu = started.emu;
-    const c = started.client;
-    await c.post('createQueue', queue);
+    const { c, emu } = await withQueue({ retentionMs: 60_000 });
     await c.post('submitPullRequest', { ...queue, pr: { number: 1 } });
     await c.post('cancelPullRequest', { ...queue, pr: { number: 1 } });
     expect(await keptState(c, emu.engine, 1)).toBe('cancelled');
@@ -180,10 +172,7 @@ describe('kept answers go on every kind of change', () => {
   it('a rolled-back write: the state rebuilt from disk is answered, not the undone change', async () => {
     const engine = new QueueEngine(createState(7, T0));
     const clock: Clock = { kind: 'manual', speed: 1, now: () => engine.now, wallDelayUntil: () => 0 };
-    server = createEmulatorServer({ engine, clock, token: TOKEN });
-    const s = server.server;
-    await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-    const c = new Client({ url: `http://127.0.0.1:${(s.address() as AddressInfo).port}/v1`, token: TOKEN });
+    const c = await serve(engine, clock);
     await c.post('createQueue', queue);
     await c.post('submitPullRequest', { ...queue, pr: { number: 1 } });
     const durable = JSON.stringify(engine.state);
@@ -192,7 +181,7 @@ describe('kept answers go on every kind of change', () => {
     // What StateStore does when the cancel cannot be made durable: the state is loaded again (the
     // engine counts no change) and the server is told (start-emulator.ts wires onRollback to it).
     engine.state = validateState(JSON.parse(durable));
-    server.changed();
+    (server as EmulatorServer).changed();
     expect((await c.pr(1)).state).toBe('testing');
   });
 });

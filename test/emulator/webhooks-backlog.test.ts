@@ -60,6 +60,14 @@ async function emulator(opts: Parameters<typeof startTestEmulator>[0]) {
   return started;
 }
 
+/** A receiver, closed after the test. */
+async function receiver(): Promise<{ r: Receiver; url: string }> {
+  const r = new Receiver();
+  const url = await r.start();
+  cleanup.push(() => r.close());
+  return { r, url };
+}
+
 describe('a dead receiver', () => {
   it('keeps at most the cap of pending deliveries, drops the oldest and counts them, and is not hammered', async () => {
     const { client: c } = await emulator({
@@ -86,9 +94,7 @@ describe('a dead receiver', () => {
   });
 
   it('reuses dropped deliveries without mixing up their events: every body sent matches its listing entry', async () => {
-    const r = new Receiver();
-    const url = await r.start();
-    cleanup.push(() => r.close());
+    const { r, url } = await receiver();
     r.status = 503;
     const { client: c } = await emulator({
       webhooks: [{ url, secret: SECRET }],
@@ -138,9 +144,7 @@ describe('a dead receiver', () => {
   });
 
   it('pages the deliveries listing', async () => {
-    const r = new Receiver();
-    const url = await r.start();
-    cleanup.push(() => r.close());
+    const { r, url } = await receiver();
     const { client: c } = await emulator({ webhooks: [{ url, secret: SECRET }] });
     await c.post('createQueue', queue);
     await c.post('submitPullRequest', { ...queue, pr: { number: 1 } });
@@ -160,9 +164,7 @@ describe('a dead receiver', () => {
 
 describe('batch events', () => {
   it('sends pull_request_batch.canceled and .queued when a PR of a batch under test is cancelled, after the PR events', async () => {
-    const r = new Receiver();
-    const url = await r.start();
-    cleanup.push(() => r.close());
+    const { r, url } = await receiver();
     const { client: c } = await emulator({ webhooks: [{ url, secret: SECRET }] });
     await c.post('createQueue', queue);
     await c.post('updateQueue', { ...queue, batch: true, batchingMinSize: 3 });
@@ -194,9 +196,7 @@ describe('batch events', () => {
   });
 
   it('sends pull_request_batch.queued when a batch is restarted', async () => {
-    const r = new Receiver();
-    const url = await r.start();
-    cleanup.push(() => r.close());
+    const { r, url } = await receiver();
     const { client: c } = await emulator({ webhooks: [{ url, secret: SECRET }] });
     await c.post('createQueue', queue);
     await c.post('updateQueue', { ...queue, batch: true, batchingMinSize: 2 });
@@ -213,9 +213,7 @@ describe('with --data-dir', () => {
   it('pending deliveries survive a restart and go out afterwards with their ids', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mq-emu-hooks-'));
     cleanup.push(() => rm(dir, { recursive: true, force: true }));
-    const r = new Receiver();
-    const url = await r.start();
-    cleanup.push(() => r.close());
+    const { r, url } = await receiver();
     r.status = 503;
     const first = await startTestEmulator({
       dataDir: dir,

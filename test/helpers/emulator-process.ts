@@ -23,6 +23,10 @@ export interface EmulatorProcess {
     path: string,
     body?: unknown,
   ): Promise<{ status: number; json: unknown; text: string }>;
+  /** A v1 call with the token: its JSON (undefined for a mutation's `OK`); throws unless 200. */
+  post(endpoint: string, body: unknown): Promise<unknown>;
+  /** The emulator's clock, in epoch milliseconds. */
+  now(): Promise<number>;
   advance(minutes: number): Promise<void>;
   stop(signal?: 'SIGINT' | 'SIGTERM'): Promise<{ exitCode: number | undefined; stdout: string; stderr: string }>;
 }
@@ -87,6 +91,15 @@ export async function startEmulatorProcess(
     env: envFor(api),
     envFor,
     control,
+    post: async (endpoint, body) => {
+      const r = await control('POST', `/v1/${endpoint}`, body);
+      if (r.status !== 200) throw new Error(`${endpoint}: ${r.status} ${r.text}`);
+      return r.json;
+    },
+    now: async () => {
+      const c = (await control('GET', '/_emulator/clock')).json as { now: string | number };
+      return typeof c.now === 'number' ? c.now : Date.parse(c.now);
+    },
     advance: async (minutes) => {
       const r = await control('POST', '/_emulator/clock/advance', { minutes });
       if (r.status !== 200) throw new Error(`advance failed: ${r.status} ${r.text}`);

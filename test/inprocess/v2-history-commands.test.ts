@@ -36,11 +36,7 @@ function workload(): Promise<void> {
   ready ??= (async () => {
     await c.post('createQueue', queue);
     const submit = (number: number) => c.post('submitPullRequest', { ...queue, pr: { number } });
-    await submit(5);
-    await c.advance(3);
-    await c.post('cancelPullRequest', { ...queue, pr: { number: 5 } });
-    await c.advance(1);
-    await submit(5);
+    await c.twoTrips(5);
     await c.advance(15);
     await c.post('updateQueue', { ...queue, batch: true, batchingMinSize: 3 });
     for (const n of [1, 2, 3]) await submit(n);

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { MergeQueueClient, MergeQueueError } from '../../src/lib/index.js';
 import { queue, TOKEN, useEmulator } from '../emulator/http-helpers.js';
+import { thrown } from '../helpers/thrown.js';
 
 const KEY = 'trunk_v2_lib0123456789abcdef';
 const { emu } = useEmulator({
@@ -61,12 +62,7 @@ describe('MergeQueueClient with a v2 API key', () => {
     const c = new MergeQueueClient({ token: KEY });
     expect([c.api, c.apiUrl]).toEqual(['v2', 'https://api.trunk.io']);
     expect(() => new MergeQueueClient({ token: TOKEN })).toThrow(/apiUrl: required/);
-    let err: unknown;
-    try {
-      new MergeQueueClient({ token: KEY, apiUrl: emu.url, api: 'v1' });
-    } catch (e) {
-      err = e;
-    }
+    const err = thrown(() => new MergeQueueClient({ token: KEY, apiUrl: emu.url, api: 'v1' }));
     expect(err).toBeInstanceOf(MergeQueueError);
     expect(err).toMatchObject({ exitCode: 7 });
     expect(String((err as Error).message)).toContain('option api: v1, but the token is a v2 API key');

@@ -16,48 +16,19 @@
  * mean and spread within 0.01 (the emulator's admission steps happen in the same minute); the
  * measured p50 within 2 minutes.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { queue, repo, useEmulator, T0 } from '../emulator/http-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { T0 } from '../emulator/http-helpers.js';
+import { useWorkloadEmulator } from '../helpers/emulator-workload.js';
 import { runMq } from '../helpers/in-process.js';
-import { tempDir } from '../helpers/run-cli.js';
 
-const { emu, client: c } = useEmulator({}, 'all');
-let env: Record<string, string | undefined>;
-
-beforeAll(async () => {
-  await c.post('createQueue', { ...queue, concurrency: 1, batch: false });
-  for (let n = 1; n <= 30; n++) {
-    await c.post('/_emulator/pullRequests', {
-      repo,
-      number: n,
-      testMinutes: n % 2 === 1 ? 8 : 12,
-      ...(n === 7 ? { breaksBuild: true } : {}),
-      ...(n === 13 ? { outcomes: ['fail', 'pass'] } : {}),
-    });
-  }
-  for (let n = 1; n <= 30; n++) {
-    const r = await c.post('submitPullRequest', { ...queue, pr: { number: n } });
-    if (r.status !== 200) throw new Error(`submit ${n}: ${r.status} ${r.text}`);
-    if (n === 13) {
-      await c.advance(12);
-      await c.post('submitPullRequest', { ...queue, pr: { number: 13 } });
-      await c.advance(18);
-    } else {
-      await c.advance(30);
-    }
-  }
-  await c.advance(900 - 30 * 30);
-  env = {
-    HOME: tempDir('mq-home-'),
-    MQ_CONFIG_DIR: tempDir('mq-config-'),
-    NO_COLOR: '1',
-    MQ_API_URL: emu.url,
-    MQ_TOKEN: emu.token,
-    MQ_REPO: `${repo.host}/${repo.owner}/${repo.name}`,
-    MQ_BRANCH: 'main',
-    MQ_RETRY_BASE_MS: '5',
-  };
-}, 60_000);
+const { env } = useWorkloadEmulator({
+  concurrency: 1,
+  prs: 30,
+  pr: (n) => ({ testMinutes: n % 2 === 1 ? 8 : 12, breaksBuild: n === 7, outcomes: n === 13 ? ['fail', 'pass'] : [] }),
+  // #13's first run fails at 8 minutes: resubmitted at 12.
+  gap: (n) => (n === 13 ? [12, 18] : 30),
+  until: 900,
+});
 const ARGS = ['queue', 'simulate', '--from-history', '16h', '--runs', '4', '--jobs', '1'];
 
 describe('mq queue simulate --from-history on a known workload', () => {

@@ -47,6 +47,15 @@ function alone(
   };
 }
 
+/** Another run of `a`'s PR (on the same commit unless told) that failed. */
+const failedRun = (a: TestAttempt, runId: string, startedAt: number, finishedAt: number): TestAttempt => ({
+  ...a,
+  runId,
+  startedAt,
+  finishedAt,
+  result: 'failed',
+});
+
 describe('fitHistory', () => {
   it('a flat workload: rate, test time mean and spread, real failures and flaky runs (exact)', () => {
     // One PR every 30 minutes for 2 days (96 PRs); runs alternate 20 and 40 minutes; the window (49 h) holds all their ends.
@@ -66,40 +75,21 @@ describe('fitHistory', () => {
     }
     // #30 flaky: a failed run of its own, then a pass on the same commit (2 runs for 1 PR).
     const f = attempts[29] as TestAttempt;
-    attempts.push({
-      ...f,
-      runId: 'r30-first',
-      startedAt: f.startedAt - 25 * MIN,
-      finishedAt: f.startedAt - 5 * MIN,
-      result: 'failed',
-    });
+    attempts.push(failedRun(f, 'r30-first', f.startedAt - 25 * MIN, f.startedAt - 5 * MIN));
     // #40 failed, then passed on a NEW commit: a real failure, not a flake.
     const g = attempts[39] as TestAttempt;
-    attempts.push({
-      ...g,
-      runId: 'r40-first',
-      startedAt: g.startedAt - 25 * MIN,
-      finishedAt: g.startedAt - 5 * MIN,
-      result: 'failed',
-      sha: 'old',
-    });
+    attempts.push({ ...failedRun(g, 'r40-first', g.startedAt - 25 * MIN, g.startedAt - 5 * MIN), sha: 'old' });
     // A failed batch run of #50 and #51 is nobody's own failure; a cancelled run has no duration to fit.
-    attempts.push({
-      runId: 'batch',
-      prNumber: 50,
-      startedAt: T + 10 * H,
-      finishedAt: T + 10 * H + 30 * MIN,
-      result: 'failed',
-      bisection: false,
-    });
-    attempts.push({
-      runId: 'batch',
-      prNumber: 51,
-      startedAt: T + 10 * H,
-      finishedAt: T + 10 * H + 30 * MIN,
-      result: 'failed',
-      bisection: false,
-    });
+    for (const prNumber of [50, 51]) {
+      attempts.push({
+        runId: 'batch',
+        prNumber,
+        startedAt: T + 10 * H,
+        finishedAt: T + 10 * H + 30 * MIN,
+        result: 'failed',
+        bisection: false,
+      });
+    }
     attempts.push({
       runId: 'gone',
       prNumber: 52,
@@ -143,29 +133,11 @@ describe('fitHistory', () => {
     const attempts = all.map((x) => x.attempt);
     const at = (n: number) => (all[n - 1] as { attempt: TestAttempt }).attempt;
     // #8 failed, and its rerun on the same commit had started before that failure was reported; it merged: flaky.
-    attempts.push({
-      ...at(8),
-      runId: 'r8-a',
-      startedAt: at(8).startedAt - 10 * MIN,
-      finishedAt: at(8).startedAt + 5 * MIN,
-      result: 'failed',
-    });
+    attempts.push(failedRun(at(8), 'r8-a', at(8).startedAt - 10 * MIN, at(8).startedAt + 5 * MIN));
     // #12 flaked and passed on a rerun, then failed on its own again on that commit, and was not merged: its own failure.
     prs[11] = { ...(prs[11] as ConcludedPr), state: 'failed', concludedAt: at(12).finishedAt + 30 * MIN };
-    attempts.push({
-      ...at(12),
-      runId: 'r12-a',
-      startedAt: at(12).startedAt - 25 * MIN,
-      finishedAt: at(12).startedAt - 5 * MIN,
-      result: 'failed',
-    });
-    attempts.push({
-      ...at(12),
-      runId: 'r12-c',
-      startedAt: at(12).finishedAt + 5 * MIN,
-      finishedAt: at(12).finishedAt + 25 * MIN,
-      result: 'failed',
-    });
+    attempts.push(failedRun(at(12), 'r12-a', at(12).startedAt - 25 * MIN, at(12).startedAt - 5 * MIN));
+    attempts.push(failedRun(at(12), 'r12-c', at(12).finishedAt + 5 * MIN, at(12).finishedAt + 25 * MIN));
     const fit = fitHistory(window, prs, attempts);
     expect(fit.samples).toMatchObject({ prs: 20, failed: 2, prsWithOwnFailure: 3, flakyPrs: 1, flakyRuns: 2 });
     expect(fit.failureRate).toBe(2 / 20); // #5 and #12

@@ -13,6 +13,7 @@ import { engineDefaults } from '../../src/planner/engine-adapter.js';
 import type { SimInputs } from '../../src/planner/model.js';
 import { memoryPlan, runAll } from '../../src/planner/pool.js';
 import { parseCompare, settingsFromQueue } from '../../src/planner/settings.js';
+import { thrown } from '../helpers/thrown.js';
 
 const GiB = 2 ** 30;
 
@@ -24,12 +25,7 @@ describe('caps on what is simulated', () => {
       ['batching-min-size=2000', 'batching-min-size=2000: must be an integer from 1 to 500'],
       ['batch=501', 'batch=501: the batch size must be an integer from 1 to 500'],
     ] as const) {
-      let err: unknown;
-      try {
-        parseCompare(text);
-      } catch (e) {
-        err = e;
-      }
+      const err = thrown(() => parseCompare(text));
       expect(err, text).toBeInstanceOf(UsageError);
       expect((err as UsageError).why).toBe(`--compare: ${rule}`);
       expect((err as UsageError).hints[0]).toMatch(

@@ -11,6 +11,7 @@ import { crossedLines, statsFields } from '../../src/views/stats.js';
 import { renderBlocks } from '../../src/output/present.js';
 import { storyView } from '../../src/views/story.js';
 import { makeStyle } from '../../src/output/style.js';
+import { thrown } from '../helpers/thrown.js';
 
 const T0 = Date.parse('2026-11-20T00:00:00Z');
 const MIN = 60_000;
@@ -195,22 +196,16 @@ describe('queue statistics', () => {
 
   it('does not call a batch failure flaky, nor a failure fixed by a new commit', () => {
     const w = workload();
-    w.attempts.push({
-      runId: 'rb',
-      prNumber: 1,
-      startedAt: T0 + 30 * MIN,
-      finishedAt: T0 + 40 * MIN,
-      result: 'failed',
-      bisection: false,
-    });
-    w.attempts.push({
-      runId: 'rb',
-      prNumber: 2,
-      startedAt: T0 + 30 * MIN,
-      finishedAt: T0 + 40 * MIN,
-      result: 'failed',
-      bisection: false,
-    });
+    for (const prNumber of [1, 2]) {
+      w.attempts.push({
+        runId: 'rb',
+        prNumber,
+        startedAt: T0 + 30 * MIN,
+        finishedAt: T0 + 40 * MIN,
+        result: 'failed',
+        bisection: false,
+      });
+    }
     expect(computeStats(w).stats.flakyShare).toBe(0.5);
     for (const x of w.attempts) if (x.prNumber === 4) x.sha = x.runId === 'r4' ? 'aaa' : 'bbb';
     expect(computeStats(w).stats.flakyShare).toBe(0);
@@ -258,12 +253,7 @@ describe('--fail-if', () => {
   });
   it('refuses bad expressions with one line naming the flag', () => {
     for (const bad of ['p95', 'p99>2h', 'p95>2 hours', 'flakyShare>150%', 'mergedPerHour<lots', '>3']) {
-      let err: unknown;
-      try {
-        parseThreshold(bad);
-      } catch (e) {
-        err = e;
-      }
+      const err = thrown(() => parseThreshold(bad));
       expect(err, bad).toBeInstanceOf(UsageError);
       expect((err as Error).message).toMatch(/^usage: --fail-if: /);
       expect((err as Error).message).not.toContain('\n');

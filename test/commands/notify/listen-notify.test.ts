@@ -2,20 +2,18 @@
  * `mq webhooks listen --notify`: a verified `pull_request.failed` delivery posts the PR's message once,
  * as `mq notify` would; events outside `--on`, and duplicates, post nothing.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { Context } from '../../../src/context.js';
 import { run } from '../../../src/run.js';
-import { queue, repo, useEmulator } from '../../emulator/http-helpers.js';
-import { type FakeServer, startFakeServer } from '../../helpers/fake-server.js';
+import { repo, useEmulator } from '../../emulator/http-helpers.js';
+import { useFakeServer } from '../../helpers/fake-server.js';
 import { memoryIO } from '../../helpers/memory-io.js';
 import { baseEnv, tempDir } from '../../helpers/run-cli.js';
 import { postTo, SECRET, sign, until } from '../webhooks/helpers.js';
 import { runMq } from '../../helpers/in-process.js';
 
 const { emu, client: c } = useEmulator();
-let rx: FakeServer;
-beforeAll(async () => void (rx = await startFakeServer()));
-afterAll(() => rx.close());
+const rx = useFakeServer();
 
 const env = () => ({
   ...baseEnv(emu.url),
@@ -26,10 +24,7 @@ const env = () => ({
 });
 
 it('posts a PR that failed, once; a merge (not in --on) and a duplicate post nothing', async () => {
-  await c.post('createQueue', queue);
-  await c.post('/_emulator/pullRequests', { repo, number: 42, author: 'alice', outcomes: ['fail'] });
-  await c.post('submitPullRequest', { ...queue, pr: { number: 42 } });
-  await c.advance(60);
+  await c.queueWithFailedPr(42, { author: 'alice' });
   rx.on('POST /slack/hook', { status: 200, body: 'ok' });
   const io = memoryIO({});
   const stop = new AbortController();

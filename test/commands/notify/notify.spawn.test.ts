@@ -1,19 +1,14 @@
 /** `mq notify 42 --slack` end to end: the built binary, the emulator, a local fake Slack receiver. */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { queue, repo, useEmulator } from '../../emulator/http-helpers.js';
-import { type FakeServer, startFakeServer } from '../../helpers/fake-server.js';
+import { expect, it } from 'vitest';
+import { useEmulator } from '../../emulator/http-helpers.js';
+import { useFakeServer } from '../../helpers/fake-server.js';
 import { baseEnv, runCli } from '../../helpers/run-cli.js';
 
 const { emu, client: c } = useEmulator();
-let rx: FakeServer;
-beforeAll(async () => void (rx = await startFakeServer()));
-afterAll(() => rx.close());
+const rx = useFakeServer();
 
 it('mq notify 42 --slack posts Block Kit once, says so on stderr, exits 0', async () => {
-  await c.post('createQueue', queue);
-  await c.post('/_emulator/pullRequests', { repo, number: 42, title: 'Add <!here> cache', outcomes: ['fail'] });
-  await c.post('submitPullRequest', { ...queue, pr: { number: 42 } });
-  await c.advance(60);
+  await c.queueWithFailedPr(42, { title: 'Add <!here> cache' });
   rx.on('POST /services/T0/B0/XYZ', { status: 200, body: 'ok' });
   const env = {
     ...baseEnv(emu.url),

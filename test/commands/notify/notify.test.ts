@@ -4,17 +4,14 @@
  * one GitHub comment updated in place, a final failure (exit 6), and a PR still in the queue.
  */
 import { writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { queue, repo, useEmulator } from '../../emulator/http-helpers.js';
-import { type FakeServer, startFakeServer } from '../../helpers/fake-server.js';
+import { startFakeServer, useFakeServer } from '../../helpers/fake-server.js';
 import { runMq } from '../../helpers/in-process.js';
 import { baseEnv, tempDir } from '../../helpers/run-cli.js';
 
 const { emu, client: c } = useEmulator();
-let rx: FakeServer;
-beforeAll(async () => void (rx = await startFakeServer()));
-afterAll(() => rx.close());
-beforeEach(() => void (rx.requests.length = 0));
+const rx = useFakeServer();
 
 const HOSTILE = 'Fix <!channel> and <http://evil.example|docs> [click](http://evil.example) @here';
 
@@ -29,10 +26,7 @@ const env = (extra: Record<string, string> = {}) => ({
 
 /** PR 42 (hostile title, by alice) fails its one run. */
 async function failed42(): Promise<void> {
-  await c.post('createQueue', queue);
-  await c.post('/_emulator/pullRequests', { repo, number: 42, title: HOSTILE, author: 'alice', outcomes: ['fail'] });
-  await c.post('submitPullRequest', { ...queue, pr: { number: 42 } });
-  await c.advance(60);
+  await c.queueWithFailedPr(42, { title: HOSTILE, author: 'alice' });
   expect((await c.pr(42)).state).toBe('failed');
 }
 

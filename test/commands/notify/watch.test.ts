@@ -3,19 +3,17 @@
  * once; one that fails while it is stopped is posted once after the restart; nothing twice.
  */
 import { chmodSync, statSync, writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run } from '../../../src/run.js';
 import { interrupted } from '../../../src/util/clock.js';
 import { queue, repo, useEmulator } from '../../emulator/http-helpers.js';
 import { FIXED_NOW } from '../../helpers/clock.js';
 import { testDeps } from '../../helpers/deps.js';
-import { type FakeServer, startFakeServer } from '../../helpers/fake-server.js';
+import { startFakeServer, useFakeServer } from '../../helpers/fake-server.js';
 import { tempDir } from '../../helpers/run-cli.js';
 
 const { emu, client: c } = useEmulator();
-let rx: FakeServer;
-beforeAll(async () => void (rx = await startFakeServer()));
-afterAll(() => rx.close());
+const rx = useFakeServer();
 
 /** One run of the watch: `during(n)` runs at its n-th sleep (1-based); it stops (Ctrl-C) at sleep `stopAt`. */
 async function watchOnce(
@@ -97,7 +95,6 @@ describe('mq notify --watch', () => {
   });
 
   it('keeps a delivery that still fails: stopped then, it exits 6; the next start posts it', async () => {
-    rx.requests.length = 0;
     rx.on('POST /slack/hook', { status: 500 });
     await c.post('createQueue', queue);
     await c.post('/_emulator/pullRequests', { repo, number: 4, outcomes: ['fail'] });
@@ -134,7 +131,6 @@ describe('mq notify --watch', () => {
   });
 
   it('rides out a service that fails while it reads a PR that left: said, and read again on the next poll', async () => {
-    rx.requests.length = 0;
     rx.on('POST /slack/hook', { status: 200, body: 'ok' });
     const api = await startFakeServer();
     try {

@@ -25,6 +25,21 @@ function pr(state: string, extra: Record<string, unknown> = {}): Reply {
     },
   };
 }
+/** `mq <args>` as a child process, once a chunk of its stderr holds `text`. */
+async function spawnUntil(args: string[], text: string) {
+  const child = execa(process.execPath, [BIN, ...args], {
+    env: env(),
+    extendEnv: false,
+    reject: false,
+    stdin: 'ignore',
+  });
+  await new Promise<void>((resolve) => {
+    child.stderr?.on('data', (d: Buffer) => {
+      if (d.toString().includes(text)) resolve();
+    });
+  });
+  return { child }; // wrapped: awaiting the child itself would wait for its exit
+}
 const polls = () => fake.requests.filter((r) => r.path === '/getSubmittedPullRequest').length;
 
 describe('mq wait', () => {
@@ -87,17 +102,8 @@ describe('mq wait', () => {
 
   it('Ctrl-C during a hanging poll exits 130 at once', async () => {
     fake.on('POST /getSubmittedPullRequest', { hang: true });
-    const child = execa(process.execPath, [BIN, 'wait', '42', '--debug'], {
-      env: env(),
-      extendEnv: false,
-      reject: false,
-      stdin: 'ignore',
-    });
-    await new Promise<void>((resolve) => {
-      child.stderr?.on('data', (d: Buffer) => {
-        if (d.toString().includes('> POST')) setTimeout(resolve, 300);
-      });
-    });
+    const { child } = await spawnUntil(['wait', '42', '--debug'], '> POST');
+    await new Promise((resolve) => setTimeout(resolve, 300));
     const sent = Date.now();
     child.kill('SIGINT');
     const r = await child;
@@ -114,17 +120,7 @@ describe('mq wait', () => {
 
   it('Ctrl-C exits 130', async () => {
     fake.on('POST /getSubmittedPullRequest', pr('testing'));
-    const child = execa(process.execPath, [BIN, 'wait', '42', '--interval', '5s'], {
-      env: env(),
-      extendEnv: false,
-      reject: false,
-      stdin: 'ignore',
-    });
-    await new Promise<void>((resolve) => {
-      child.stderr?.on('data', (d: Buffer) => {
-        if (d.toString().includes('PR #42: testing')) resolve();
-      });
-    });
+    const { child } = await spawnUntil(['wait', '42', '--interval', '5s'], 'PR #42: testing');
     child.kill('SIGINT');
     const r = await child;
     expect(r.exitCode).toBe(130);

@@ -6,38 +6,16 @@
  * covers most merges, the p50 about the odd half, and the error is about 2 minutes. PRs #1..#5 have
  * fewer than 5 finished runs before them (too little to fit): skipped.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { queue, repo, useEmulator } from '../../../emulator/http-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { useWorkloadEmulator } from '../../../helpers/emulator-workload.js';
 import { runMq } from '../../../helpers/in-process.js';
-import { tempDir } from '../../../helpers/run-cli.js';
 
-const { emu, client: c } = useEmulator({}, 'all');
-let env: Record<string, string | undefined>;
-
-beforeAll(async () => {
-  await c.post('createQueue', { ...queue, concurrency: 1, batch: false });
-  for (let n = 1; n <= 30; n++) {
-    await c.post('/_emulator/pullRequests', {
-      repo,
-      number: n,
-      testMinutes: n % 2 === 1 ? 8 : 12,
-      ...(n === 7 ? { breaksBuild: true } : {}),
-    });
-    const r = await c.post('submitPullRequest', { ...queue, pr: { number: n } });
-    if (r.status !== 200) throw new Error(`submit ${n}: ${r.status} ${r.text}`);
-    await c.advance(30);
-  }
-  env = {
-    HOME: tempDir('mq-home-'),
-    MQ_CONFIG_DIR: tempDir('mq-config-'),
-    NO_COLOR: '1',
-    MQ_API_URL: emu.url,
-    MQ_TOKEN: emu.token,
-    MQ_REPO: `${repo.host}/${repo.owner}/${repo.name}`,
-    MQ_BRANCH: 'main',
-    MQ_RETRY_BASE_MS: '5',
-  };
-}, 60_000);
+const { env } = useWorkloadEmulator({
+  concurrency: 1,
+  prs: 30,
+  pr: (n) => ({ testMinutes: n % 2 === 1 ? 8 : 12, breaksBuild: n === 7 }),
+  gap: () => 30,
+});
 
 describe('mq queue eta-check', () => {
   it('estimates each merged PR as the queue stood at its submission (JSON)', async () => {

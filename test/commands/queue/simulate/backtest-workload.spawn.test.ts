@@ -8,53 +8,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { queue, repo, useEmulator } from '../../../emulator/http-helpers.js';
+import { describe, expect, it } from 'vitest';
 import { CHROMIUM, chromium, overlaps, svgTextBoxes } from '../../../helpers/chromium.js';
+import { flakyWorkload, useWorkloadEmulator } from '../../../helpers/emulator-workload.js';
 import { runMq } from '../../../helpers/in-process.js';
 import { tempDir } from '../../../helpers/run-cli.js';
 
 const PRS = 408;
-const breaks = (n: number) => n % 20 === 0;
-const failsOnce = (n: number) => n % 20 === 10;
 
-const { emu, client: c } = useEmulator({}, 'all');
-let env: Record<string, string | undefined>;
-
-beforeAll(async () => {
-  await c.post('createQueue', { ...queue, concurrency: 6, batch: false });
-  for (let n = 1; n <= PRS; n++) {
-    const body = { repo, number: n, testMinutes: 20 + (n % 5) * 5, ...(breaks(n) ? { breaksBuild: true } : {}) };
-    await c.post('/_emulator/pullRequests', { ...body, ...(failsOnce(n) ? { outcomes: ['fail', 'pass'] } : {}) });
-  }
-  const waiting = new Set<number>();
-  let minutes = 0;
-  for (let n = 1; n <= PRS; n++) {
-    const r = await c.post('submitPullRequest', { ...queue, pr: { number: n } });
-    if (r.status !== 200) throw new Error(`submit ${n}: ${r.status} ${r.text}`);
-    if (failsOnce(n)) waiting.add(n);
-    const step = n % 3 === 0 ? 11 : 10;
-    await c.advance(step);
-    minutes += step;
-    // A person resubmits a PR that failed by a flake, on the same commit.
-    for (const w of waiting) {
-      if ((await c.pr(w)).state?.toLowerCase() !== 'failed') continue;
-      waiting.delete(w);
-      await c.post('submitPullRequest', { ...queue, pr: { number: w } });
-    }
-  }
-  await c.advance(72 * 60 - minutes);
-  env = {
-    HOME: tempDir('mq-home-'),
-    MQ_CONFIG_DIR: tempDir('mq-config-'),
-    NO_COLOR: '1',
-    MQ_API_URL: emu.url,
-    MQ_TOKEN: emu.token,
-    MQ_REPO: `${repo.host}/${repo.owner}/${repo.name}`,
-    MQ_BRANCH: 'main',
-    MQ_RETRY_BASE_MS: '5',
-  };
-}, 120_000);
+const { env } = useWorkloadEmulator({ ...flakyWorkload, concurrency: 6, prs: PRS, until: 72 * 60 });
 const FIGURES = [
   'mergedPerHour',
   'timeToMergeP50',

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, runCli } from '../../../helpers/run-cli.js';
 import { CHROMIUM, chromium, overlaps, svgTextBoxes } from '../../../helpers/chromium.js';
 import { countColour, readPng } from '../../../helpers/png.js';
+import { SMALL_SIMULATION } from '../../../helpers/simulate.js';
 
 const count = (html: string, re: RegExp) => (html.match(re) ?? []).length;
 const ROWS = 3;
@@ -22,18 +23,7 @@ describe.skipIf(CHROMIUM === undefined)(
         [
           'queue',
           'simulate',
-          '--arrivals',
-          '6/h',
-          '--test-time',
-          '30m',
-          '--failure-rate',
-          '5%',
-          '--flake-rate',
-          '2%',
-          '--duration',
-          '1d',
-          '--runs',
-          '3',
+          ...SMALL_SIMULATION,
           '--compare',
           'concurrency=4',
           '--compare',

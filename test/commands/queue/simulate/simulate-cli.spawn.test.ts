@@ -7,21 +7,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFakeServer } from '../../../helpers/fake-server.js';
 import { baseEnv, runCli } from '../../../helpers/run-cli.js';
+import { SMALL_SIMULATION as SMALL } from '../../../helpers/simulate.js';
 
-const SMALL = [
-  '--arrivals',
-  '6/h',
-  '--test-time',
-  '30m',
-  '--failure-rate',
-  '5%',
-  '--flake-rate',
-  '2%',
-  '--duration',
-  '1d',
-  '--runs',
-  '3',
-];
 /** SMALL with one flag's value replaced (a one-value flag given twice is refused). */
 const smallWith = (flag: string, value: string) => SMALL.map((a, i) => (SMALL[i - 1] === flag ? value : a));
 const sim = (args: string[], env = baseEnv()) => runCli(['queue', 'simulate', ...args], { env, timeoutMs: 60_000 });

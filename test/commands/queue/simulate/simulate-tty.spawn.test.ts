@@ -5,23 +5,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../../../src/output/width.js';
 import { baseEnv } from '../../../helpers/run-cli.js';
+import { SMALL_SIMULATION } from '../../../helpers/simulate.js';
 import { hasTmux, terminal } from '../../../helpers/tmux.js';
 
-const ARGS = [
-  'queue',
-  'simulate',
-  '--arrivals',
-  '6/h',
-  '--test-time',
-  '30m',
-  '--failure-rate',
-  '5%',
-  '--flake-rate',
-  '2%',
-  '--duration',
-  '1d',
-];
-const COMPARE = ['--runs', '3', '--jobs', '1', '--compare', 'concurrency=4', '--compare', 'concurrency=4,batch=4'];
+const ARGS = ['queue', 'simulate', ...SMALL_SIMULATION];
+const COMPARE = ['--jobs', '1', '--compare', 'concurrency=4', '--compare', 'concurrency=4,batch=4'];
 const LABELS = ['baseline (falls behind)', 'concurrency=4', 'concurrency=4,batch=4'];
 
 const kills: Array<() => void> = [];

@@ -22,23 +22,8 @@ describe.each(APIS)('on %s', { concurrent: true }, (on) => {
   const emu = useEmulatorProcess(['--clock', 'manual'], on);
   let now: number;
 
-  async function api(path: string, body: unknown): Promise<void> {
-    const r = await fetch(`${emu.url}/${path}`, {
-      method: 'POST',
-      headers: { 'x-api-token': emu.token, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (r.status !== 200) throw new Error(`${path}: ${r.status} ${await r.text()}`);
-  }
-
-  async function clockNow(): Promise<number> {
-    const r = await emu.control('GET', '/_emulator/clock');
-    const c = r.json as { now: string | number };
-    return typeof c.now === 'number' ? c.now : Date.parse(c.now);
-  }
-
   beforeAll(async () => {
-    await api('createQueue', { repo: REPO, targetBranch: 'main' });
+    await emu.post('createQueue', { repo: REPO, targetBranch: 'main' });
     for (let n = 1; n <= 12; n++) {
       await emu.control('POST', '/_emulator/pullRequests', {
         repo: REPO,
@@ -49,11 +34,11 @@ describe.each(APIS)('on %s', { concurrent: true }, (on) => {
       });
     }
     for (let n = 1; n <= 12; n++)
-      await api('submitPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: n } });
+      await emu.post('submitPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: n } });
     await emu.advance(125);
-    await api('submitPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: 8 } });
+    await emu.post('submitPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: 8 } });
     await emu.advance(15);
-    now = await clockNow();
+    now = await emu.now();
   }, 60_000);
 
   const window = () => [
@@ -154,7 +139,8 @@ describe.each(APIS)('on %s', { concurrent: true }, (on) => {
 
     // Last: it changes the queue. The manual clock stands still, so every transition shares one time.
     it('PRs submitted in one instant: the rows, --json and the story read the latest transition', async () => {
-      for (const n of [20, 21]) await api('submitPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: n } });
+      for (const n of [20, 21])
+        await emu.post('submitPullRequest', { repo: REPO, targetBranch: 'main', pr: { number: n } });
       const rows = (await runCli(['status', '20', '21'], { env: emu.env })).stdout.trim().split('\n');
       expect(rows.map((l) => [l.split('\t')[1], l.split('\t')[5]])).toEqual([
         ['testing', expect.stringMatching(/^testing in run /)],
