@@ -2,7 +2,7 @@
 // mq's commands and library already speak (src/api/schemas.ts): camelCase enums become mq's
 // lower-case words, `queueEntry` fields come up to the record, `allowBatching` becomes `noBatch`.
 // The v2 schemas here and beside are built on first use: a v1 command line builds none of them
-// (215 of the 342 schemas `mq status` built; bench/status.mjs).
+// (bench/status.mjs).
 import * as z from 'zod/mini';
 import type { QueueEntry, SubmittedPullRequest } from '../schemas.js';
 
