@@ -77,6 +77,10 @@ export interface MergeQueueClientOptions {
   allowInsecureHttp?: boolean;
 }
 
+/**
+ * Runs one call; what it throws or rejects with, as a MergeQueueError. Async, unlike `shared`, so that
+ * a request refused before sending (a synchronous throw) still comes out as a rejection.
+ */
 async function publicErrors<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
@@ -85,7 +89,7 @@ async function publicErrors<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Runs one of the CLI's checks (src/api/connection-checks.ts); its refusal as a MergeQueueError. */
+/** Runs one of the CLI's checks (src/api/connection-checks.ts); its refusal as a MergeQueueError, thrown. */
 function shared<T>(check: () => T): T {
   try {
     return check();

@@ -1,44 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeServer } from '../../helpers/fake-server.js';
-import { baseEnv, tempDir, TOKEN } from '../../helpers/run-cli.js';
+import { describe, expect, it } from 'vitest';
+import { tempDir, TOKEN } from '../../helpers/run-cli.js';
 import { runMq } from '../../helpers/in-process.js';
+import { PR_RECORD, usePrServer } from '../../helpers/pr-server.js';
 
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 
-const PR_RECORD = {
-  id: '36883b5b-bbae-4841-b239-a554d73e6f30',
-  state: 'testing',
-  stateChangedAt: '2026-11-22T10:00:00.000Z',
-  priorityValue: 10,
-  priorityName: 'high',
-  usedDefaultPriorityName: 'medium',
-  skipTheLine: false,
-  forceEnqueued: false,
-  isCurrentlySubmittedToQueue: true,
-  readiness: {
-    hasImpactedTargets: false,
-    requiresImpactedTargets: false,
-    doesBaseBranchMatch: true,
-    gitHubMergeability: 'mergeable',
-  },
-  prNumber: 42,
-  prTitle: 'Add the widget cache',
-  prSha: '6b91931aedddd30582f9a457ddf459c5d3a97d1d',
-  prBaseBranch: 'main',
-  prAuthor: 'octocat',
-  someFutureField: { kept: true },
-};
-
-const fake = useFakeServer();
-beforeEach(() => {
-  fake.on('POST /getSubmittedPullRequest', { status: 200, body: PR_RECORD });
-  for (const route of ['submitPullRequest', 'cancelPullRequest', 'restartTestsOnPullRequest', 'setImpactedTargets'])
-    fake.on(`POST /${route}`, { status: 200, body: 'OK' });
-});
-
-const env = () => baseEnv(fake.url);
+const { fake, env } = usePrServer();
 
 describe('requests on the wire', () => {
   const cases: Array<{ name: string; args: string[]; path: string; body: unknown }> = [
@@ -145,73 +114,6 @@ describe('mq targets --file', () => {
     const r = await runMq(['targets', '42', '--sha', 'abc1234', '--file', 'targets.txt'], { env: env(), cwd });
     expect(r.exitCode).toBe(0);
     expect(fake.requests.at(-1)?.body).toMatchObject({ impactedTargets: ['//a', '//b'] });
-  });
-});
-
-describe('mq status', () => {
-  it('prints one JSON document with the state and keeps unknown fields', async () => {
-    const r = await runMq(['status', '42', '--json'], { env: env() });
-    expect(r.exitCode).toBe(0);
-    const doc = JSON.parse(r.stdout);
-    expect(doc.state).toBe('testing');
-    expect(doc.prNumber).toBe(42);
-    expect(doc.someFutureField).toEqual({ kept: true });
-  });
-
-  it('reads enums case-insensitively', async () => {
-    fake.on('POST /getSubmittedPullRequest', {
-      status: 200,
-      body: { ...PR_RECORD, state: 'PENDING_FAILURE', priorityName: 'HIGH' },
-    });
-    const r = await runMq(['status', '42', '--json'], { env: env() });
-    expect(JSON.parse(r.stdout).state).toBe('pending_failure');
-  });
-
-  it('prints tab-separated fields when piped', async () => {
-    const r = await runMq(['status', '42'], { env: env() });
-    expect(r.exitCode).toBe(0);
-    const lines = r.stdout.trim().split('\n');
-    expect(lines).toContain('state\ttesting');
-    expect(lines).toContain('pr\t42');
-    expect(lines).toContain('priority\thigh');
-    expect(lines).toContain('priority_value\t10');
-    expect(lines).toContain('submitted\ttrue');
-    expect(lines).toContain('ready\ttrue');
-    expect(lines).toContain('title\tAdd the widget cache');
-    expect(lines).toContain('author\toctocat');
-    expect(lines).toContain(`sha\t${PR_RECORD.prSha}`);
-    expect(lines).toContain('base_branch\tmain');
-    expect(lines.some((l) => /^in_state_seconds\t\d+$/.test(l))).toBe(true);
-  });
-
-  it('renders markdown for step summaries', async () => {
-    const r = await runMq(['status', '42', '-o', 'markdown'], { env: env() });
-    expect(r.stdout).toContain('| State | testing |');
-    expect(r.stdout).toContain('| Field | Value |');
-  });
-
-  it('tolerates nulls and missing optional fields', async () => {
-    fake.on('POST /getSubmittedPullRequest', {
-      status: 200,
-      body: { state: 'pending', stateChangedAt: null, readiness: null, prNumber: 42, verifiedByTestRun: null },
-    });
-    const r = await runMq(['status', '42'], { env: env() });
-    expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain('state\tpending');
-  });
-
-  it('a body that is not JSON is the server fault: exit 1', async () => {
-    fake.on('POST /getSubmittedPullRequest', { status: 200, body: '<html>hello</html>' });
-    const r = await runMq(['status', '42'], { env: env() });
-    expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('the service sent something unexpected: not JSON');
-  });
-
-  it('a field of the wrong type is the server fault: exit 1', async () => {
-    fake.on('POST /getSubmittedPullRequest', { status: 200, body: { state: 42 } });
-    const r = await runMq(['status', '42'], { env: env() });
-    expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('state');
   });
 });
 
