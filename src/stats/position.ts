@@ -86,15 +86,7 @@ function admissionReason(order: QueueOrder, record: PositionRecord | undefined):
 export function positionOf(order: QueueOrder, pr: number, record?: PositionRecord): PrPosition {
   const state = (record?.state ?? '').toLowerCase();
   const live = record === undefined || (record.isCurrentlySubmittedToQueue !== false && !CONCLUDED.has(state));
-  const none: PrPosition = {
-    position: null,
-    of: null,
-    ahead: [],
-    heldBy: [],
-    waitingBecause: null,
-    approximate: false,
-  };
-  if (!live) return none;
+  if (!live) return { ...NO_POSITION };
   const sequence = dispatchSequence(order);
   const index = sequence.indexOf(pr);
   const at: PrPosition = { ...NO_POSITION, of: sequence.length, approximate: order.approximate };

@@ -8,6 +8,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 
 import { MergeQueueClient } from '../../src/api/client.js';
 import { HttpClient } from '../../src/api/http.js';
+import { STATE_KEYS } from '../../src/api/history.js';
 import { V2Client } from '../../src/api/v2/client.js';
 import { memoryIdStore } from '../../src/api/v2/ids.js';
 import { PERMISSIONS } from '../../src/emulator/http/v2/auth.js';
@@ -22,17 +23,7 @@ const { emu, client: c } = useEmulator({
 const MIN = 60_000;
 
 /** v1 timeline fields v2 does not carry: the run's details (behind its own endpoint), v1's per-state objects. */
-const TIMELINE_ONLY_V1 = [
-  'testRun',
-  'notReady',
-  'pending',
-  'testing',
-  'testsPassed',
-  'pendingFailure',
-  'failure',
-  'cancellation',
-  'merged',
-];
+const TIMELINE_ONLY_V1 = ['testRun', ...STATE_KEYS];
 /** v2 keeps these on the run; a timeout is a failed outcome on v2 (v1: timed_out). */
 const TESTING_ONLY_V1 = ['testBranch', 'failureReason'];
 
