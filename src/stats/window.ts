@@ -57,11 +57,14 @@ function check(since: number, until: number, ago = false): void {
   }
 }
 
-/** Checks what can be checked without a clock (both durations, or both times). */
-export function checkWindowEarly(since: When, until: When | undefined): void {
+/** --since and --until read, and checked as far as they can be without a clock (both durations, or both times). */
+export function windowFlags(sinceText: string, untilText: string | undefined): { since: When; until?: When } {
+  const since = parseWhen(sinceText, '--since');
+  const until = untilText === undefined ? undefined : parseWhen(untilText, '--until');
   const u = until ?? { kind: 'ago', ms: 0 };
   if (since.kind === u.kind)
     check(since.kind === 'ago' ? -since.ms : since.ms, u.kind === 'ago' ? -u.ms : u.ms, u.kind === 'ago');
+  return { since, until };
 }
 
 /** The window in epoch ms, durations counted back from `now` (the service's clock). */

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { checkWindowEarly, parseWhen, resolveWindow } from '../../src/stats/window.js';
+import { parseWhen, resolveWindow, windowFlags } from '../../src/stats/window.js';
 
 const NOW = Date.parse('2026-11-25T12:00:00Z');
 
@@ -36,12 +36,12 @@ describe('stats window', () => {
   });
 
   it('an empty window of two durations is told in durations, not as times in 1970', () => {
-    const why = usage(() => checkWindowEarly(parseWhen('1h', '--since'), parseWhen('2h', '--until')));
+    const why = usage(() => windowFlags('1h', '2h'));
     expect(why).toBe('--since: the window is empty: 1h ago is not before --until 2h ago');
   });
 
   it('an empty window of two times is told in ISO 8601', () => {
-    const why = usage(() => checkWindowEarly(parseWhen('2026-11-02', '--since'), parseWhen('2026-11-01', '--until')));
+    const why = usage(() => windowFlags('2026-11-02', '2026-11-01'));
     expect(why).toBe(
       '--since: the window is empty: 2026-11-02T00:00:00.000Z is not before --until 2026-11-01T00:00:00.000Z',
     );

@@ -4,7 +4,7 @@ import type { Context, Deps } from '../../context.js';
 import { exitCodeForStatus, MqError } from '../../errors.js';
 import type { Result } from '../../output/present.js';
 import { own, paints } from '../../output/render.js';
-import { checkWindowEarly, MAX_WINDOW_DAYS, parseWhen, resolveWindow } from '../../stats/window.js';
+import { MAX_WINDOW_DAYS, resolveWindow, windowFlags } from '../../stats/window.js';
 import {
   ETA_CHECK_HEADERS,
   ETA_CHECK_NOTE,
@@ -23,14 +23,12 @@ export interface EtaCheckOptions {
 const DAY = 86_400_000;
 
 export async function runQueueEtaCheck(opts: EtaCheckOptions, deps: Deps): Promise<Result> {
-  const sinceWhen = parseWhen(opts.since ?? '7d', '--since');
-  const untilWhen = opts.until === undefined ? undefined : parseWhen(opts.until, '--until');
-  checkWindowEarly(sinceWhen, untilWhen);
+  const flags = windowFlags(opts.since ?? '7d', opts.until);
   const target = deps.target();
   const client = await deps.client();
   const queue = await client.getQueue(target);
   const now = client.serviceNow(() => deps.clock.now());
-  const window = resolveWindow(sinceWhen, untilWhen, now);
+  const window = resolveWindow(flags.since, flags.until, now);
   const planner = await import('../../planner/index.js');
   // The fits look back up to the longest history length before each PR, within what the service keeps.
   const longest = Math.max(...planner.ETA_CHECK_HISTORY_DAYS) * DAY;

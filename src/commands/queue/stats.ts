@@ -6,7 +6,7 @@ import { own, paints } from '../../output/render.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { parseThreshold } from '../../stats/fail-if.js';
 import type { Progress, WindowData } from '../../stats/fetch.js';
-import { checkWindowEarly, MAX_WINDOW_DAYS, parseWhen, resolveWindow } from '../../stats/window.js';
+import { MAX_WINDOW_DAYS, resolveWindow, windowFlags } from '../../stats/window.js';
 import { STATS_PLAIN } from '../../views/stats.js';
 import { act, collect, withExamples, withPlainHelp } from '../shared.js';
 import { queueName } from './common.js';
@@ -21,15 +21,13 @@ export interface StatsOptions {
 export async function runQueueStats(opts: StatsOptions, deps: Deps): Promise<Result> {
   // Everything the user typed is checked before anything is sent.
   const thresholds = (opts.failIf ?? []).map(parseThreshold);
-  const sinceWhen = parseWhen(opts.since ?? '24h', '--since');
-  const untilWhen = opts.until === undefined ? undefined : parseWhen(opts.until, '--until');
-  checkWindowEarly(sinceWhen, untilWhen);
+  const flags = windowFlags(opts.since ?? '24h', opts.until);
   const target = deps.target();
   const client = await deps.client();
   const queue = await client.getQueue(target);
   // Durations count back from the service's clock (its Date header), so the window is right against an emulator.
   const now = client.serviceNow(() => deps.clock.now());
-  const { since, until } = resolveWindow(sinceWhen, untilWhen, now);
+  const { since, until } = resolveWindow(flags.since, flags.until, now);
   const {
     computeStats,
     crossedLines,
